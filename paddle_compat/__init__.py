@@ -1,0 +1,111 @@
+"""paddle-compat: the PaddlePaddle 3.x Python API on JAX.
+
+``import paddle`` resolves here (see ``paddle/``). JAX's 64-bit mode is switched on at import
+so Paddle's int64/float64 dtypes exist; set ``PADDLE_COMPAT_X64=0`` before import to keep JAX
+32-bit (int64 then maps to int32, float64 to float32; see docs/porting.md).
+"""
+
+import os as _os
+
+import jax as _jax
+
+if _os.environ.get("PADDLE_COMPAT_X64", "1") != "0":
+    _jax.config.update("jax_enable_x64", True)
+
+__version__ = "3.3.1"  # the Paddle API version this package follows
+from . import _ops  # noqa: E402  (registers every op)
+from ._core import dtype as _dtype_mod  # noqa: E402
+from ._core.autograd import (  # noqa: E402
+    enable_grad,
+    grad,
+    is_grad_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from ._core.dtype import (  # noqa: E402
+    bfloat16,
+    complex64,
+    complex128,
+    float8_e4m3fn,
+    float8_e5m2,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    int8,
+    int16,
+    int32,
+    int64,
+    set_default_dtype,
+    uint8,
+)
+from ._core.place import (  # noqa: E402
+    CPUPlace,
+    CUDAPinnedPlace,
+    CUDAPlace,
+    get_device,
+    is_compiled_with_cuda,
+    set_device,
+)
+from ._core.random import get_cuda_rng_state, get_rng_state, seed, set_cuda_rng_state, set_rng_state  # noqa: E402
+from ._core.tensor import Tensor  # noqa: E402
+
+bool = _dtype_mod.bool_  # noqa: A001 - paddle.bool
+dtype = _dtype_mod.DType
+_ops.install_tensor_methods()
+globals().update(_ops.namespace("paddle"))
+
+
+def is_tensor(x) -> bool:
+    return isinstance(x, Tensor)
+
+
+def in_dynamic_mode() -> bool:
+    return True
+
+
+def is_compiled_with_rocm() -> bool:
+    return False
+
+
+def is_compiled_with_xpu() -> bool:
+    return False
+
+
+def is_compiled_with_distribute() -> bool:
+    return True
+
+
+def disable_static(place=None) -> None:
+    """Dynamic (eager) mode is the only mode; static graphs come from paddle.jit.to_static."""
+
+
+def enable_static() -> None:
+    raise RuntimeError(
+        "paddle.enable_static() (the legacy static-graph mode) is not supported by "
+        "paddle-compat; use paddle.jit.to_static to compile functions."
+    )
+
+
+def install() -> None:
+    """Make ``import paddle`` resolve to paddle_compat (also where real Paddle is installed)."""
+    from ._install import install as _install
+
+    _install()
+
+
+_LAZY = {}
+
+
+def __getattr__(name):
+    import importlib
+
+    if name in _SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module 'paddle' has no attribute '{name}'")
+
+
+_SUBMODULES = ("nn", "optimizer", "io", "jit", "autograd", "device", "framework", "linalg",
+               "distributed", "quantization", "inference", "static", "amp", "metric", "vision",
+               "utils", "fft", "signal", "sparse", "incubate", "hapi", "regularizer", "callbacks",
+               "base", "distribution", "text", "version", "onnx", "profiler", "hub", "sysconfig")

@@ -1,0 +1,1 @@
+"""Core machinery: dtypes, places, Tensor, the op registry, autograd, RNG, trace state."""

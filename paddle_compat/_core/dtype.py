@@ -1,0 +1,200 @@
+"""Paddle dtypes on top of numpy/JAX dtypes, the default dtype and Paddle's promotion rules."""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+import ml_dtypes
+import numpy as np
+
+__all__ = [
+    "DType",
+    "to_dtype",
+    "get_default_dtype",
+    "set_default_dtype",
+    "promote_types",
+    "scalar_result_dtype",
+    "is_floating",
+    "is_integer",
+    "is_complex",
+]
+
+
+class DType:
+    """A Paddle dtype: prints as ``paddle.float32`` and compares equal to its numpy dtype."""
+
+    __slots__ = ("name", "np")
+
+    def __init__(self, name: str, np_dtype):
+        self.name = name
+        self.np = np.dtype(np_dtype)
+
+    def __repr__(self) -> str:
+        return f"paddle.{self.name}"
+
+    __str__ = __repr__
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, DType):
+            return self.name == other.name
+        try:
+            return to_dtype(other) is self
+        except (TypeError, ValueError):
+            return False
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __reduce__(self):
+        return (to_dtype, (self.name,))
+
+    @property
+    def itemsize(self) -> int:
+        return self.np.itemsize
+
+    @property
+    def is_floating_point(self) -> bool:
+        return is_floating(self)
+
+
+bool_ = DType("bool", np.bool_)
+uint8 = DType("uint8", np.uint8)
+int8 = DType("int8", np.int8)
+int16 = DType("int16", np.int16)
+int32 = DType("int32", np.int32)
+int64 = DType("int64", np.int64)
+float16 = DType("float16", np.float16)
+bfloat16 = DType("bfloat16", ml_dtypes.bfloat16)
+float32 = DType("float32", np.float32)
+float64 = DType("float64", np.float64)
+complex64 = DType("complex64", np.complex64)
+complex128 = DType("complex128", np.complex128)
+float8_e4m3fn = DType("float8_e4m3fn", ml_dtypes.float8_e4m3fn)
+float8_e5m2 = DType("float8_e5m2", ml_dtypes.float8_e5m2)
+uint16 = DType("uint16", np.uint16)
+uint32 = DType("uint32", np.uint32)
+uint64 = DType("uint64", np.uint64)
+
+ALL = [bool_, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64,
+       complex64, complex128, float8_e4m3fn, float8_e5m2, uint16, uint32, uint64]
+_BY_NAME = {d.name: d for d in ALL}
+_BY_NAME.update({"bool_": bool_, "float": float32, "double": float64, "half": float16,
+                 "int": int32, "long": int64})
+_BY_NP = {d.np: d for d in ALL}
+
+_FLOATS = {float16, bfloat16, float32, float64, float8_e4m3fn, float8_e5m2}
+_INTS = {uint8, int8, int16, int32, int64, uint16, uint32, uint64}
+_COMPLEX = {complex64, complex128}
+
+_default_float = float32
+
+
+def to_dtype(dtype) -> DType:
+    """Accept ``paddle.float32``, ``'float32'``, ``np.float32``, ``np.dtype`` or a jnp dtype."""
+    if isinstance(dtype, DType):
+        return dtype
+    if isinstance(dtype, str):
+        key = dtype.replace("paddle.", "")
+        if key in _BY_NAME:
+            return _BY_NAME[key]
+        raise TypeError(f"The data type '{dtype}' is not supported by paddle.")
+    if dtype is bool:
+        return bool_
+    if dtype is int:
+        return int64
+    if dtype is float:
+        return _default_float
+    if dtype is complex:
+        return complex64
+    try:
+        npd = np.dtype(dtype)
+    except TypeError:
+        raise TypeError(f"The data type '{dtype}' is not supported by paddle.") from None
+    if npd in _BY_NP:
+        return _BY_NP[npd]
+    raise TypeError(f"The data type '{dtype}' is not supported by paddle.")
+
+
+def get_default_dtype() -> str:
+    return _default_float.name
+
+
+def set_default_dtype(d) -> None:
+    """Paddle accepts float16, bfloat16, float32, float64 as the default float dtype."""
+    global _default_float
+    dt = to_dtype(d)
+    if dt not in (float16, bfloat16, float32, float64):
+        raise TypeError(
+            "set_default_dtype only supports [float16, float32, float64, bfloat16], "
+            f"but received {dt.name}"
+        )
+    _default_float = dt
+
+
+def default_float() -> DType:
+    return _default_float
+
+
+def is_floating(d) -> bool:
+    return to_dtype(d) in _FLOATS
+
+
+def is_integer(d) -> bool:
+    return to_dtype(d) in _INTS
+
+
+def is_complex(d) -> bool:
+    return to_dtype(d) in _COMPLEX
+
+
+def jnp_dtype(d):
+    return to_dtype(d).np
+
+
+# Paddle 3.3 promotes between tensors only within floats (and complex); int/float mixes of two
+# tensors follow the same rule as numpy's table restricted to Paddle's dtypes.
+_FLOAT_RANK = {float8_e5m2: 0, float8_e4m3fn: 0, float16: 1, bfloat16: 1, float32: 2, float64: 3}
+
+
+def promote_types(a: DType, b: DType) -> DType:
+    """Result dtype of a binary op between two tensors. Paddle 3.3 promotes only between floats
+    and between complex and real; any other mix (int32 with int64, int with float) is a
+    TypeError."""
+    if a is b:
+        return a
+    if a in _COMPLEX or b in _COMPLEX:
+        return to_dtype(jnp.promote_types(a.np, b.np))
+    if a in _FLOATS and b in _FLOATS:
+        if {a, b} == {float16, bfloat16}:
+            return float32
+        return a if _FLOAT_RANK[a] >= _FLOAT_RANK[b] else b
+    raise TypeError(
+        "(InvalidType) Type promotion only support calculations between floating-point numbers "
+        "and between complex and real numbers. But got different data type "
+        f"x: {a.name}, y: {b.name}."
+    )
+
+
+def scalar_result_dtype(t: DType, scalar) -> DType:
+    """Dtype of ``tensor <op> python_scalar``: the tensor's dtype wins unless the scalar is a
+    float and the tensor is int/bool (then the default float dtype), or the scalar is an int and
+    the tensor is bool (then int64)."""
+    if isinstance(scalar, bool):
+        return t
+    if isinstance(scalar, complex):
+        return t if t in _COMPLEX else complex64
+    if isinstance(scalar, float):
+        return t if (t in _FLOATS or t in _COMPLEX) else _default_float
+    if isinstance(scalar, int):
+        return int64 if t is bool_ else t
+    return t
+
+
+_INEXACT_CACHE: dict = {}
+
+
+def is_inexact_np(npd) -> bool:
+    """True for float/complex numpy or JAX dtypes (those that carry gradients)."""
+    r = _INEXACT_CACHE.get(npd)
+    if r is None:
+        r = _INEXACT_CACHE[npd] = bool(jnp.issubdtype(npd, jnp.inexact))
+    return r

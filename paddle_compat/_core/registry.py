@@ -1,0 +1,370 @@
+"""The op registry: one decorator turns a plain function over jax arrays into a Paddle op.
+
+    @op("add", tensors=("x", "y"), promote=("x", "y"), inplace="add_")
+    def add(x, y):
+        return jnp.add(x, y)
+
+The decorator records the metadata; ``call_op`` does the shared work for every op: it maps
+argument aliases, unwraps Tensors, applies Paddle's dtype rules, runs the function (jitted once
+per op, static arguments and input types), wraps the outputs in Tensors and records autograd.
+The ``paddle.*`` namespace, Tensor methods and in-place variants are generated from
+``REGISTRY`` in ``paddle_compat._ops._methods``.
+
+``composite=True`` marks an op written over Tensors with other ops (for data-dependent shapes
+computed on the host, e.g. ``nonzero``): it is called as-is and gets no autograd of its own.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from . import dtype as _dt
+from . import trace_state
+from .tensor import Tensor
+
+_MISSING = inspect.Parameter.empty
+_DEFAULT_ALIASES = {"input": "x", "other": "y"}
+
+
+@dataclass(eq=False, repr=False)
+class OpDef:
+    name: str
+    fn: Callable
+    tensors: tuple[str, ...]
+    promote: tuple[str, ...]
+    method: str | None
+    inplace: str | None
+    aliases: dict[str, str]
+    namespaces: tuple[str, ...]
+    differentiable: bool
+    composite: bool
+    extra_names: tuple[str, ...]
+    params: tuple[str, ...] = ()
+    defaults: dict = field(default_factory=dict)
+    required: tuple[str, ...] = ()
+    varargs: str | None = None  # name of a *args parameter, if any
+    n_positional: int = 0  # parameters before *args
+
+    def __call__(self, *args, **kwargs):
+        return call_op(self, *args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<paddle op {self.name}>"
+
+
+REGISTRY: dict[str, OpDef] = {}
+
+
+def op(
+    name: str,
+    *,
+    tensors: tuple[str, ...] | None = None,
+    promote: tuple[str, ...] = (),
+    method: str | bool | None = True,
+    inplace: str | None = None,
+    aliases: dict[str, str] | None = None,
+    namespaces: tuple[str, ...] = ("paddle",),
+    differentiable: bool = True,
+    composite: bool = False,
+    extra_names: tuple[str, ...] = (),
+):
+    """Register ``fn`` as the Paddle op ``name``.
+
+    tensors: parameters that carry Tensors (default: the first parameter); all others are
+        static Python values (part of the compile cache key).
+    promote: tensor parameters that share one result dtype (Paddle's binary-op promotion).
+    method: Tensor method name (True: same as ``name``; None: no method).
+    inplace: name of the in-place variant (function and method), e.g. ``"add_"``.
+    aliases: extra keyword names accepted for parameters (``input`` -> ``x`` is default).
+    namespaces: public modules the op appears in (``"paddle"``, ``"paddle.nn.functional"``).
+    extra_names: other public names for the same op in those namespaces.
+    """
+
+    def deco(fn):
+        sig = inspect.signature(fn)
+        varargs = next((k for k, p in sig.parameters.items() if p.kind == p.VAR_POSITIONAL),
+                       None)
+        params = tuple(k for k in sig.parameters if k != varargs)
+        n_positional = list(sig.parameters).index(varargs) if varargs else len(params)
+        defaults = {k: p.default for k, p in sig.parameters.items()
+                    if p.default is not _MISSING and k != varargs}
+        required = tuple(k for k, p in sig.parameters.items()
+                         if p.default is _MISSING and k != varargs)
+        if varargs:
+            params = params + (varargs,)
+            defaults[varargs] = ()
+        od = OpDef(
+            name=name,
+            fn=fn,
+            tensors=tuple(tensors) if tensors is not None else params[:1],
+            promote=tuple(promote),
+            method=(name if method is True else (method or None)),
+            inplace=inplace,
+            aliases={**_DEFAULT_ALIASES, **(aliases or {})},
+            namespaces=tuple(namespaces),
+            differentiable=differentiable,
+            composite=composite,
+            extra_names=tuple(extra_names),
+            params=params,
+            defaults=defaults,
+            required=required,
+            varargs=varargs,
+            n_positional=n_positional,
+        )
+        if name in REGISTRY:
+            raise ValueError(f"op {name!r} registered twice")
+        REGISTRY[name] = od
+        od.__name__ = name
+        od.__doc__ = fn.__doc__
+        od.__wrapped__ = fn
+        return od
+
+    return deco
+
+
+def call_op(od: OpDef | str, *args, **kwargs):
+    """Run a registered op on Paddle-style arguments."""
+    if isinstance(od, str):
+        od = REGISTRY[od]
+    vals = _bind(od, args, kwargs)
+    if od.composite:
+        return call_with(od, vals)
+    return _run_op(od, vals)
+
+
+def _bind(od: OpDef, args, kwargs) -> dict:
+    if od.varargs is not None:
+        n = od.n_positional
+        args, rest = args[:n], args[n:]
+        if rest:
+            kwargs = {**kwargs, od.varargs: tuple(rest)}
+    if len(args) > len(od.params):
+        raise TypeError(
+            f"{od.name}() takes {len(od.params)} positional arguments but {len(args)} were given"
+        )
+    vals = dict(od.defaults)
+    vals.update(zip(od.params, args))
+    for k, v in kwargs.items():
+        if k not in od.defaults and k not in od.required:
+            k2 = od.aliases.get(k)
+            if k2 is None or k2 not in vals and k2 not in od.required:
+                if k == "name":
+                    continue
+                raise TypeError(f"{od.name}() got an unexpected keyword argument '{k}'")
+            k = k2
+        vals[k] = v
+    if len(vals) < len(od.params):
+        missing = [p for p in od.required if p not in vals]
+        raise TypeError(f"{od.name}() missing required argument(s): {', '.join(missing)}")
+    return vals
+
+
+def _is_tensor(x) -> bool:
+    return isinstance(x, Tensor)
+
+
+def hashable(v):
+    """Static argument -> hashable cache-key form (lists -> tuples, Tensors -> values)."""
+    if isinstance(v, Tensor):
+        trace_state.check_concrete(v, "Using a Tensor as a static argument (shape/axis/...)")
+        a = np.asarray(v._value)
+        return a.item() if a.ndim == 0 else hashable(a.tolist())
+    if isinstance(v, list | tuple):
+        return tuple(hashable(x) for x in v)
+    if isinstance(v, np.ndarray):
+        return hashable(v.tolist())
+    if isinstance(v, np.generic):
+        return v.item()
+    if isinstance(v, dict):
+        return tuple(sorted((k, hashable(x)) for k, x in v.items()))
+    if isinstance(v, slice):
+        return ("__slice__", hashable(v.start), hashable(v.stop), hashable(v.step))
+    return v
+
+
+def _scalar_dtype(s) -> _dt.DType:
+    if isinstance(s, bool):
+        return _dt.bool_
+    if isinstance(s, int):
+        return _dt.int64
+    if isinstance(s, float):
+        return _dt.default_float()
+    if isinstance(s, complex):
+        return _dt.complex64
+    raise TypeError(f"unsupported scalar {s!r}")
+
+
+def _leaf_dtype(x) -> _dt.DType | None:
+    if isinstance(x, Tensor):
+        return x.dtype
+    if isinstance(x, jax.Array | np.ndarray | np.generic):
+        return _dt.to_dtype(x.dtype)
+    return None
+
+
+def _promote_plan(od: OpDef, leaves, leaf_param):
+    """Target dtype for each leaf taking part in promotion (None: leave as is)."""
+    idx = [i for i, p in enumerate(leaf_param) if p in od.promote]
+    if len(idx) == 0:
+        return None
+    tensor_dt = None
+    for i in idx:
+        d = _leaf_dtype(leaves[i])
+        if d is not None:
+            tensor_dt = d if tensor_dt is None else _dt.promote_types(tensor_dt, d)
+    if tensor_dt is None:
+        target = None
+        for i in idx:
+            d = _scalar_dtype(leaves[i])
+            target = d if target is None else _scalar_join(target, d)
+    else:
+        target = tensor_dt
+        for i in idx:
+            if _leaf_dtype(leaves[i]) is None:
+                target = _dt.scalar_result_dtype(target, leaves[i])
+    return idx, target
+
+
+def _scalar_join(a: _dt.DType, b: _dt.DType) -> _dt.DType:
+    order = [_dt.bool_, _dt.int64, _dt.default_float(), _dt.complex64]
+    return order[max(order.index(a), order.index(b))]
+
+
+def _to_array_leaf(x, target: _dt.DType | None):
+    """Non-Tensor leaf in a tensor position -> a value jit can take."""
+    if isinstance(x, bool | int | float | complex):
+        if target is None:
+            return jnp.asarray(x, _scalar_dtype(x).np)
+        return x
+    if isinstance(x, np.ndarray | np.generic | list | tuple):
+        a = np.asarray(x)
+        if target is None:
+            if a.dtype == np.float64:
+                a = a.astype(_dt.default_float().np)
+            return jnp.asarray(a)
+        return jnp.asarray(a)
+    if isinstance(x, jax.Array | jax.core.Tracer):
+        return x
+    raise TypeError(f"expected a Tensor, got {type(x).__name__}")
+
+
+# -- the shared execution path ----------------------------------------------------------------
+_KERNELS: dict = {}
+
+
+def _run_op(od: OpDef, vals: dict):
+    dyn, statics, leaf_param = [], [], []
+    for p in od.params:
+        if p in od.tensors:
+            dyn.append(vals[p])
+        else:
+            statics.append((p, hashable(vals[p])))
+    leaves, treedef = jax.tree_util.tree_flatten(dyn, is_leaf=_is_tensor)
+    if od.promote:
+        # which parameter each leaf came from
+        for p, v in zip(od.tensors, dyn):
+            n = len(jax.tree_util.tree_leaves(v, is_leaf=_is_tensor))
+            leaf_param.extend([p] * n)
+    plan = _promote_plan(od, leaves, leaf_param) if od.promote else None
+    casts = [None] * len(leaves)
+    if plan is not None:
+        idx, target = plan
+        for i in idx:
+            if _leaf_dtype(leaves[i]) != target:
+                casts[i] = target.np
+    inputs = []
+    for i, x in enumerate(leaves):
+        if isinstance(x, Tensor):
+            inputs.append(x)
+        else:
+            inputs.append(_to_array_leaf(x, casts[i] if plan is not None else None))
+    key = (od, tuple(statics), treedef, tuple(casts))
+    return run_kernel(key, lambda: _make_op_fn(od, statics, treedef, casts), inputs,
+                      differentiable=od.differentiable)
+
+
+def _make_op_fn(od, statics, treedef, casts):
+    static_kw = {k: _unhash(v) for k, v in statics}
+    names = od.tensors
+    fn = od.fn
+
+    def f(*leaves):
+        leaves = [x if c is None else jnp.asarray(x).astype(c) for x, c in zip(leaves, casts)]
+        dyn = jax.tree_util.tree_unflatten(treedef, leaves)
+        kw = {**dict(zip(names, dyn)), **static_kw}
+        return call_with(od, kw)
+
+    f.__name__ = od.name
+    return f
+
+
+def call_with(od: OpDef, kw: dict):
+    """Call ``od.fn`` with bound arguments (spreading a ``*args`` parameter)."""
+    if od.varargs is None:
+        return od.fn(**kw)
+    pos = [kw.pop(p) for p in od.params[: od.n_positional]]
+    return od.fn(*pos, *kw.pop(od.varargs), **kw)
+
+
+def _unhash(v):
+    if isinstance(v, tuple) and len(v) == 4 and v[0] == "__slice__":
+        return slice(_unhash(v[1]), _unhash(v[2]), _unhash(v[3]))
+    if isinstance(v, tuple):
+        return tuple(_unhash(x) for x in v)
+    return v
+
+
+def get_kernel(key, make_f):
+    k = _KERNELS.get(key)
+    if k is None:
+        f = make_f()
+        k = _KERNELS[key] = (f, jax.jit(f, inline=True))
+    return k
+
+
+def run_kernel(key, make_f, inputs, differentiable=True):
+    """Run the pure function for ``key`` on ``inputs`` (Tensors or arrays), wrap outputs in
+    Tensors and record an autograd node when some input requires grad."""
+    from . import autograd
+
+    f, jitted = get_kernel(key, make_f)
+    arrays = [trace_state.read(x) if isinstance(x, Tensor) else x for x in inputs]
+    try:
+        out = jitted(*arrays)
+    except TypeError as e:
+        raise _paddle_error(key, inputs, e) from None
+    except ValueError as e:
+        raise _paddle_error(key, inputs, e, ValueError) from None
+    out_leaves, out_tree = jax.tree_util.tree_flatten(out)
+    out_tensors = [Tensor(a) for a in out_leaves]
+    if differentiable and autograd.is_grad_enabled():
+        mask = tuple(
+            isinstance(x, Tensor) and not x.stop_gradient and _dt.is_inexact_np(a.dtype)
+            for x, a in zip(inputs, arrays)
+        )
+        if any(mask):
+            autograd.record(key, f, inputs, arrays, mask, out_tensors)
+    return jax.tree_util.tree_unflatten(out_tree, out_tensors)
+
+
+def _paddle_error(key, inputs, e, cls=None):
+    od = key[0]
+    name = od.name if isinstance(od, OpDef) else str(od)
+    desc = ", ".join(
+        f"{type(x).__name__}(shape={list(np.shape(x._value if isinstance(x, Tensor) else x))}, "
+        f"dtype={_leaf_name(x)})"
+        for x in inputs
+    )
+    msg = str(e).split("\n")[0]
+    return (cls or type(e))(f"(InvalidArgument) {name}: {msg}. Inputs: [{desc}]")
+
+
+def _leaf_name(x):
+    d = _leaf_dtype(x)
+    return d.name if d is not None else type(x).__name__

@@ -1,0 +1,397 @@
+"""The Tensor: one jax.Array (or tracer) plus Paddle's eager state.
+
+Mutation is rebinding: in-place ops replace ``_value`` through ``_set_value`` and bump the
+version counter. Tensor methods and operators are generated from the op registry
+(``paddle_compat._ops._methods``), not written here.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from . import dtype as _dt
+from . import trace_state
+
+_uid_counter = itertools.count()
+
+
+class Tensor:
+    """A Paddle Tensor backed by a ``jax.Array``."""
+
+    __slots__ = (
+        "_value", "stop_gradient", "_grad", "name", "persistable", "_node", "_out_idx",
+        "_version", "_hooks", "_retain_grad", "_uid", "__weakref__", "__dict__",
+    )
+    __array_priority__ = 100
+
+    def __init__(self, value=None, stop_gradient: bool = True, name: str | None = None):
+        if value is None:
+            value = jnp.zeros((0,), jnp.float32)
+        elif not isinstance(value, jax.Array | jax.core.Tracer):
+            value = jnp.asarray(value)
+        self._value = value
+        self.stop_gradient = stop_gradient
+        self._grad = None
+        self.name = name if name is not None else _unique_name("generated_tensor")
+        self.persistable = False
+        self._node = None
+        self._out_idx = 0
+        self._version = 0
+        self._hooks = None
+        self._retain_grad = False
+        self._uid = next(_uid_counter)
+        trace_state.note_created(self)
+
+    # -- value access -------------------------------------------------------------------------
+    def _set_value(self, value) -> None:
+        """Rebind the held array (the one way a Tensor mutates)."""
+        self._value = value
+        self._version += 1
+        trace_state.note_written(self)
+
+    @property
+    def value(self):
+        return self._value
+
+    # -- metadata -----------------------------------------------------------------------------
+    @property
+    def shape(self) -> Size:
+        return Size(self._value.shape)
+
+    @property
+    def ndim(self) -> int:
+        return self._value.ndim
+
+    def dim(self) -> int:
+        return self._value.ndim
+
+    ndimension = dim
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self._value.shape, dtype=np.int64))
+
+    def numel(self):
+        from .. import _ops
+
+        return _ops.creation.to_tensor(self.size, dtype="int64")
+
+    @property
+    def dtype(self) -> _dt.DType:
+        return _dt.to_dtype(self._value.dtype)
+
+    @property
+    def place(self):
+        from .place import place_of
+
+        return place_of(self._value)
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._node is None
+
+    @property
+    def grad(self):
+        return self._grad
+
+    @grad.setter
+    def grad(self, g):
+        if g is not None and not isinstance(g, Tensor):
+            g = Tensor(jnp.asarray(g))
+        self._grad = g
+
+    @property
+    def T(self):
+        from .registry import call_op
+
+        return call_op("transpose", self, list(range(self.ndim))[::-1])
+
+    @property
+    def mT(self):
+        from .registry import call_op
+
+        perm = list(range(self.ndim))
+        perm[-1], perm[-2] = perm[-2], perm[-1]
+        return call_op("transpose", self, perm)
+
+    # -- conversion ---------------------------------------------------------------------------
+    def numpy(self) -> np.ndarray:
+        trace_state.check_concrete(self, "Tensor.numpy()")
+        return np.asarray(self._value)
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.numpy()
+        return a.astype(dtype) if dtype is not None else a
+
+    def __jax_array__(self):
+        return self._value
+
+    def __dlpack__(self, *args, **kwargs):
+        return self._value.__dlpack__(*args, **kwargs)
+
+    def __dlpack_device__(self):
+        return self._value.__dlpack_device__()
+
+    def item(self, *index):
+        trace_state.check_concrete(self, "Tensor.item()")
+        a = np.asarray(self._value)
+        if index:
+            return a.item(*index)
+        if a.size != 1:
+            raise ValueError(
+                "(InvalidArgument) only one element tensors can be converted to Python "
+                f"scalars, but got a Tensor with {a.size} elements (shape {list(a.shape)})."
+            )
+        return a.item()
+
+    def tolist(self):
+        return self.numpy().tolist()
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if not _dt.is_integer(self.dtype):
+            raise TypeError("only integer tensors of a single element can be used as an index")
+        return int(self.item())
+
+    def __bool__(self):
+        trace_state.check_concrete(self, "bool(Tensor)", control_flow=True)
+        return bool(self.item())
+
+    def __len__(self):
+        if self.ndim == 0:
+            raise TypeError("len() of a 0-D tensor")
+        return self._value.shape[0]
+
+    def __iter__(self):
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-D tensor")
+        for i in range(self._value.shape[0]):
+            yield self[i]
+
+    def __hash__(self):
+        return id(self)
+
+    def __repr__(self) -> str:
+        from .tensor_repr import tensor_to_string
+
+        return tensor_to_string(self)
+
+    __str__ = __repr__
+
+    def __format__(self, spec):
+        if self.ndim == 0 and spec:
+            return format(self.item(), spec)
+        return str(self)
+
+    def __deepcopy__(self, memo):
+        t = type(self).__new__(type(self))
+        Tensor.__init__(t, self._value, self.stop_gradient, self.name)
+        t.persistable = self.persistable
+        for k, v in self.__dict__.items():
+            t.__dict__[k] = v
+        memo[id(self)] = t
+        return t
+
+    def __reduce_ex__(self, protocol):
+        from .._io.serialization import reduce_tensor
+
+        return reduce_tensor(self)
+
+    # -- autograd -----------------------------------------------------------------------------
+    def backward(self, grad_tensor=None, retain_graph: bool = False) -> None:
+        from .autograd import backward
+
+        backward([self], [grad_tensor], retain_graph=retain_graph)
+
+    def register_hook(self, hook):
+        """Call ``hook(grad)`` when this tensor's gradient is computed; a non-None result
+        replaces the gradient. Returns a handle with ``remove()``."""
+        if self.stop_gradient:
+            raise RuntimeError(
+                "Cannot register hook on a tensor that stop gradient."
+            )
+        if self._hooks is None:
+            self._hooks = {}
+        key = next(_uid_counter)
+        self._hooks[key] = hook
+        return _HookHandle(self._hooks, key)
+
+    def retain_grads(self) -> None:
+        self._retain_grad = True
+
+    def clear_gradient(self, set_to_zero: bool = True) -> None:
+        if self._grad is not None and set_to_zero:
+            self._grad = Tensor(jnp.zeros_like(self._grad._value))
+        else:
+            self._grad = None
+
+    def clear_grad(self, set_to_zero: bool = True) -> None:
+        self.clear_gradient(set_to_zero)
+
+    def _clear_grad_none(self):
+        self._grad = None
+
+    def detach(self) -> Tensor:
+        return Tensor(self._value, stop_gradient=True)
+
+    def detach_(self) -> Tensor:
+        self._node = None
+        self.stop_gradient = True
+        return self
+
+    def clone(self) -> Tensor:
+        from .registry import call_op
+
+        return call_op("assign", self)
+
+    # -- misc Paddle API ----------------------------------------------------------------------
+    def set_value(self, value) -> None:
+        """Replace the data in place; shape must match (dtype is converted)."""
+        if isinstance(value, Tensor):
+            arr = value._value
+        else:
+            arr = jnp.asarray(np.asarray(value))
+        if tuple(arr.shape) != tuple(self._value.shape):
+            raise ValueError(
+                f"(InvalidArgument) The shape of the new value {list(arr.shape)} must be the "
+                f"same as the shape of the tensor {self.shape}."
+            )
+        self._set_value(arr.astype(self._value.dtype))
+
+    def copy_(self, other, blocking: bool = True) -> Tensor:
+        self.set_value(other)
+        return self
+
+    def get_tensor(self):
+        return self
+
+    def _is_initialized(self) -> bool:
+        return True
+
+    def is_dense(self) -> bool:
+        return True
+
+    def is_dist(self) -> bool:
+        return False
+
+    def data_ptr(self) -> int:
+        return self._value.unsafe_buffer_pointer()
+
+    @property
+    def data(self):
+        return self
+
+    @data.setter
+    def data(self, value):
+        self.set_value(value)
+
+    def cpu(self) -> Tensor:
+        return self._to_device(jax.devices("cpu")[0])
+
+    def cuda(self, device_id=None, blocking=True) -> Tensor:
+        from .place import device_from_spec
+
+        return self._to_device(device_from_spec(f"gpu:{device_id or 0}"))
+
+    def _to_device(self, dev) -> Tensor:
+        t = Tensor(jax.device_put(self._value, dev), self.stop_gradient, self.name)
+        return t
+
+    def pin_memory(self) -> Tensor:
+        return self
+
+    def element_size(self) -> int:
+        return self._value.dtype.itemsize
+
+    @property
+    def strides(self) -> list[int]:
+        st, acc = [], 1
+        for d in reversed(self.shape):
+            st.append(acc)
+            acc *= d
+        return st[::-1]
+
+    def is_contiguous(self) -> bool:
+        return True
+
+    def contiguous(self) -> Tensor:
+        return self
+
+    @property
+    def type(self):
+        return "DENSE_TENSOR"
+
+    @property
+    def is_sparse(self):
+        return lambda: False
+
+
+class Size(list):
+    """Paddle 3.3's ``Tensor.shape``: a list of ints that prints as ``paddle.Size([2, 3])``."""
+
+    def __repr__(self) -> str:
+        return f"paddle.Size({list(self)})"
+
+    __str__ = __repr__
+
+    def numel(self) -> int:
+        return int(np.prod(self, dtype=np.int64))
+
+
+class _HookHandle:
+    def __init__(self, table, key):
+        self._table, self._key = table, key
+
+    def remove(self) -> bool:
+        return self._table.pop(self._key, None) is not None
+
+
+_name_counters: dict[str, itertools.count] = {}
+
+
+def _unique_name(prefix: str) -> str:
+    c = _name_counters.setdefault(prefix, itertools.count())
+    return f"{prefix}_{next(c)}"
+
+
+def unique_name(prefix: str) -> str:
+    return _unique_name(prefix)
+
+
+class Parameter(Tensor):
+    """A trainable Tensor owned by a Layer (Paddle's EagerParamBase); prints as
+    ``Parameter containing:``."""
+
+    def __init__(self, value, name=None, trainable=True, stop_gradient=None):
+        super().__init__(value, stop_gradient=not trainable if stop_gradient is None
+                         else stop_gradient, name=name or _unique_name("param"))
+        self.persistable = True
+        self.optimize_attr = {"learning_rate": 1.0}
+        self.regularizer = None
+        self.need_clip = True
+        self.do_model_average = None
+        self.is_distributed = False
+
+    @property
+    def trainable(self) -> bool:
+        return not self.stop_gradient
+
+    @trainable.setter
+    def trainable(self, v: bool) -> None:
+        self.stop_gradient = not v
+
+
+jax.tree_util.register_pytree_node(
+    Tensor,
+    lambda t: ((t._value,), (t.stop_gradient,)),
+    lambda aux, ch: Tensor(ch[0], stop_gradient=aux[0]),
+)

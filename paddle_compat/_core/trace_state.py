@@ -1,0 +1,82 @@
+"""Bookkeeping for the to_static trace in progress: which pre-existing Tensors a traced function
+reads (they become inputs of the compiled function), and which Tensors it creates or rebinds
+(they may become outputs written back after the call)."""
+
+from __future__ import annotations
+
+import weakref
+
+import jax
+
+_ctx: TraceContext | None = None
+
+
+class DataDependentError(RuntimeError):
+    """Python control flow or host reads on a traced Tensor (raised under to_static)."""
+
+
+class TraceContext:
+    def __init__(self, start_uid: int, known_state: dict[int, object]):
+        self.start_uid = start_uid
+        self.known = known_state  # id -> Tensor already lifted to an input
+        self.discovered: dict[int, object] = {}
+        self.created: list[weakref.ref] = []
+        self.written: dict[int, weakref.ref] = {}
+        self.guards: dict[int, tuple] = {}
+
+
+def current() -> TraceContext | None:
+    return _ctx
+
+
+def set_current(ctx: TraceContext | None) -> TraceContext | None:
+    global _ctx
+    prev, _ctx = _ctx, ctx
+    return prev
+
+
+def note_created(t) -> None:
+    if _ctx is not None:
+        _ctx.created.append(weakref.ref(t))
+
+
+def note_written(t) -> None:
+    if _ctx is not None:
+        _ctx.written[id(t)] = weakref.ref(t)
+
+
+def read(t):
+    """The array held by ``t``; under a trace, a concrete array of a Tensor that existed before
+    the trace started is recorded as state the compiled function must take as input."""
+    v = t._value
+    if _ctx is not None and not isinstance(v, jax.core.Tracer) and t._uid < _ctx.start_uid:
+        if id(t) not in _ctx.known:
+            _ctx.discovered[id(t)] = t
+    return v
+
+
+def note_guard(obj, attr: str, value) -> None:
+    """Record that the trace depended on a Python attribute (e.g. ``Layer.training``)."""
+    if _ctx is not None:
+        _ctx.guards[(id(obj), attr)] = (weakref.ref(obj), attr, value)
+
+
+def is_tracer(v) -> bool:
+    return isinstance(v, jax.core.Tracer)
+
+
+def check_concrete(t, what: str, control_flow: bool = False) -> None:
+    if isinstance(t._value, jax.core.Tracer):
+        hint = (
+            "Python control flow (if/while/for) on a Tensor value is not converted yet; use "
+            "paddle.where / paddle.static.nn.cond, or call the function with "
+            "paddle.jit.to_static(..., full_graph=False) to run it eagerly."
+            if control_flow
+            else "its value is only known when the compiled program runs; return the Tensor "
+            "from the to_static function and read it outside."
+        )
+        raise DataDependentError(
+            f"{what} needs a concrete value, but it was called on a Tensor inside "
+            f"paddle.jit.to_static (shape {list(t._value.shape)}, dtype "
+            f"{t._value.dtype}): {hint}"
+        )

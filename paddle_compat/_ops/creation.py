@@ -1,0 +1,202 @@
+"""Creation ops: to_tensor, zeros/ones/full/empty (+ _like), arange, linspace, eye, assign."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from .._core import dtype as _dt
+from .._core.place import to_jax_device
+from .._core.registry import op
+from .._core.tensor import Tensor
+
+
+def _dtype_or_default(dtype, default=None):
+    if dtype is None:
+        return (default or _dt.default_float()).np
+    return _dt.to_dtype(dtype).np
+
+
+def _shape(shape) -> tuple[int, ...]:
+    if isinstance(shape, int):
+        return (shape,)
+    out = []
+    for s in shape:
+        if isinstance(s, Tensor):
+            s = s.item()
+        if not isinstance(s, int | np.integer) or s < -1:
+            raise ValueError(
+                f"(InvalidArgument) shape must be a list of non-negative ints, got {shape}"
+            )
+        out.append(int(s))
+    return tuple(out)
+
+
+def infer_numpy_dtype(data) -> np.ndarray:
+    """Host data -> numpy array with Paddle's dtype rules: Python floats become the default
+    float dtype, Python ints int64, numpy arrays keep their dtype."""
+    if isinstance(data, np.ndarray | np.generic):
+        return np.asarray(data)
+    if isinstance(data, list | tuple) and any(isinstance(x, Tensor) for x in _flat(data)):
+        data = [_host(x) for x in data]
+    a = np.asarray(data)
+    if a.dtype == np.float64:
+        a = a.astype(_dt.default_float().np)
+    elif a.dtype == np.complex128:
+        a = a.astype(np.complex64)
+    elif a.dtype.kind in "iu" and a.dtype != np.int64 and not isinstance(data, np.ndarray):
+        a = a.astype(np.int64)
+    elif a.dtype.kind in "OUS":
+        raise TypeError(
+            f"(InvalidArgument) to_tensor does not support data of type {type(data).__name__} "
+            f"(numpy dtype {a.dtype})."
+        )
+    return a
+
+
+def _flat(xs):
+    for x in xs:
+        if isinstance(x, list | tuple):
+            yield from _flat(x)
+        else:
+            yield x
+
+
+def _host(x):
+    if isinstance(x, Tensor):
+        return x.numpy()
+    if isinstance(x, list | tuple):
+        return [_host(v) for v in x]
+    return x
+
+
+@op("to_tensor", tensors=(), composite=True, method=None)
+def to_tensor(data, dtype=None, place=None, stop_gradient=True):
+    """Create a Tensor from Python data, a numpy array or a Tensor."""
+    if isinstance(data, Tensor):
+        arr = data._value
+        if dtype is not None:
+            arr = arr.astype(_dt.to_dtype(dtype).np)
+    elif isinstance(data, jax.Array):
+        arr = data if dtype is None else data.astype(_dt.to_dtype(dtype).np)
+    else:
+        a = infer_numpy_dtype(data)
+        if dtype is not None:
+            a = a.astype(_dt.to_dtype(dtype).np)
+        arr = jnp.asarray(a)
+    dev = to_jax_device(place)
+    if dev is not None:
+        arr = jax.device_put(arr, dev)
+    elif isinstance(data, Tensor) or isinstance(data, jax.Array):
+        arr = jnp.array(arr, copy=True)
+    return Tensor(arr, stop_gradient=stop_gradient)
+
+
+@op("full", tensors=(), method=None)
+def full(shape, fill_value, dtype=None):
+    """Tensor of ``shape`` filled with ``fill_value`` (default dtype float32; bool for bool)."""
+    if dtype is None:
+        default = _dt.bool_ if isinstance(fill_value, bool) else None
+        dtype = _dtype_or_default(None, default)
+    else:
+        dtype = _dt.to_dtype(dtype).np
+    return jnp.full(_shape(shape), fill_value, dtype)
+
+
+@op("zeros", tensors=(), method=None)
+def zeros(shape, dtype=None):
+    return jnp.zeros(_shape(shape), _dtype_or_default(dtype))
+
+
+@op("ones", tensors=(), method=None)
+def ones(shape, dtype=None):
+    return jnp.ones(_shape(shape), _dtype_or_default(dtype))
+
+
+@op("empty", tensors=(), method=None)
+def empty(shape, dtype=None):
+    """Uninitialized in Paddle; zeros here (XLA has no uninitialized buffers)."""
+    return jnp.zeros(_shape(shape), _dtype_or_default(dtype))
+
+
+def _like_dtype(x, dtype):
+    return x.dtype if dtype is None else _dt.to_dtype(dtype).np
+
+
+@op("full_like", differentiable=False, method=None)
+def full_like(x, fill_value, dtype=None):
+    return jnp.full(x.shape, fill_value, _like_dtype(x, dtype))
+
+
+@op("zeros_like", differentiable=False, method=None)
+def zeros_like(x, dtype=None):
+    return jnp.zeros(x.shape, _like_dtype(x, dtype))
+
+
+@op("ones_like", differentiable=False, method=None)
+def ones_like(x, dtype=None):
+    return jnp.ones(x.shape, _like_dtype(x, dtype))
+
+
+@op("empty_like", differentiable=False, method=None)
+def empty_like(x, dtype=None):
+    return jnp.zeros(x.shape, _like_dtype(x, dtype))
+
+
+@op("arange", tensors=(), method=None)
+def arange(start=0, end=None, step=1, dtype=None):
+    """int64 when start/end/step are all ints, else the default float dtype."""
+    if end is None:
+        start, end = 0, start
+    if dtype is None:
+        ints = all(isinstance(v, int | np.integer) for v in (start, end, step))
+        dtype = np.int64 if ints else _dt.default_float().np
+    else:
+        dtype = _dt.to_dtype(dtype).np
+    if step == 0:
+        raise ValueError("(InvalidArgument) The step of arange must not be 0.")
+    return jnp.arange(start, end, step, dtype=dtype)
+
+
+@op("linspace", tensors=(), method=None)
+def linspace(start, stop, num, dtype=None):
+    dt = _dtype_or_default(dtype)
+    return jnp.linspace(start, stop, int(num), dtype=np.float64).astype(dt)
+
+
+@op("logspace", tensors=(), method=None)
+def logspace(start, stop, num, base=10.0, dtype=None):
+    dt = _dtype_or_default(dtype)
+    return jnp.logspace(start, stop, int(num), base=base, dtype=np.float64).astype(dt)
+
+
+@op("eye", tensors=(), method=None)
+def eye(num_rows, num_columns=None, dtype=None):
+    return jnp.eye(int(num_rows), None if num_columns is None else int(num_columns),
+                   dtype=_dtype_or_default(dtype))
+
+
+@op("assign", extra_names=("clone",), method=None)
+def assign(x, output=None):
+    """A copy of ``x`` (gradient flows through)."""
+    return jnp.array(x)
+
+
+@op("tril", aliases={"input": "x"})
+def tril(x, diagonal=0):
+    return jnp.tril(x, diagonal)
+
+
+@op("triu")
+def triu(x, diagonal=0):
+    return jnp.triu(x, diagonal)
+
+
+@op("diag", method=None)
+def diag(x, offset=0, padding_value=0):
+    if x.ndim == 1 and padding_value != 0:
+        n = x.shape[0] + abs(offset)
+        base = jnp.full((n, n), padding_value, x.dtype)
+        return base + jnp.diag(x, offset) - jnp.diag(jnp.full_like(x, padding_value), offset)
+    return jnp.diag(x, offset)

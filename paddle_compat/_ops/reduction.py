@@ -1,0 +1,170 @@
+"""Reductions and statistics: sum/mean/max/min/prod, argmax/argmin, logsumexp, std/var,
+cumsum/cumprod, all/any."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from .._core import dtype as _dt
+from .._core.registry import op
+
+
+def norm_axis(axis, ndim):
+    """Paddle axis argument (None, int, list) -> a tuple of non-negative axes, or None."""
+    if axis is None:
+        return None
+    if isinstance(axis, int | np.integer):
+        axis = (int(axis),)
+    axes = []
+    for a in axis:
+        if not -max(ndim, 1) <= a < max(ndim, 1):
+            raise ValueError(
+                f"(InvalidArgument) axis {a} is out of range for a tensor of rank {ndim}: "
+                f"expected in [{-max(ndim, 1)}, {max(ndim, 1) - 1}]."
+            )
+        axes.append(a % max(ndim, 1))
+    if ndim == 0:
+        return None
+    return tuple(axes) if axes else None
+
+
+def _acc_dtype(x, dtype):
+    """sum/prod of bool and int32 accumulate in int64, as Paddle does."""
+    if dtype is not None:
+        return _dt.to_dtype(dtype).np
+    if x.dtype in (jnp.bool_, jnp.int32, jnp.int16, jnp.int8, jnp.uint8):
+        return jnp.int64
+    return x.dtype
+
+
+@op("sum")
+def sum(x, axis=None, dtype=None, keepdim=False):  # noqa: A001
+    return jnp.sum(x, axis=norm_axis(axis, x.ndim), dtype=_acc_dtype(x, dtype), keepdims=keepdim)
+
+
+@op("nansum")
+def nansum(x, axis=None, dtype=None, keepdim=False):
+    return jnp.nansum(x, axis=norm_axis(axis, x.ndim), dtype=_acc_dtype(x, dtype),
+                      keepdims=keepdim)
+
+
+@op("mean")
+def mean(x, axis=None, keepdim=False):
+    if not _dt.is_inexact_np(x.dtype):
+        raise TypeError(
+            f"(InvalidType) mean only supports float and complex tensors, but x has dtype "
+            f"{_dt.to_dtype(x.dtype).name}."
+        )
+    return jnp.mean(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
+
+
+@op("nanmean")
+def nanmean(x, axis=None, keepdim=False):
+    return jnp.nanmean(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
+
+
+@op("prod")
+def prod(x, axis=None, keepdim=False, dtype=None):
+    return jnp.prod(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim,
+                    dtype=_acc_dtype(x, dtype) if dtype is not None else None)
+
+
+def _check_nonempty(x, name):
+    if x.size == 0:
+        raise ValueError(f"(InvalidArgument) {name} of an empty tensor (shape {list(x.shape)}).")
+
+
+@op("max")
+def max(x, axis=None, keepdim=False):  # noqa: A001
+    _check_nonempty(x, "max")
+    return jnp.max(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
+
+
+@op("min")
+def min(x, axis=None, keepdim=False):  # noqa: A001
+    _check_nonempty(x, "min")
+    return jnp.min(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
+
+
+@op("amax")
+def amax(x, axis=None, keepdim=False):
+    """Like max, but the gradient is split evenly between equal maxima."""
+    return jnp.max(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
+
+
+@op("amin")
+def amin(x, axis=None, keepdim=False):
+    return jnp.min(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
+
+
+def _arg(fn, x, axis, keepdim, dtype):
+    dt = _dt.to_dtype(dtype).np
+    if axis is None:
+        r = fn(x.reshape(-1))
+        if keepdim:
+            r = r.reshape((1,) * x.ndim)
+        return r.astype(dt)
+    return fn(x, axis=int(axis), keepdims=keepdim).astype(dt)
+
+
+@op("argmax", differentiable=False)
+def argmax(x, axis=None, keepdim=False, dtype="int64"):
+    return _arg(jnp.argmax, x, axis, keepdim, dtype)
+
+
+@op("argmin", differentiable=False)
+def argmin(x, axis=None, keepdim=False, dtype="int64"):
+    return _arg(jnp.argmin, x, axis, keepdim, dtype)
+
+
+@op("logsumexp")
+def logsumexp(x, axis=None, keepdim=False):
+    return jax.scipy.special.logsumexp(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
+
+
+@op("var")
+def var(x, axis=None, unbiased=True, keepdim=False):
+    return jnp.var(x, axis=norm_axis(axis, x.ndim), ddof=1 if unbiased else 0,
+                   keepdims=keepdim)
+
+
+@op("std")
+def std(x, axis=None, unbiased=True, keepdim=False):
+    return jnp.std(x, axis=norm_axis(axis, x.ndim), ddof=1 if unbiased else 0,
+                   keepdims=keepdim)
+
+
+@op("median")
+def median(x, axis=None, keepdim=False, mode="avg"):
+    return jnp.median(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
+
+
+@op("cumsum", inplace="cumsum_")
+def cumsum(x, axis=None, dtype=None):
+    if axis is None:
+        x, axis = x.reshape(-1), 0
+    return jnp.cumsum(x, axis=int(axis), dtype=None if dtype is None else _dt.to_dtype(dtype).np)
+
+
+@op("cumprod", inplace="cumprod_")
+def cumprod(x, dim=None, dtype=None):
+    if dim is None:
+        x, dim = x.reshape(-1), 0
+    return jnp.cumprod(x, axis=int(dim), dtype=None if dtype is None else _dt.to_dtype(dtype).np)
+
+
+@op("all", differentiable=False)
+def all(x, axis=None, keepdim=False):  # noqa: A001
+    return jnp.all(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
+
+
+@op("any", differentiable=False)
+def any(x, axis=None, keepdim=False):  # noqa: A001
+    return jnp.any(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
+
+
+@op("count_nonzero", differentiable=False)
+def count_nonzero(x, axis=None, keepdim=False):
+    return jnp.count_nonzero(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim).astype(jnp.int64)

@@ -1,0 +1,1 @@
+"""parallel package (see ../shared/DESIGN.md); grows in later issues."""

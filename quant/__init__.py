@@ -1,0 +1,1 @@
+"""quant package (see ../shared/DESIGN.md); grows in later issues."""

@@ -1,0 +1,1 @@
+"""serving package (see ../shared/DESIGN.md); grows in later issues."""
