@@ -284,7 +284,9 @@ def _run_op(od: OpDef, vals: dict):
             inputs.append(x)
         else:
             inputs.append(_to_array_leaf(x, casts[i] if plan is not None else None))
-    key = (od, tuple(statics), treedef, tuple(casts))
+    # 1 == 1.0 == True as dict keys: the value types are part of the key too
+    types = tuple(_typesig(vals[p]) for p, _ in statics)
+    key = (od, tuple(statics), types, treedef, tuple(casts))
     return run_kernel(key, lambda: _make_op_fn(od, statics, treedef, casts), inputs,
                       differentiable=od.differentiable)
 
@@ -310,6 +312,12 @@ def call_with(od: OpDef, kw: dict):
         return od.fn(**kw)
     pos = [kw.pop(p) for p in od.params[: od.n_positional]]
     return od.fn(*pos, *kw.pop(od.varargs), **kw)
+
+
+def _typesig(v):
+    if isinstance(v, list | tuple):
+        return tuple(type(x) for x in v)
+    return type(v)
 
 
 def _unhash(v):
@@ -338,7 +346,8 @@ def run_kernel(key, make_f, inputs, differentiable=True):
     try:
         out = jitted(*arrays)
     except TypeError as e:
-        raise _paddle_error(key, inputs, e) from None
+        shape_problem = "shape" in str(e) or "broadcast" in str(e)
+        raise _paddle_error(key, inputs, e, ValueError if shape_problem else None) from None
     except ValueError as e:
         raise _paddle_error(key, inputs, e, ValueError) from None
     out_leaves, out_tree = jax.tree_util.tree_flatten(out)

@@ -3,6 +3,8 @@ cumsum/cumprod, all/any."""
 
 from __future__ import annotations
 
+import builtins
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -19,12 +21,12 @@ def norm_axis(axis, ndim):
         axis = (int(axis),)
     axes = []
     for a in axis:
-        if not -max(ndim, 1) <= a < max(ndim, 1):
+        if not -builtins.max(ndim, 1) <= a < builtins.max(ndim, 1):
             raise ValueError(
                 f"(InvalidArgument) axis {a} is out of range for a tensor of rank {ndim}: "
-                f"expected in [{-max(ndim, 1)}, {max(ndim, 1) - 1}]."
+                f"expected in [{-builtins.max(ndim, 1)}, {builtins.max(ndim, 1) - 1}]."
             )
-        axes.append(a % max(ndim, 1))
+        axes.append(a % builtins.max(ndim, 1))
     if ndim == 0:
         return None
     return tuple(axes) if axes else None
