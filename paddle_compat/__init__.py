@@ -49,6 +49,8 @@ from ._core.place import (  # noqa: E402
 )
 from ._core.random import get_cuda_rng_state, get_rng_state, seed, set_cuda_rng_state, set_rng_state  # noqa: E402
 from ._core.tensor import Tensor  # noqa: E402
+from ._core.tensor_repr import set_printoptions  # noqa: E402
+from ._io.serialization import load, save  # noqa: E402
 
 bool = _dtype_mod.bool_  # noqa: A001 - paddle.bool
 dtype = _dtype_mod.DType

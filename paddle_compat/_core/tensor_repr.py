@@ -11,3 +11,8 @@ def tensor_to_string(t) -> str:
     if is_tracer(t._value):
         return head + ", <traced>)"
     return head + ",\n       " + np.array2string(np.asarray(t._value), separator=", ") + ")"
+
+
+def set_printoptions(precision=None, threshold=None, edgeitems=None, sci_mode=None,
+                     linewidth=None):
+    """Set how tensors print (being written)."""

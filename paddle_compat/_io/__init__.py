@@ -1,0 +1,1 @@
+"""Private implementation modules for paddle.save/load and paddle.io."""

@@ -1,0 +1,2 @@
+"""Gradient clipping: ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue (being written)."""
+__all__ = []

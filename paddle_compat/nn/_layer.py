@@ -1,0 +1,2 @@
+"""paddle.nn.Layer, ParamAttr (being written)."""
+__all__ = []

@@ -1,0 +1,1 @@
+"""paddle.nn.initializer (being written)."""
