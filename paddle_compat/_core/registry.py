@@ -294,7 +294,6 @@ def _run_op(od: OpDef, vals: dict):
 def _make_op_fn(od, statics, treedef, casts):
     static_kw = {k: _unhash(v) for k, v in statics}
     names = od.tensors
-    fn = od.fn
 
     def f(*leaves):
         leaves = [x if c is None else jnp.asarray(x).astype(c) for x, c in zip(leaves, casts)]

@@ -23,7 +23,7 @@ class Tensor:
     """A Paddle Tensor backed by a ``jax.Array``."""
 
     __slots__ = (
-        "_value", "stop_gradient", "_grad", "name", "persistable", "_node", "_out_idx",
+        "_value", "stop_gradient", "_grad_slot", "name", "persistable", "_node", "_out_idx",
         "_version", "_hooks", "_retain_grad", "_uid", "__weakref__", "__dict__",
     )
     __array_priority__ = 100
@@ -35,7 +35,7 @@ class Tensor:
             value = jnp.asarray(value)
         self._value = value
         self.stop_gradient = stop_gradient
-        self._grad = None
+        self._grad_slot = None
         self.name = name if name is not None else _unique_name("generated_tensor")
         self.persistable = False
         self._node = None
@@ -49,9 +49,18 @@ class Tensor:
     # -- value access -------------------------------------------------------------------------
     def _set_value(self, value) -> None:
         """Rebind the held array (the one way a Tensor mutates)."""
+        trace_state.note_written(self)
         self._value = value
         self._version += 1
-        trace_state.note_written(self)
+
+    @property
+    def _grad(self):
+        return self._grad_slot
+
+    @_grad.setter
+    def _grad(self, g) -> None:
+        trace_state.note_grad_written(self)
+        self._grad_slot = g
 
     @property
     def value(self):

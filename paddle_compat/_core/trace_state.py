@@ -16,13 +16,25 @@ class DataDependentError(RuntimeError):
 
 
 class TraceContext:
-    def __init__(self, start_uid: int, known_state: dict[int, object]):
+    """What one run of a to_static function touched.
+
+    known: id -> Tensor already passed in as compiled-function state.
+    discovered: pre-existing Tensors read but not known (state for the next trace).
+    created: weakrefs to Tensors created during the run.
+    written: id -> (weakref, original value, node, out_idx) for Tensors rebound during the run.
+    grads: id -> (weakref, original grad) for Tensors whose ``.grad`` changed.
+    guards: Python attributes the run depended on (``Layer.training``).
+    """
+
+    def __init__(self, start_uid: int, known_state: dict[int, object], eager: bool = False):
         self.start_uid = start_uid
-        self.known = known_state  # id -> Tensor already lifted to an input
+        self.known = known_state
+        self.eager = eager
         self.discovered: dict[int, object] = {}
         self.created: list[weakref.ref] = []
-        self.written: dict[int, weakref.ref] = {}
-        self.guards: dict[int, tuple] = {}
+        self.written: dict[int, tuple] = {}
+        self.grads: dict[int, tuple] = {}
+        self.guards: dict[tuple, tuple] = {}
 
 
 def current() -> TraceContext | None:
@@ -41,16 +53,22 @@ def note_created(t) -> None:
 
 
 def note_written(t) -> None:
-    if _ctx is not None:
-        _ctx.written[id(t)] = weakref.ref(t)
+    """Called before ``t`` is rebound: remember its original value once."""
+    if _ctx is not None and id(t) not in _ctx.written:
+        _ctx.written[id(t)] = (weakref.ref(t), t._value, t._node, t._out_idx)
+
+
+def note_grad_written(t) -> None:
+    if _ctx is not None and id(t) not in _ctx.grads:
+        _ctx.grads[id(t)] = (weakref.ref(t), t._grad_slot)
 
 
 def read(t):
     """The array held by ``t``; under a trace, a concrete array of a Tensor that existed before
     the trace started is recorded as state the compiled function must take as input."""
     v = t._value
-    if _ctx is not None and not isinstance(v, jax.core.Tracer) and t._uid < _ctx.start_uid:
-        if id(t) not in _ctx.known:
+    if _ctx is not None and t._uid < _ctx.start_uid and id(t) not in _ctx.known:
+        if _ctx.eager or not isinstance(v, jax.core.Tracer):
             _ctx.discovered[id(t)] = t
     return v
 

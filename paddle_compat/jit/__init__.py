@@ -1,0 +1,7 @@
+"""paddle.jit: to_static (jax.jit), not_to_static, enable_to_static."""
+
+from ..static import InputSpec
+from ._to_static import StaticFunction, enable_to_static, ignore_module, not_to_static, to_static
+
+__all__ = ["InputSpec", "StaticFunction", "enable_to_static", "ignore_module", "not_to_static",
+           "to_static"]
