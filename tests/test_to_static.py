@@ -1,0 +1,137 @@
+"""paddle.jit.to_static mechanics: compiled results equal eager, state write-back, retrace,
+RNG threading, outer autograd, control-flow fallback and errors."""
+
+from __future__ import annotations
+
+import warnings
+
+import jax.numpy as jnp
+import numpy as np
+import paddle
+import pytest
+from paddle_compat._core.tensor import Parameter
+
+
+def _params(seed=0):
+    rs = np.random.RandomState(seed)
+    return (Parameter(jnp.asarray(rs.randn(4, 3).astype("float32"))),
+            Parameter(jnp.zeros(3, "float32")))
+
+
+def _data(seed=1):
+    rs = np.random.RandomState(seed)
+    return (paddle.to_tensor(rs.randn(8, 4).astype("float32")),
+            paddle.to_tensor(rs.randn(8, 3).astype("float32")))
+
+
+def _make_step(W, b):
+    def step(x, y):
+        loss = ((paddle.matmul(x, W) + b - y) ** 2).mean()
+        loss.backward()
+        with paddle.no_grad():
+            for p in (W, b):
+                p.set_value(p - 0.1 * p.grad)
+                p.clear_gradient(set_to_zero=False)
+        return loss
+    return step
+
+
+def test_train_step_compiled_equals_eager():
+    x, y = _data()
+    W, b = _params()
+    eager = [float(_make_step(W, b)(x, y)) for _ in range(5)]
+    W, b = _params()
+    step = paddle.jit.to_static(_make_step(W, b))
+    compiled = [float(step(x, y)) for _ in range(5)]
+    np.testing.assert_allclose(compiled, eager, rtol=1e-6)
+    assert W.grad is None  # clear_gradient(False) inside the step was written back
+
+
+def test_compiled_step_is_cached():
+    x, y = _data()
+    W, b = _params()
+    step = paddle.jit.to_static(_make_step(W, b))
+    for _ in range(4):
+        step(x, y)
+    (entries,) = step._cache.values()
+    assert len(entries) == 1 and not entries[0].stale
+    assert entries[0].compiled._cache_size() == 1
+
+
+def test_retrace_on_new_shape():
+    W, _ = _params()
+    f = paddle.jit.to_static(lambda x: paddle.matmul(x, W))
+    assert f(paddle.ones([2, 4])).shape == [2, 3]
+    assert f(paddle.ones([5, 4])).shape == [5, 3]
+    assert f(paddle.ones([5, 4])).shape == [5, 3]
+    assert len(f._cache) == 2
+
+
+def test_outer_backward_through_compiled_function():
+    W, _ = _params()
+    f = paddle.jit.to_static(lambda x: paddle.tanh(paddle.matmul(x, W)).sum())
+    x = paddle.ones([2, 4])
+    for _ in range(3):
+        f(x).backward()
+    compiled_grad = W.grad.numpy().copy()
+    W.clear_gradient(False)
+    paddle.tanh(paddle.matmul(x, W)).sum().backward()
+    np.testing.assert_allclose(compiled_grad, 3 * W.grad.numpy(), rtol=1e-5)
+
+
+def test_rng_threads_through_compiled_function():
+    f = paddle.jit.to_static(lambda x: x + paddle.rand([3]))
+    paddle.seed(7)
+    a = [f(paddle.zeros([3])).numpy() for _ in range(4)]
+    paddle.seed(7)
+    b = [f(paddle.zeros([3])).numpy() for _ in range(4)]
+    np.testing.assert_array_equal(np.stack(a), np.stack(b))
+    assert not np.allclose(a[1], a[2])  # differs call to call
+
+
+def _branchy(x):
+    if x.sum() > 0:
+        return x * 2
+    return x
+
+
+def test_control_flow_falls_back_to_eager_with_warning():
+    f = paddle.jit.to_static(_branchy)
+    f(paddle.ones([2]))
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        out = f(paddle.ones([2]))
+    assert out.numpy().tolist() == [2.0, 2.0]
+    assert f(-paddle.ones([2])).numpy().tolist() == [-1.0, -1.0]
+    assert any("if x.sum() > 0" in str(m.message) for m in w)
+
+
+def test_control_flow_full_graph_raises_with_line():
+    f = paddle.jit.to_static(_branchy, full_graph=True)
+    f(paddle.ones([2]))
+    with pytest.raises(RuntimeError, match=r"if x.sum\(\) > 0"):
+        f(paddle.ones([2]))
+
+
+def test_static_python_args_are_part_of_the_key():
+    f = paddle.jit.to_static(lambda x, k: x * k)
+    assert f(paddle.ones([2]), 2).numpy().tolist() == [2.0, 2.0]
+    assert f(paddle.ones([2]), 2).numpy().tolist() == [2.0, 2.0]
+    assert f(paddle.ones([2]), 3).numpy().tolist() == [3.0, 3.0]
+
+
+def test_enable_to_static_false_runs_eagerly():
+    calls = []
+
+    def fn(x):
+        calls.append(1)
+        return x + 1
+
+    f = paddle.jit.to_static(fn)
+    paddle.jit.enable_to_static(False)
+    try:
+        for _ in range(3):
+            f(paddle.ones([1]))
+    finally:
+        paddle.jit.enable_to_static(True)
+    assert len(calls) == 3
