@@ -1,0 +1,1 @@
+"""A bundled end-to-end demo: python -m paddle_compat.demo."""
