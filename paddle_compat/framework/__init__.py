@@ -1,3 +1,4 @@
-"""paddle.framework: save/load and framework helpers."""
+"""paddle.framework: save/load, ParamAttr, create_parameter and framework helpers."""
 
 from .._io.serialization import load, save  # noqa: F401
+from ._param_attr import ParamAttr, WeightNormParamAttr, create_parameter  # noqa: F401

@@ -1,0 +1,351 @@
+"""Parameter initializers (``paddle.nn.initializer``).
+
+An initializer is a callable ``init(param, block=None)`` that overwrites ``param``'s value in
+place. Random draws take a fresh key from the global generator (``paddle.seed``), so values
+are reproducible under a seed but differ from real Paddle's draws (different RNG algorithm);
+the distributions (bounds, std, fan computation) match Paddle 3.3.1.
+"""
+
+from __future__ import annotations
+
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ..._core import dtype as _dt
+from ..._core import random as _random
+from ..._core.tensor import Tensor
+
+__all__ = [
+    "Initializer",
+    "Constant",
+    "Normal",
+    "Uniform",
+    "TruncatedNormal",
+    "XavierNormal",
+    "XavierUniform",
+    "KaimingNormal",
+    "KaimingUniform",
+    "MSRAInitializer",
+    "XavierInitializer",
+    "Assign",
+    "NumpyArrayInitializer",
+    "Orthogonal",
+    "Dirac",
+    "Bilinear",
+    "set_global_initializer",
+    "calculate_gain",
+]
+
+_LOW_PRECISION = ("float16", "bfloat16")
+
+
+def _compute_fans(shape) -> tuple[int, int]:
+    """Paddle's fan rule: [in, out] for 2-D (Linear's layout), [out, in, *k] for conv."""
+    shape = list(shape)
+    if len(shape) == 0:
+        return 1, 1
+    if len(shape) == 1:
+        return shape[0], shape[0]
+    if len(shape) == 2:
+        return shape[0], shape[1]
+    rf = int(np.prod(shape[2:]))
+    return shape[1] * rf, shape[0] * rf
+
+
+def _key():
+    return jax.random.wrap_key_data(_random.next_key())
+
+
+def _gen_dtype(param):
+    """Draw in float32 for half-precision parameters (then cast), else in the param's dtype."""
+    d = param.dtype
+    if d.name in _LOW_PRECISION or not _dt.is_floating(d):
+        return jnp.float32
+    return d.np
+
+
+class Initializer:
+    """Base class of Paddle's initializers: ``init(param)`` fills ``param`` in place."""
+
+    def __call__(self, param, block=None):
+        return self.forward(param, block)
+
+    def forward(self, param, block=None):
+        value = self._generate(tuple(param.shape), param)
+        param._set_value(jnp.asarray(value).astype(param.dtype.np))
+        return None
+
+    def _generate(self, shape, param):  # pragma: no cover - subclasses
+        raise NotImplementedError
+
+    # Paddle's private helper used by some user code
+    def _compute_fans(self, var):
+        return _compute_fans(var.shape)
+
+
+class Constant(Initializer):
+    """Fill with a constant ``value``."""
+
+    def __init__(self, value: float = 0.0, force_cpu: bool = False, name: str | None = None):
+        self._value = value
+
+    def _generate(self, shape, param):
+        return jnp.full(shape, self._value, dtype=param.dtype.np)
+
+
+class Normal(Initializer):
+    """Draw from N(mean, std**2)."""
+
+    def __init__(self, mean: float = 0.0, std: float = 1.0, name: str | None = None):
+        self._mean, self._std = mean, std
+
+    def _generate(self, shape, param):
+        g = jax.random.normal(_key(), shape, _gen_dtype(param))
+        return g * self._std + self._mean
+
+
+class Uniform(Initializer):
+    """Draw from U[low, high)."""
+
+    def __init__(self, low: float = -1.0, high: float = 1.0, name: str | None = None):
+        self._low, self._high = low, high
+
+    def _generate(self, shape, param):
+        return jax.random.uniform(_key(), shape, _gen_dtype(param), self._low, self._high)
+
+
+class TruncatedNormal(Initializer):
+    """N(mean, std**2) truncated to the absolute interval [a, b]."""
+
+    def __init__(self, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
+                 name: str | None = None):
+        self._mean, self._std, self._a, self._b = mean, std, a, b
+
+    def _generate(self, shape, param):
+        lo = (self._a - self._mean) / self._std
+        hi = (self._b - self._mean) / self._std
+        g = jax.random.truncated_normal(_key(), lo, hi, shape, _gen_dtype(param))
+        return jnp.clip(g * self._std + self._mean, self._a, self._b)
+
+
+class XavierNormal(Initializer):
+    """Glorot normal: std = gain * sqrt(2 / (fan_in + fan_out))."""
+
+    def __init__(self, fan_in: float | None = None, fan_out: float | None = None,
+                 gain: float = 1.0, name: str | None = None):
+        self._fan_in, self._fan_out, self._gain = fan_in, fan_out, gain
+
+    def _fans(self, shape):
+        fi, fo = _compute_fans(shape)
+        return (fi if self._fan_in is None else self._fan_in,
+                fo if self._fan_out is None else self._fan_out)
+
+    def _generate(self, shape, param):
+        fi, fo = self._fans(shape)
+        std = self._gain * math.sqrt(2.0 / float(fi + fo))
+        return jax.random.normal(_key(), shape, _gen_dtype(param)) * std
+
+
+class XavierUniform(XavierNormal):
+    """Glorot uniform: U[-l, l] with l = gain * sqrt(6 / (fan_in + fan_out))."""
+
+    def _generate(self, shape, param):
+        fi, fo = self._fans(shape)
+        limit = self._gain * math.sqrt(6.0 / float(fi + fo))
+        return jax.random.uniform(_key(), shape, _gen_dtype(param), -limit, limit)
+
+
+class XavierInitializer(XavierNormal):
+    """Paddle's legacy ``XavierInitializer(uniform=True, fan_in, fan_out, seed)``."""
+
+    def __init__(self, uniform: bool = True, fan_in=None, fan_out=None, seed: int = 0):
+        super().__init__(fan_in, fan_out)
+        self._uniform = uniform
+
+    def _generate(self, shape, param):
+        if self._uniform:
+            return XavierUniform._generate(self, shape, param)
+        return XavierNormal._generate(self, shape, param)
+
+
+class KaimingNormal(Initializer):
+    """He normal: std = gain / sqrt(fan_in), gain from ``calculate_gain(nonlinearity)``."""
+
+    def __init__(self, fan_in: float | None = None, negative_slope: float = 0.0,
+                 nonlinearity: str = "relu", name: str | None = None):
+        self._fan_in, self._slope, self._nonlinearity = fan_in, negative_slope, nonlinearity
+
+    def _scale(self, shape):
+        fi = _compute_fans(shape)[0] if self._fan_in is None else self._fan_in
+        return calculate_gain(self._nonlinearity, self._slope) / math.sqrt(float(fi))
+
+    def _generate(self, shape, param):
+        return jax.random.normal(_key(), shape, _gen_dtype(param)) * self._scale(shape)
+
+
+class KaimingUniform(KaimingNormal):
+    """He uniform: U[-l, l] with l = gain * sqrt(3 / fan_in)."""
+
+    def _generate(self, shape, param):
+        limit = math.sqrt(3.0) * self._scale(shape)
+        return jax.random.uniform(_key(), shape, _gen_dtype(param), -limit, limit)
+
+
+class MSRAInitializer(KaimingNormal):
+    """Paddle's legacy ``MSRAInitializer(uniform=True, fan_in=None, seed=0, ...)``."""
+
+    def __init__(self, uniform: bool = True, fan_in=None, seed: int = 0,
+                 negative_slope: float = 0.0, nonlinearity: str = "relu"):
+        super().__init__(fan_in, negative_slope, nonlinearity)
+        self._uniform = uniform
+
+    def _generate(self, shape, param):
+        if self._uniform:
+            return KaimingUniform._generate(self, shape, param)
+        return KaimingNormal._generate(self, shape, param)
+
+
+class Assign(Initializer):
+    """Fill with a given numpy array / list / Tensor (shape must match the parameter)."""
+
+    def __init__(self, value, name: str | None = None):
+        if not isinstance(value, np.ndarray | list | tuple | Tensor | int | float | bool):
+            raise TypeError(
+                "The type of 'value' in Assign must be numpy.ndarray, list, tuple, Tensor or "
+                f"scalar, but received {type(value).__name__}."
+            )
+        self._value = value
+
+    def _generate(self, shape, param):
+        v = self._value
+        arr = np.asarray(v.numpy() if isinstance(v, Tensor) else v)
+        if arr.size != int(np.prod(shape)) and arr.size != 1:
+            raise ValueError(
+                f"(InvalidArgument) The shape of the value to assign {list(arr.shape)} does "
+                f"not match the shape of the parameter {list(shape)}."
+            )
+        return jnp.asarray(np.broadcast_to(arr.reshape(shape) if arr.size != 1 else arr,
+                                           shape).astype(param.dtype.np))
+
+
+NumpyArrayInitializer = Assign
+
+
+class Orthogonal(Initializer):
+    """A (semi-)orthogonal matrix over [shape[0], prod(shape[1:])], scaled by ``gain``."""
+
+    def __init__(self, gain: float = 1.0, name: str | None = None):
+        self._gain = gain
+
+    def _generate(self, shape, param):
+        if len(shape) < 2:
+            raise ValueError("Only Tensor with 2 or more dimensions is supported by "
+                             "Orthogonal initializer, but got shape " + str(list(shape)))
+        rows = shape[0]
+        cols = int(np.prod(shape[1:]))
+        flat = jax.random.normal(_key(), (max(rows, cols), min(rows, cols)), jnp.float32)
+        q, r = jnp.linalg.qr(flat)
+        q = q * jnp.sign(jnp.diagonal(r))[None, :]
+        if rows < cols:
+            q = q.T
+        return (q * self._gain).reshape(shape)
+
+
+class Dirac(Initializer):
+    """Identity-preserving conv kernel (3-D/4-D/5-D weights), in ``groups`` groups."""
+
+    def __init__(self, groups: int = 1, name: str | None = None):
+        self._groups = groups
+
+    def _generate(self, shape, param):
+        if len(shape) not in (3, 4, 5):
+            raise ValueError("Only Tensor with 3/4/5 dimensions can be initialized by Dirac")
+        if shape[0] % self._groups != 0:
+            raise ValueError("Tensor 0-dimension must be divisible by groups")
+        out = np.zeros(shape, np.float32)
+        per = shape[0] // self._groups
+        centers = tuple(s // 2 for s in shape[2:])
+        for g in range(self._groups):
+            for i in range(builtin_min(per, shape[1])):
+                out[(g * per + i, i, *centers)] = 1.0
+        return jnp.asarray(out)
+
+
+builtin_min = min
+
+
+class Bilinear(Initializer):
+    """Bilinear-upsampling kernel for a 4-D transposed-conv weight (Paddle's formula)."""
+
+    def _generate(self, shape, param):
+        if len(shape) != 4:
+            raise ValueError("the length of shape must be 4.")
+        if shape[2] != shape[3]:
+            raise ValueError("shape[2] must be equal to shape[3].")
+        size = shape[3]
+        f = np.ceil(size / 2.0)
+        c = (2 * f - 1 - f % 2) / (2.0 * f)
+        i = np.arange(int(np.prod(shape)), dtype=np.float64)
+        x = i % size
+        y = (i / size) % shape[2]  # true division, as Paddle computes it
+        w = (1 - np.abs(x / f - c)) * (1 - np.abs(y / f - c))
+        return jnp.asarray(w.reshape(shape).astype(np.float32))
+
+
+_global_weight: Initializer | None = None
+_global_bias: Initializer | None = None
+
+
+def set_global_initializer(weight_init: Initializer | None,
+                           bias_init: Initializer | None = None) -> None:
+    """Set the initializers used for every new weight/bias whose ParamAttr names none
+    (they take precedence over a layer's own defaults). ``None`` resets."""
+    global _global_weight, _global_bias
+    for v, what in ((weight_init, "weight_init"), (bias_init, "bias_init")):
+        if v is not None and not isinstance(v, Initializer):
+            raise TypeError(f"{what} should be an Initializer or None, but got {type(v).__name__}")
+    _global_weight, _global_bias = weight_init, bias_init
+
+
+def _global_weight_initializer() -> Initializer | None:
+    return _global_weight
+
+
+def _global_bias_initializer() -> Initializer | None:
+    return _global_bias
+
+
+_GAINS = {
+    "sigmoid": 1,
+    "linear": 1,
+    "conv1d": 1,
+    "conv2d": 1,
+    "conv3d": 1,
+    "conv1d_transpose": 1,
+    "conv_transpose1d": 1,
+    "conv2d_transpose": 1,
+    "conv_transpose2d": 1,
+    "conv3d_transpose": 1,
+    "conv_transpose3d": 1,
+    "tanh": 5.0 / 3,
+    "relu": math.sqrt(2.0),
+    "selu": 3.0 / 4,
+}
+
+
+def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
+    """The recommended gain for a nonlinearity (used by Kaiming/Xavier initializers)."""
+    if param is None:
+        param = 0.01
+    else:
+        if not isinstance(param, bool | int | float):
+            raise TypeError("param must be bool, int or float")
+        param = float(param)
+    if nonlinearity == "leaky_relu":
+        return math.sqrt(2.0 / (1 + param**2))
+    if nonlinearity in _GAINS:
+        return _GAINS[nonlinearity]
+    raise ValueError(f"nonlinearity function {nonlinearity} is not supported now.")
