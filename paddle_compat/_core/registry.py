@@ -259,36 +259,60 @@ _KERNELS: dict = {}
 
 
 def _run_op(od: OpDef, vals: dict):
-    dyn, statics, leaf_param = [], [], []
-    for p in od.params:
-        if p in od.tensors:
-            dyn.append(vals[p])
-        else:
-            statics.append((p, hashable(vals[p])))
-    leaves, treedef = jax.tree_util.tree_flatten(dyn, is_leaf=_is_tensor)
-    if od.promote:
-        # which parameter each leaf came from
-        for p, v in zip(od.tensors, dyn):
-            n = len(jax.tree_util.tree_leaves(v, is_leaf=_is_tensor))
-            leaf_param.extend([p] * n)
-    plan = _promote_plan(od, leaves, leaf_param) if od.promote else None
+    dyn = [vals[p] for p in od.tensors]
+    statics = tuple((p, hashable(vals[p])) for p in od.params if p not in od.tensors)
+    if all(isinstance(v, Tensor) for v in dyn):
+        # fast path: every tensor parameter got a Tensor (the common eager case)
+        leaves, treedef = dyn, _flat_treedef(len(dyn))
+        casts = (None,) * len(dyn)
+        if od.promote:
+            first = None
+            for p, v in zip(od.tensors, dyn):
+                if p in od.promote:
+                    d = v._value.dtype
+                    if first is None:
+                        first = d
+                    elif d != first:
+                        casts = _casts(od, leaves, list(od.tensors))
+                        break
+        inputs = leaves
+    else:
+        leaves, treedef = jax.tree_util.tree_flatten(dyn, is_leaf=_is_tensor)
+        leaf_param = []
+        if od.promote:  # which parameter each leaf came from
+            for p, v in zip(od.tensors, dyn):
+                n = len(jax.tree_util.tree_leaves(v, is_leaf=_is_tensor))
+                leaf_param.extend([p] * n)
+        casts = _casts(od, leaves, leaf_param) if od.promote else (None,) * len(leaves)
+        promoted = bool(od.promote) and any(p in od.promote for p in leaf_param)
+        inputs = [x if isinstance(x, Tensor) else _to_array_leaf(x, c if promoted else None)
+                  for x, c in zip(leaves, casts)]
+    # 1 == 1.0 == True as dict keys: the value types are part of the key too
+    types = tuple(_typesig(vals[p]) for p, _ in statics) if statics else ()
+    key = (od, statics, types, treedef, casts)
+    return run_kernel(key, lambda: _make_op_fn(od, statics, treedef, casts), inputs,
+                      differentiable=od.differentiable)
+
+
+_TREEDEFS: dict[int, object] = {}
+
+
+def _flat_treedef(n: int):
+    t = _TREEDEFS.get(n)
+    if t is None:
+        t = _TREEDEFS[n] = jax.tree_util.tree_structure([0] * n)
+    return t
+
+
+def _casts(od, leaves, leaf_param) -> tuple:
+    plan = _promote_plan(od, leaves, leaf_param)
     casts = [None] * len(leaves)
     if plan is not None:
         idx, target = plan
         for i in idx:
             if _leaf_dtype(leaves[i]) != target:
                 casts[i] = target.np
-    inputs = []
-    for i, x in enumerate(leaves):
-        if isinstance(x, Tensor):
-            inputs.append(x)
-        else:
-            inputs.append(_to_array_leaf(x, casts[i] if plan is not None else None))
-    # 1 == 1.0 == True as dict keys: the value types are part of the key too
-    types = tuple(_typesig(vals[p]) for p, _ in statics)
-    key = (od, tuple(statics), types, treedef, tuple(casts))
-    return run_kernel(key, lambda: _make_op_fn(od, statics, treedef, casts), inputs,
-                      differentiable=od.differentiable)
+    return tuple(casts)
 
 
 def _make_op_fn(od, statics, treedef, casts):
@@ -340,7 +364,8 @@ def run_kernel(key, make_f, inputs, differentiable=True):
     Tensors and record an autograd node when some input requires grad."""
     from . import autograd
 
-    f, jitted = get_kernel(key, make_f)
+    k = _KERNELS.get(key)
+    f, jitted = k if k is not None else get_kernel(key, make_f)
     arrays = [trace_state.read(x) if isinstance(x, Tensor) else x for x in inputs]
     try:
         out = jitted(*arrays)
@@ -349,7 +374,10 @@ def run_kernel(key, make_f, inputs, differentiable=True):
         raise _paddle_error(key, inputs, e, ValueError if shape_problem else None) from None
     except ValueError as e:
         raise _paddle_error(key, inputs, e, ValueError) from None
-    out_leaves, out_tree = jax.tree_util.tree_flatten(out)
+    if isinstance(out, jax.Array):
+        out_leaves, out_tree = (out,), None
+    else:
+        out_leaves, out_tree = jax.tree_util.tree_flatten(out)
     out_tensors = [Tensor(a) for a in out_leaves]
     if differentiable and autograd.is_grad_enabled():
         mask = tuple(
@@ -358,6 +386,8 @@ def run_kernel(key, make_f, inputs, differentiable=True):
         )
         if any(mask):
             autograd.record(key, f, inputs, arrays, mask, out_tensors)
+    if out_tree is None:
+        return out_tensors[0]
     return jax.tree_util.tree_unflatten(out_tree, out_tensors)
 
 

@@ -17,13 +17,14 @@ from . import dtype as _dt
 from . import trace_state
 
 _uid_counter = itertools.count()
+_ARRAY_TYPES = (jax.Array, jax.core.Tracer)
 
 
 class Tensor:
     """A Paddle Tensor backed by a ``jax.Array``."""
 
     __slots__ = (
-        "_value", "stop_gradient", "_grad_slot", "name", "persistable", "_node", "_out_idx",
+        "_value", "stop_gradient", "_grad_slot", "_name", "persistable", "_node", "_out_idx",
         "_version", "_hooks", "_retain_grad", "_uid", "__weakref__", "__dict__",
     )
     __array_priority__ = 100
@@ -31,12 +32,12 @@ class Tensor:
     def __init__(self, value=None, stop_gradient: bool = True, name: str | None = None):
         if value is None:
             value = jnp.zeros((0,), jnp.float32)
-        elif not isinstance(value, jax.Array | jax.core.Tracer):
+        elif not isinstance(value, _ARRAY_TYPES):
             value = jnp.asarray(value)
         self._value = value
         self.stop_gradient = stop_gradient
         self._grad_slot = None
-        self.name = name if name is not None else _unique_name("generated_tensor")
+        self._name = name
         self.persistable = False
         self._node = None
         self._out_idx = 0
@@ -45,6 +46,16 @@ class Tensor:
         self._retain_grad = False
         self._uid = next(_uid_counter)
         trace_state.note_created(self)
+
+    @property
+    def name(self) -> str:
+        if self._name is None:
+            self._name = _unique_name("generated_tensor")
+        return self._name
+
+    @name.setter
+    def name(self, value: str) -> None:
+        self._name = value
 
     # -- value access -------------------------------------------------------------------------
     def _set_value(self, value) -> None:
