@@ -308,9 +308,26 @@ def _zeros(shape, dt, create_graph):
     return Tensor(z) if create_graph else z
 
 
+_ONES: dict = {}
+
+
+def _ones(shape, dtype):
+    """Cached ones (arrays are immutable): the seed cotangent of backward()."""
+    key = (shape, dtype)
+    a = _ONES.get(key)
+    if a is None:
+        a = jnp.ones(shape, dtype)
+        if trace_state.is_tracer(a):
+            return a
+        if len(_ONES) > 256:
+            _ONES.clear()
+        _ONES[key] = a
+    return a
+
+
 def _root_ct(t: Tensor, g, create_graph):
     if g is None:
-        ct = jnp.ones(t._value.shape, t._value.dtype)
+        ct = _ones(t._value.shape, t._value.dtype)
     elif isinstance(g, Tensor):
         if list(g.shape) != t.shape:
             raise ValueError(
