@@ -1,0 +1,54 @@
+"""Run the benchmarks under paddle-compat, real Paddle (side venv) and hand-written JAX in one
+session, print the ratio table and write docs/benchmarks.md.
+
+    PADDLE_PYTHON=/path/to/pdvenv/bin/python python benchmarks/run_all.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+
+def run(python: str, script: str, cwd: str) -> dict:
+    out = subprocess.run([python, str(HERE / script)], capture_output=True, text=True, cwd=cwd,
+                         timeout=1200)
+    if out.returncode != 0:
+        raise RuntimeError(f"{script} under {python} failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main():
+    paddle_py = os.environ.get("PADDLE_PYTHON", "/work/pdvenv/bin/python")
+    ours = run(sys.executable, "bench_core.py", str(ROOT))
+    ref_paddle = run(paddle_py, "bench_core.py", "/") if Path(paddle_py).exists() else {}
+    ref_jax = run(sys.executable, "jax_reference.py", str(ROOT))
+    rows = ["| case | paddle-compat (us) | Paddle 3.3.1 (us) | ratio vs Paddle | "
+            "hand-written JAX (us) | ratio vs JAX |", "|---|---|---|---|---|---|"]
+    for case, t in ours.items():
+        p, j = ref_paddle.get(case), ref_jax.get(case)
+        rows.append(f"| {case} | {t:.1f} | {'' if p is None else f'{p:.1f}'} | "
+                    f"{'' if p is None else f'{t / p:.2f}x'} | {'' if j is None else f'{j:.1f}'} "
+                    f"| {'' if j is None else f'{t / j:.2f}x'} |")
+    table = "\n".join(rows)
+    print(table)
+    doc = ROOT / "docs" / "benchmarks.md"
+    doc.write_text(
+        "# Benchmarks\n\n"
+        "Latest run of `python benchmarks/run_all.py` (all three columns measured in the same "
+        "session, medians of 5 repeats; ratio > 1 means paddle-compat is slower). Machine: "
+        f"{platform.machine()}, {os.cpu_count()} CPU cores, no GPU, Python "
+        f"{platform.python_version()}.\n\n{table}\n\n"
+        "Read the ratios, not the absolute times: the machines are noisy.\n"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""The user's own programs from the foundation issue, run unchanged."""
+
+import numpy as np
+import paddle
+import paddle.nn as nn
+from _util import rng
+
+
+class SimpleNet(nn.Layer):
+    def __init__(self):
+        super(SimpleNet, self).__init__()  # noqa: UP008 - the user's spelling
+        self.fc1 = nn.Linear(784, 128)
+        self.fc2 = nn.Linear(128, 10)
+        self.relu = nn.ReLU()
+
+    def forward(self, x):
+        x = self.relu(self.fc1(x))
+        x = self.fc2(x)
+        return paddle.nn.functional.log_softmax(x, axis=1)
+
+
+def case_print_simple_net():
+    model = SimpleNet()
+    return {"repr": str(model), "keys": list(model.state_dict().keys()),
+            "shapes": [list(p.shape) for p in model.parameters()]}
+
+
+def case_to_static_train_step_with_layer_inside():
+    @paddle.jit.to_static
+    def train_step(data, label):
+        model = paddle.nn.Linear(784, 10)
+        pred = model(data)
+        loss = paddle.nn.functional.cross_entropy(pred, label)
+        return loss
+
+    data = paddle.randn([32, 784])
+    label = paddle.randint(0, 10, [32])
+    losses = [train_step(data, label) for _ in range(3)]
+    return {"dtype": str(losses[-1].dtype), "shape": list(losses[-1].shape),
+            "finite": all(bool(np.isfinite(float(v))) for v in losses),
+            "positive": all(float(v) > 0 for v in losses)}
+
+
+class RandomDataset(paddle.io.Dataset):
+    def __init__(self, n=16):
+        r = rng(5)
+        self.x = r.standard_normal((n, 784)).astype("float32")
+        self.y = r.standard_normal((n, 10)).astype("float32")
+
+    def __getitem__(self, i):
+        return self.x[i], self.y[i]
+
+    def __len__(self):
+        return len(self.x)
+
+
+def case_gradient_accumulation_with_dataloader():
+    model = SimpleNet()
+    r = rng(6)
+    for p in model.parameters():
+        p.set_value((r.standard_normal(p.shape) * 0.05).astype("float32"))
+    dataloader = paddle.io.DataLoader(RandomDataset(), batch_size=2, shuffle=False)
+    optimizer = paddle.optimizer.Adam(parameters=model.parameters())
+    accum_steps = 4
+    losses = []
+    for i, (data, label) in enumerate(dataloader):
+        pred = model(data)
+        loss = paddle.nn.functional.mse_loss(pred, label)
+        loss = loss / accum_steps
+        loss.backward()
+        if (i + 1) % accum_steps == 0:
+            optimizer.step()
+            optimizer.clear_grad()
+        losses.append(float(loss))
+    return {"losses": losses, "fc2_bias": model.fc2.bias}
+
+
+TOLERANCE = {"case_gradient_accumulation_with_dataloader": (1e-4, 1e-6)}
