@@ -167,6 +167,7 @@ class StaticFunction:
             trace_state.set_current(prev)
         arg_ids = {id(x) for x in jax.tree_util.tree_leaves((args, kwargs), is_leaf=_is_tensor)}
         out_ids = {id(x) for x in jax.tree_util.tree_leaves(out, is_leaf=_is_tensor)}
+        gc.collect()  # drop Layers/Tensors the call created and released (reference cycles)
         grad_ids = set()
         state = {i: t for i, t in ctx.discovered.items() if i not in arg_ids}
         for ref, _ in ctx.grads.values():
