@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 
+import jax
 import numpy as np
 
 _DEFAULTS = {"precision": 8, "threshold": 1000, "edgeitems": 3, "sci_mode": False,
@@ -96,13 +97,13 @@ def tensor_to_string(t, prefix: str = "Tensor") -> str:
     from .trace_state import is_tracer
 
     value = t._value
+    traced = is_tracer(value)
+    if not traced and isinstance(value, jax.Array) and value.is_deleted():
+        return f"{prefix}(Not initialized)"  # e.g. a buffer donated by to_static
     indent = len(prefix) + 1
     head = (f"{prefix}(shape={list(value.shape)}, dtype={_dtype_name(t)}, "
             f"place={_place_str(t)}, stop_gradient={t.stop_gradient},\n{' ' * indent}")
-    if is_tracer(value):
-        data = _TRACED_NOTE
-    else:
-        data = format_array(value, indent)
+    data = _TRACED_NOTE if traced else format_array(value, indent)
     text = head + data + ")"
     if isinstance(t, Parameter):
         return "Parameter containing:\n" + text
@@ -113,8 +114,7 @@ def tensor_to_string(t, prefix: str = "Tensor") -> str:
 def _host(a) -> np.ndarray:
     """A numpy array of the values to print (low-precision floats widened to float32)."""
     a = np.asarray(a)
-    if a.dtype.kind == "V" or (a.dtype.kind == "f" and a.dtype.itemsize == 1) or \
-            a.dtype.name == "bfloat16" or a.dtype.name.startswith("float8"):
+    if a.dtype.kind not in "biufc":  # ml_dtypes: bfloat16, float8_*
         a = a.astype(np.float32)
     return a
 
