@@ -1,0 +1,718 @@
+"""Shape manipulation: cast, reshape/view, transpose/moveaxis, squeeze/unsqueeze/flatten,
+concat/stack/split, expand/broadcast/tile, flip/roll/rot90, diagonal, meshgrid, crop, tensordot.
+
+Gather/scatter-style ops live in ``manipulation_gather.py``; ``x[i]`` in ``indexing.py``.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from .._core import dtype as _dt
+from .._core.registry import op
+
+
+# -- helpers ----------------------------------------------------------------------------------
+def axis_of(axis, ndim: int, what: str = "axis", extra: int = 0) -> int:
+    """One Paddle axis (negative counts from the end) -> a non-negative int; ValueError when
+    out of range. ``extra`` widens the range (e.g. 1 for stack/unsqueeze)."""
+    n = ndim + extra
+    lo, hi = -builtins.max(n, 1), builtins.max(n, 1)
+    if not lo <= axis < hi:
+        raise ValueError(
+            f"The {what} is expected to be in range of [{lo}, {hi}), but got "
+            f"{axis}."
+        )
+    return axis % hi if n else 0
+
+
+def int_list(v) -> list[int]:
+    """A static shape-like argument (int, list/tuple with ints, numpy) -> list of ints."""
+    if isinstance(v, int | np.integer):
+        return [int(v)]
+    return [int(a) for a in np.asarray(v).reshape(-1)] if isinstance(v, np.ndarray) else [
+        int(a) for a in v]
+
+
+def _with_more(shape, more):
+    """``x.reshape(2, 3)`` style positional shapes; a trailing str is Paddle's ``name``."""
+    more = tuple(m for m in more if not isinstance(m, str) and m is not None)
+    if more:
+        return (shape, *more)
+    return shape
+
+
+def _same_dtypes(xs, what):
+    d0 = xs[0].dtype
+    for i, a in enumerate(xs[1:], 1):
+        if a.dtype != d0:
+            raise ValueError(
+                f"The data_type of input tensor in list isn't consistent, "
+                f"the first tensor is {_dt.to_dtype(d0).name}, but {i}th tensor is "
+                f"{_dt.to_dtype(a.dtype).name}. ({what})"
+            )
+
+
+# -- dtype ------------------------------------------------------------------------------------
+@op("cast", inplace="cast_")
+def cast(x, dtype):
+    """Convert ``x`` to ``dtype`` (float -> int truncates toward zero)."""
+    return x.astype(_dt.to_dtype(dtype).np)
+
+
+@op("astype", namespaces=())
+def astype(x, dtype):
+    """Tensor.astype: same as ``paddle.cast``."""
+    return x.astype(_dt.to_dtype(dtype).np)
+
+
+# -- reshape ----------------------------------------------------------------------------------
+def infer_shape(in_shape, shape, what="reshape"):
+    """Paddle reshape rules: 0 copies the input dim at that position, one -1 is inferred."""
+    shape = int_list(shape)
+    total = int(np.prod(in_shape, dtype=np.int64))
+    out, unk = [], None
+    for i, s in enumerate(shape):
+        if s == -1:
+            if unk is not None:
+                raise ValueError(
+                    "Only one dimension value of 'shape' in ReshapeOp can be "
+                    f"-1. But received shape = {shape}, shape[{i}] is also -1."
+                )
+            unk = i
+            out.append(1)
+        elif s == 0:
+            if i >= len(in_shape):
+                raise ValueError(
+                    f"The index of 0 in `shape` must be less than the input "
+                    f"tensor X's dimensions. But received shape = {shape}, X's shape = "
+                    f"{list(in_shape)}."
+                )
+            out.append(in_shape[i])
+        elif s < 0:
+            raise ValueError(
+                f"Each dimension value of 'shape' in ReshapeOp must not be "
+                f"negative except one unknown dimension. But received shape = {shape}."
+            )
+        else:
+            out.append(s)
+    known = int(np.prod(out, dtype=np.int64))
+    if unk is not None:
+        if known == 0 or total % known:
+            if known == 0 and total == 0:  # Paddle keeps the input dim at the -1 position
+                out[unk] = in_shape[unk] if unk < len(in_shape) else 0
+                return tuple(out)
+            raise ValueError(
+                "The 'shape' attribute in ReshapeOp is invalid. The input "
+                "tensor X'size must be divisible by known capacity of 'shape'. But received "
+                f"X's shape = {list(in_shape)}, 'shape' is {shape}, known capacity of 'shape' "
+                f"is {known}."
+            )
+        out[unk] = total // known
+    elif known != total:
+        raise ValueError(
+            "The 'shape' in ReshapeOp is invalid. The input tensor X'size "
+            f"must be equal to the capacity of 'shape'. But received X's shape = "
+            f"{list(in_shape)}, X's size = {total}, 'shape' is {shape}, the capacity of "
+            f"'shape' is {known}."
+        )
+    return tuple(out)
+
+
+@op("reshape", inplace="reshape_")
+def reshape(x, shape, *more):
+    """New shape with the same data; 0 keeps the input dim, -1 is inferred."""
+    return jnp.reshape(x, infer_shape(x.shape, _with_more(shape, more)))
+
+
+def _view_dtype(x, dtype):
+    dt = _dt.to_dtype(dtype).np
+    a, b = x.dtype.itemsize, dt.itemsize
+    if a == b:
+        return lax.bitcast_convert_type(x, dt)
+    if a > b:  # one element -> a/b elements along a new last dim, merged into the last dim
+        y = lax.bitcast_convert_type(x, dt)
+        return y.reshape(x.shape[:-1] + (x.shape[-1] * (a // b),))
+    k = b // a
+    if x.ndim == 0 or x.shape[-1] % k:
+        raise ValueError(
+            f"view as {dtype}: the last dimension of x ({list(x.shape)}) "
+            f"must be divisible by {k}."
+        )
+    return lax.bitcast_convert_type(x.reshape(x.shape[:-1] + (x.shape[-1] // k, k)), dt)
+
+
+@op("view")
+def view(x, shape_or_dtype, *more):
+    """Reshape (shape) or reinterpret the bits (dtype) of ``x``."""
+    s = shape_or_dtype
+    if not more and (isinstance(s, str | _dt.DType | type) or isinstance(s, np.dtype)):
+        return _view_dtype(x, s)
+    return jnp.reshape(x, infer_shape(x.shape, _with_more(s, more), "view"))
+
+
+@op("view_as", composite=True)
+def view_as(x, other):
+    """Reshape ``x`` to ``other``'s shape."""
+    return reshape(x, list(other.shape))
+
+
+@op("unflatten")
+def unflatten(x, axis, shape):
+    """Split dim ``axis`` into ``shape`` (one -1 allowed)."""
+    ax = axis_of(axis, x.ndim)
+    sub = infer_shape((x.shape[ax],), shape)
+    return jnp.reshape(x, x.shape[:ax] + sub + x.shape[ax + 1:])
+
+
+@op("flatten", inplace="flatten_")
+def flatten(x, start_axis=0, stop_axis=-1):
+    """Merge dims ``start_axis..stop_axis`` into one (0-d input -> shape [1])."""
+    nd = x.ndim
+    if nd == 0:
+        return x.reshape((1,))
+    for a, nm in ((start_axis, "start_axis"), (stop_axis, "stop_axis")):
+        if not -nd <= a < nd:
+            raise ValueError(f"The {nm} should be a int, and in range [-rank(x), rank(x))")
+    s, e = start_axis % nd, stop_axis % nd
+    if s > e:
+        raise ValueError("The stop_axis should be larger than stat_axis")
+    return x.reshape(x.shape[:s] + (-1 if 0 not in x.shape[s:e + 1] else 0,) + x.shape[e + 1:])
+
+
+# -- axes -------------------------------------------------------------------------------------
+def _perm(perm, nd):
+    perm = int_list(perm)
+    if len(perm) != nd:
+        raise ValueError(
+            f"The length of perm ({len(perm)}) must equal the rank of x "
+            f"({nd})."
+        )
+    out = []
+    for a in perm:
+        if not -nd <= a < nd:
+            raise ValueError(
+                f"The axis index {a} should be in the range [ -dimension(X), "
+                f"dimension(X) ) which dimension = {nd}."
+            )
+        out.append(a % nd)
+    if len(set(out)) != len(out):
+        raise ValueError(f"Each element of axis should be unique: {perm}.")
+    return out
+
+
+@op("transpose", inplace="transpose_")
+def transpose(x, perm):
+    """Permute the dims of ``x``."""
+    return jnp.transpose(x, _perm(perm, x.ndim))
+
+
+@op("permute", namespaces=())
+def permute(x, *dims):
+    """Tensor.permute(*dims) / permute(list): same as transpose."""
+    if len(dims) == 1 and not isinstance(dims[0], int):
+        dims = dims[0]
+    return jnp.transpose(x, _perm(dims, x.ndim))
+
+
+@op("moveaxis")
+def moveaxis(x, source, destination):
+    """Move dims ``source`` to positions ``destination``."""
+    src, dst = int_list(source), int_list(destination)
+    nd = x.ndim
+    if len(src) != len(dst):
+        raise ValueError("'source' must have the same number with 'destination'")
+    for a in src:
+        assert -nd <= a < nd, f"'source' must be in the range of [-{nd}, {nd})"
+    for a in dst:
+        assert -nd <= a < nd, f"'destination' must be in the range of [-{nd}, {nd})"
+    src = [a % nd for a in src] if nd else src
+    dst = [a % nd for a in dst] if nd else dst
+    if len(set(src)) != len(src):
+        raise ValueError("Each element of 'source' must be unique!")
+    if len(set(dst)) != len(dst):
+        raise ValueError("Each element of 'destination' must be unique!")
+    return jnp.moveaxis(x, src, dst)
+
+
+@op("swapaxes", extra_names=("swapdims",))
+def swapaxes(x, perm, *more):
+    """Swap two dims: ``swapaxes(x, 0, 1)`` (or a full permutation list)."""
+    if more:
+        a, b = axis_of(int(perm), x.ndim), axis_of(int(more[0]), x.ndim)
+        return jnp.swapaxes(x, a, b)
+    return jnp.transpose(x, _perm(perm, x.ndim))
+
+
+@op("swapdims", namespaces=())
+def swapdims(x, perm, *more):
+    """Tensor.swapdims: same as swapaxes."""
+    return swapaxes.fn(x, perm, *more)
+
+
+def _axes(axis, nd, what="axis"):
+    if axis is None:
+        return None
+    return [axis_of(a, nd, what) for a in int_list(axis)]
+
+
+@op("squeeze", inplace="squeeze_")
+def squeeze(x, axis=None):
+    """Drop size-1 dims (all, or those in ``axis``; other listed dims are kept)."""
+    if axis is None:
+        return jnp.squeeze(x)
+    nd = x.ndim
+    axes = []
+    for a in int_list(axis):
+        if not -builtins.max(nd, 1) <= a < builtins.max(nd, 1):
+            raise ValueError(
+                f"Each axis in Attr(axes) should be in the range of "
+                f"[{-nd}, {nd - 1}]But current axis is:{a}, input tensor's shape = "
+                f"{list(x.shape)}."
+            )
+        if nd:
+            axes.append(a % nd)
+    axes = tuple(a for a in set(axes) if x.shape[a] == 1)
+    return jnp.squeeze(x, axes) if axes else x
+
+
+@op("unsqueeze", inplace="unsqueeze_")
+def unsqueeze(x, axis):
+    """Insert size-1 dims at ``axis`` (a list is applied one insertion at a time)."""
+    shape = list(x.shape)
+    for a in int_list(axis):
+        r = len(shape)
+        cur = a + r + 1 if a < 0 else a
+        if not 0 <= cur <= r:
+            raise ValueError(
+                "The insert dimension value should not be larger than the "
+                f"dimension size of input tensor: axis {a}, rank {r}."
+            )
+        shape.insert(cur, 1)
+    return x.reshape(shape)
+
+
+# -- join / split -----------------------------------------------------------------------------
+@op("concat")
+def concat(x, axis=0, out=None):
+    """Join tensors along an existing dim (dtypes must match)."""
+    xs = list(x)
+    if not xs:
+        raise ValueError("concat(): argument 'x' must be a non-empty list "
+                         "of Tensors.")
+    _same_dtypes(xs, "concat")
+    nd = xs[0].ndim
+    ax = axis_of(axis, nd) if nd else axis_of(axis, 0, "axis")
+    for i, a in enumerate(xs[1:], 1):
+        bad = [d for d in range(nd) if d != ax and a.ndim == nd and a.shape[d] != xs[0].shape[d]]
+        if a.ndim != nd or bad:
+            raise ValueError(
+                f"The {bad[0] if bad else ax}-th dimension of input[0] and input[{i}] is "
+                f"expected to be equal. But received input[0]'s shape = {list(xs[0].shape)}, "
+                f"input[{i}]'s shape = {list(a.shape)}."
+            )
+    return jnp.concatenate(xs, axis=ax)
+
+
+@op("stack")
+def stack(x, axis=0, out=None):
+    """Join same-shape tensors along a new dim."""
+    xs = list(x)
+    _same_dtypes(xs, "stack")
+    nd = xs[0].ndim
+    if not -(nd + 1) <= axis < nd + 1:
+        raise ValueError(
+            f"Attr(axis) must be inside [-(rank+1), rank+1), where rank = "
+            f"{nd}, but received axis is:{axis}"
+        )
+    for i, a in enumerate(xs[1:], 1):
+        if a.shape != xs[0].shape:
+            raise ValueError(
+                f"The shape of input[0] and input[{i}] is expected to be "
+                f"equal. But received input[0]'s shape = {list(xs[0].shape)}, input[{i}]'s "
+                f"shape = {list(a.shape)}."
+            )
+    return jnp.stack(xs, axis=axis % (nd + 1))
+
+
+def _sections(n, num_or_sections, what="split"):
+    if isinstance(num_or_sections, int | np.integer):
+        k = int(num_or_sections)
+        if k <= 0 or n % k:
+            raise ValueError(
+                "The input's size along the split dimension must be evenly "
+                f"divisible by Attr(num_or_sections). But received Attr(num_or_sections) = {k}, "
+                f"input(X)'s shape along the split dimension = {n}."
+            )
+        return [n // k] * k
+    secs = int_list(num_or_sections)
+    if secs.count(-1) > 1:
+        raise ValueError(
+            "Only one dimension value of Attr(num_or_sections) in SplitOp "
+            f"can be -1. But received Attr(num_or_sections) = {secs}."
+        )
+    if -1 in secs:
+        secs[secs.index(-1)] = n - (builtins.sum(secs) + 1)
+    if builtins.sum(secs) != n or builtins.min(secs) < 0:
+        raise ValueError(
+            "Sum of Attr(num_or_sections) must be equal to the input's size "
+            f"along the split dimension. But received Attr(num_or_sections) = {secs}, "
+            f"input(X)'s shape along the split dimension = {n}."
+        )
+    return secs
+
+
+def _split_at(x, sizes, ax):
+    outs, s = [], 0
+    for k in sizes:
+        outs.append(lax.slice_in_dim(x, s, s + k, axis=ax))
+        s += k
+    return outs
+
+
+@op("split")
+def split(x, num_or_sections, axis=0):
+    """Split into equal parts (int) or parts of the given sizes (list; one -1 inferred)."""
+    ax = axis_of(axis, x.ndim)
+    return _split_at(x, _sections(x.shape[ax], num_or_sections), ax)
+
+
+@op("chunk")
+def chunk(x, chunks, axis=0):
+    """Split into ``chunks`` equal parts."""
+    ax = axis_of(axis, x.ndim)
+    return _split_at(x, _sections(x.shape[ax], int(chunks)), ax)
+
+
+@op("tensor_split")
+def tensor_split(x, num_or_indices, axis=0):
+    """numpy.array_split: n nearly equal parts, or split before the given indices."""
+    ax = axis_of(axis, x.ndim)
+    return list(jnp.array_split(x, num_or_indices if isinstance(num_or_indices, int)
+                                else int_list(num_or_indices), axis=ax))
+
+
+@op("hsplit")
+def hsplit(x, num_or_indices):
+    """tensor_split along dim 1 (dim 0 for 1-D)."""
+    if x.ndim < 1:
+        raise ValueError("hsplit needs a tensor with at least 1 dim.")
+    return tensor_split.fn(x, num_or_indices, 1 if x.ndim > 1 else 0)
+
+
+@op("vsplit")
+def vsplit(x, num_or_indices):
+    """tensor_split along dim 0 (needs >= 2 dims)."""
+    if x.ndim < 2:
+        raise ValueError("vsplit needs a tensor with at least 2 dims.")
+    return tensor_split.fn(x, num_or_indices, 0)
+
+
+@op("dsplit")
+def dsplit(x, num_or_indices):
+    """tensor_split along dim 2 (needs >= 3 dims)."""
+    if x.ndim < 3:
+        raise ValueError("dsplit needs a tensor with at least 3 dims.")
+    return tensor_split.fn(x, num_or_indices, 2)
+
+
+@op("unbind")
+def unbind(x, axis=0):
+    """Split into the slices along ``axis`` (that dim removed)."""
+    ax = axis_of(axis, x.ndim)
+    return [jnp.squeeze(p, ax) for p in _split_at(x, [1] * x.shape[ax], ax)]
+
+
+@op("unstack")
+def unstack(x, axis=0, num=None):
+    """Same as unbind; ``num`` must equal the dim size when given."""
+    ax = axis_of(axis, x.ndim)
+    if num is not None and num != x.shape[ax]:
+        raise ValueError(
+            f"The number of attribute num is not equal to the length of the "
+            f"{ax} axis of Input(X). Expect {x.shape[ax]} but got {num}."
+        )
+    return unbind.fn(x, ax)
+
+
+def _stack_fn(name, fn, doc):
+    def f(x):
+        xs = list(x)
+        _same_dtypes(xs, name)
+        return fn(xs)
+
+    f.__doc__ = doc
+    op(name, method=None)(f)
+
+
+_stack_fn("hstack", jnp.hstack, "Concatenate along dim 1 (dim 0 for 1-D inputs).")
+_stack_fn("vstack", jnp.vstack, "Concatenate along dim 0 (1-D inputs become rows).")
+_stack_fn("row_stack", jnp.vstack, "Same as vstack.")
+_stack_fn("dstack", jnp.dstack, "Concatenate along dim 2 (inputs raised to 3-D).")
+_stack_fn("column_stack", jnp.column_stack, "Stack 1-D inputs as columns, else hstack.")
+
+
+def _atleast(name, fn):
+    def f(*inputs):
+        outs = [fn(a) for a in inputs]
+        return outs[0] if len(outs) == 1 else outs
+
+    f.__doc__ = f"Each input viewed with at least {name[-2]} dims."
+    op(name, tensors=("inputs",), method=None)(f)
+
+
+_atleast("atleast_1d", jnp.atleast_1d)
+_atleast("atleast_2d", jnp.atleast_2d)
+_atleast("atleast_3d", jnp.atleast_3d)
+
+
+# -- expand / tile ----------------------------------------------------------------------------
+def _expand_shape(in_shape, shape, what="expand_v2"):
+    shape = int_list(shape)
+    nd = len(in_shape)
+    if len(shape) < nd:
+        raise ValueError(
+            f"The number of elements ({len(shape)}) of 'shape' for "
+            f"{what} op must be greater than or equal to the rank ({nd}) of the input."
+        )
+    lead = len(shape) - nd
+    out = []
+    for i, s in enumerate(shape):
+        if i < lead:
+            if s < 0:
+                raise ValueError(
+                    f"The expanded size ({s}) for non-existing dimensions "
+                    f"must be positive for {what} op."
+                )
+            out.append(s)
+            continue
+        d = in_shape[i - lead]
+        if s == -1:
+            out.append(d)
+        elif d != 1 and s != d:
+            raise ValueError(
+                f"The value ({d}) of the non-singleton dimension does not "
+                f"match the corresponding value ({s}) in shape for {what} op."
+            )
+        else:
+            out.append(s)
+    return tuple(out)
+
+
+@op("expand")
+def expand(x, shape, *more):
+    """Broadcast ``x`` to ``shape`` (-1 keeps the input dim)."""
+    return jnp.broadcast_to(x, _expand_shape(x.shape, _with_more(shape, more)))
+
+
+@op("broadcast_to")
+def broadcast_to(x, shape):
+    """Broadcast ``x`` to ``shape`` (-1 keeps the input dim)."""
+    return jnp.broadcast_to(x, _expand_shape(x.shape, shape))
+
+
+@op("expand_as", composite=True)
+def expand_as(x, y):
+    """Broadcast ``x`` to ``y``'s shape."""
+    return expand(x, list(y.shape))
+
+
+@op("broadcast_tensors", method=None)
+def broadcast_tensors(x):
+    """Broadcast all inputs to their common shape."""
+    xs = list(x)
+    _same_dtypes(xs, "broadcast_tensors")
+    try:
+        shape = np.broadcast_shapes(*[a.shape for a in xs])
+    except ValueError:
+        raise ValueError(
+            "BroadcastTensorsOp inputs does not satisfy bcast semantics: "
+            f"{[list(a.shape) for a in xs]}."
+        ) from None
+    return [jnp.broadcast_to(a, shape) for a in xs]
+
+
+@op("tile")
+def tile(x, repeat_times, *more):
+    """Repeat the whole tensor ``repeat_times[i]`` times along each dim."""
+    reps = int_list(_with_more(repeat_times, more))
+    for r in reps:
+        if r < 0:
+            raise ValueError(
+                "All elements of the input 'repeat_times' for tile op must "
+                f"be positive integers, but the value received is {r}."
+            )
+    return jnp.tile(x, reps)
+
+
+@op("repeat", namespaces=())
+def repeat(x, *repeats):
+    """Tensor.repeat(*sizes): same as tile."""
+    if len(repeats) == 1 and not isinstance(repeats[0], int):
+        repeats = repeats[0]
+    return tile.fn(x, repeats)
+
+
+# -- reorder ----------------------------------------------------------------------------------
+def _flip_axes(axis, nd):
+    axes = int_list(axis)
+    for a in axes:
+        if not -nd <= a < nd:
+            raise ValueError(
+                f"The axis of flip ({a}) should be in range [{-nd}, {nd})."
+            )
+    return tuple(a % nd for a in axes)
+
+
+@op("flip", extra_names=("reverse",))
+def flip(x, axis):
+    """Reverse the order of elements along ``axis``."""
+    return jnp.flip(x, _flip_axes(axis, x.ndim)) if x.ndim else x
+
+
+@op("reverse", namespaces=())
+def reverse(x, axis):
+    """Tensor.reverse: same as flip."""
+    return flip.fn(x, axis)
+
+
+@op("roll")
+def roll(x, shifts, axis=None):
+    """Shift elements circularly (over the flattened tensor when ``axis`` is None)."""
+    sh = int_list(shifts)
+    if axis is None:
+        return jnp.roll(x.reshape(-1), builtins.sum(sh)).reshape(x.shape)
+    axes = int_list(axis)
+    if len(axes) != len(sh):
+        raise ValueError(
+            "When dims.size() != 0, dims.size() should be equal to "
+            f"shifts.size(). But received dims.size() = {len(axes)}, shifts.size() = {len(sh)}"
+        )
+    return jnp.roll(x, sh, [axis_of(a, x.ndim) for a in axes])
+
+
+@op("rot90")
+def rot90(x, k=1, axes=(0, 1)):
+    """Rotate by 90 degrees ``k`` times in the plane of ``axes``."""
+    a0, a1 = int_list(axes)
+    nd = x.ndim
+    if len(int_list(axes)) != 2:
+        raise ValueError("expected total rotation axes == 2")
+    if nd < 2:
+        raise ValueError(f"expected total dims >= 2, but got total dims = {nd}")
+    if a0 % nd == a1 % nd:
+        raise ValueError(
+            f"expected rotation axes to be different, but got axis0 = {a0}, and axis1 = {a1}")
+    if not (-nd <= a0 < nd and -nd <= a1 < nd):
+        raise ValueError(f"Axis out of range: axes {(a0, a1)} for tensor of rank {nd}")
+    return jnp.rot90(x, k, (a0, a1))
+
+
+@op("diagonal")
+def diagonal(x, offset=0, axis1=0, axis2=1):
+    """The diagonal of the (axis1, axis2) planes, appended as the last dim."""
+    a1, a2 = axis_of(axis1, x.ndim), axis_of(axis2, x.ndim)
+    if a1 == a2:
+        raise ValueError(
+            f"The dimensions should not be identical {a1} vs {a2}.")
+    return jnp.diagonal(x, offset, a1, a2)
+
+
+@op("tensor_unfold", extra_names=("unfold",), method="unfold")
+def tensor_unfold(x, axis, size, step):
+    """Windows of ``size`` with stride ``step`` along ``axis``, appended as the last dim."""
+    ax = axis_of(axis, x.ndim)
+    n = x.shape[ax]
+    if size > n or size < 0 or step <= 0:
+        raise ValueError(
+            f"unfold: size ({size}) must be in [0, {n}] and step ({step}) "
+            "positive."
+        )
+    count = (n - size) // step + 1
+    idx = np.arange(count)[:, None] * step + np.arange(size)[None, :]
+    y = jnp.take(x, jnp.asarray(idx.reshape(-1)), axis=ax)
+    y = y.reshape(x.shape[:ax] + (count, size) + x.shape[ax + 1:])
+    return jnp.moveaxis(y, ax + 1, -1)
+
+
+# -- grids, crops, contractions ---------------------------------------------------------------
+@op("meshgrid", tensors=("args",), method=None)
+def meshgrid(*args, indexing="ij"):
+    """Coordinate grids from 1-D (or 0-d) inputs (``indexing='ij'`` by default)."""
+    xs = list(args[0]) if len(args) == 1 and isinstance(args[0], list | tuple) else list(args)
+    _same_dtypes(xs, "meshgrid")
+    return list(jnp.meshgrid(*[a.reshape(-1) for a in xs], indexing=indexing))
+
+
+@op("crop", method=None)
+def crop(x, shape=None, offsets=None):
+    """Slice a block of ``shape`` (-1: up to the end) starting at ``offsets``."""
+    nd = x.ndim
+    offs = [0] * nd if offsets is None else int_list(offsets)
+    shp = list(x.shape) if shape is None else int_list(shape)
+    out = []
+    for i in range(nd):
+        s = x.shape[i] - offs[i] if shp[i] == -1 else shp[i]
+        if offs[i] + s > x.shape[i]:
+            raise ValueError(
+                f"The sum of the {i}th elements of offsets ({offs[i]}) and "
+                f"shape ({s}) of Op(crop_tensor) should be less than or equal to the size of "
+                f"{i}th dimension of the input."
+            )
+        out.append(s)
+    return lax.slice(x, offs, [o + s for o, s in zip(offs, out)])
+
+
+def _td_axes(axes, nx):
+    if isinstance(axes, int | np.integer):
+        n = int(axes)
+        return list(range(nx - n, nx)), list(range(n))
+    axes = list(axes)
+    if axes and all(isinstance(a, int | np.integer) for a in axes):
+        return [int(a) for a in axes], [int(a) for a in axes]
+    ax = [int_list(a) for a in axes]
+    if len(ax) == 1:
+        return ax[0], ax[0]
+    a, b = ax[0], ax[1]
+    if len(b) < len(a):
+        b = b + a[len(b):]
+    elif len(a) < len(b):
+        a = a + b[len(a):]
+    return a, b
+
+
+@op("tensordot", tensors=("x", "y"))
+def tensordot(x, y, axes=2):
+    """Sum products over the paired ``axes`` of x and y."""
+    if x.dtype != y.dtype:
+        raise ValueError(
+            f"tensordot: x ({_dt.to_dtype(x.dtype).name}) and y "
+            f"({_dt.to_dtype(y.dtype).name}) must have the same dtype."
+        )
+    a, b = _td_axes(axes, x.ndim)
+    return jnp.tensordot(x, y, (a, b))
+
+
+@op("numel", method=None, differentiable=False)
+def numel(x):
+    """Number of elements as an int64 0-d Tensor."""
+    return jnp.asarray(int(np.prod(x.shape, dtype=np.int64)), jnp.int64)
+
+
+@op("narrow", aliases={"input": "x", "dim": "axis"})
+def narrow(x, axis, start, length):
+    """``length`` elements of dim ``axis`` from ``start`` (negative start counts back)."""
+    ax = axis_of(axis, x.ndim)
+    n = x.shape[ax]
+    s = start + n if start < 0 else start
+    if not 0 <= s <= n or length < 0 or s + length > n:
+        raise ValueError(
+            f"narrow: start ({start}) + length ({length}) exceeds dim "
+            f"{ax} of size {n}."
+        )
+    return lax.slice_in_dim(x, s, s + length, axis=ax)
+

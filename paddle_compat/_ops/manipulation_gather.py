@@ -1,0 +1,409 @@
+"""Gather/scatter-style manipulation: gather(_nd), scatter(_nd)(_add), index_select/add/fill/put,
+take/put_along_axis, where, masked_fill/scatter, repeat_interleave, *_scatter, shard_index."""
+
+from __future__ import annotations
+
+import builtins
+
+import jax.numpy as jnp
+import numpy as np
+
+from .._core import dtype as _dt
+from .._core import trace_state
+from .._core.registry import op
+from .._core.tensor import Tensor
+from .indexing import rebind_inplace
+from .manipulation import axis_of, int_list
+
+
+def _check_index(idx, what, name="Index"):
+    if isinstance(idx, list | tuple):
+        raise ValueError(f"{what}(): argument 'index' must be Tensor, but got list")
+    if not jnp.issubdtype(idx.dtype, jnp.integer):
+        raise ValueError(
+            f"Input({name}) of {what} holds the wrong type, it holds "
+            f"{_dt.to_dtype(idx.dtype).name}, but desires to be int32 or int64."
+        )
+
+
+def _same_dtype(x, v, what):
+    if x.dtype != v.dtype:
+        raise ValueError(
+            f"{what}: the dtype of updates ({_dt.to_dtype(v.dtype).name}) "
+            f"must be the same as x ({_dt.to_dtype(x.dtype).name})."
+        )
+
+
+def _host(t, what):
+    if isinstance(t, Tensor):
+        trace_state.check_concrete(t, what)
+        return np.asarray(t._value)
+    return np.asarray(t)
+
+
+def _wrap(idx, n):
+    """Negative indices count from the end (as Paddle's gather kernels do)."""
+    return jnp.where(idx < 0, idx + n, idx)
+
+
+def _last_wins(idx, n):
+    """Index vector with every duplicate but the last replaced by ``n`` (dropped by scatter)."""
+    pos = jnp.arange(idx.shape[0])
+    last = jnp.full((n,), -1, pos.dtype).at[idx].max(pos, mode="drop")
+    return jnp.where(last[idx] == pos, idx, n)
+
+
+# -- gather -----------------------------------------------------------------------------------
+@op("gather", tensors=("x", "index"))
+def gather(x, index, axis=None, out=None):
+    """Rows (or slices along ``axis``) of ``x`` at ``index`` (1-D or 0-d)."""
+    _check_index(index, "gather")
+    ax = 0 if axis is None else axis_of(int(axis), x.ndim)
+    idx = _wrap(index, x.shape[ax])
+    return jnp.take(x, idx if idx.ndim == 0 else idx.reshape(-1), axis=ax, mode="clip")
+
+
+@op("gather_nd", tensors=("x", "index"))
+def gather_nd(x, index):
+    """``x[index[..., 0], index[..., 1], ...]`` over the last dim of ``index``."""
+    _check_index(index, "gather_nd")
+    k = index.shape[-1]
+    if k == 0:
+        return jnp.broadcast_to(x, index.shape[:-1] + x.shape)
+    return x[tuple(index[..., i] for i in range(k))]
+
+
+@op("index_select", tensors=("x", "index"))
+def index_select(x, index, axis=0, out=None):
+    """Slices of ``x`` along ``axis`` at the 1-D ``index``."""
+    _check_index(index, "index_select")
+    if index.ndim != 1:
+        raise ValueError(
+            "The 'shape' of Input(Index) must be 1-D tensor. But received: "
+            f"the 'shape' of Input(Index) is {list(index.shape)}."
+        )
+    ax = axis_of(axis, x.ndim)
+    return jnp.take(x, _wrap(index, x.shape[ax]), axis=ax, mode="clip")
+
+
+@op("take_along_axis", tensors=("arr", "indices"), aliases={"input": "arr"})
+def take_along_axis(arr, indices, axis, broadcast=True, out=None):
+    """Values of ``arr`` at ``indices`` along ``axis`` (other dims broadcast together)."""
+    _check_index(indices, "take_along_axis")
+    ax = axis_of(axis, arr.ndim)
+    if indices.ndim != arr.ndim:
+        raise ValueError(
+            "The rank of indices must equal the rank of arr: "
+            f"{indices.ndim} vs {arr.ndim}."
+        )
+    arr, indices = _align(arr, indices, ax, broadcast)
+    indices = _wrap(indices, arr.shape[ax])
+    return jnp.take_along_axis(arr, indices, axis=ax, mode="clip")
+
+
+def _align(arr, indices, ax, broadcast):
+    """Broadcast (or crop, without broadcast) the non-axis dims of arr and indices."""
+    if broadcast:
+        shape = [builtins.max(a, b) for a, b in zip(arr.shape, indices.shape)]
+        ia = list(shape)
+        ia[ax] = indices.shape[ax]
+        indices = jnp.broadcast_to(indices, ia)
+        aa = list(shape)
+        aa[ax] = arr.shape[ax]
+        return jnp.broadcast_to(arr, aa), indices
+    lim = tuple(slice(None) if d == ax else slice(0, indices.shape[d]) for d in range(arr.ndim))
+    return arr[lim], indices
+
+
+# -- scatter ----------------------------------------------------------------------------------
+@op("scatter", tensors=("x", "index", "updates"), inplace="scatter_")
+def scatter(x, index, updates, overwrite=True, out=None):
+    """Rows of ``x`` at ``index`` replaced by (overwrite) or summed from ``updates`` (rows
+    that are hit are zeroed first when ``overwrite`` is False)."""
+    _check_index(index, "scatter")
+    _same_dtype(x, updates, "scatter")
+    idx = index.reshape(-1)
+    upd = updates.reshape((idx.shape[0],) + x.shape[1:])
+    n = x.shape[0]
+    idx = _wrap(idx, n)
+    if overwrite:
+        return x.at[_last_wins(idx, n)].set(upd, mode="drop")
+    return x.at[idx].set(jnp.zeros_like(upd), mode="drop").at[idx].add(upd, mode="drop")
+
+
+@op("scatter_nd_add", tensors=("x", "index", "updates"))
+def scatter_nd_add(x, index, updates):
+    """``x`` plus ``updates`` summed at the coordinates in the last dim of ``index``."""
+    _check_index(index, "scatter_nd_add")
+    _same_dtype(x, updates, "scatter_nd_add")
+    k = index.shape[-1]
+    tgt = index.shape[:-1] + x.shape[k:]
+    return x.at[tuple(index[..., i] for i in range(k))].add(
+        jnp.broadcast_to(updates, tgt), mode="drop")
+
+
+@op("scatter_nd", tensors=("index", "updates"), method=None)
+def scatter_nd(index, updates, shape):
+    """Zeros of ``shape`` with ``updates`` summed at ``index``."""
+    return scatter_nd_add.fn(jnp.zeros(tuple(int_list(shape)), updates.dtype), index, updates)
+
+
+@op("index_add", tensors=("x", "index", "value"), inplace="index_add_")
+def index_add(x, index, axis, value, alpha=1, out=None):
+    """``x`` plus ``alpha * value`` added at ``index`` along ``axis``."""
+    _check_index(index, "index_add")
+    ax = axis_of(axis, x.ndim)
+    sl = (slice(None),) * ax + (index,)
+    return x.at[sl].add((value * alpha).astype(x.dtype), mode="drop")
+
+
+@op("index_fill", tensors=("x", "index", "value"), inplace="index_fill_")
+def index_fill(x, index, axis, value):
+    """``x`` with the slices at ``index`` along ``axis`` set to ``value``."""
+    _check_index(index, "index_fill")
+    ax = axis_of(axis, x.ndim)
+    sl = (slice(None),) * ax + (index.reshape(-1),)
+    return x.at[sl].set(jnp.asarray(value).astype(x.dtype), mode="drop")
+
+
+@op("_index_put", tensors=("x", "indices", "value"), namespaces=(), method=None)
+def _index_put_kernel(x, indices, value, accumulate=False):
+    idx = tuple(indices)
+    v = value.astype(x.dtype)
+    return x.at[idx].add(v, mode="drop") if accumulate else x.at[idx].set(v, mode="drop")
+
+
+@op("index_put", composite=True, inplace="index_put_")
+def index_put(x, indices, value, accumulate=False):
+    """``x`` with ``value`` put (or accumulated) at the advanced index ``indices``."""
+    idx = []
+    for t in indices:
+        if (t.dtype if isinstance(t, Tensor) else np.asarray(t).dtype) == _dt.bool_:
+            idx.extend(np.nonzero(_host(t, "paddle.index_put with a boolean index")))
+        else:
+            idx.append(t)
+    return _index_put_kernel(x, idx, value, accumulate)
+
+
+_REDUCE = ("assign", "add", "mul", "multiply", "mean", "amin", "amax")
+
+
+@op("put_along_axis", tensors=("arr", "indices", "values"), inplace="put_along_axis_",
+    aliases={"input": "arr"})
+def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=True,
+                   broadcast=True):
+    """Put ``values`` into ``arr`` at ``indices`` along ``axis`` with a reduction."""
+    if reduce not in _REDUCE:
+        raise ValueError(
+            f"can not support reduce: '{reduce}' for scatter kernel, only "
+            "support reduce op: 'add', 'assign', 'mul', 'mean', 'amin', 'amax' and 'multiply'."
+        )
+    _check_index(indices, "put_along_axis")
+    ax = axis_of(axis, arr.ndim)
+    if broadcast:
+        shape = [builtins.max(a, b) for a, b in zip(arr.shape, indices.shape)]
+        shape[ax] = indices.shape[ax]
+        indices = jnp.broadcast_to(indices, shape)
+    values = jnp.broadcast_to(jnp.asarray(values).astype(arr.dtype), indices.shape)
+    grids = jnp.meshgrid(*[jnp.arange(s) for s in indices.shape], indexing="ij")
+    n = arr.shape[ax]
+    grids[ax] = jnp.where(indices < 0, indices + n, indices)
+    at = arr.at[tuple(grids)]
+    if reduce == "assign":
+        return at.set(values, mode="drop")
+    if reduce == "add":
+        base = arr if include_self else at.set(0, mode="drop")
+        return base.at[tuple(grids)].add(values, mode="drop")
+    if reduce in ("mul", "multiply"):
+        base = arr if include_self else at.set(1, mode="drop")
+        return base.at[tuple(grids)].multiply(values, mode="drop")
+    if reduce in ("amin", "amax"):
+        fill = _extreme(arr.dtype, reduce == "amin")
+        base = arr if include_self else at.set(fill, mode="drop")
+        ref = base.at[tuple(grids)]
+        return ref.min(values, mode="drop") if reduce == "amin" else ref.max(values, mode="drop")
+    # mean
+    cnt = jnp.zeros(arr.shape, jnp.int64 if _dt.is_integer(arr.dtype) else arr.dtype)
+    cnt = cnt.at[tuple(grids)].add(1, mode="drop")
+    base = arr if include_self else at.set(0, mode="drop")
+    tot = base.at[tuple(grids)].add(values, mode="drop")
+    denom = cnt + (1 if include_self else 0)
+    if _dt.is_integer(arr.dtype):
+        mean = jnp.floor_divide(tot, jnp.maximum(denom, 1).astype(arr.dtype))
+    else:
+        mean = tot / jnp.maximum(denom, 1).astype(arr.dtype)
+    return jnp.where(cnt > 0, mean.astype(arr.dtype), arr)
+
+
+def _extreme(dt, high):
+    if jnp.issubdtype(dt, jnp.floating):
+        return jnp.inf if high else -jnp.inf
+    info = jnp.iinfo(dt) if jnp.issubdtype(dt, jnp.integer) else None
+    if info is None:
+        return high
+    return info.max if high else info.min
+
+
+# -- where / masks ----------------------------------------------------------------------------
+@op("_where", tensors=("condition", "x", "y"), promote=("x", "y"), namespaces=(),
+    method=None)
+def _where(condition, x, y):
+    return jnp.where(condition, x, y)
+
+
+def _scalar_tensor(v):
+    """Paddle's where turns Python scalars into tensors (int64 / default float / bool) before
+    promoting, so ``where(c, int32_tensor, 2)`` is a TypeError as in Paddle."""
+    if isinstance(v, Tensor):
+        return v
+    if isinstance(v, bool | int | float | complex):
+        return Tensor(jnp.asarray(v, _dt.to_dtype(type(v)).np))
+    raise ValueError(
+        f"(InvalidArgument) where(): arguments x and y must be Tensors or Python scalars, but "
+        f"got {type(v).__name__}"
+    )
+
+
+def _check_cond(condition):
+    if isinstance(condition, Tensor) and condition.dtype is not _dt.bool_:
+        raise ValueError(
+            "The `condition` is expected to be a boolean Tensor, but got a Tensor with dtype "
+            f"{condition.dtype}"
+        )
+
+
+@op("where", composite=True)
+def where(condition, x=None, y=None, out=None):
+    """Elementwise ``x if condition else y`` (Paddle promotion of x and y); with only
+    ``condition``, the tuple of int64 coordinates of its True entries."""
+    if x is None and y is None:
+        a = _host(condition, "paddle.where(condition) (data-dependent shape; use "
+                             "paddle.where(condition, x, y))")
+        return tuple(Tensor(jnp.asarray(i, jnp.int64)) for i in np.nonzero(a))
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
+    _check_cond(condition)
+    return _where(condition, _scalar_tensor(x), _scalar_tensor(y))
+
+
+@op("where_", composite=True)
+def where_(condition, x=None, y=None):
+    """In-place where: the result is written into ``x``."""
+    if not isinstance(x, Tensor):
+        raise TypeError("where_: x must be a Tensor")
+    _check_cond(condition)
+    out = _where(condition, x, _scalar_tensor(y))
+    from .._core import autograd
+
+    if not x.stop_gradient and x._node is None and autograd.is_grad_enabled():
+        raise ValueError(
+            f"(InvalidArgument) Leaf Tensor (shape {x.shape}) that doesn't stop gradient "
+            "can't use inplace strategy."
+        )
+    return rebind_inplace(x, out)
+
+
+@op("masked_fill", tensors=("x", "mask", "value"), inplace="masked_fill_")
+def masked_fill(x, mask, value):
+    """``x`` with the entries where ``mask`` is True set to ``value`` (cast to x's dtype)."""
+    return jnp.where(mask.astype(bool), jnp.asarray(value).astype(x.dtype), x)
+
+
+@op("masked_scatter", tensors=("x", "mask", "value"), inplace="masked_scatter_")
+def masked_scatter(x, mask, value):
+    """``x`` with the True positions of ``mask`` filled, in order, from ``value``."""
+    m = jnp.broadcast_to(mask.astype(bool), x.shape).reshape(-1)
+    pos = jnp.clip(jnp.cumsum(m) - 1, 0, builtins.max(value.size - 1, 0))
+    src = value.reshape(-1).astype(x.dtype)[pos]
+    return jnp.where(m, src, x.reshape(-1)).reshape(x.shape)
+
+
+# -- repeat_interleave ------------------------------------------------------------------------
+@op("_repeat_interleave", tensors=("x", "repeats"), namespaces=(), method=None)
+def _repeat_interleave(x, repeats, axis, total):
+    if axis is None:
+        x, axis = x.reshape(-1), 0
+    return jnp.repeat(x, repeats, axis=axis, total_repeat_length=total)
+
+
+@op("_repeat_interleave_int", namespaces=(), method=None)
+def _repeat_interleave_int(x, repeats, axis):
+    if axis is None:
+        return jnp.repeat(x.reshape(-1), repeats)
+    return jnp.repeat(x, repeats, axis=axis_of(axis, x.ndim))
+
+
+@op("repeat_interleave", composite=True)
+def repeat_interleave(x, repeats, axis=None, output_size=None):
+    """Repeat each element (or slice along ``axis``) ``repeats`` times."""
+    if isinstance(repeats, int | np.integer):
+        return _repeat_interleave_int(x, int(repeats), axis)
+    if not isinstance(repeats, Tensor):
+        raise TypeError(
+            "(InvalidType) repeat_interleave(): argument (position 2) must be int or Tensor, "
+            f"but got {type(repeats).__name__}"
+        )
+    ax = None if axis is None else axis_of(int(axis), x.ndim)
+    n = x.size if ax is None else x.shape[ax]
+    if repeats.ndim == 0 or repeats.shape[0] == 1:
+        r = repeats.reshape([-1]) if repeats.ndim else repeats
+        if output_size is None:
+            output_size = int(_host(r, "paddle.repeat_interleave").reshape(-1)[0]) * n
+        reps = r
+    else:
+        if repeats.shape[0] != n:
+            raise ValueError(
+                "(InvalidArgument) The length of Input(RepeatsTensor) must be the same as "
+                f"length of Input(X) in axis. But received: [{repeats.shape[0]}], required: "
+                f"[{n}]."
+            )
+        reps = repeats
+        if output_size is None:
+            output_size = int(_host(repeats, "paddle.repeat_interleave with Tensor repeats "
+                                              "(pass output_size)").sum())
+    return _repeat_interleave(x, reps, ax, int(output_size))
+
+
+# -- *_scatter --------------------------------------------------------------------------------
+@op("select_scatter", tensors=("x", "values"))
+def select_scatter(x, values, axis, index):
+    """``x`` with the slice at ``index`` along ``axis`` replaced by ``values``."""
+    ax = axis_of(axis, x.ndim)
+    n = x.shape[ax]
+    if not -n <= index < n:
+        raise IndexError(f"(OutOfRange) select_scatter: index {index} out of range for dim "
+                         f"{ax} of size {n}.")
+    sl = (slice(None),) * ax + (index % n,)
+    _same_dtype(x, values, "select_scatter")
+    return x.at[sl].set(values)
+
+
+@op("slice_scatter", tensors=("x", "value"))
+def slice_scatter(x, value, axes, starts, ends, strides):
+    """``x`` with the strided slice given by axes/starts/ends/strides replaced by ``value``."""
+    sl = [slice(None)] * x.ndim
+    for a, s, e, st in zip(int_list(axes), int_list(starts), int_list(ends),
+                           int_list(strides)):
+        sl[axis_of(a, x.ndim)] = slice(s, e, st)
+    _same_dtype(x, value, "slice_scatter")
+    return x.at[tuple(sl)].set(value)
+
+
+@op("diagonal_scatter", tensors=("x", "y"))
+def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1):
+    """``x`` with its (offset, axis1, axis2) diagonal replaced by ``y``."""
+    a1, a2 = axis_of(axis1, x.ndim), axis_of(axis2, x.ndim)
+    n1, n2 = x.shape[a1], x.shape[a2]
+    r0, c0 = (0, offset) if offset >= 0 else (-offset, 0)
+    k = builtins.max(0, builtins.min(n1 - r0, n2 - c0))
+    rows, cols = np.arange(k) + r0, np.arange(k) + c0
+    moved = jnp.moveaxis(x, (a1, a2), (-2, -1))
+    moved = moved.at[..., rows, cols].set(y.astype(x.dtype))
+    return jnp.moveaxis(moved, (-2, -1), (a1, a2))
+
+
+@op("shard_index", differentiable=False, method=None)
+def shard_index(x, index_num, nshards, shard_id, ignore_value=-1):
+    """Map global ids to ids local to shard ``shard_id`` (others -> ``ignore_value``)."""
+    size = (index_num + nshards - 1) // nshards
+    return jnp.where(x // size == shard_id, x % size, ignore_value).astype(x.dtype)
