@@ -250,7 +250,7 @@ class Tensor:
 
     def clear_gradient(self, set_to_zero: bool = True) -> None:
         if self._grad is not None and set_to_zero:
-            self._grad = Tensor(jnp.zeros_like(self._grad._value))
+            self._grad._set_value(jnp.zeros_like(self._grad._value))  # in place, as Paddle
         else:
             self._grad = None
 

@@ -103,6 +103,9 @@ def _check_shape(shape) -> list[int]:
     return shape
 
 
+_used_names: set[str] = set()  # Paddle refuses to reuse a parameter name in one process
+
+
 def _make_parameter(shape, dtype, attr, is_bias: bool, default_initializer, prefix: str):
     """The one path that builds a Parameter: name, flags and initial value from ``attr``."""
     from ..nn.initializer import Constant, XavierUniform
@@ -127,7 +130,16 @@ def _make_parameter(shape, dtype, attr, is_bias: bool, default_initializer, pref
                     f"{list(_INIT_DTYPES)} type. Set default_initializer to fit the parameter "
                     "dtype!")
             init = Constant(0.0) if is_bias else XavierUniform()
-    name = attr.name if attr.name is not None else _unique_name(f"{prefix}.{'b' if is_bias else 'w'}")
+    if attr.name is not None:
+        name = attr.name
+        if name in _used_names:
+            raise ValueError(
+                f"parameter name [{name}] have be been used. In dygraph mode, the name of "
+                "parameter can't be same.Please check the parameter attr value passed to "
+                "self.create_parameter or constructor of dygraph Layers")
+    else:
+        name = _unique_name(f"{prefix}.{'b' if is_bias else 'w'}")
+    _used_names.add(name)
     p = Parameter(jnp.zeros(shape, dt.np), name=name, trainable=attr.trainable)
     p.optimize_attr = {"learning_rate": attr.learning_rate}
     p.regularizer = attr.regularizer

@@ -27,7 +27,7 @@ _hook_ids = itertools.count()
 
 def _camel_to_snake(name: str) -> str:
     s = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub("([a-z0-9])([A-Z])", r"\1_\2", s).lower()
+    return re.sub("([a-z])([A-Z])", r"\1_\2", s).lower()
 
 
 def _addindent(s: str, n: int) -> str:
@@ -507,13 +507,13 @@ class Layer:
             if layer is None:
                 continue
             child_lines.append(f"({name}): " + _addindent(repr(layer), 2))
-        lines = extra_lines + child_lines
         s = self._get_name() + "("
-        if lines:
-            if len(extra_lines) == 1 and not child_lines:
-                s += extra_lines[0]
-            else:
-                s += "\n  " + "\n  ".join(lines) + "\n"
+        if len(extra_lines) == 1:
+            s += extra_lines[0]
+        elif extra_lines:
+            s += "\n  " + "\n  ".join(extra_lines) + "\n"
+        if child_lines:
+            s += "\n  " + "\n  ".join(child_lines) + "\n"
         return s + ")"
 
     # -- gradients --------------------------------------------------------------------------

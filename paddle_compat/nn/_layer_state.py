@@ -111,13 +111,16 @@ def set_state_dict(self, state_dict, use_structured_name: bool = True):
     missing, matched = [], []
     for key, target in own.items():
         k = key if use_structured_name else target.name
-        if k not in state_dict:
+        value = state_dict.get(k, None)
+        if value is None:
             missing.append(k)
             warnings.warn(f"Skip loading for {key}. {k} is not found in the provided dict.",
                           stacklevel=2)
             continue
-        value = state_dict[k]
-        shape = list(value.shape)
+        if isinstance(value, list | tuple):
+            shape = list(np.shape(value))
+        else:
+            shape = list(value.shape)
         if shape != list(target.shape):
             missing.append(k)
             warnings.warn(f"Skip loading for {key}. {k} receives a shape {shape}, but the "
@@ -218,10 +221,14 @@ def _float_cast(name):
 
 
 def astype(self, dtype=None):
-    """Cast floating-point parameters and buffers to ``dtype`` in place."""
+    """Cast every parameter and buffer to ``dtype`` in place (as Paddle documents it; Paddle
+    3.3.1 itself only records the dtype, a known bug: PaddlePaddle/Paddle#76614)."""
     if dtype is None:
         return self
-    _cast_all(self, _dt.to_dtype(dtype), floating_only=True)
+    dt = _dt.to_dtype(dtype)
+    _cast_all(self, dt, floating_only=False)
+    for sub in self.sublayers(include_self=True):
+        sub.__dict__["_dtype"] = dt
     return self
 
 

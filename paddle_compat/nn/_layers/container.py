@@ -289,4 +289,4 @@ class ParameterDict(Layer):
             items = parameters
         for kv in items:
             assert len(kv) == 2
-            self[kv[0]] = kv[1]
+            self.add_parameter(kv[0], kv[1])
