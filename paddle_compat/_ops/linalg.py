@@ -1,0 +1,260 @@
+"""Linear algebra, part 1: norms and distances, products (cross, multi_dot, matrix_power,
+vecdot), transposes, trace, cov/corrcoef. Decompositions and solvers are in linalg_decomp.py."""
+
+from __future__ import annotations
+
+import builtins
+import math
+
+import jax.numpy as jnp
+
+from .._core import dtype as _dt
+from .._core.registry import op
+from .search import check_axis, check_kernel_dtype
+
+_BOTH = ("paddle", "paddle.linalg")
+_LINALG = ("paddle.linalg",)
+FLOATS = ("float32", "float64", "complex64", "complex128")
+_HALF_FLOATS = ("float16", "bfloat16", "float32", "float64", "complex64", "complex128")
+_MATRIX_P = ("fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf)
+
+
+def check_float(x, name: str, allowed=FLOATS) -> None:
+    check_kernel_dtype(x, name, allowed)
+
+
+def check_square(x, name: str) -> None:
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        raise ValueError(
+            f"(InvalidArgument) {name} expects (batches of) square matrices, but the input has "
+            f"shape {list(x.shape)}."
+        )
+
+
+def _sqrt_safe(s):
+    """sqrt with a zero (not NaN) gradient at 0, for norms of zero vectors."""
+    zero = s == 0
+    return jnp.where(zero, 0.0, jnp.sqrt(jnp.where(zero, 1.0, s))).astype(s.dtype)
+
+
+def vector_norm_impl(x, p, axes, keepdim):
+    """p-norm over ``axes`` (None: all). p may be inf, -inf, 0 or any float."""
+    # |x| as x * sign(x) for real x: the gradient at 0 is 0, as in Paddle (JAX's abs gives 1)
+    a = jnp.abs(x) if jnp.iscomplexobj(x) else x * jnp.sign(x)
+    if x.size == 0:
+        return jnp.zeros(jnp.sum(a, axis=axes, keepdims=keepdim).shape, a.dtype)
+    if p == math.inf:
+        return jnp.max(a, axis=axes, keepdims=keepdim)
+    if p == -math.inf:
+        return jnp.min(a, axis=axes, keepdims=keepdim)
+    if p == 0:
+        return jnp.sum((a != 0).astype(a.dtype), axis=axes, keepdims=keepdim)
+    if p == 1:
+        return jnp.sum(a, axis=axes, keepdims=keepdim)
+    if p == 2:
+        return _sqrt_safe(jnp.sum(a * a, axis=axes, keepdims=keepdim))
+    return jnp.sum(a ** p, axis=axes, keepdims=keepdim) ** (1.0 / p)
+
+
+def _axes(axis, ndim, name):
+    if axis is None:
+        return None
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    out = tuple(check_axis(int(a), ndim, name) for a in axes)
+    if len(set(out)) != len(out) or len(out) > builtins.max(ndim, 1):
+        raise ValueError(
+            f"(InvalidArgument) {name}: the axes {list(axes)} repeat or exceed the tensor's "
+            f"rank {ndim}."
+        )
+    return out
+
+
+def _matrix_norm_impl(x, p, axes, keepdim):
+    if p not in _MATRIX_P:
+        raise ValueError(
+            f"just support p value 'fro','nuc',1,-1,inf,-inf,2,-2 if axis is 2D, found {p}"
+        )
+    return jnp.linalg.norm(x, ord=p, axis=axes, keepdims=keepdim)
+
+
+def _cast(x, dtype):
+    return x if dtype is None else x.astype(_dt.to_dtype(dtype).np)
+
+
+@op("norm", namespaces=_BOTH)
+def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None):
+    """Vector or matrix norm (Frobenius by default; a 2-axis ``axis`` selects a matrix norm)."""
+    check_float(x, "p_norm", _HALF_FLOATS)
+    x = _cast(x, dtype)
+    if axis is None:
+        if p == "nuc":
+            if x.ndim != 2:
+                raise ValueError(
+                    f"except axis type int or list (length of list == 2), found {x.ndim}")
+            return _matrix_norm_impl(x, p, (0, 1), keepdim)
+        if isinstance(p, str) and p != "fro":
+            raise ValueError(f"except axis type int or list (length of list == 2), found {x.ndim}")
+        r = vector_norm_impl(x, 2 if p in (None, "fro") else p, None, False)
+        return r.reshape((1,) * x.ndim) if keepdim else r
+    if isinstance(axis, int) and p == "nuc":
+        raise TypeError("norm: p='nuc' needs a list of 2 axes, got an int axis")
+    axes = _axes(axis, x.ndim, "norm")
+    if len(axes) == 2:
+        return _matrix_norm_impl(x, 2 if p is None else p, axes, keepdim)
+    if isinstance(p, str):
+        if p != "fro" or len(axes) > 2:
+            raise ValueError(
+                f"except axis type int or list (length of list == 2), found {len(axes)}")
+        p = 2
+    return vector_norm_impl(x, 2 if p is None else p, axes, keepdim)
+
+
+@op("vector_norm", namespaces=_LINALG, method=None)
+def vector_norm(x, p=2.0, axis=None, keepdim=False, dtype=None, out=None):
+    """Vector p-norm over ``axis`` (all axes when None)."""
+    if isinstance(p, str):
+        raise ValueError(f"only valid p type is int and float, found {type(p)}")
+    check_float(x, "p_norm", _HALF_FLOATS)
+    x = _cast(x, dtype)
+    return vector_norm_impl(x, p, _axes(axis, x.ndim, "vector_norm"), keepdim)
+
+
+@op("matrix_norm", namespaces=_LINALG, method=None)
+def matrix_norm(x, p="fro", axis=(-2, -1), keepdim=False):
+    """Matrix norm ('fro', 'nuc', +-1, +-2, +-inf) over the two axes in ``axis``."""
+    if isinstance(axis, int):
+        raise TypeError("matrix_norm: axis must be a list of 2 ints, got an int")
+    check_float(x, "matrix_norm", _HALF_FLOATS)
+    axes = _axes(axis, x.ndim, "matrix_norm")
+    if len(axes) != 2:
+        raise ValueError(f"matrix_norm: axis must have 2 entries, got {list(axis)}")
+    return _matrix_norm_impl(x, p, axes, keepdim)
+
+
+@op("dist", tensors=("x", "y"), promote=("x", "y"))
+def dist(x, y, p=2):
+    """p-norm of ``x - y`` (broadcast) over all entries."""
+    try:
+        shape = jnp.broadcast_shapes(x.shape, y.shape)
+    except ValueError:
+        raise ValueError(
+            f"(InvalidArgument) Broadcast dimension mismatch: x {list(x.shape)} and "
+            f"y {list(y.shape)}."
+        ) from None
+    d = jnp.broadcast_to(x, shape) - jnp.broadcast_to(y, shape)
+    return vector_norm_impl(d, float(p), None, False)
+
+
+@op("cdist", tensors=("x", "y"))
+def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """Pairwise p-norm distances between the rows of x [..., P, M] and y [..., R, M]."""
+    if x.ndim < 2 or y.ndim < 2:
+        raise AssertionError(
+            f"The x and y must be at least 2-dimensional, got ranks {x.ndim} and {y.ndim}.")
+    if x.shape[-1] != y.shape[-1]:
+        raise AssertionError(
+            f"The x and y must have same last dimension, got {x.shape[-1]} and {y.shape[-1]}.")
+    d = x[..., :, None, :] - y[..., None, :, :]
+    return vector_norm_impl(d, float(p), (d.ndim - 1,), False)
+
+
+@op("cross", tensors=("x", "y"), promote=("x", "y"), namespaces=_BOTH)
+def cross(x, y, axis=9):
+    """Cross product of 3-vectors along ``axis`` (default: the first axis of size 3)."""
+    if x.shape != y.shape:
+        raise ValueError(
+            f"(InvalidArgument) The 'shape' of Input(X) should be equal to the 'shape' of "
+            f"Input(Y). But received {list(x.shape)} and {list(y.shape)}."
+        )
+    if axis == 9:
+        axis = next((i for i, s in enumerate(x.shape) if s == 3), None)
+        if axis is None:
+            raise ValueError(f"(InvalidArgument) cross: no axis of size 3 in {list(x.shape)}.")
+    axis = check_axis(axis, x.ndim, "cross")
+    if x.shape[axis] != 3:
+        raise ValueError(
+            f"(InvalidArgument) Input(X/Y).dims()[dim] should be equal to 3. But received "
+            f"{x.shape[axis]}."
+        )
+    return jnp.cross(x, y, axis=axis)
+
+
+@op("t", inplace="t_")
+def t(x):
+    """Transpose of a tensor with at most 2 dimensions (0-D and 1-D are returned as is)."""
+    if x.ndim > 2:
+        raise ValueError(
+            f"Input(input) only support N-D (N<=2) tensor, but received length of "
+            f"Input(input) is {x.ndim}. Perhaps you can use paddle.transpose() instead."
+        )
+    return x.T if x.ndim == 2 else x
+
+
+@op("trace")
+def trace(x, offset=0, axis1=0, axis2=1):
+    """Sum of the diagonal (shifted by ``offset``) of the 2-D slices over axis1/axis2."""
+    if x.ndim < 2:
+        raise IndexError(
+            f"(OutOfRange) Input(x)'s dim is out of range (expected at least 2, but got "
+            f"{x.ndim})."
+        )
+    a1, a2 = check_axis(axis1, x.ndim, "trace"), check_axis(axis2, x.ndim, "trace")
+    if a1 == a2:
+        raise ValueError(f"(InvalidArgument) The dimensions should not be identical {a1} vs {a2}.")
+    return jnp.trace(x, offset=offset, axis1=a1, axis2=a2)
+
+
+@op("multi_dot", namespaces=_LINALG)
+def multi_dot(x):
+    """Chained matrix product of a list of tensors (first/last may be 1-D vectors)."""
+    if len(x) < 2:
+        raise ValueError(
+            f"(InvalidArgument) The number of input tensors in multi_dot op should > 1, "
+            f"got {len(x)}."
+        )
+    if len({a.dtype for a in x}) != 1:
+        raise ValueError(
+            "(InvalidArgument) multi_dot: all input tensors must have the same data type, got "
+            + ", ".join(_dt.to_dtype(a.dtype).name for a in x)
+        )
+    for a, b in zip(x[:-1], x[1:]):
+        if a.shape[-1] != b.shape[0]:
+            raise ValueError(
+                f"(InvalidArgument) multi_dot: the input matrices do not meet the multiplication "
+                f"requirements: {list(a.shape)} @ {list(b.shape)}."
+            )
+    return jnp.linalg.multi_dot(list(x))
+
+
+@op("matrix_power", namespaces=_LINALG)
+def matrix_power(x, n):
+    """x raised to the integer power n (negative n uses the inverse)."""
+    check_float(x, "matrix_power")
+    check_square(x, "matrix_power")
+    return jnp.linalg.matrix_power(x, int(n))
+
+
+@op("vecdot", tensors=("x", "y"), promote=("x", "y"), namespaces=_BOTH, method=None)
+def vecdot(x, y, axis=-1):
+    """Dot product of vectors along ``axis`` (conjugating x), broadcast over other axes."""
+    return jnp.sum(jnp.conj(x) * y, axis=axis)
+
+
+@op("cov", tensors=("x", "fweights", "aweights"), namespaces=_LINALG)
+def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None):
+    """Covariance matrix of the variables in the rows (or columns) of ``x``."""
+    if not _dt.is_inexact_np(x.dtype):
+        raise TypeError(
+            f"(InvalidType) cov supports floating-point and complex tensors, got "
+            f"{_dt.to_dtype(x.dtype).name}."
+        )
+    if aweights is not None:
+        aweights = aweights.astype(x.dtype)
+    return jnp.cov(x, rowvar=rowvar, ddof=1 if ddof else 0, fweights=fweights,
+                   aweights=aweights).astype(x.dtype)
+
+
+@op("corrcoef", namespaces=_LINALG)
+def corrcoef(x, rowvar=True):
+    """Pearson correlation coefficients of the rows (or columns) of ``x``."""
+    return jnp.clip(jnp.corrcoef(x, rowvar=rowvar), -1, 1).astype(x.dtype)

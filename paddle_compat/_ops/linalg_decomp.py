@@ -1,0 +1,386 @@
+"""Linear algebra, part 2: determinants, inverses, solvers and decompositions (cholesky, qr,
+svd, eigh/eig, lu, lstsq), matrix_rank, matrix_exp, cond.
+
+Paddle raises on singular or non-positive-definite inputs; XLA returns inf/NaN instead. The
+public ops below check the result on the host in eager mode (one device sync) and raise
+Paddle's ValueError; under to_static the check is skipped.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from .._core.registry import op
+from .._core.tensor import Tensor
+from .linalg import check_float, check_square
+
+_BOTH = ("paddle", "paddle.linalg")
+_LINALG = ("paddle.linalg",)
+
+
+def _finite_or_raise(out: Tensor, msg: str) -> Tensor:
+    v = out._value
+    if not isinstance(v, jax.core.Tracer) and not bool(jnp.all(jnp.isfinite(v))):
+        raise ValueError(f"(InvalidArgument) {msg}")
+    return out
+
+
+def _mT(x):
+    return jnp.swapaxes(x, -1, -2)
+
+
+def _hermitian_from(x, lower: bool):
+    """The Hermitian matrix built from one triangle of ``x``; its gradient is the symmetrized
+    one, as Paddle's cholesky/eigh gradients are."""
+    tri = jnp.tril(x) if lower else jnp.triu(x)
+    off = jnp.tril(x, -1) if lower else jnp.triu(x, 1)
+    value = tri + jnp.conj(_mT(off))
+    sym = (x + jnp.conj(_mT(x))) / 2
+    return jax.lax.stop_gradient(value) + (sym - jax.lax.stop_gradient(sym))
+
+
+# -- determinants and inverses -----------------------------------------------------------------
+@op("det", namespaces=_LINALG, method=None)
+def det(x):
+    """Determinant of (batches of) square matrices."""
+    check_float(x, "determinant")
+    check_square(x, "det")
+    return jnp.linalg.det(x)
+
+
+@op("slogdet", namespaces=_LINALG)
+def slogdet(x):
+    """[sign, log|det|] stacked on a new leading axis of size 2."""
+    check_float(x, "slogdet")
+    check_square(x, "slogdet")
+    sign, logabs = jnp.linalg.slogdet(x)
+    return jnp.stack([sign.astype(logabs.dtype), logabs])
+
+
+@op("_inv", namespaces=(), method=None)
+def _inv(x):
+    check_float(x, "inverse")
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        raise ValueError(
+            f"(InvalidArgument) The last two dimensions are expected to be equal. But received: "
+            f"{list(x.shape[-2:])}; Input(Input)'s shape = {list(x.shape)}."
+        )
+    return jnp.linalg.inv(x)
+
+
+@op("inv", composite=True, namespaces=_LINALG, method=None)
+def inv(x):
+    """Inverse of (batches of) square matrices; raises on a singular matrix."""
+    return _finite_or_raise(_inv(x), "Input is not invertible.")
+
+
+@op("inverse", composite=True)
+def inverse(x):
+    """Same as ``paddle.linalg.inv``."""
+    return inv(x)
+
+
+@op("pinv", namespaces=_LINALG)
+def pinv(x, rcond=1e-15, hermitian=False):
+    """Moore-Penrose pseudo-inverse (singular values below rcond * max are dropped)."""
+    check_float(x, "pinv")
+    return jnp.linalg.pinv(x, rtol=float(rcond), hermitian=bool(hermitian))
+
+
+@op("_solve", tensors=("x", "y"), promote=("x", "y"), namespaces=(), method=None)
+def _solve(x, y, left):
+    check_float(x, "solve")
+    check_square(x, "solve")
+    if not left:
+        return _mT(_solve.__wrapped__(_mT(x), _mT(y), True))
+    vec = y.ndim == 1
+    if vec:
+        y = y[:, None]
+    if y.shape[-2] != x.shape[-1]:
+        raise ValueError(
+            f"(InvalidArgument) solve: x {list(x.shape)} and y {list(y.shape)} do not match.")
+    batch = jnp.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+    out = jnp.linalg.solve(jnp.broadcast_to(x, batch + x.shape[-2:]),
+                           jnp.broadcast_to(y, batch + y.shape[-2:]))
+    return out[..., 0] if vec else out
+
+
+@op("solve", tensors=("x", "y"), composite=True, namespaces=_LINALG)
+def solve(x, y, left=True, out=None):
+    """Solve x @ out = y (or out @ x = y when ``left`` is False)."""
+    return _finite_or_raise(_solve(x, y, bool(left)), "Input is not invertible.")
+
+
+@op("triangular_solve", tensors=("x", "y"), promote=("x", "y"), namespaces=_LINALG,
+    method=None)
+def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False):
+    """Solve x @ out = y for a triangular ``x`` (batched, broadcast)."""
+    check_float(x, "triangular_solve")
+    if y.ndim < 2:
+        raise ValueError(
+            f"(InvalidArgument) The input tensor Y's dimensions of TriangularSolveOp should be "
+            f">=2. But received Y's shape = {list(y.shape)}"
+        )
+    check_square(x, "triangular_solve")
+    batch = jnp.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+    return jax.lax.linalg.triangular_solve(
+        jnp.broadcast_to(x, batch + x.shape[-2:]), jnp.broadcast_to(y, batch + y.shape[-2:]),
+        left_side=True, lower=not upper, transpose_a=bool(transpose),
+        unit_diagonal=bool(unitriangular))
+
+
+# -- cholesky ----------------------------------------------------------------------------------
+@op("_cholesky", namespaces=(), method=None)
+def _cholesky(x, upper):
+    check_float(x, "cholesky")
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        raise AssertionError(
+            "Shape must have at least 2 dimensions and last two dimensions must be equal.")
+    low = jnp.linalg.cholesky(_hermitian_from(x, True), symmetrize_input=False)
+    return jnp.conj(_mT(low)) if upper else low
+
+
+@op("cholesky", composite=True, namespaces=_BOTH)
+def cholesky(x, upper=False):
+    """Cholesky factor (lower, or upper if ``upper``) of Hermitian positive-definite matrices."""
+    return _finite_or_raise(
+        _cholesky(x, bool(upper)),
+        "Cholesky decomposition was not successful. The input matrix might not be positive "
+        "definite.")
+
+
+@op("cholesky_solve", tensors=("x", "y"), promote=("x", "y"), namespaces=_LINALG)
+def cholesky_solve(x, y, upper=False):
+    """Solve A @ out = x given the Cholesky factor ``y`` of A."""
+    low = jnp.conj(_mT(y)) if upper else y
+    batch = jnp.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+    low = jnp.broadcast_to(low, batch + low.shape[-2:])
+    b = jnp.broadcast_to(x, batch + x.shape[-2:])
+    z = jax.lax.linalg.triangular_solve(low, b, left_side=True, lower=True)
+    return jax.lax.linalg.triangular_solve(low, z, left_side=True, lower=True, transpose_a=True,
+                                           conjugate_a=True)
+
+
+@op("cholesky_inverse", namespaces=_LINALG)
+def cholesky_inverse(x, upper=False):
+    """Inverse of A given its Cholesky factor ``x``."""
+    low = jnp.conj(_mT(x)) if upper else x
+    a = low @ jnp.conj(_mT(low))
+    return jnp.linalg.inv(a)
+
+
+# -- decompositions ----------------------------------------------------------------------------
+@op("qr", namespaces=_LINALG)
+def qr(x, mode="reduced"):
+    """QR decomposition: (Q, R), or only R when mode='r'."""
+    check_float(x, "qr")
+    if mode not in ("reduced", "complete", "r"):
+        raise ValueError(f"qr: mode must be 'reduced', 'complete' or 'r', got {mode!r}")
+    if mode == "r":
+        return jnp.linalg.qr(x, mode="r")
+    q, r = jnp.linalg.qr(x, mode=mode)
+    return q, r
+
+
+@op("svd", namespaces=_LINALG, method=None)
+def svd(x, full_matrices=False, out=None):
+    """Singular value decomposition: (U, S, VH) with x = U @ diag(S) @ VH."""
+    check_float(x, "svd")
+    u, s, vh = jnp.linalg.svd(x, full_matrices=bool(full_matrices))
+    return u, s, vh
+
+
+@op("svdvals", namespaces=_LINALG, method=None)
+def svdvals(x):
+    """Singular values in descending order."""
+    check_float(x, "svd")
+    return jnp.linalg.svd(x, compute_uv=False)
+
+
+def _check_eigh(x, UPLO):
+    check_float(x, "eigh")
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        raise ValueError(
+            f"The input matrix must be batches of square matrices. But received x's dimension: "
+            f"{list(x.shape)}")
+    if UPLO not in ("L", "U"):
+        raise ValueError(f"UPLO must be 'L' or 'U', got {UPLO!r}")
+
+
+@op("eigh", namespaces=_LINALG, method=None)
+def eigh(x, UPLO="L"):  # noqa: N803 - Paddle's name
+    """Eigenvalues (ascending) and eigenvectors of Hermitian matrices, read from one triangle."""
+    _check_eigh(x, UPLO)
+    w, v = jnp.linalg.eigh(_hermitian_from(x, UPLO == "L"), symmetrize_input=False)
+    return w, v
+
+
+@op("eigvalsh", namespaces=_BOTH)
+def eigvalsh(x, UPLO="L"):  # noqa: N803
+    """Eigenvalues (ascending) of Hermitian matrices, read from one triangle."""
+    _check_eigh(x, UPLO)
+    return jnp.linalg.eigvalsh(_hermitian_from(x, UPLO == "L"), symmetrize_input=False)
+
+
+@op("eig", namespaces=_LINALG)
+def eig(x):
+    """Eigenvalues and eigenvectors (complex) of general square matrices (CPU only)."""
+    check_float(x, "eig")
+    check_square(x, "eig")
+    w, v = jnp.linalg.eig(x)
+    return w, v
+
+
+@op("eigvals", namespaces=_LINALG)
+def eigvals(x):
+    """Eigenvalues (complex) of general square matrices (CPU only)."""
+    check_float(x, "eig")
+    check_square(x, "eigvals")
+    return jnp.linalg.eigvals(x)
+
+
+@op("matrix_rank", tensors=("x", "tol", "atol", "rtol"), namespaces=_LINALG, method=None,
+    differentiable=False)
+def matrix_rank(x, tol=None, hermitian=False, atol=None, rtol=None):
+    """Number of singular values above the tolerance (int64)."""
+    check_float(x, "matrix_rank")
+    if hermitian:
+        s = jnp.abs(jnp.linalg.eigvalsh(x))
+    else:
+        s = jnp.linalg.svd(x, compute_uv=False)
+    smax = jnp.max(s, axis=-1, keepdims=True) if s.shape[-1] else jnp.zeros(s.shape[:-1] + (1,))
+    if tol is not None:
+        cut = jnp.asarray(tol, s.dtype)
+        cut = cut[..., None] if cut.ndim else cut
+    elif atol is None and rtol is None:
+        cut = smax * (max(x.shape[-2:]) * jnp.finfo(s.dtype).eps)
+    else:
+        a = jnp.zeros((), s.dtype) if atol is None else jnp.asarray(atol, s.dtype)
+        r = jnp.zeros((), s.dtype) if rtol is None else jnp.asarray(rtol, s.dtype)
+        a = a[..., None] if a.ndim else a
+        r = r[..., None] if r.ndim else r
+        cut = jnp.maximum(a, r * smax)
+    return jnp.sum(s > cut, axis=-1).astype(jnp.int64)
+
+
+@op("lstsq", tensors=("x", "y"), composite=True, namespaces=_LINALG)
+def lstsq(x, y, rcond=None, driver=None):
+    """Least-squares solution of x @ out = y: (solution, residuals, rank, singular_values).
+
+    As Paddle on CPU: the default driver 'gelsy' returns empty residuals and singular values;
+    'gelsd'/'gelss' return both; 'gels' returns residuals and an empty int64 rank. Residuals
+    are empty unless x is tall with full column rank (checked on the host in eager mode)."""
+    sol, resid, rank, s = _lstsq(x, y, rcond, driver)
+    n = x.shape[-1]
+    rv = rank._value
+    if resid.shape[-1:] != [0] and not isinstance(rv, jax.core.Tracer) and rv.size:
+        if bool(jnp.any(rv < n)) and (driver or "gelsy") != "gels":
+            resid = Tensor(jnp.zeros((0,), resid._value.dtype))
+    return sol, resid, rank, s
+
+
+@op("_lstsq", tensors=("x", "y"), promote=("x", "y"), namespaces=(), method=None,
+    differentiable=False)
+def _lstsq(x, y, rcond, driver):
+    check_float(x, "lstsq")
+    if y.ndim < 2:
+        raise ValueError(f"The shape of y should be (*, M, K), but received ndim is [{y.ndim} < 2]")
+    driver = driver or "gelsy"
+    if driver not in ("gels", "gelsy", "gelsd", "gelss"):
+        raise ValueError(f"lstsq: unknown driver {driver!r}")
+    batch = jnp.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+    xb = jnp.broadcast_to(x, batch + x.shape[-2:]).reshape((-1,) + x.shape[-2:])
+    yb = jnp.broadcast_to(y, batch + y.shape[-2:]).reshape((-1,) + y.shape[-2:])
+    m, n = x.shape[-2:]
+    eps = jnp.finfo(x.dtype).eps
+    rc = float(rcond) if rcond is not None else eps * max(m, n)
+
+    def one(a, b):
+        u, s, vh = jnp.linalg.svd(a, full_matrices=False)
+        keep = s > rc * s[0] if s.shape[0] else s > 0
+        sinv = jnp.where(keep, 1.0 / jnp.where(keep, s, 1.0), 0.0).astype(a.dtype)
+        sol = jnp.conj(_mT(vh)) @ (sinv[:, None] * (jnp.conj(_mT(u)) @ b))
+        return sol, jnp.sum(keep), s, jnp.sum(jnp.abs(a @ sol - b) ** 2, axis=0)
+
+    sol, rank, s, resid = jax.vmap(one)(xb, yb)
+    sol = sol.reshape(batch + sol.shape[-2:])
+    rank = rank.reshape(batch).astype(jnp.int32)
+    s = s.reshape(batch + s.shape[-1:])
+    resid = resid.reshape(batch + resid.shape[-1:]).astype(x.dtype)
+    empty_f = jnp.zeros((0,), x.dtype)
+    full_rank = m > n
+    if driver == "gelsy":
+        return sol, empty_f, rank, empty_f
+    if driver == "gels":
+        return sol, resid if full_rank else empty_f, jnp.zeros((0,), jnp.int64), empty_f
+    # gelsd/gelss: residuals only when m > n (and, in Paddle, full rank)
+    return sol, resid if full_rank else empty_f, rank, s
+
+
+# -- LU ----------------------------------------------------------------------------------------
+@op("lu", namespaces=_LINALG)
+def lu(x, pivot=True, get_infos=False):
+    """Packed LU factorization with 1-based int32 pivots (and int32 infos on request)."""
+    check_float(x, "lu")
+    if not pivot:
+        raise NotImplementedError("lu(pivot=False) is only supported on GPU in Paddle")
+    packed, piv, _ = jax.lax.linalg.lu(x)
+    piv = piv.astype(jnp.int32) + 1
+    if get_infos:
+        diag = jnp.diagonal(packed, axis1=-2, axis2=-1)
+        info = jnp.where(jnp.any(diag == 0, axis=-1),
+                         jnp.argmax(diag == 0, axis=-1) + 1, 0).astype(jnp.int32)
+        return packed, piv, info
+    return packed, piv
+
+
+def _perm_from_pivots(piv, m):
+    """1-based LAPACK row swaps -> row permutation (A[perm] = L @ U)."""
+    return jax.lax.linalg.lu_pivots_to_permutation(piv.astype(jnp.int32) - 1, m)
+
+
+@op("lu_unpack", tensors=("x", "y"), namespaces=_LINALG)
+def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True):
+    """(P, L, U) from a packed LU factorization ``x`` and its pivots ``y``."""
+    m, n = x.shape[-2:]
+    k = min(m, n)
+    eye = jnp.eye(m, k, dtype=x.dtype)
+    low = jnp.tril(x[..., :, :k], -1) + eye
+    up = jnp.triu(x[..., :k, :])
+    perm = _perm_from_pivots(y, m)
+    p = jax.nn.one_hot(perm, m, dtype=x.dtype)  # row i of P^T picks row perm[i]
+    return _mT(p), low, up
+
+
+@op("lu_solve", tensors=("b", "lu", "pivots"), namespaces=_LINALG, method=None)
+def lu_solve(b, lu, pivots, trans="N"):
+    """Solve A @ out = b (or A^T, A^H with trans 'T'/'C') from A's packed LU and pivots."""
+    t = {"N": 0, "T": 1, "C": 2}[trans]
+    return jax.scipy.linalg.lu_solve((lu, pivots.astype(jnp.int32) - 1), b, trans=t)
+
+
+@op("matrix_exp", namespaces=_LINALG, method=None)
+def matrix_exp(x):
+    """Matrix exponential of (batches of) square matrices."""
+    check_float(x, "matrix_exp")
+    check_square(x, "matrix_exp")
+    return jax.scipy.linalg.expm(x)
+
+
+@op("cond", namespaces=_LINALG)
+def cond(x, p=None):
+    """Condition number: norm(x, p) * norm(inv(x), p) (ratio of singular values for +-2)."""
+    check_float(x, "cond")
+    if p in (None, 2, -2):
+        s = jnp.linalg.svd(x, compute_uv=False)
+        r = s[..., 0] / s[..., -1]
+        return r if p != -2 else 1.0 / r
+    check_square(x, "cond")
+    xi = jnp.linalg.inv(x)
+    if p in ("fro", "nuc") or p in (1, -1, np.inf, -np.inf):
+        return (jnp.linalg.norm(x, ord=p, axis=(-2, -1))
+                * jnp.linalg.norm(xi, ord=p, axis=(-2, -1)))
+    raise ValueError(f"cond: p must be None, 'fro', 'nuc', +-1, +-2 or +-inf, got {p!r}")
+

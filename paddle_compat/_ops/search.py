@@ -1,0 +1,349 @@
+"""Search and sort: topk, sort/argsort, kthvalue, mode, searchsorted/bucketize, index_sample,
+and the data-dependent ops nonzero, masked_select, unique, unique_consecutive (host-side)."""
+
+from __future__ import annotations
+
+import builtins
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from .._core import dtype as _dt
+from .._core import trace_state
+from .._core.registry import op
+from .._core.tensor import Tensor
+
+_NUMERIC = ("float16", "bfloat16", "float32", "float64", "int32", "int64")
+
+
+def check_kernel_dtype(x, name: str, allowed=_NUMERIC) -> None:
+    """Paddle raises RuntimeError (NotFound) when an op has no kernel for a dtype."""
+    dn = _dt.to_dtype(x.dtype).name
+    if dn not in allowed:
+        raise RuntimeError(
+            f"(NotFound) The kernel of `{name}` is not registered for data type {dn}; "
+            f"supported data types: {', '.join(allowed)}."
+        )
+
+
+def check_axis(axis: int, ndim: int, name: str) -> int:
+    n = builtins.max(ndim, 1)
+    if not -n <= axis < n:
+        raise ValueError(
+            f"(InvalidArgument) {name}: axis {axis} is out of range for a tensor of rank "
+            f"{ndim}: expected in [{-n}, {n - 1}]."
+        )
+    return axis % n
+
+
+def _like_grad(values: Tensor, indices: Tensor):
+    """Paddle marks every output of a differentiable op, int64 indices included."""
+    indices.stop_gradient = values.stop_gradient
+    return values, indices
+
+
+def _static_int(v, what: str) -> int:
+    if isinstance(v, Tensor):
+        trace_state.check_concrete(v, what)
+        return int(np.asarray(v._value).reshape(-1)[0])
+    return int(v)
+
+
+# -- sorting -----------------------------------------------------------------------------------
+@op("_topk", namespaces=(), method=None)
+def _topk(x, k, axis, largest, sorted):  # noqa: A002 - Paddle's name
+    check_kernel_dtype(x, "topk")
+    if k < 1:
+        raise ValueError(f"(InvalidArgument) the k in topk must be >= 1, but received {k}.")
+    if x.ndim == 0:
+        if k != 1:
+            raise ValueError(f"(InvalidArgument) k ({k}) of topk must be 1 for a 0-D tensor.")
+        return x, jnp.zeros((), jnp.int64)
+    axis = check_axis(-1 if axis is None else axis, x.ndim, "topk")
+    if k > x.shape[axis]:
+        raise ValueError(
+            f"(InvalidArgument) k ({k}) of topk must be <= the size of axis {axis} "
+            f"({x.shape[axis]})."
+        )
+    xm = jnp.moveaxis(x, axis, -1)
+    if largest:
+        _, idx = jax.lax.top_k(xm, k)
+    else:
+        idx = jnp.argsort(xm, axis=-1, stable=True)[..., :k]
+    vals = jnp.take_along_axis(xm, idx, axis=-1)
+    return jnp.moveaxis(vals, -1, axis), jnp.moveaxis(idx.astype(jnp.int64), -1, axis)
+
+
+@op("topk", composite=True)
+def topk(x, k, axis=None, largest=True, sorted=True, out=None):  # noqa: A002
+    """The k largest (or smallest) entries along ``axis`` and their int64 indices."""
+    values, indices = _topk(x, _static_int(k, "topk(k=Tensor)"), axis, bool(largest),
+                            bool(sorted))
+    return _like_grad(values, indices)
+
+
+@op("sort")
+def sort(x, axis=-1, descending=False, stable=False):
+    """Sort along ``axis`` (NaN last ascending, first descending)."""
+    if x.ndim == 0:
+        return x
+    axis = check_axis(axis, x.ndim, "sort")
+    return jnp.sort(x, axis=axis, descending=bool(descending), stable=True)
+
+
+@op("argsort", differentiable=False)
+def argsort(x, axis=-1, descending=False, stable=False):
+    """int64 indices that sort ``x`` along ``axis`` (ties keep their order)."""
+    if x.ndim == 0:
+        return jnp.zeros((), jnp.int64)
+    axis = check_axis(axis, x.ndim, "argsort")
+    return jnp.argsort(x, axis=axis, descending=bool(descending), stable=True).astype(jnp.int64)
+
+
+@op("msort")
+def msort(x):
+    """Sort along the first axis."""
+    return jnp.sort(x, axis=0) if x.ndim else x
+
+
+@op("_kthvalue", namespaces=(), method=None)
+def _kthvalue(x, k, axis, keepdim):
+    if k < 1:
+        raise ValueError(f"(InvalidArgument) the k in kthvalue must be >= 1, but received {k}.")
+    if x.ndim == 0:
+        if k != 1:
+            raise ValueError(f"(InvalidArgument) k ({k}) of kthvalue must be 1 for a 0-D tensor.")
+        return x, jnp.zeros((), jnp.int64)
+    axis = check_axis(-1 if axis is None else axis, x.ndim, "kthvalue")
+    if k > x.shape[axis]:
+        raise ValueError(
+            f"(InvalidArgument) input of kthvalue must have >= {k} entries along axis {axis}, "
+            f"got {x.shape[axis]}."
+        )
+    idx = jax.lax.slice_in_dim(jnp.argsort(x, axis=axis, stable=True), k - 1, k, axis=axis)
+    vals = jnp.take_along_axis(x, idx, axis=axis)
+    if not keepdim:
+        vals, idx = jnp.squeeze(vals, axis), jnp.squeeze(idx, axis)
+    return vals, idx.astype(jnp.int64)
+
+
+@op("kthvalue", composite=True)
+def kthvalue(x, k, axis=None, keepdim=False):
+    """The k-th smallest entry (1-based) along ``axis`` and its int64 index."""
+    return _like_grad(*_kthvalue(x, int(k), axis, bool(keepdim)))
+
+
+@op("_mode", namespaces=(), method=None)
+def _mode(x, axis, keepdim):
+    if x.ndim == 0:
+        return x, jnp.zeros((), jnp.int64)
+    axis = check_axis(axis, x.ndim, "mode")
+    xm = jnp.moveaxis(x, axis, -1)
+    s = jnp.sort(xm, axis=-1)
+    counts = jnp.sum(s[..., :, None] == s[..., None, :], axis=-1)
+    # most frequent value; among ties the smallest (first in sorted order)
+    v = jnp.take_along_axis(s, jnp.argmax(counts, axis=-1)[..., None], axis=-1)
+    pos = jnp.arange(xm.shape[-1])
+    idx = jnp.max(jnp.where(xm == v, pos, -1), axis=-1, keepdims=True)  # last occurrence
+    vals = jnp.take_along_axis(xm, idx, axis=-1)
+    vals, idx = jnp.moveaxis(vals, -1, axis), jnp.moveaxis(idx, -1, axis)
+    if not keepdim:
+        vals, idx = jnp.squeeze(vals, axis), jnp.squeeze(idx, axis)
+    return vals, idx.astype(jnp.int64)
+
+
+@op("mode", composite=True)
+def mode(x, axis=-1, keepdim=False):
+    """The most frequent value along ``axis`` (smallest among ties) and its last index."""
+    return _like_grad(*_mode(x, int(axis), bool(keepdim)))
+
+
+# -- searching ---------------------------------------------------------------------------------
+def _searchsorted(seq, values, right, out_int32):
+    side = "right" if right else "left"
+    dt = jnp.result_type(seq.dtype, values.dtype)
+    seq, values = seq.astype(dt), values.astype(dt)
+    if seq.ndim <= 1:
+        out = jnp.searchsorted(seq, values, side=side)
+    else:
+        if seq.shape[:-1] != values.shape[:-1]:
+            raise RuntimeError(
+                f"(Unavailable) The leading dimensions of sorted_sequence {list(seq.shape)} and "
+                f"values {list(values.shape)} must match (or sorted_sequence must be 1-D)."
+            )
+        s2 = seq.reshape(-1, seq.shape[-1])
+        v2 = values.reshape(-1, values.shape[-1])
+        out = jax.vmap(lambda s, v: jnp.searchsorted(s, v, side=side))(s2, v2)
+        out = out.reshape(values.shape)
+    return out.astype(jnp.int32 if out_int32 else jnp.int64)
+
+
+@op("searchsorted", tensors=("sorted_sequence", "values", "sorter"), method=None,
+    differentiable=False)
+def searchsorted(sorted_sequence, values, out_int32=False, right=False, side=None, out=None,
+                 sorter=None):
+    """Insertion indices of ``values`` in the innermost dimension of ``sorted_sequence``."""
+    if side is not None:
+        if side not in ("left", "right"):
+            raise ValueError(f"side must be 'left' or 'right', got {side!r}")
+        right = side == "right"
+    if sorter is not None:
+        sorted_sequence = jnp.take_along_axis(sorted_sequence, sorter.astype(jnp.int64), axis=-1)
+    return _searchsorted(sorted_sequence, values, right, out_int32)
+
+
+@op("bucketize", tensors=("x", "sorted_sequence"), differentiable=False)
+def bucketize(x, sorted_sequence, out_int32=False, right=False, out=None):
+    """Index of the bucket of each ``x`` given 1-D boundaries ``sorted_sequence``."""
+    if sorted_sequence.ndim != 1:
+        raise ValueError(
+            f"sorted_sequence tensor must be 1 dimension, but got dim {sorted_sequence.ndim}"
+        )
+    return _searchsorted(sorted_sequence, x, right, out_int32)
+
+
+@op("index_sample", tensors=("x", "index"))
+def index_sample(x, index):
+    """out[i, j] = x[i, index[i, j]] for 2-D ``x`` and ``index``."""
+    if index.ndim != 2 or x.ndim != 2:
+        raise ValueError(
+            f"(InvalidArgument) index_sample expects 2-D x and index, got x rank {x.ndim} and "
+            f"index rank {index.ndim} (index shape {list(index.shape)})."
+        )
+    if index.dtype not in (jnp.int32, jnp.int64):
+        raise ValueError(
+            f"(InvalidArgument) Input(Index) holds the wrong type, it holds "
+            f"{_dt.to_dtype(index.dtype).name}, but desires to be int32 or int64"
+        )
+    if x.shape[0] != index.shape[0]:
+        raise ValueError(
+            f"(InvalidArgument) Inputs(X)'s value of dimension 0 must be the same as "
+            f"Inputs(Index)'s, but got {x.shape[0]} and {index.shape[0]}."
+        )
+    return jnp.take_along_axis(x, index.astype(jnp.int64), axis=1, mode="clip")
+
+
+# -- data-dependent output shapes (host side; not traceable) ------------------------------------
+_STATIC_HINT = {
+    "paddle.nonzero": "use a boolean mask with paddle.where(cond, x, y) instead",
+    "paddle.masked_select": "use paddle.where(mask, x, paddle.zeros_like(x)) (masking) instead",
+    "paddle.unique": "compute it outside the compiled function",
+    "paddle.unique_consecutive": "compute it outside the compiled function",
+}
+
+
+def _host(t: Tensor, what: str) -> np.ndarray:
+    """The concrete value of ``t``; under to_static a clear error naming a static alternative."""
+    if isinstance(t._value, jax.core.Tracer):
+        raise trace_state.DataDependentError(
+            f"{what} has a data-dependent output shape, so it cannot run inside "
+            f"paddle.jit.to_static (input shape {list(t._value.shape)}): "
+            f"{_STATIC_HINT[what]}, or call the function with full_graph=False."
+        )
+    return np.asarray(trace_state.read(t))
+
+
+def _t(a: np.ndarray, dtype=None) -> Tensor:
+    return Tensor(jnp.asarray(a if dtype is None else a.astype(dtype)))
+
+
+@op("nonzero", composite=True)
+def nonzero(x, as_tuple=False, out=None):
+    """int64 coordinates of the non-zero entries: [N, ndim], or a tuple of [N] per axis."""
+    a = _host(x, "paddle.nonzero")
+    if a.ndim == 0:
+        raise ValueError(
+            "(InvalidArgument) Input(Condition) of nonzero should have at least 1 dimension, "
+            "but got a 0-D tensor."
+        )
+    coords = np.nonzero(a)
+    if as_tuple:
+        return tuple(_t(c, np.int64) for c in coords)
+    return _t(np.stack(coords, axis=1).reshape(-1, a.ndim), np.int64)
+
+
+@op("argwhere", composite=True)
+def argwhere(x):
+    """Same as ``nonzero(x)``: int64 coordinates [N, ndim] of the non-zero entries."""
+    return nonzero(x)
+
+
+@op("_gather_flat", tensors=("x", "idx"), namespaces=(), method=None)
+def _gather_flat(x, idx, shape):
+    return jnp.broadcast_to(x, shape).reshape(-1)[idx]
+
+
+@op("masked_select", tensors=("x", "mask"), composite=True)
+def masked_select(x, mask, out=None):
+    """1-D tensor of the entries of ``x`` where the (broadcast) bool ``mask`` is True."""
+    m = _host(mask, "paddle.masked_select")
+    if m.dtype != np.bool_:
+        raise ValueError(
+            f"(InvalidArgument) masked_select expects a bool mask, got "
+            f"{_dt.to_dtype(m.dtype).name}."
+        )
+    xs = tuple(x.shape)
+    try:
+        shape = np.broadcast_shapes(xs, m.shape)
+    except ValueError:
+        raise RuntimeError(
+            f"(PreconditionNotMet) The shape of x {list(xs)} and mask {list(m.shape)} of "
+            f"masked_select must be broadcastable."
+        ) from None
+    shape = shape if shape else (1,)
+    idx = np.flatnonzero(np.broadcast_to(m, shape))
+    return _gather_flat(x, Tensor(jnp.asarray(idx, jnp.int64)), shape)
+
+
+def _index_dtype(dtype):
+    d = _dt.to_dtype(dtype)
+    if d.name not in ("int32", "int64"):
+        raise TypeError(f"(InvalidType) dtype of unique indices must be int32 or int64, got {d}")
+    return d.np
+
+
+@op("unique", composite=True)
+def unique(x, return_index=False, return_inverse=False, return_counts=False, axis=None,
+           dtype="int64", sorted=True):  # noqa: A002
+    """Sorted unique values (with first indices, inverse map and counts on request)."""
+    a = _host(x, "paddle.unique")
+    idt = _index_dtype(dtype)
+    if axis is None:
+        a = a.reshape(-1)
+        u, index, inverse, counts = np.unique(a, True, True, True)
+    else:
+        axis = check_axis(int(axis), a.ndim, "unique")
+        u, index, inverse, counts = np.unique(a, True, True, True, axis=axis)
+    outs = [_t(u)]
+    if return_index:
+        outs.append(_t(index, idt))
+    if return_inverse:
+        outs.append(_t(inverse.reshape(-1), idt))
+    if return_counts:
+        outs.append(_t(counts, idt))
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+@op("unique_consecutive", composite=True)
+def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None, dtype="int64"):
+    """Collapse runs of equal consecutive values (or slices along ``axis``)."""
+    a = _host(x, "paddle.unique_consecutive")
+    idt = _index_dtype(dtype)
+    if axis is None:
+        a, ax = a.reshape(-1), 0
+    else:
+        ax = check_axis(int(axis), a.ndim, "unique_consecutive")
+    n = a.shape[ax] if a.ndim else 1
+    moved = np.moveaxis(a, ax, 0).reshape(n, -1) if a.ndim else a.reshape(1, 1)
+    change = np.ones(n, bool)
+    if n > 1:
+        change[1:] = np.any(moved[1:] != moved[:-1], axis=1)
+    starts = np.flatnonzero(change)
+    u = np.take(a, starts, axis=ax) if a.ndim else a.reshape(1)
+    outs = [_t(u)]
+    if return_inverse:
+        outs.append(_t(np.cumsum(change) - 1, idt))
+    if return_counts:
+        outs.append(_t(np.diff(np.append(starts, n)), idt))
+    return outs[0] if len(outs) == 1 else tuple(outs)
