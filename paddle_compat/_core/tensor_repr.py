@@ -209,19 +209,23 @@ def format_array(value, indent: int = 7) -> str:
         trunc = [False] * ndim
 
     fmt = _item_formatter(printed.dtype.kind)
-    edge_vals = edge.ravel().tolist()
-    width, signed = _width_and_sign(edge_vals, [fmt(v) for v in edge_vals])
     values = printed.ravel().tolist()
-    items = _pad(values, [fmt(v) for v in values], width, signed)
+    strs = [fmt(v) for v in values]
+    if edge is printed:
+        width, signed = _width_and_sign(values, strs)
+    else:
+        edge_vals = edge.ravel().tolist()
+        width, signed = _width_and_sign(edge_vals, [fmt(v) for v in edge_vals])
+    items = _pad(values, strs, width, signed)
     return _layout(items, printed.shape, trunc, e, indent, width)
 
 
 def _edge_index(n: int, e: int, printing: bool) -> np.ndarray:
     # Paddle's width pass keeps r[:e] + r[-e:] (all of r when e == 0); its print pass keeps
     # the last e entries (none when e == 0).
-    r = list(range(n))
+    r = range(n)  # sliced lazily: n may be huge
     tail = r[n - e:] if printing else r[-e:]
-    return np.asarray(r[:e] + tail, dtype=np.int64)
+    return np.asarray([*r[:e], *tail], dtype=np.int64)
 
 
 def _take(a, idx: list):
