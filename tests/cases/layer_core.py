@@ -291,6 +291,9 @@ class _Leaf(nn.Layer):
     def extra_repr(self):
         return self.text
 
+    def forward(self, x):
+        return x
+
 
 def case_repr():
     class ReprNet(nn.Layer):
@@ -590,3 +593,22 @@ def case_get_set_sublayer():
     m.set_sublayer("1.0", _Leaf("swapped"))
     out.append(m[1][0].extra_repr())
     return out
+
+
+class _BufLin(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.weight = self.create_parameter([3, 2])
+        self.bias = self.create_parameter([2], is_bias=True)
+        self.register_buffer("_variance", paddle.ones([2]))
+        self.register_buffer("steps", paddle.zeros([1], dtype="int64"))
+
+    def forward(self, x):
+        return paddle.tanh(paddle.matmul(x, self.weight) + self.bias) * self._variance
+
+
+def case_layer_golden_helper():
+    from _layer_util import layer_golden
+    from _util import randn
+
+    return layer_golden(lambda: nn.Sequential(_BufLin(), _Leaf("tail")), randn(4, 3))
