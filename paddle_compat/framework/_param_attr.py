@@ -70,7 +70,7 @@ class ParamAttr:
             return ParamAttr(initializer=arg)
         if isinstance(arg, bool):
             return ParamAttr() if arg else False
-        if hasattr(arg, "_regularization_coeff") or type(arg).__name__.endswith("Decay"):
+        if any(c.__name__ == "WeightDecayRegularizer" for c in type(arg).__mro__):
             return ParamAttr(regularizer=arg)
         raise TypeError(f"{type(arg)} cast to ParamAttr")
 

@@ -612,3 +612,37 @@ def case_layer_golden_helper():
     from _util import randn
 
     return layer_golden(lambda: nn.Sequential(_BufLin(), _Leaf("tail")), randn(4, 3))
+
+
+def case_initializer_edge_cases():
+    m = _Leaf()
+
+    def mk(init, shape, dtype="float32"):
+        return m.create_parameter(shape, dtype=dtype, attr=PA(initializer=init))
+
+    return [
+        expect_error(lambda: mk(I.Orthogonal(), [5])),
+        expect_error(lambda: mk(I.Dirac(), [2, 2])),
+        expect_error(lambda: mk(I.Dirac(groups=3), [4, 2, 3])),
+        expect_error(lambda: mk(I.Assign(np.ones([3, 2])), [2, 3])),
+        expect_error(lambda: mk(I.Assign(np.ones([6])), [2, 3])),
+        expect_error(lambda: mk(I.Assign([1.0]), [2, 3])),
+        expect_error(lambda: I.Assign(2.0)),
+        expect_error(lambda: I.Assign("x")),
+        expect_error(lambda: mk(I.Bilinear(), [1, 1, 3])),
+        expect_error(lambda: mk(I.Bilinear(), [1, 1, 3, 4])),
+        expect_error(lambda: mk(I.Constant(2), [2], "int64")),
+        expect_error(lambda: mk(I.Constant(2.7), [2], "int32")),
+        expect_error(lambda: mk(I.Normal(), [2], "int32")),
+        expect_error(lambda: mk(I.Constant(True), [2], "bool")),
+        expect_error(lambda: mk(I.XavierUniform(), [0, 3])),
+        expect_error(lambda: mk(I.KaimingNormal(), [0, 3])),
+        expect_error(lambda: mk(I.Dirac(), [2, 2, 3, 3])),
+        expect_error(lambda: mk(I.Dirac(), [2, 3, 3])),
+        expect_error(lambda: mk(I.Dirac(groups=2), [4, 1, 3])),
+        expect_error(lambda: mk(I.Dirac(), [2, 2, 2, 2])),
+        expect_error(lambda: I.calculate_gain("leaky_relu", "a")),
+        expect_error(lambda: I.calculate_gain("leaky_relu", True)),
+        expect_error(lambda: I.calculate_gain("tanh", 0.3)),
+        expect_error(lambda: I.set_global_initializer(None, None)),
+    ]

@@ -62,7 +62,11 @@ def _key():
 def _gen_dtype(param):
     """Draw in float32 for half-precision parameters (then cast), else in the param's dtype."""
     d = param.dtype
-    if d.name in _LOW_PRECISION or not _dt.is_floating(d):
+    if not _dt.is_floating(d):
+        raise RuntimeError(
+            f"(NotFound) random initializers need a floating-point parameter, but the "
+            f"parameter {param.name} has dtype {d.name}; use Constant or Assign instead.")
+    if d.name in _LOW_PRECISION:
         return jnp.float32
     return d.np
 
@@ -209,26 +213,19 @@ class MSRAInitializer(KaimingNormal):
 
 
 class Assign(Initializer):
-    """Fill with a given numpy array / list / Tensor (shape must match the parameter)."""
+    """Set the parameter to a given numpy array / list / tuple / Tensor (as Paddle does, the
+    parameter takes the value's shape)."""
 
     def __init__(self, value, name: str | None = None):
-        if not isinstance(value, np.ndarray | list | tuple | Tensor | int | float | bool):
-            raise TypeError(
-                "The type of 'value' in Assign must be numpy.ndarray, list, tuple, Tensor or "
-                f"scalar, but received {type(value).__name__}."
-            )
+        assert isinstance(value, np.ndarray | list | tuple | Tensor), (
+            "The type of 'value' in Assign must be numpy.ndarray, list, tuple or Tensor, but "
+            f"received {type(value).__name__}.")
         self._value = value
 
-    def _generate(self, shape, param):
+    def forward(self, param, block=None):
         v = self._value
         arr = np.asarray(v.numpy() if isinstance(v, Tensor) else v)
-        if arr.size != int(np.prod(shape)) and arr.size != 1:
-            raise ValueError(
-                f"(InvalidArgument) The shape of the value to assign {list(arr.shape)} does "
-                f"not match the shape of the parameter {list(shape)}."
-            )
-        return jnp.asarray(np.broadcast_to(arr.reshape(shape) if arr.size != 1 else arr,
-                                           shape).astype(param.dtype.np))
+        param._set_value(jnp.asarray(arr.astype(param.dtype.np)))
 
 
 NumpyArrayInitializer = Assign
@@ -241,9 +238,8 @@ class Orthogonal(Initializer):
         self._gain = gain
 
     def _generate(self, shape, param):
-        if len(shape) < 2:
-            raise ValueError("Only Tensor with 2 or more dimensions is supported by "
-                             "Orthogonal initializer, but got shape " + str(list(shape)))
+        assert len(shape) >= 2, (
+            "Only Tensor with 2 or more dimensions can be initialized by Orthogonal")
         rows = shape[0]
         cols = int(np.prod(shape[1:]))
         flat = jax.random.normal(_key(), (max(rows, cols), min(rows, cols)), jnp.float32)
@@ -261,20 +257,18 @@ class Dirac(Initializer):
         self._groups = groups
 
     def _generate(self, shape, param):
-        if len(shape) not in (3, 4, 5):
-            raise ValueError("Only Tensor with 3/4/5 dimensions can be initialized by Dirac")
-        if shape[0] % self._groups != 0:
-            raise ValueError("Tensor 0-dimension must be divisible by groups")
+        assert len(shape) in (3, 4, 5), (
+            "Only Tensor with 3/4/5 dimensions can be initialized by Dirac")
+        assert shape[0] % self._groups == 0, "Tensor 0-dimension must be divisible by groups"
         out = np.zeros(shape, np.float32)
         per = shape[0] // self._groups
         centers = tuple(s // 2 for s in shape[2:])
         for g in range(self._groups):
-            for i in range(builtin_min(per, shape[1])):
+            for i in range(min(per, shape[1])):
                 out[(g * per + i, i, *centers)] = 1.0
         return jnp.asarray(out)
 
 
-builtin_min = min
 
 
 class Bilinear(Initializer):
@@ -304,9 +298,6 @@ def set_global_initializer(weight_init: Initializer | None,
     """Set the initializers used for every new weight/bias whose ParamAttr names none
     (they take precedence over a layer's own defaults). ``None`` resets."""
     global _global_weight, _global_bias
-    for v, what in ((weight_init, "weight_init"), (bias_init, "bias_init")):
-        if v is not None and not isinstance(v, Initializer):
-            raise TypeError(f"{what} should be an Initializer or None, but got {type(v).__name__}")
     _global_weight, _global_bias = weight_init, bias_init
 
 
@@ -341,8 +332,7 @@ def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
     if param is None:
         param = 0.01
     else:
-        if not isinstance(param, bool | int | float):
-            raise TypeError("param must be bool, int or float")
+        assert isinstance(param, bool | int | float), "param must be bool, int or float"
         param = float(param)
     if nonlinearity == "leaky_relu":
         return math.sqrt(2.0 / (1 + param**2))
