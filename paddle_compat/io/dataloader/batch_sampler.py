@@ -1,0 +1,3 @@
+"""paddle.io.dataloader.batch_sampler."""
+
+from ..._io.sampler import BatchSampler, DistributedBatchSampler  # noqa: F401
