@@ -222,7 +222,8 @@ class _Pickler(pickle.Pickler):
 
     def reducer_override(self, obj):
         if isinstance(obj, _tensor_cls()):
-            return (tuple, ((obj.name, _tensor_to_numpy(obj)),))
+            name = obj.name if isinstance(obj.name, str) else ""  # Paddle's names are str
+            return (tuple, ((name, _tensor_to_numpy(obj)),))
         if isinstance(obj, jax.Array):
             return _host_array(obj).__reduce_ex__(self._proto)
         if _is_layer(obj):
@@ -466,7 +467,11 @@ def load(path, **configs) -> Any:
                 f"`paddle.load` can not parse the file:{path}. It is a directory: paddle.load "
                 "reads one file written by paddle.save (use paddle.jit.load for a saved model)."
             )
-        raise ValueError(f"The ``path`` ({path}) to load model not exists.")
+        hint = ""
+        if any(os.path.exists(path + ext) for ext in (".pdiparams", ".pdmodel", ".json")):
+            hint = (" (it looks like a paddle.jit.save prefix: load the model with "
+                    "paddle.jit.load)")
+        raise ValueError(f"The ``path`` ({path}) to load model not exists.{hint}")
     if configs.get("safetensors", False):
         from . import _safetensors
 
