@@ -51,6 +51,8 @@ from ._core.random import get_cuda_rng_state, get_rng_state, seed, set_cuda_rng_
 from ._core.tensor import Tensor  # noqa: E402
 from ._core.tensor_repr import set_printoptions  # noqa: E402
 from ._io.serialization import load, save  # noqa: E402
+from .framework import ParamAttr  # noqa: E402
+from .framework._param_attr import create_parameter  # noqa: E402
 
 bool = _dtype_mod.bool_  # noqa: A001 - paddle.bool
 dtype = _dtype_mod.DType
