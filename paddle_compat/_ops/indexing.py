@@ -76,6 +76,8 @@ def _classify(item, pos):
                 trace_state.check_concrete(item, "Indexing with a boolean Tensor")
                 return "bool0", bool(item.item())
             return "mask", item
+        if not _dt.is_integer(dt) and item.size == 0:  # an empty index of any dtype
+            return "arr", np.zeros(item.shape, np.int64)
         if not _dt.is_integer(dt):
             raise ValueError(
                 f"(InvalidArgument) Index holds the wrong type, it holds [{dt.name}], but "
@@ -402,7 +404,7 @@ def _getitem(x: Tensor, index):
 def _value_input(x: Tensor, value):
     if isinstance(value, Tensor):
         return value
-    if isinstance(value, bool | int | float | np.generic):
+    if isinstance(value, bool | int | float):  # numpy scalars are refused, as in Paddle
         return np.asarray(value).astype(x._value.dtype)
     if isinstance(value, np.ndarray):
         return value

@@ -7,6 +7,7 @@ import builtins
 
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 
 from .._core import dtype as _dt
 from .._core import trace_state
@@ -305,8 +306,10 @@ def where_(condition, x=None, y=None):
 
 @op("masked_fill", tensors=("x", "mask", "value"), inplace="masked_fill_")
 def masked_fill(x, mask, value):
-    """``x`` with the entries where ``mask`` is True set to ``value`` (cast to x's dtype)."""
-    return jnp.where(mask.astype(bool), jnp.asarray(value).astype(x.dtype), x)
+    """``x`` with the entries where ``mask`` is True set to ``value`` (cast to x's dtype).
+    As in Paddle 3.3.1, no gradient flows to a Tensor ``value``."""
+    v = lax.stop_gradient(jnp.asarray(value).astype(x.dtype))
+    return jnp.where(mask.astype(bool), v, x)
 
 
 @op("masked_scatter", tensors=("x", "mask", "value"), inplace="masked_scatter_")
@@ -345,23 +348,15 @@ def repeat_interleave(x, repeats, axis=None, output_size=None):
         )
     ax = None if axis is None else axis_of(int(axis), x.ndim)
     n = x.size if ax is None else x.shape[ax]
-    if repeats.ndim == 0 or repeats.shape[0] == 1:
-        r = repeats.reshape([-1]) if repeats.ndim else repeats
-        if output_size is None:
-            output_size = int(_host(r, "paddle.repeat_interleave").reshape(-1)[0]) * n
-        reps = r
-    else:
-        if repeats.shape[0] != n:
-            raise ValueError(
-                "(InvalidArgument) The length of Input(RepeatsTensor) must be the same as "
-                f"length of Input(X) in axis. But received: [{repeats.shape[0]}], required: "
-                f"[{n}]."
-            )
-        reps = repeats
-        if output_size is None:
-            output_size = int(_host(repeats, "paddle.repeat_interleave with Tensor repeats "
-                                              "(pass output_size)").sum())
-    return _repeat_interleave(x, reps, ax, int(output_size))
+    if repeats.ndim != 1 or repeats.shape[0] != n:
+        raise ValueError(
+            "(InvalidArgument) The length of Input(RepeatsTensor) must be the same as length "
+            f"of Input(X) in axis. But received: {list(repeats.shape)}, required: [{n}]."
+        )
+    if output_size is None:
+        output_size = int(_host(repeats, "paddle.repeat_interleave with Tensor repeats (pass "
+                                         "output_size)").sum())
+    return _repeat_interleave(x, repeats, ax, int(output_size))
 
 
 # -- *_scatter --------------------------------------------------------------------------------
