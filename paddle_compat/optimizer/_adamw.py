@@ -59,6 +59,8 @@ class AdamW(Optimizer):
     def _acc_specs(self, param):
         return adam_moments_specs(self, param)
 
+    _param_dependent_hyper = True
+
     def _hyper(self, param, group):
         d = self._default_dict
         with_decay = not (self._apply_decay_param_fun is not None

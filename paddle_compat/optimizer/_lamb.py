@@ -49,6 +49,8 @@ class Lamb(Optimizer):
         return [("moment1", 0.0, None, dt), ("moment2", 0.0, None, dt),
                 ("beta1_pow_acc", self._beta1, [1], dt), ("beta2_pow_acc", self._beta2, [1], dt)]
 
+    _param_dependent_hyper = True
+
     def _hyper(self, param, group):
         d = self._default_dict
         exclude = group.get("exclude_from_weight_decay_fn", d["exclude_from_weight_decay_fn"])

@@ -66,6 +66,8 @@ class Momentum(Optimizer):
             return None  # applied inside the momentum update
         return super()._grad_regularizer(param, group)
 
+    _param_dependent_hyper = True
+
     def _hyper(self, param, group):
         d = self._default_dict
         method = group.get("regularization_method", d["regularization_method"])

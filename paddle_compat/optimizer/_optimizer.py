@@ -107,6 +107,7 @@ class Optimizer:
         self._accumulators_holder = {}
         self._opti_name_list = []
         self._already_create_accumulator = set()
+        self._state_lists = {}  # param name -> its accumulators in _acc_specs order
         self._master_weights = {}
         self._multi_precision = False
         self._auxiliary_vars = {}
@@ -254,13 +255,11 @@ class Optimizer:
             if p.name in self._already_create_accumulator:
                 continue
             target = self._create_master_weight(p) if self._uses_master(p) else p
-            for name, fill, shape, dtype in self._acc_specs(target):
+            self._state_lists[p.name] = [
                 self._add_accumulator(name, target, dtype=dtype, fill_value=fill, shape=shape)
+                for name, fill, shape, dtype in self._acc_specs(target)]
             self._already_create_accumulator.add(p.name)
 
-    def _state_of(self, param) -> list[Tensor]:
-        target = self._master_weights.get(param.name) if self._uses_master(param) else param
-        return [self._get_accumulator(name, target) for name, *_ in self._acc_specs(target)]
 
     # -- state dict ---------------------------------------------------------------------------
     def state_dict(self) -> dict:
@@ -368,7 +367,11 @@ class Optimizer:
         self._apply(batches)
 
     # -- the fused update ---------------------------------------------------------------------
+    _param_dependent_hyper = False  # True: _hyper reads the parameter (else once per group)
+
     def _hyper(self, param, group) -> tuple:
+        """Hashable hyperparameters of ``_rule`` (``param`` is None when they do not depend
+        on the parameter)."""
         return ()
 
     @staticmethod
@@ -383,13 +386,12 @@ class Optimizer:
         return reg if reg is not None else self.regularization
 
     def _apply(self, batches) -> None:
-        entries = []  # (param, grad Tensor, group)
+        entries = []  # (group, clip, [(param, grad Tensor)])
         for group, pairs in batches:
             pairs = [(p, g) for p, g in pairs if g is not None and not p.stop_gradient]
             if not pairs:
                 continue
-            clip = group.get("grad_clip", self._grad_clip) if group is not None \
-                else self._grad_clip
+            clip = self._grad_clip if group is None else group.get("grad_clip", self._grad_clip)
             if clip is not None and clip._fused_key() is None:
                 pairs = clip(pairs)  # a user-defined strategy: run it eagerly
                 clip = None
@@ -398,48 +400,57 @@ class Optimizer:
             return
         if type(self)._rule is Optimizer._rule:
             Optimizer._rule(None, None, None, None, None)
-        self._create_accumulators(None, [p for _, _, pairs in entries for p, _ in pairs])
+        created = self._already_create_accumulator
+        missing = [p for _, _, pairs in entries for p, _ in pairs if p.name not in created]
+        if missing:
+            self._create_accumulators(None, missing)
         found_inf = self._get_auxiliary_var("found_inf")
         if found_inf is not None and not isinstance(found_inf, Tensor):
             if found_inf:
                 return
             found_inf = None
+        read = trace_state.read
+        Slot, RegRef = _fused.Slot, _fused._RegRef  # noqa: N806
+        per_param_hp = self._param_dependent_hyper
         clips, slots, params, grads, grad_tensors, states, masters = [], [], [], [], [], [], []
         for group, clip, pairs in entries:
             ci = -1
+            inplace = False
             if clip is not None:
                 clips.append(_fused._ClipRef(clip))
                 ci = len(clips) - 1
+                inplace = clip._inplace()
+            gdict = group or {}
+            group_hp = None if per_param_hp else self._hyper(None, gdict)
             for p, g in pairs:
-                g_arr = trace_state.read(g)
+                g_arr = read(g)
                 reg = self._grad_regularizer(p, group)
-                if reg is not None and type(reg)._term is WeightDecayRegularizer._term:
-                    g_arr = g_arr + trace_state.read(reg(p, g))  # user-defined: eager term
-                    reg = None
+                if reg is not None:
+                    if type(reg)._term is WeightDecayRegularizer._term:
+                        g_arr = g_arr + read(reg(p, g))  # user-defined: eager term
+                        reg = None
+                    else:
+                        reg = RegRef(reg)
                 need_clip = getattr(p, "need_clip", True) is not False
-                master = self._uses_master(p)
-                slots.append(_fused.Slot(
-                    lr_scale=float(_lr_scale(p)),
-                    reg=_fused._RegRef(reg) if reg is not None else None,
-                    clip=ci, need_clip=need_clip, hp=self._hyper(p, group or {}),
-                    master=master,
-                    write_grad=bool(ci >= 0 and need_clip and clip._inplace() and g.ndim != 0),
-                ))
+                master = self._multi_precision and _is_low(p)
+                slots.append(Slot(
+                    _lr_scale(p), reg, ci, need_clip,
+                    self._hyper(p, gdict) if per_param_hp else group_hp, master,
+                    inplace and need_clip and g._value.ndim != 0))
                 params.append(p)
                 grads.append(g_arr)
                 grad_tensors.append(g)
-                states.append(self._state_of(p))
+                st = self._state_lists[p.name]
+                states.append(st)
                 masters.append(self._master_weights[p.name] if master else None)
-        key = _fused.Key(rule=type(self)._rule, slots=tuple(slots), clips=tuple(clips),
-                         lr_dtype=jnp.dtype(self._lr_dtype()), found_inf=found_inf is not None)
+        key = _fused.Key(type(self)._rule, tuple(slots), tuple(clips),
+                         jnp.dtype(self._lr_dtype()), found_inf is not None)
         fn = _fused.build(key)
         _fused.stats["compiled_calls"] += 1
         new_p, new_s, new_m, clipped = fn(
-            [trace_state.read(p) for p in params], grads,
-            [[trace_state.read(t) for t in st] for st in states],
-            [trace_state.read(m) if m is not None else None for m in masters],
-            trace_state.read(self._lr_tensor()),
-            trace_state.read(found_inf) if found_inf is not None else None)
+            [read(p) for p in params], grads, [[read(t) for t in st] for st in states],
+            [read(m) if m is not None else None for m in masters],
+            read(self._lr_tensor()), read(found_inf) if found_inf is not None else None)
         for p, a in zip(params, new_p):
             p._set_value(a)
         for st, arrs in zip(states, new_s):
@@ -448,9 +459,10 @@ class Optimizer:
         for m, a in zip(masters, new_m):
             if m is not None:
                 m._set_value(a)
-        written = [g for g, s in zip(grad_tensors, slots) if s.write_grad]
-        for g, a in zip(written, clipped):
-            g._set_value(a)
+        if clipped:
+            written = [g for g, s in zip(grad_tensors, slots) if s.write_grad]
+            for g, a in zip(written, clipped):
+                g._set_value(a)
 
 
 def _lr_scale(p) -> float:
