@@ -117,7 +117,9 @@ def _mask_to_arrays(m, shape, dim):
                 f"{shape[dim + j]} along axis {dim + j}."
             )
     if isinstance(m, Tensor):
-        trace_state.check_concrete(m, "Indexing with a boolean mask (data-dependent shape)")
+        trace_state.check_concrete(
+            m, "x[mask] (a boolean-mask index has a data-dependent shape; under to_static use "
+               "paddle.where(mask, x, 0) or paddle.masked_fill to keep shapes static)")
         m = np.asarray(m._value)
     return [np.asarray(a, np.int64) for a in np.nonzero(m)]
 
@@ -485,16 +487,8 @@ def rebind_inplace(x: Tensor, out: Tensor) -> Tensor:
     return x
 
 
-def _tensor_getitem(self, index):
-    return _getitem(self, index)
-
-
-def _tensor_setitem(self, index, value):
-    _setitem(self, index, value)
-
-
-Tensor.__getitem__ = _tensor_getitem
-Tensor.__setitem__ = _tensor_setitem
+Tensor.__getitem__ = _getitem
+Tensor.__setitem__ = _setitem
 
 
 # -- paddle.slice / paddle.strided_slice ---------------------------------------------------------
