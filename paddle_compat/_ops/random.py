@@ -1,0 +1,430 @@
+"""Random ops: rand/randn/uniform/normal/randint/randperm (+ _like), bernoulli, multinomial,
+poisson, standard_gamma, binomial, log_normal and the in-place fills (uniform_, normal_,
+exponential_, ...).
+
+Every public op here is a thin composite: it draws a fresh key from the global generator
+(``paddle_compat._core.random.next_key``) and passes it as a *tensor input* to a private jitted
+kernel. The key is therefore an ordinary input: the recomputing VJP sees the same sample, and
+under ``to_static`` the generator state is threaded through the compiled function. Values
+differ from Paddle's (different RNG algorithms); distributions, shapes and dtypes match.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from .._core import dtype as _dt
+from .._core import random as _rng
+from .._core.registry import op
+from .._core.tensor import Tensor
+
+_FLOATS = ("float16", "bfloat16", "float32", "float64")
+_FLOATS_C = _FLOATS + ("complex64", "complex128")
+_INTS = ("int32", "int64")
+_K = {"namespaces": (), "method": None, "differentiable": False}
+
+
+# -- helpers -----------------------------------------------------------------------------------
+def _key(seed: int = 0) -> Tensor:
+    """A fresh key from the global generator (or a fixed one from a nonzero ``seed``)."""
+    if seed:
+        return Tensor(jax.random.key_data(jax.random.key(int(seed))))
+    return Tensor(_rng.next_key())
+
+
+def _k(key):
+    return jax.random.wrap_key_data(key)
+
+
+def _shape(shape) -> tuple[int, ...]:
+    if isinstance(shape, Tensor):
+        shape = np.asarray(shape.numpy()).reshape(-1).tolist()
+    if isinstance(shape, int | np.integer):
+        shape = [shape]
+    out = []
+    for s in shape:
+        if isinstance(s, Tensor):
+            s = s.item()
+        if not isinstance(s, int | np.integer):
+            raise TypeError(f"shape entries must be ints, got {type(s).__name__}")
+        if s < 0:
+            raise RuntimeError(
+                f"(PreconditionNotMet) The meta data must be valid: shape {list(shape)} has a "
+                f"negative entry."
+            )
+        out.append(int(s))
+    return tuple(out)
+
+
+def _dtype(dtype, allowed, kernel: str, default=None) -> str:
+    d = _dt.to_dtype(dtype) if dtype is not None else (default or _dt.default_float())
+    if d.name not in allowed:
+        raise RuntimeError(
+            f"(NotFound) The kernel `{kernel}` is not registered for data type {d.name}; "
+            f"supported: {', '.join(allowed)}."
+        )
+    return d.name
+
+
+def _finish(t: Tensor, out=None, requires_grad: bool = False) -> Tensor:
+    if requires_grad:
+        t.stop_gradient = False
+    if out is not None:
+        out._set_value(t._value)
+        return out
+    return t
+
+
+def _fill(x: Tensor, value: Tensor, name: str, check_leaf: bool = True) -> Tensor:
+    """Write a sample into ``x`` in place. On a non-leaf the fill is recorded as an op with a
+    zero gradient, so x stays a non-leaf (as in Paddle) and nothing flows to its old value."""
+    from .._core import autograd
+    from ._methods import make_inplace
+
+    if x._node is not None and autograd.is_grad_enabled():
+        return make_inplace(_refill)(x, value)
+    if check_leaf and not x.stop_gradient and autograd.is_grad_enabled():
+        raise ValueError(
+            f"(InvalidArgument) Leaf Tensor (shape {list(x.shape)}) that doesn't stop gradient "
+            f"can't use inplace strategy ({name})."
+        )
+    x._set_value(value._value)
+    x._node = None
+    return x
+
+
+def _float_inplace(x: Tensor, kernel: str) -> str:
+    return _dtype(x.dtype, _FLOATS, kernel)
+
+
+# -- kernels (private; the key is a tensor input) ----------------------------------------------
+@op("_refill", tensors=("x", "value"), namespaces=(), method=None, inplace="_refill_")
+def _refill(x, value):
+    return jax.lax.stop_gradient(value).astype(x.dtype) + jnp.zeros_like(x)
+
+
+@op("_rand_uniform", tensors=("key", "low", "high"), **_K)
+def _rand_uniform(key, low, high, shape, dtype):
+    dt = np.dtype(_dt.to_dtype(dtype).np)
+    if jnp.issubdtype(dt, jnp.complexfloating):
+        real = jnp.finfo(dt).dtype
+        k1, k2 = jax.random.split(_k(key))
+        re = jax.random.uniform(k1, shape, real, low, high)
+        return (re + 1j * jax.random.uniform(k2, shape, real, low, high)).astype(dt)
+    return jax.random.uniform(_k(key), shape, dt, low.astype(dt), high.astype(dt))
+
+
+@op("_rand_normal", tensors=("key", "mean", "std"), **_K)
+def _rand_normal(key, mean, std, shape, dtype):
+    dt = np.dtype(_dt.to_dtype(dtype).np)
+    z = jax.random.normal(_k(key), shape, dt)
+    return (z * std + mean).astype(dt)
+
+
+@op("_rand_int", tensors=("key", "low", "high"), **_K)
+def _rand_int(key, low, high, shape, dtype):
+    dt = np.dtype(_dt.to_dtype(dtype).np)
+    kdt = jnp.int64 if dt.kind == "f" or dt == np.int64 else dt
+    return jax.random.randint(_k(key), shape, low, high, kdt).astype(dt)
+
+
+@op("_randperm", tensors=("key",), **_K)
+def _randperm(key, n, dtype):
+    return jax.random.permutation(_k(key), n).astype(_dt.to_dtype(dtype).np)
+
+
+@op("_bernoulli", tensors=("key", "p"), **_K)
+def _bernoulli(key, p, dtype):
+    dt = _dt.to_dtype(dtype).np
+    return (jax.random.uniform(_k(key), p.shape, jnp.float32) < p).astype(dt)
+
+
+@op("_exponential", tensors=("key", "lam"), **_K)
+def _exponential(key, lam, shape, dtype):
+    dt = _dt.to_dtype(dtype).np
+    return (jax.random.exponential(_k(key), shape, dt) / lam).astype(dt)
+
+
+@op("_cauchy", tensors=("key", "loc", "scale"), **_K)
+def _cauchy(key, loc, scale, shape, dtype):
+    dt = _dt.to_dtype(dtype).np
+    return (jax.random.cauchy(_k(key), shape, dt) * scale + loc).astype(dt)
+
+
+@op("_geometric", tensors=("key", "probs"), **_K)
+def _geometric(key, probs, shape, dtype):
+    dt = _dt.to_dtype(dtype).np
+    u = jax.random.uniform(_k(key), shape, jnp.float32, minval=jnp.finfo(jnp.float32).tiny)
+    # Paddle 3.3.1 fills log(u) / log(1 - p) without rounding up (measured: non-integer
+    # values, some below 1); we match it rather than the textbook integer distribution
+    return (jnp.log(u) / jnp.log1p(-probs)).astype(dt)
+
+
+@op("_poisson", tensors=("key", "x"), namespaces=(), method=None)
+def _poisson(key, x):
+    # differentiable with a zero gradient, as Paddle's poisson_grad
+    s = jax.random.poisson(_k(key), jax.lax.stop_gradient(x), x.shape)
+    return s.astype(x.dtype) + 0 * jax.lax.stop_gradient(x)
+
+
+@op("_standard_gamma", tensors=("key", "x"), **_K)
+def _standard_gamma(key, x):
+    return jax.random.gamma(_k(key), x, x.shape, x.dtype)
+
+
+@op("_binomial", tensors=("key", "count", "prob"), **_K)
+def _binomial(key, count, prob):
+    shape = jnp.broadcast_shapes(count.shape, prob.shape)
+    p = prob.astype(jnp.float32) if prob.dtype != jnp.float64 else prob
+    return jax.random.binomial(_k(key), count.astype(p.dtype), p, shape).astype(jnp.int64)
+
+
+@op("_multinomial", tensors=("key", "x"), **_K)
+def _multinomial(key, x, num_samples, replacement):
+    logits = jnp.log(x.astype(jnp.float32) if x.dtype != jnp.float64 else x)
+    if replacement:
+        out = jax.random.categorical(_k(key), logits, axis=-1,
+                                     shape=(num_samples,) + logits.shape[:-1])
+        out = jnp.moveaxis(out, 0, -1)
+    else:  # Gumbel top-k: sampling without replacement
+        g = jax.random.gumbel(_k(key), logits.shape, logits.dtype)
+        out = jax.lax.top_k(logits + g, num_samples)[1]
+    return out.astype(jnp.int64)
+
+
+# -- public creation ops -----------------------------------------------------------------------
+@op("rand", tensors=(), composite=True, method=None)
+def rand(shape, dtype=None, out=None, device=None, requires_grad=False, pin_memory=False):
+    """Uniform samples in [0, 1) of ``shape`` (default float dtype)."""
+    dt = _dtype(dtype, _FLOATS_C, "uniform")
+    return _finish(_rand_uniform(_key(), 0.0, 1.0, _shape(shape), dt), out, requires_grad)
+
+
+@op("randn", tensors=(), composite=True, method=None)
+def randn(shape, dtype=None, out=None, device=None, requires_grad=False, pin_memory=False):
+    """Standard normal samples of ``shape`` (default float dtype)."""
+    dt = _dtype(dtype, _FLOATS_C, "gaussian")
+    return _finish(_rand_normal(_key(), 0.0, 1.0, _shape(shape), dt), out, requires_grad)
+
+
+@op("standard_normal", tensors=(), composite=True, method=None)
+def standard_normal(shape, dtype=None, out=None, device=None, requires_grad=False):
+    """Same as ``randn``."""
+    return randn(shape, dtype, out=out, requires_grad=requires_grad)
+
+
+@op("uniform", tensors=(), composite=True, method=None)
+def uniform(shape, dtype=None, min=0, max=1.0, seed=0, out=None, device=None,  # noqa: A002
+            requires_grad=False):
+    """Uniform samples in [min, max); a nonzero ``seed`` gives the same numbers every call."""
+    dt = _dtype(dtype, _FLOATS, "uniform")
+    r = _rand_uniform(_key(seed), float(min), float(max), _shape(shape), dt)
+    return _finish(r, out, requires_grad)
+
+
+@op("normal", tensors=(), composite=True, method=None)
+def normal(mean=0.0, std=1.0, shape=None, out=None):
+    """Normal samples; ``mean``/``std`` may be Tensors (the result broadcasts them and is
+    differentiable with respect to them)."""
+    if isinstance(mean, complex) and mean.real != mean.imag:
+        raise ValueError(
+            "The mean of complex gaussian distribution should be a complex number with real "
+            f"part equal imaginary part, but got {mean.real} != {mean.imag}")
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        tensors = [t for t in (mean, std) if isinstance(t, Tensor)]
+        if len(tensors) == 2 and tuple(mean.shape) != tuple(std.shape):
+            raise ValueError(
+                f"normal: mean {list(mean.shape)} and std {list(std.shape)} must have the same "
+                f"shape.")
+        z = _rand_normal(_key(), 0.0, 1.0, tuple(tensors[0].shape), tensors[0].dtype.name)
+        return _finish(z * std + mean, out)
+    if shape is None:
+        raise AttributeError("normal: shape is required when mean and std are numbers")
+    dt = "complex64" if isinstance(mean, complex) else _dt.default_float().name
+    m = mean if isinstance(mean, complex) else float(mean)
+    return _finish(_rand_normal(_key(), m, float(std), _shape(shape), dt), out)
+
+
+@op("log_normal", tensors=(), composite=True, method=None)
+def log_normal(mean=1.0, std=2.0, shape=None):
+    """exp of normal samples with the given ``mean``/``std``."""
+    return normal(mean, std, shape).exp()
+
+
+@op("randint", tensors=(), composite=True, method=None)
+def randint(low=0, high=None, shape=(1,), dtype=None):
+    """Uniform integers in [low, high) (or [0, low) when ``high`` is None); int64 default."""
+    if high is None:
+        low, high = 0, low
+    if low >= high:
+        raise ValueError(
+            f"(InvalidArgument) randint's low must less then high, but received: low = {low}, "
+            f"high = {high}.")
+    dt = _dtype(dtype, _INTS, "randint", _dt.int64)
+    return _rand_int(_key(), int(low), int(high), _shape(shape), dt)
+
+
+@op("randint_like", composite=True, method=None)
+def randint_like(x, low=0, high=None, dtype=None):
+    """randint with the shape (and by default the dtype) of ``x``."""
+    if high is None:
+        low, high = 0, low
+    if low >= high:
+        raise ValueError(
+            f"randint_like's low must less then high, but received low = {low}, high = {high}")
+    dt = _dtype(dtype if dtype is not None else x.dtype, _FLOATS + _INTS, "randint")
+    return _rand_int(_key(), int(low), int(high), tuple(x.shape), dt)
+
+
+@op("rand_like", composite=True, method=None)
+def rand_like(x, dtype=None, device=None, requires_grad=False):
+    """rand with the shape (and by default the dtype) of ``x``."""
+    dt = _dtype(dtype if dtype is not None else x.dtype, _FLOATS_C, "uniform")
+    return _finish(_rand_uniform(_key(), 0.0, 1.0, tuple(x.shape), dt), None, requires_grad)
+
+
+@op("randn_like", composite=True, method=None)
+def randn_like(x, dtype=None, device=None, requires_grad=False):
+    """randn with the shape (and by default the dtype) of ``x``."""
+    dt = _dtype(dtype if dtype is not None else x.dtype, _FLOATS_C, "gaussian")
+    return _finish(_rand_normal(_key(), 0.0, 1.0, tuple(x.shape), dt), None, requires_grad)
+
+
+@op("randperm", tensors=(), composite=True, method=None)
+def randperm(n, dtype="int64", out=None, device=None, requires_grad=False, pin_memory=False):
+    """A random permutation of 0..n-1."""
+    if n < 0:
+        raise RuntimeError(f"(PreconditionNotMet) randperm: n must be >= 0, got {n}.")
+    dt = _dtype(dtype, _FLOATS + _INTS, "randperm")
+    return _finish(_randperm(_key(), int(n), dt), out, requires_grad)
+
+
+# -- sampling from tensors ---------------------------------------------------------------------
+@op("bernoulli", composite=True, method=None)
+def bernoulli(x, p=None):
+    """0/1 samples (dtype of x) with probabilities ``x`` (or the scalar ``p``)."""
+    dt = _dtype(x.dtype, _FLOATS, "bernoulli")
+    probs = x if p is None else Tensor(jnp.full(tuple(x.shape), p, x.dtype.np))
+    return _bernoulli(_key(), probs, dt)
+
+
+def _check_multinomial(x, num_samples, replacement):
+    if x.ndim > 2 or x.ndim == 0:
+        raise ValueError(
+            f"(InvalidArgument) The number of dimensions of the input probability distribution "
+            f"should be 1 or 2, but got {x.ndim}.")
+    v = x._value
+    if isinstance(v, jax.core.Tracer):
+        return
+    a = np.asarray(v, dtype=np.float64).reshape(-1, x.shape[-1])
+    if (a < 0).any():
+        raise ValueError("(InvalidArgument) The input of multinomial distribution should be >= 0")
+    if (a.sum(-1) <= 0).any():
+        raise ValueError(
+            "(InvalidArgument) The sum of one multinomial distribution probability should be > 0")
+    if not replacement and ((a > 0).sum(-1) < num_samples).any():
+        raise ValueError(
+            "(InvalidArgument) When replacement is False, number of samples should be less than "
+            "non-zero categories.")
+
+
+@op("multinomial", composite=True)
+def multinomial(x, num_samples=1, replacement=False, out=None):
+    """int64 category indices sampled from the (unnormalized) probabilities in the last axis."""
+    _dtype(x.dtype, _FLOATS, "multinomial")
+    _check_multinomial(x, int(num_samples), bool(replacement))
+    return _finish(_multinomial(_key(), x, int(num_samples), bool(replacement)), out)
+
+
+@op("poisson", composite=True, method=None)
+def poisson(x):
+    """Poisson samples with rates ``x`` (dtype of x; zero gradient)."""
+    _dtype(x.dtype, _FLOATS, "poisson")
+    return _poisson(_key(), x)
+
+
+@op("standard_gamma", composite=True, method=None)
+def standard_gamma(x):
+    """Gamma(x, 1) samples."""
+    _dtype(x.dtype, _FLOATS, "standard_gamma")
+    return _standard_gamma(_key(), x)
+
+
+@op("binomial", tensors=("count", "prob"), composite=True, method=None)
+def binomial(count, prob):
+    """int64 Binomial(count, prob) samples."""
+    return _binomial(_key(), count, prob)
+
+
+# -- in-place fills ----------------------------------------------------------------------------
+@op("uniform_", composite=True, namespaces=())
+def uniform_(x, min=0, max=1.0, seed=0):  # noqa: A002
+    """Fill ``x`` with uniform samples in [min, max)."""
+    dt = _float_inplace(x, "uniform_inplace")
+    r = _rand_uniform(_key(seed), float(min), float(max), tuple(x.shape), dt)
+    return _fill(x, r, "uniform_")
+
+
+@op("normal_", composite=True)
+def normal_(x, mean=0.0, std=1.0):
+    """Fill ``x`` with normal samples."""
+    dt = _float_inplace(x, "gaussian_inplace")
+    return _fill(x, _rand_normal(_key(), float(mean), float(std), tuple(x.shape), dt), "normal_")
+
+
+@op("log_normal_", composite=True)
+def log_normal_(x, mean=1.0, std=2.0):
+    """Fill ``x`` with log-normal samples."""
+    dt = _float_inplace(x, "gaussian_inplace")
+    r = _rand_normal(_key(), float(mean), float(std), tuple(x.shape), dt)
+    return _fill(x, Tensor(jnp.exp(r._value)), "log_normal_")
+
+
+@op("exponential_", composite=True, namespaces=())
+def exponential_(x, lam=1.0):
+    """Fill ``x`` with exponential samples of rate ``lam`` (allowed on leaves needing grad)."""
+    dt = _float_inplace(x, "exponential")
+    r = _exponential(_key(), float(lam), tuple(x.shape), dt)
+    return _fill(x, r, "exponential_", check_leaf=False)
+
+
+@op("bernoulli_", composite=True)
+def bernoulli_(x, p=0.5):
+    """Fill ``x`` with 0/1 samples of probability ``p`` (a float or a Tensor)."""
+    dt = _float_inplace(x, "uniform_inplace")
+    probs = p if isinstance(p, Tensor) else Tensor(jnp.full(tuple(x.shape), p, jnp.float32))
+    probs = Tensor(jnp.broadcast_to(probs._value, tuple(x.shape)))
+    return _fill(x, _bernoulli(_key(), probs, dt), "bernoulli_")
+
+
+@op("cauchy_", composite=True)
+def cauchy_(x, loc=0, scale=1):
+    """Fill ``x`` with Cauchy samples."""
+    dt = _float_inplace(x, "gaussian_inplace")
+    r = _cauchy(_key(), float(loc), float(scale), tuple(x.shape), dt)
+    return _fill(x, r, "cauchy_")
+
+
+@op("geometric_", composite=True)
+def geometric_(x, probs):
+    """Fill ``x`` with (continuous, as Paddle's) geometric samples log(u) / log(1 - probs)."""
+    if not _dt.is_inexact_np(x.dtype.np):
+        raise ValueError(f"data type {x.dtype.np} not inexact")
+    r = _geometric(_key(), probs if isinstance(probs, Tensor) else float(probs),
+                   tuple(x.shape), x.dtype.name)
+    return _fill(x, r, "geometric_")
+
+
+@op("random_", composite=True, namespaces=())
+def random_(x, from_=0, to=None, generator=None):
+    """Fill ``x`` with integers in [from_, to) ([0, from_) when only one bound is given)."""
+    if to is None:
+        if from_:
+            from_, to = 0, from_
+        else:
+            d = x.dtype.np
+            to = 2 ** (np.finfo(d).nmant + 1) + 1 if d.kind == "f" else int(np.iinfo(d).max)
+    dt = _dtype(x.dtype, _FLOATS + _INTS, "random")
+    return _fill(x, _rand_int(_key(), int(from_), int(to), tuple(x.shape), dt), "random_")
