@@ -1,15 +1,17 @@
 """paddle.optimizer: optimizers (one fused compiled update per step) and ``lr`` schedulers."""
 
 from . import lr  # noqa: F401
+from ._adadelta import Adadelta
 from ._adagrad import Adagrad
 from ._adam import Adam
 from ._adamax import Adamax
 from ._adamw import AdamW
 from ._lamb import Lamb
 from ._momentum import Momentum
+from ._nadam import NAdam
 from ._optimizer import Optimizer
 from ._rmsprop import RMSProp
 from ._sgd import SGD
 
-__all__ = ["Optimizer", "Adagrad", "Adam", "AdamW", "Adamax", "RMSProp", "SGD", "Momentum",
+__all__ = ["Optimizer", "Adadelta", "Adagrad", "NAdam", "Adam", "AdamW", "Adamax", "RMSProp", "SGD", "Momentum",
            "Lamb"]

@@ -64,6 +64,8 @@ OPTIMIZERS = {
     "rmsprop_centered": lambda lr, **kw: O.RMSProp(lr, rho=0.9, centered=True, **kw),
     "adamax": lambda lr, **kw: O.Adamax(lr, **kw),
     "lamb": lambda lr, **kw: O.Lamb(lr, **kw),
+    "adadelta": lambda lr, **kw: O.Adadelta(lr * 10, epsilon=1e-3, rho=0.9, **kw),
+    "nadam": lambda lr, **kw: O.NAdam(lr, epsilon=1e-3, momentum_decay=0.04, **kw),
 }
 VARIANTS = {
     "plain": lambda: {},
@@ -83,9 +85,9 @@ def _make_case(opt_name, variant):
     def case():
         tag = f"{opt_name}_{variant}"
         params = _params(tag)
-        if opt_name == "adamax" and variant == "globalnorm":
-            # Paddle's global-norm clip turns a 0-d grad into shape [1], which its Adamax
-            # kernel rejects (ValueError); we keep 0-d grads 0-d
+        if opt_name in ("adamax", "adadelta") and variant == "globalnorm":
+            # Paddle's global-norm clip turns a 0-d grad into shape [1], which its Adamax and
+            # Adadelta kernels reject (ValueError); we keep 0-d grads 0-d
             params = params[:2]
         kw = VARIANTS[variant]()
         opt = OPTIMIZERS[opt_name](0.1, parameters=params, **kw)
