@@ -10,8 +10,9 @@ from ._lamb import Lamb
 from ._momentum import Momentum
 from ._nadam import NAdam
 from ._optimizer import Optimizer
+from ._radam import RAdam
 from ._rmsprop import RMSProp
 from ._sgd import SGD
 
-__all__ = ["Optimizer", "Adadelta", "Adagrad", "NAdam", "Adam", "AdamW", "Adamax", "RMSProp", "SGD", "Momentum",
+__all__ = ["Optimizer", "Adadelta", "Adagrad", "NAdam", "RAdam", "Adam", "AdamW", "Adamax", "RMSProp", "SGD", "Momentum",
            "Lamb"]
