@@ -46,6 +46,17 @@ def _with_more(shape, more):
     return shape
 
 
+def tensor_list(x, what, arg="x"):
+    """A list/tuple of arrays (Paddle refuses a single Tensor or an empty list)."""
+    if not isinstance(x, list | tuple):
+        raise ValueError(f"{what}(): argument '{arg}' (position 0) must be list of Tensors, "
+                         f"but got Tensor")
+    if not x:
+        raise ValueError(f"{what}(): argument '{arg}' (position 0) must be list of Tensors, "
+                         "but got empty list")
+    return list(x)
+
+
 def _same_dtypes(xs, what):
     d0 = xs[0].dtype
     for i, a in enumerate(xs[1:], 1):
@@ -300,10 +311,7 @@ def unsqueeze(x, axis):
 @op("concat")
 def concat(x, axis=0, out=None):
     """Join tensors along an existing dim (dtypes must match)."""
-    xs = list(x)
-    if not xs:
-        raise ValueError("concat(): argument 'x' must be a non-empty list "
-                         "of Tensors.")
+    xs = tensor_list(x, "concat")
     _same_dtypes(xs, "concat")
     nd = xs[0].ndim
     ax = axis_of(axis, nd) if nd else axis_of(axis, 0, "axis")
@@ -321,7 +329,7 @@ def concat(x, axis=0, out=None):
 @op("stack")
 def stack(x, axis=0, out=None):
     """Join same-shape tensors along a new dim."""
-    xs = list(x)
+    xs = tensor_list(x, "stack")
     _same_dtypes(xs, "stack")
     nd = xs[0].ndim
     if not -(nd + 1) <= axis < nd + 1:
@@ -441,7 +449,7 @@ def unstack(x, axis=0, num=None):
 
 def _stack_fn(name, fn, doc):
     def f(x):
-        xs = list(x)
+        xs = tensor_list(x, name)
         _same_dtypes(xs, name)
         return fn(xs)
 
@@ -524,7 +532,7 @@ def expand_as(x, y):
 @op("broadcast_tensors", method=None)
 def broadcast_tensors(x):
     """Broadcast all inputs to their common shape."""
-    xs = list(x)
+    xs = tensor_list(x, "broadcast_tensors", "input")
     _same_dtypes(xs, "broadcast_tensors")
     try:
         shape = np.broadcast_shapes(*[a.shape for a in xs])
@@ -644,6 +652,7 @@ def tensor_unfold(x, axis, size, step):
 def meshgrid(*args, indexing="ij"):
     """Coordinate grids from 1-D (or 0-d) inputs (``indexing='ij'`` by default)."""
     xs = list(args[0]) if len(args) == 1 and isinstance(args[0], list | tuple) else list(args)
+    tensor_list(xs, "meshgrid", "inputs")
     _same_dtypes(xs, "meshgrid")
     return list(jnp.meshgrid(*[a.reshape(-1) for a in xs], indexing=indexing))
 
