@@ -260,3 +260,36 @@ def test_found_inf_tensor_inside_fused_update():
     opt.step()
     for p, b in zip(params, before):
         np.testing.assert_array_equal(p.numpy(), b)
+
+
+def test_loads_real_paddle_pdopt():
+    """tests/data/optimizer_adamw_steplr.pdopt was written by real Paddle 3.3.1
+    (tools/make_optimizer_fixture.py): loading it continues training identically."""
+    import json
+    from pathlib import Path
+
+    data = Path(__file__).parent / "data"
+    record = json.loads((data / "optimizer_adamw_steplr.json").read_text())
+    state = paddle.load(str(data / "optimizer_adamw_steplr.pdopt"))
+    assert list(state) == record["keys"]
+    params = []
+    for name, value in zip(("pdopt_w", "pdopt_b"), record["params_at_save"]):
+        t = paddle.to_tensor(np.asarray(value, "float32"), stop_gradient=False)
+        t.name = name
+        params.append(t)
+    sched = paddle.optimizer.lr.StepDecay(0.1, step_size=2, gamma=0.5)
+    opt = paddle.optimizer.AdamW(sched, parameters=params, weight_decay=0.05)
+    opt.set_state_dict(state)
+    assert sched.last_epoch == 3
+    for step in range(3, 5):
+        rng = np.random.default_rng(50 + step)
+        grads = [rng.standard_normal((3, 4)).astype("float32"),
+                 rng.standard_normal((4,)).astype("float32")]
+        for p, g in zip(params, grads):
+            p.grad = paddle.to_tensor(g)
+        opt.step()
+        sched.step()
+    assert list(opt.state_dict()) == record["keys"]
+    for p, expect in zip(params, record["params_final"]):
+        np.testing.assert_allclose(p.numpy(), np.asarray(expect), rtol=1e-5, atol=1e-6)
+    assert opt.get_lr() == record["lr_final"]

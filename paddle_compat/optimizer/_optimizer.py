@@ -142,6 +142,10 @@ class Optimizer:
             return jnp.float64
         return jnp.float32
 
+    def _global_learning_rate(self, program=None) -> Tensor:
+        """The current learning rate as a scalar Tensor of the parameters' float dtype."""
+        return Tensor(trace_state.read(self._lr_tensor()).astype(self._lr_dtype()))
+
     def get_lr(self) -> float:
         """The current learning rate (the scheduler's value when one is used)."""
         lr = self._learning_rate
@@ -297,7 +301,10 @@ class Optimizer:
                 var = self._master_weights.get(pname)
                 if var is not None:
                     var.set_value(_as_array(value))
-                elif isinstance(value, Tensor):
+                else:
+                    if not isinstance(value, Tensor):
+                        value = Tensor(jnp.asarray(_as_array(value)),
+                                       name=unique_name(pname + "_fp32_master"))
                     self._master_weights[pname] = value
         self._accumulators_holder = state_dict
         for accs in self._accumulators.values():
@@ -349,10 +356,8 @@ class Optimizer:
         """Apply the existing gradients of ``parameters`` (default: all); returns
         ``(optimize_ops, params_grads)`` (ops is an empty list in dynamic mode)."""
         assert isinstance(loss, Tensor), "The loss should be an Tensor."
+        # like Paddle's dynamic mode, no_grad_set is not consulted here
         params_grads = self.backward(loss, startup_program, parameters, no_grad_set)
-        if no_grad_set:
-            names = {x if isinstance(x, str) else x.name for x in no_grad_set}
-            params_grads = [(p, g) for p, g in params_grads if p.name not in names]
         self._apply([(None, params_grads)])
         return [], params_grads
 
