@@ -27,6 +27,7 @@ def main() -> None:
     os.chdir("/")
     sys.path = [p for p in sys.path if Path(p or ".").resolve() != ROOT]
     import numpy as np
+
     import paddle
 
     assert "paddle_compat" not in paddle.__file__
