@@ -235,7 +235,8 @@ def parse_index(shape, idx) -> _Index:
 
 # -- kernels ----------------------------------------------------------------------------------
 def _region(plan, x, starts, tensors):
-    """Step 1: the basic part of the index. Returns (span, strided view, mid array, ctx)."""
+    """Step 1, the basic part of the index: one dynamic_slice over the span of every int/slice
+    item, then strides and reversals. Returns (span, view, starts, steps, dynamic?, mid shape)."""
     shape = x.shape
     st, sizes, steps = [], [], []
     dyn = False
