@@ -12,7 +12,8 @@ from ._nadam import NAdam
 from ._optimizer import Optimizer
 from ._radam import RAdam
 from ._rmsprop import RMSProp
+from ._rprop import Rprop
 from ._sgd import SGD
 
-__all__ = ["Optimizer", "Adadelta", "Adagrad", "NAdam", "RAdam", "Adam", "AdamW", "Adamax", "RMSProp", "SGD", "Momentum",
+__all__ = ["Optimizer", "Adadelta", "Adagrad", "NAdam", "RAdam", "Rprop", "Adam", "AdamW", "Adamax", "RMSProp", "SGD", "Momentum",
            "Lamb"]

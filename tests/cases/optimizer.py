@@ -71,6 +71,8 @@ OPTIMIZERS = {
     "nadam": lambda lr, **kw: O.NAdam(lr, epsilon=1e-3, momentum_decay=0.04, **kw),
     "radam": lambda lr, **kw: O.RAdam(lr, beta2=0.9, epsilon=1e-3, **kw),
     "radam_slow": lambda lr, **kw: O.RAdam(lr, epsilon=1e-3, **kw),
+    "rprop": lambda lr, **kw: O.Rprop(lr / 10, etas=(0.4, 1.5), learning_rate_range=(1e-3, 0.05),
+                                      **kw),
 }
 VARIANTS = {
     "plain": lambda: {},
@@ -83,16 +85,17 @@ VARIANTS = {
 # every optimizer runs plain, wd and globalnorm; the other variants on a few optimizers
 EXTRA = {"sgd": ("l1", "norm", "value"), "momentum": ("l1", "value"), "adam": ("l1", "norm"),
          "adamw": ("norm",)}
-NO_WD = {"lamb"}  # Lamb has no weight_decay argument (lamb_weight_decay is its own)
+NO_WD = {"lamb", "rprop"}  # no weight_decay argument
 
 
 def _make_case(opt_name, variant):
     def case():
         tag = f"{opt_name}_{variant}"
         params = _params(tag)
-        if opt_name in ("adamax", "adadelta") and variant == "globalnorm":
+        if opt_name in ("adamax", "adadelta", "rprop") and variant == "globalnorm":
             # Paddle's global-norm clip turns a 0-d grad into shape [1], which its Adamax and
-            # Adadelta kernels reject (ValueError); we keep 0-d grads 0-d
+            # Adadelta kernels reject (ValueError) and Rprop stores as a [1] state; we keep
+            # 0-d grads 0-d
             params = params[:2]
         kw = VARIANTS[variant]()
         opt = OPTIMIZERS[opt_name](0.1, parameters=params, **kw)
