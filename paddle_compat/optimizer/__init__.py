@@ -2,6 +2,7 @@
 
 from . import lr  # noqa: F401
 from ._adadelta import Adadelta
+from ._asgd import ASGD
 from ._adagrad import Adagrad
 from ._adam import Adam
 from ._adamax import Adamax
@@ -15,5 +16,5 @@ from ._rmsprop import RMSProp
 from ._rprop import Rprop
 from ._sgd import SGD
 
-__all__ = ["Optimizer", "Adadelta", "Adagrad", "NAdam", "RAdam", "Rprop", "Adam", "AdamW", "Adamax", "RMSProp", "SGD", "Momentum",
+__all__ = ["Optimizer", "ASGD", "Adadelta", "Adagrad", "NAdam", "RAdam", "Rprop", "Adam", "AdamW", "Adamax", "RMSProp", "SGD", "Momentum",
            "Lamb"]

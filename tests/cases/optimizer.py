@@ -71,6 +71,7 @@ OPTIMIZERS = {
     "nadam": lambda lr, **kw: O.NAdam(lr, epsilon=1e-3, momentum_decay=0.04, **kw),
     "radam": lambda lr, **kw: O.RAdam(lr, beta2=0.9, epsilon=1e-3, **kw),
     "radam_slow": lambda lr, **kw: O.RAdam(lr, epsilon=1e-3, **kw),
+    "asgd": lambda lr, **kw: O.ASGD(lr, batch_num=3, **kw),
     "rprop": lambda lr, **kw: O.Rprop(lr / 10, etas=(0.4, 1.5), learning_rate_range=(1e-3, 0.05),
                                       **kw),
 }
