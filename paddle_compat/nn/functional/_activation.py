@@ -1,0 +1,304 @@
+"""paddle.nn.functional activations: relu family, sigmoid family, softmax, gelu, glu, prelu,
+and the random ones (rrelu, gumbel_softmax) that take their PRNG key as an input."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from ..._core import dtype as _dt
+from ..._core import random as _random
+from ..._core.registry import REGISTRY, op
+from ..._core.tensor import Tensor
+
+_F = ("paddle.nn.functional",)
+_ACT = dict(namespaces=_F, method=None)
+_PRIVATE = dict(namespaces=(), method=None)
+
+# Paddle's sigmoid/tanh live in paddle.* and paddle.nn.functional: export the existing ops here too
+for _n in ("sigmoid", "tanh"):
+    if _n in REGISTRY and _F[0] not in REGISTRY[_n].namespaces:
+        REGISTRY[_n].namespaces = REGISTRY[_n].namespaces + _F
+
+
+def float_only(x, kernel: str):
+    """Paddle has no integer kernels for activations: it raises RuntimeError (NotFound)."""
+    if not _dt.is_inexact_np(x.dtype):
+        raise RuntimeError(
+            f"(NotFound) The kernel with key (CPU, Undefined(AnyLayout), {_dt.to_dtype(x.dtype).name}) "
+            f"of kernel `{kernel}` is not registered."
+        )
+    return x
+
+
+def _c(x, v):
+    """A Python scalar as an array of x's dtype (keeps float16/bfloat16 results in dtype)."""
+    return jnp.asarray(v, dtype=x.dtype)
+
+
+# -- relu family ------------------------------------------------------------------------------
+@op("relu", inplace="relu_", **_ACT)
+def relu(x):
+    """max(x, 0)."""
+    x = float_only(x, "relu")
+    return jnp.where(x > 0, x, _c(x, 0))
+
+
+@op("relu6", **_ACT)
+def relu6(x):
+    """min(max(x, 0), 6); gradient 1 strictly inside (0, 6)."""
+    x = float_only(x, "relu6")
+    return jnp.where(x <= 0, _c(x, 0), jnp.where(x >= 6, _c(x, 6), x))
+
+
+@op("leaky_relu", inplace="leaky_relu_", **_ACT)
+def leaky_relu(x, negative_slope=0.01):
+    """x for x > 0, negative_slope * x otherwise."""
+    x = float_only(x, "leaky_relu")
+    return jnp.where(x > 0, x, x * _c(x, negative_slope))
+
+
+@op("elu", inplace="elu_", **_ACT)
+def elu(x, alpha=1.0):
+    """x for x > 0, alpha * (exp(x) - 1) otherwise."""
+    x = float_only(x, "elu")
+    return jnp.where(x > 0, x, _c(x, alpha) * jnp.expm1(jnp.minimum(x, 0)))
+
+
+@op("selu", **_ACT)
+def selu(x, scale=1.0507009873554805, alpha=1.6732632423543772):
+    """scale * (x if x > 0 else alpha * (exp(x) - 1))."""
+    x = float_only(x, "selu")
+    neg = _c(x, alpha) * jnp.expm1(jnp.minimum(x, 0))
+    return _c(x, scale) * jnp.where(x > 0, x, neg)
+
+
+@op("celu", **_ACT)
+def celu(x, alpha=1.0):
+    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
+    x = float_only(x, "celu")
+    if alpha == 0:
+        raise ZeroDivisionError("alpha cannot be 0 for celu")
+    a = _c(x, alpha)
+    return jnp.where(x > 0, x, a * jnp.expm1(jnp.minimum(x, 0) / a))
+
+
+@op("hardtanh", inplace="hardtanh_", **_ACT)
+def hardtanh(x, min=-1.0, max=1.0):  # noqa: A002 - Paddle's names
+    """Clip to [min, max]; gradient 1 strictly inside."""
+    x = float_only(x, "hardtanh")
+    return jnp.where(x <= min, _c(x, min), jnp.where(x >= max, _c(x, max), x))
+
+
+@op("hardshrink", **_ACT)
+def hardshrink(x, threshold=0.5):
+    """x where |x| > threshold, else 0."""
+    x = float_only(x, "hardshrink")
+    return jnp.where((x > threshold) | (x < -threshold), x, _c(x, 0))
+
+
+@op("softshrink", **_ACT)
+def softshrink(x, threshold=0.5):
+    """x - threshold above threshold, x + threshold below -threshold, 0 between."""
+    x = float_only(x, "softshrink")
+    if threshold < 0:
+        raise ValueError(f"The threshold must be no less than zero. Received: {threshold}.")
+    t = _c(x, threshold)
+    return jnp.where(x > t, x - t, jnp.where(x < -t, x + t, _c(x, 0)))
+
+
+@op("thresholded_relu", inplace="thresholded_relu_", **_ACT)
+def thresholded_relu(x, threshold=1.0, value=0.0):
+    """x where x > threshold, else value."""
+    x = float_only(x, "thresholded_relu")
+    return jnp.where(x > threshold, x, _c(x, value))
+
+
+@op("tanhshrink", **_ACT)
+def tanhshrink(x):
+    """x - tanh(x)."""
+    x = float_only(x, "tanh_shrink")
+    return x - jnp.tanh(x)
+
+
+@op("softsign", **_ACT)
+def softsign(x):
+    """x / (1 + |x|)."""
+    x = float_only(x, "softsign")
+    return x / (1 + jnp.abs(x))
+
+
+# -- smooth activations -----------------------------------------------------------------------
+def _softplus(x, beta=1.0, threshold=20.0):
+    b = _c(x, beta)
+    bx = x * b
+    safe = jnp.where(bx > threshold, _c(x, 0), bx)
+    return jnp.where(bx > threshold, x, jnp.logaddexp(safe, _c(x, 0)) / b)
+
+
+@op("softplus", **_ACT)
+def softplus(x, beta=1, threshold=20):
+    """log(1 + exp(beta * x)) / beta, and x where beta * x > threshold."""
+    return _softplus(float_only(x, "softplus"), beta, threshold)
+
+
+@op("log_sigmoid", extra_names=("logsigmoid",), **_ACT)
+def log_sigmoid(x):
+    """log(sigmoid(x))."""
+    return jax.nn.log_sigmoid(float_only(x, "logsigmoid"))
+
+
+@op("silu", **_ACT)
+def silu(x, inplace=False):
+    """x * sigmoid(x)."""
+    x = float_only(x, "silu")
+    return x * jax.nn.sigmoid(x)
+
+
+@op("swish", **_ACT)
+def swish(x):
+    """x * sigmoid(x)."""
+    x = float_only(x, "swish")
+    return x * jax.nn.sigmoid(x)
+
+
+@op("mish", **_ACT)
+def mish(x):
+    """x * tanh(softplus(x)) (softplus threshold 20)."""
+    x = float_only(x, "mish")
+    return x * jnp.tanh(_softplus(x, 1.0, 20.0))
+
+
+@op("gelu", **_ACT)
+def gelu(x, approximate=False):
+    """Gaussian error linear unit; ``approximate=True`` or ``'tanh'`` uses the tanh formula."""
+    x = float_only(x, "gelu")
+    if isinstance(approximate, str):
+        if approximate not in ("tanh", "none"):
+            raise ValueError(
+                f"approximate must be True, False, 'tanh' or 'none', got {approximate!r}")
+        approximate = approximate == "tanh"
+    return jax.nn.gelu(x, approximate=bool(approximate))
+
+
+@op("hardswish", **_ACT)
+def hardswish(x):
+    """x * relu6(x + 3) / 6."""
+    x = float_only(x, "hardswish")
+    return x * jnp.clip(x + 3, 0, 6) / 6
+
+
+@op("hardsigmoid", **_ACT)
+def hardsigmoid(x, slope=0.1666667, offset=0.5):
+    """clip(slope * x + offset, 0, 1); gradient slope strictly inside."""
+    x = float_only(x, "hardsigmoid")
+    y = x * _c(x, slope) + _c(x, offset)
+    return jnp.where(y <= 0, _c(x, 0), jnp.where(y >= 1, _c(x, 1), y))
+
+
+# -- softmax family ---------------------------------------------------------------------------
+def _cast(x, dtype):
+    return x if dtype is None else x.astype(_dt.to_dtype(dtype).np)
+
+
+@op("softmax", inplace="softmax_", **_ACT)
+def softmax(x, axis=-1, dtype=None):
+    """exp(x) / sum(exp(x)) along ``axis`` (x cast to ``dtype`` first)."""
+    x = float_only(_cast(x, dtype), "softmax")
+    return jax.nn.softmax(x, axis=axis)
+
+
+@op("log_softmax", **_ACT)
+def log_softmax(x, axis=-1, dtype=None):
+    """log(softmax(x)) along ``axis`` (x cast to ``dtype`` first)."""
+    x = float_only(_cast(x, dtype), "log_softmax")
+    return jax.nn.log_softmax(x, axis=axis)
+
+
+@op("glu", **_ACT)
+def glu(x, axis=-1):
+    """Split x in two halves a, b along ``axis``; a * sigmoid(b)."""
+    x = float_only(x, "glu")
+    if x.shape[axis] % 2:
+        raise ValueError(
+            f"The axis to split the input must have an even size, got {x.shape[axis]} "
+            f"(shape {list(x.shape)}, axis {axis}).")
+    a, b = jnp.split(x, 2, axis=axis)
+    return a * jax.nn.sigmoid(b)
+
+
+@op("maxout", **_ACT)
+def maxout(x, groups, axis=1):
+    """Max over ``groups`` consecutive channels along ``axis``."""
+    x = float_only(x, "maxout")
+    axis = axis % x.ndim
+    c = x.shape[axis]
+    if c % groups:
+        raise ValueError(
+            f"The number of input channels ({c}) must be divisible by groups ({groups}).")
+    shape = x.shape[:axis] + (c // groups, groups) + x.shape[axis + 1:]
+    return jnp.max(x.reshape(shape), axis=axis + 1)
+
+
+@op("prelu", tensors=("x", "weight"), **_ACT)
+def prelu(x, weight, data_format="NCHW"):
+    """x for x > 0, weight * x otherwise; weight has 1 element or one per channel."""
+    x = float_only(x, "prelu")
+    if data_format not in ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
+        raise ValueError(f"data_format must be one of NC/NCL/NCHW/NCDHW/NLC/NHWC/NDHWC, got "
+                         f"{data_format!r}")
+    w = weight.astype(x.dtype)
+    if w.size > 1:
+        if x.ndim < 2:
+            raise ValueError(f"The dim count of x should be >= 2 when weight has more than one "
+                             f"element, got x of shape {list(x.shape)}")
+        ch = 1 if data_format[1] == "C" else x.ndim - 1
+        if x.shape[ch] != w.size:
+            raise ValueError(
+                f"The weight size ({w.size}) must equal the number of channels "
+                f"({x.shape[ch]}) of x with shape {list(x.shape)}.")
+        shape = [1] * x.ndim
+        shape[ch] = w.size
+        w = w.reshape(shape)
+    else:
+        w = w.reshape(())
+    return jnp.where(x > 0, x, w * x)
+
+
+# -- random activations: the key is an input of the kernel ------------------------------------
+@op("_nn_rrelu_train", tensors=("x", "key"), **_PRIVATE)
+def _rrelu_train(x, key, lower, upper):
+    a = jax.random.uniform(jax.random.wrap_key_data(key), x.shape, x.dtype, lower, upper)
+    return jnp.where(x >= 0, x, a * x)
+
+
+@op("rrelu", composite=True, **_ACT)
+def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True):
+    """Randomized leaky relu: slope ~ U(lower, upper) in training, (lower + upper) / 2 otherwise."""
+    if not 0 <= lower <= 1 or not 0 <= upper <= 1:
+        raise ValueError(f"lower and upper must be in [0, 1], got {lower} and {upper}")
+    if lower > upper:
+        raise ValueError(f"lower ({lower}) must not be greater than upper ({upper})")
+    if not training:
+        return leaky_relu(x, (lower + upper) / 2.0)
+    return _rrelu_train(x, Tensor(_random.next_key()), float(lower), float(upper))
+
+
+@op("_nn_gumbel_softmax", tensors=("x", "key"), **_PRIVATE)
+def _gumbel_softmax(x, key, temperature, hard, axis):
+    x = float_only(x, "gumbel_softmax")
+    u = jax.random.uniform(jax.random.wrap_key_data(key), x.shape, x.dtype,
+                           minval=jnp.finfo(x.dtype).tiny, maxval=1.0)
+    y = jax.nn.softmax((x - jnp.log(-jnp.log(u))) / temperature, axis=axis)
+    if not hard:
+        return y
+    idx = jnp.argmax(y, axis=axis, keepdims=True)
+    onehot = (jnp.arange(x.shape[axis]).reshape(
+        [-1 if i == axis % x.ndim else 1 for i in range(x.ndim)]) == idx).astype(x.dtype)
+    return onehot - jax.lax.stop_gradient(y) + y
+
+
+@op("gumbel_softmax", composite=True, **_ACT)
+def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1):
+    """Softmax of (x + Gumbel noise) / temperature; ``hard`` gives a one-hot with soft grads."""
+    return _gumbel_softmax(x, Tensor(_random.next_key()), float(temperature), bool(hard), axis)

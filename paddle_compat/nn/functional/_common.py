@@ -1,0 +1,457 @@
+"""paddle.nn.functional common ops: linear, bilinear, dropout family, pad, one_hot, embedding,
+normalize, cosine_similarity, pixel/channel shuffles, unfold/fold, label_smooth."""
+
+from __future__ import annotations
+
+import builtins
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ..._core import dtype as _dt
+from ..._core import random as _random
+from ..._core import trace_state
+from ..._core.registry import op
+from ..._core.tensor import Tensor
+
+_F = dict(namespaces=("paddle.nn.functional",), method=None)
+_PRIVATE = dict(namespaces=(), method=None)
+
+
+def as_list(v, n: int, name: str = "value") -> list:
+    """An int or a sequence of n ints -> a list of n ints."""
+    if isinstance(v, int | np.integer):
+        return [int(v)] * n
+    v = [int(i) for i in v]
+    if len(v) != n:
+        raise ValueError(f"{name} should be an int or a list of {n} ints, got {v}")
+    return v
+
+
+# -- linear -----------------------------------------------------------------------------------
+@op("linear", tensors=("x", "weight", "bias"), **_F)
+def linear(x, weight, bias=None):
+    """x @ weight + bias, with weight of shape [in_features, out_features]."""
+    if x.shape[-1] != weight.shape[0]:
+        raise ValueError(
+            f"(InvalidArgument) linear: the last dimension of x ({list(x.shape)}) must equal "
+            f"the first dimension of weight ({list(weight.shape)})")
+    if x.dtype != weight.dtype:
+        raise ValueError(
+            f"(InvalidArgument) linear: x has dtype {_dt.to_dtype(x.dtype).name} but weight has "
+            f"dtype {_dt.to_dtype(weight.dtype).name}")
+    y = jnp.matmul(x, weight)
+    return y if bias is None else y + bias
+
+
+@op("bilinear", tensors=("x1", "x2", "weight", "bias"), **_F)
+def bilinear(x1, x2, weight, bias=None):
+    """out[b, o] = x1[b] @ weight[o] @ x2[b] + bias[o]; weight is [out, in1, in2]."""
+    y = jnp.einsum("bi,oij,bj->bo", x1, weight, x2)
+    return y if bias is None else y + bias.reshape(1, -1)
+
+
+# -- dropout family ---------------------------------------------------------------------------
+def _check_p(p):
+    if isinstance(p, Tensor):
+        p = float(p)
+    if not isinstance(p, int | float) or isinstance(p, bool):
+        raise TypeError("p argument should be a number or Variable")
+    if p < 0 or p > 1:
+        raise ValueError("p argument should between 0 and 1")
+    return float(p)
+
+
+@op("_nn_dropout", tensors=("x", "key"), **_PRIVATE)
+def _dropout(x, key, p, mask_axes, mode):
+    shape = tuple(x.shape[i] if i in mask_axes else 1 for i in range(x.ndim))
+    keep = jax.random.bernoulli(jax.random.wrap_key_data(key), 1.0 - p, shape)
+    if mode == "upscale_in_train":
+        if p == 1.0:
+            return jnp.zeros_like(x)
+        return jnp.where(keep, x / jnp.asarray(1.0 - p, x.dtype), jnp.zeros((), x.dtype))
+    return jnp.where(keep, x, jnp.zeros((), x.dtype))
+
+
+@op("_nn_scale_const", **_PRIVATE)
+def _scale_const(x, factor):
+    return x * jnp.asarray(factor, x.dtype)
+
+
+@op("dropout", composite=True, **_F)
+def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_train"):
+    """Zero elements with probability p (per element, or per slice along ``axis``)."""
+    p = _check_p(p)
+    if mode not in ("downscale_in_infer", "upscale_in_train"):
+        raise ValueError("mode argument should be 'downscale_in_infer' or 'upscale_in_train'")
+    if p == 0:
+        return x
+    if not training:
+        return _scale_const(x, 1.0 if mode == "upscale_in_train" else 1.0 - p)
+    nd = len(x.shape)
+    if axis is None:
+        axes = tuple(range(nd))
+    else:
+        axes = (axis,) if isinstance(axis, int) else tuple(axis)
+        if builtins.max(axes) >= nd or builtins.min(axes) < -nd:
+            raise ValueError("axis value should be greater than or equal to 0 and less than "
+                             "dimensions of x")
+        axes = tuple(sorted(a % nd for a in axes))
+    return _dropout(x, Tensor(_random.next_key()), p, axes, mode)
+
+
+def _feature_dropout(x, p, training, data_format, nd, name):
+    if len(x.shape) != nd:
+        raise ValueError(f"dimensions of x should be {nd}, but received {len(x.shape)}")
+    ch = 1 if data_format[1] == "C" else nd - 1
+    return dropout(x, p=p, axis=[0, ch], training=training)
+
+
+@op("dropout1d", composite=True, **_F)
+def dropout1d(input, p=0.5, training=True, inplace=False):  # noqa: A002
+    """Zero whole channels of an [N, C, L] (or [C, L]) input with probability p."""
+    if len(input.shape) == 2:
+        return dropout(input, p=p, axis=[0], training=training)
+    return _feature_dropout(input, p, training, "NCL", 3, "dropout1d")
+
+
+@op("dropout2d", composite=True, **_F)
+def dropout2d(x, p=0.5, training=True, data_format="NCHW"):
+    """Zero whole channels of a 4-D input with probability p."""
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"Attr(data_format) should be 'NCHW' or 'NHWC', got {data_format}")
+    return _feature_dropout(x, p, training, data_format, 4, "dropout2d")
+
+
+@op("dropout3d", composite=True, **_F)
+def dropout3d(x, p=0.5, training=True, data_format="NCDHW"):
+    """Zero whole channels of a 5-D input with probability p."""
+    if data_format not in ("NCDHW", "NDHWC"):
+        raise ValueError(f"Attr(data_format) should be 'NCDHW' or 'NDHWC', got {data_format}")
+    return _feature_dropout(x, p, training, data_format, 5, "dropout3d")
+
+
+_SELU_ALPHA_P = -1.7580993408473766  # -scale * alpha of selu
+
+
+@op("_nn_alpha_dropout", tensors=("x", "key"), **_PRIVATE)
+def _alpha_dropout(x, key, p, feature):
+    shape = x.shape if not feature else x.shape[:2] + (1,) * (x.ndim - 2)
+    keep = jax.random.bernoulli(jax.random.wrap_key_data(key), 1.0 - p, shape)
+    a = ((1 - p) * (1 + p * _SELU_ALPHA_P**2)) ** -0.5
+    b = -a * _SELU_ALPHA_P * p
+    y = jnp.where(keep, x, jnp.asarray(_SELU_ALPHA_P, x.dtype))
+    return y * jnp.asarray(a, x.dtype) + jnp.asarray(b, x.dtype)
+
+
+@op("alpha_dropout", composite=True, **_F)
+def alpha_dropout(x, p=0.5, training=True):
+    """Dropout that keeps the self-normalizing mean/variance of selu activations."""
+    p = _check_p(p)
+    if not training or p == 0:
+        return x
+    if p == 1:
+        return _scale_const(x, 0.0)
+    return _alpha_dropout(x, Tensor(_random.next_key()), p, False)
+
+
+@op("feature_alpha_dropout", composite=True, **_F)
+def feature_alpha_dropout(x, p=0.5, training=True):
+    """alpha_dropout over whole channels."""
+    p = _check_p(p)
+    if not training or p == 0:
+        return x
+    if p == 1:
+        return _scale_const(x, 0.0)
+    return _alpha_dropout(x, Tensor(_random.next_key()), p, True)
+
+
+# -- pad --------------------------------------------------------------------------------------
+_PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge",
+              "circular": "wrap"}
+_CHANNEL_LAST = {"NLC", "NHWC", "NDHWC"}
+
+
+def pad_widths(shape, pad, mode, data_format, pad_from_left_axis=True):
+    """Paddle's pad list -> jnp.pad widths: 2*ndim entries pad every axis (pairs from the left
+    axis), otherwise pairs pad the spatial axes starting from the last one."""
+    nd = len(shape)
+    pad = [int(p) for p in pad]
+    if len(pad) % 2:
+        raise ValueError(f"The length of pad must be even, got {len(pad)}")
+    widths = [(0, 0)] * nd
+    if mode == "constant" and len(pad) == 2 * nd:
+        pairs = [(pad[2 * i], pad[2 * i + 1]) for i in range(nd)]
+        return pairs if pad_from_left_axis else pairs[::-1]
+    if mode != "constant":
+        if nd not in (3, 4, 5) or len(pad) != 2 * (nd - 2):
+            raise ValueError(
+                f"(InvalidArgument) Size of paddings should be equal to {2 * (nd - 2)}, "
+                f"but received {len(pad)}.")
+    if len(pad) > 2 * nd:
+        raise ValueError(f"The length of pad ({len(pad)}) is larger than twice the rank of x "
+                         f"({nd})")
+    if data_format is not None and data_format in _CHANNEL_LAST:
+        spatial = list(range(1, nd - 1))
+    elif nd >= 3 and mode != "constant":
+        spatial = list(range(2, nd))
+    else:
+        spatial = list(range(nd))
+    for i in range(len(pad) // 2):
+        widths[spatial[-1 - i]] = (pad[2 * i], pad[2 * i + 1])
+    return widths
+
+
+@op("pad", tensors=("x",), **_F)
+def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis=True):  # noqa: A002
+    """Pad x: constant/reflect/replicate/circular (see ``pad_widths`` for the pad layout)."""
+    if mode not in _PAD_MODES:
+        raise ValueError(f"mode should be one of constant, reflect, replicate, circular, got "
+                         f"{mode!r}")
+    if data_format is None:
+        data_format = {3: "NCL", 4: "NCHW", 5: "NCDHW"}.get(x.ndim)
+    w = pad_widths(x.shape, pad, mode, data_format, pad_from_left_axis)
+    if builtins.any(a < 0 or b < 0 for a, b in w):  # negative pads crop
+        sl = tuple(slice(-a if a < 0 else None, b if b < 0 else None) for a, b in w)
+        x = x[sl]
+        w = [(builtins.max(a, 0), builtins.max(b, 0)) for a, b in w]
+    if mode == "constant":
+        return jnp.pad(x, w, mode="constant", constant_values=jnp.asarray(value, x.dtype))
+    return jnp.pad(x, w, mode=_PAD_MODES[mode])
+
+
+@op("zeropad2d", composite=True, **_F)
+def zeropad2d(x, padding, data_format="NCHW"):
+    """Zero-pad the H and W axes by [left, right, top, bottom]."""
+    return pad(x, as_list(padding, 4, "padding"), mode="constant", value=0.0,
+               data_format=data_format)
+
+
+# -- one_hot, embedding -----------------------------------------------------------------------
+def _host_check_range(t, hi, msg):
+    """Paddle validates indices eagerly; under to_static there is no check (JAX clamps)."""
+    if isinstance(t, Tensor) and not trace_state.is_tracer(t._value):
+        a = np.asarray(t._value)
+        if a.size and (a.min() < 0 or a.max() >= hi):
+            bad = a.max() if a.max() >= hi else a.min()
+            raise ValueError(msg.format(bad=bad, hi=hi))
+
+
+@op("_nn_one_hot", differentiable=False, **_PRIVATE)
+def _one_hot(x, num_classes):
+    return jax.nn.one_hot(x, num_classes, dtype=_dt.default_float().np)
+
+
+@op("one_hot", composite=True, **_F)
+def one_hot(x, num_classes=-1):
+    """One-hot float32 encoding with a new last axis of size ``num_classes``."""
+    if isinstance(num_classes, Tensor):
+        num_classes = int(num_classes)
+    if num_classes == -1:
+        trace_state.check_concrete(x, "paddle.nn.functional.one_hot(num_classes=-1)")
+        num_classes = int(np.asarray(x._value).max()) + 1
+    _host_check_range(
+        x, num_classes, "(InvalidArgument) Illegal index value, Input(input) value should be "
+        "less than Input(depth), but received input ({bad}) not less than depth ({hi})")
+    return _one_hot(x, num_classes)
+
+
+@op("_nn_embedding", tensors=("x", "weight"), **_PRIVATE)
+def _embedding(x, weight, padding_idx):
+    out = jnp.take(weight, x, axis=0)
+    if padding_idx is not None:
+        out = jnp.where((x == padding_idx)[..., None], jnp.zeros((), weight.dtype), out)
+    return out
+
+
+@op("embedding", composite=True, **_F)
+def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=False,
+              scale_grad_by_freq=False):
+    """Rows of ``weight`` [num_embeddings, dim] at the int ids ``x``; the ``padding_idx`` row
+    reads as zeros and gets no gradient."""
+    n = weight.shape[0]
+    if padding_idx is not None:
+        if padding_idx >= n or padding_idx < -n:
+            raise ValueError(f"padding_idx must be within [-{n}, {n}), got {padding_idx}")
+        padding_idx = padding_idx % n
+    _host_check_range(
+        x, n, "(InvalidArgument) Variable value (input) of OP(embedding) expected >= 0 and "
+        "< {hi}, but got {bad}. Please check input value.")
+    if max_norm is not None:
+        embedding_renorm_(x, weight, max_norm, norm_type)
+    return _embedding(x, weight, padding_idx)
+
+
+@op("_nn_renorm_rows", tensors=("x", "weight"), differentiable=False, **_PRIVATE)
+def _renorm_rows(x, weight, max_norm, norm_type):
+    rows = jnp.zeros(weight.shape[0], bool).at[x.reshape(-1)].set(True)
+    norms = jnp.sum(jnp.abs(weight) ** norm_type, axis=1) ** (1.0 / norm_type)
+    factor = jnp.where(rows & (norms > max_norm), max_norm / (norms + 1e-7), 1.0)
+    return weight * factor[:, None].astype(weight.dtype)
+
+
+@op("embedding_renorm_", composite=True, **_F)
+def embedding_renorm_(x, weight, max_norm, norm_type=2.0):
+    """Rescale (in place) the rows of ``weight`` used by ``x`` to norm at most ``max_norm``."""
+    new = _renorm_rows(x, weight, float(max_norm), float(norm_type))
+    weight._set_value(new._value)
+    return weight
+
+
+# -- normalize, distances ---------------------------------------------------------------------
+def _pnorm(x, p, axis, keepdims=True):
+    if p == float("inf"):
+        return jnp.max(jnp.abs(x), axis=axis, keepdims=keepdims)
+    if p == -float("inf"):
+        return jnp.min(jnp.abs(x), axis=axis, keepdims=keepdims)
+    if p == 2:
+        return jnp.sqrt(jnp.sum(x * x, axis=axis, keepdims=keepdims))
+    if p == 0:
+        return jnp.sum((x != 0).astype(x.dtype), axis=axis, keepdims=keepdims)
+    return jnp.sum(jnp.abs(x) ** p, axis=axis, keepdims=keepdims) ** (1.0 / p)
+
+
+@op("normalize", **_F)
+def normalize(x, p=2, axis=1, epsilon=1e-12):
+    """x / max(||x||_p along axis, epsilon)."""
+    if x.ndim == 1 and axis in (0, -1):
+        axis = 0
+    n = _pnorm(x, float(p), axis)
+    return x / jnp.maximum(n, jnp.asarray(epsilon, x.dtype))
+
+
+@op("cosine_similarity", tensors=("x1", "x2"), **_F)
+def cosine_similarity(x1, x2, axis=1, eps=1e-8):
+    """sum(x1*x2) / sqrt(max(sum(x1^2) * sum(x2^2), eps^2)) along axis."""
+    w12 = jnp.sum(x1 * x2, axis=axis)
+    w1 = jnp.sum(x1 * x1, axis=axis)
+    w2 = jnp.sum(x2 * x2, axis=axis)
+    return w12 / jnp.sqrt(jnp.maximum(w1 * w2, jnp.asarray(eps * eps, w1.dtype)))
+
+
+@op("pairwise_distance", tensors=("x", "y"), **_F)
+def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False):
+    """||x - y + epsilon||_p along the last axis."""
+    d = x - y + jnp.asarray(epsilon, x.dtype)
+    return _pnorm(d, float(p), -1, keepdims=keepdim)
+
+
+@op("_nn_label_smooth", tensors=("label", "prior_dist"), **_PRIVATE)
+def _label_smooth(label, prior_dist, epsilon):
+    e = jnp.asarray(epsilon, label.dtype)
+    if prior_dist is None:
+        return (1 - e) * label + e / label.shape[-1]
+    return (1 - e) * label + e * prior_dist.reshape(-1).astype(label.dtype)
+
+
+@op("label_smooth", composite=True, **_F)
+def label_smooth(label, prior_dist=None, epsilon=0.1):
+    """(1 - epsilon) * label + epsilon * (prior_dist or uniform 1 / num_classes); like Paddle,
+    no gradient reaches prior_dist."""
+    if epsilon > 1.0 or epsilon < 0.0:
+        raise ValueError("The value of epsilon must be between 0 and 1.")
+    if isinstance(prior_dist, Tensor):
+        prior_dist = prior_dist.detach()
+    return _label_smooth(label, prior_dist, float(epsilon))
+
+
+# -- shuffles ---------------------------------------------------------------------------------
+def _check_fmt(fmt, name):
+    if fmt not in ("NCHW", "NHWC"):
+        raise ValueError(f"Attr(data_format) should be 'NCHW' or 'NHWC'. Received "
+                         f"Attr(data_format): {fmt}.")
+
+
+@op("pixel_shuffle", **_F)
+def pixel_shuffle(x, upscale_factor, data_format="NCHW"):
+    """[N, C*r*r, H, W] -> [N, C, H*r, W*r]."""
+    _check_fmt(data_format, "pixel_shuffle")
+    r = upscale_factor
+    if data_format == "NCHW":
+        n, c, h, w = x.shape
+        y = x.reshape(n, c // (r * r), r, r, h, w).transpose(0, 1, 4, 2, 5, 3)
+        return y.reshape(n, c // (r * r), h * r, w * r)
+    n, h, w, c = x.shape
+    y = x.reshape(n, h, w, c // (r * r), r, r).transpose(0, 1, 4, 2, 5, 3)
+    return y.reshape(n, h * r, w * r, c // (r * r))
+
+
+@op("pixel_unshuffle", **_F)
+def pixel_unshuffle(x, downscale_factor, data_format="NCHW"):
+    """[N, C, H*r, W*r] -> [N, C*r*r, H, W]."""
+    _check_fmt(data_format, "pixel_unshuffle")
+    r = downscale_factor
+    if data_format == "NCHW":
+        n, c, h, w = x.shape
+        y = x.reshape(n, c, h // r, r, w // r, r).transpose(0, 1, 3, 5, 2, 4)
+        return y.reshape(n, c * r * r, h // r, w // r)
+    n, h, w, c = x.shape
+    y = x.reshape(n, h // r, r, w // r, r, c).transpose(0, 1, 3, 5, 2, 4)
+    return y.reshape(n, h // r, w // r, c * r * r)
+
+
+@op("channel_shuffle", **_F)
+def channel_shuffle(x, groups, data_format="NCHW"):
+    """Interleave channels: [g, C/g] -> [C/g, g]."""
+    _check_fmt(data_format, "channel_shuffle")
+    if data_format == "NCHW":
+        n, c, h, w = x.shape
+        return x.reshape(n, groups, c // groups, h, w).transpose(0, 2, 1, 3, 4).reshape(x.shape)
+    n, h, w, c = x.shape
+    return x.reshape(n, h, w, groups, c // groups).transpose(0, 1, 2, 4, 3).reshape(x.shape)
+
+
+# -- unfold / fold (im2col / col2im) ----------------------------------------------------------
+def _im2col(x, k, s, p, d):
+    n, c = x.shape[:2]
+    pt, pl, pb, pr = p
+    x = jnp.pad(x, ((0, 0), (0, 0), (pt, pb), (pl, pr)))
+    patches = jax.lax.conv_general_dilated_patches(
+        x, filter_shape=tuple(k), window_strides=tuple(s), padding="VALID",
+        rhs_dilation=tuple(d), dimension_numbers=("NCHW", "OIHW", "NCHW"),
+        precision=jax.lax.Precision.HIGHEST)
+    return patches.reshape(n, c * k[0] * k[1], -1)
+
+
+def _pads4(p):
+    p = as_list(p, 2, "paddings") if isinstance(p, int) or len(p) == 2 else as_list(p, 4)
+    if len(p) == 2:
+        return [p[0], p[1], p[0], p[1]]
+    return [p[0], p[1], p[2], p[3]]  # top, left, bottom, right
+
+
+@op("unfold", **_F)
+def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1):
+    """im2col: [N, C, H, W] -> [N, C*kh*kw, L] sliding blocks."""
+    if x.ndim != 4:
+        raise ValueError(f"The input of unfold should be a 4-D Tensor, got shape {list(x.shape)}")
+    return _im2col(x, as_list(kernel_sizes, 2), as_list(strides, 2), _pads4(paddings),
+                   as_list(dilations, 2))
+
+
+@op("fold", **_F)
+def fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1):
+    """col2im, the adjoint of unfold: sums overlapping blocks into [N, C, H, W]."""
+    k = as_list(kernel_sizes, 2)
+    n, ckk, _ = x.shape
+    c = ckk // (k[0] * k[1])
+    out = as_list(output_sizes, 2)
+    args = (k, as_list(strides, 2), _pads4(paddings), as_list(dilations, 2))
+    zero = jnp.zeros((n, c, out[0], out[1]), x.dtype)
+    (y,) = jax.linear_transpose(lambda z: _im2col(z, *args), zero)(x)
+    return y
+
+
+@op("_nn_sequence_mask", differentiable=False, **_PRIVATE)
+def _sequence_mask(x, maxlen, dtype):
+    return (jnp.arange(maxlen) < x[..., None]).astype(_dt.to_dtype(dtype).np)
+
+
+@op("sequence_mask", composite=True, **_F)
+def sequence_mask(x, maxlen=None, dtype="int64"):
+    """mask[..., j] = j < x[...]; maxlen defaults to max(x)."""
+    if maxlen is None:
+        trace_state.check_concrete(x, "paddle.nn.functional.sequence_mask(maxlen=None)")
+        maxlen = int(np.asarray(x._value).max())
+    return _sequence_mask(x, int(maxlen), dtype)

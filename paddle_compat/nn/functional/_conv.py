@@ -1,0 +1,232 @@
+"""paddle.nn.functional convolutions: conv1d/2d/3d and their transposes, on
+``jax.lax.conv_general_dilated`` (a transposed conv is a conv over the stride-dilated input
+with the flipped, regrouped kernel)."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from ..._core.registry import op
+
+_F = dict(namespaces=("paddle.nn.functional",), method=None)
+_FORMATS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
+_SPATIAL = "DHW"
+
+
+def ntuple(v, n: int, name: str) -> tuple[int, ...]:
+    """int or sequence of n ints -> tuple of n ints."""
+    if isinstance(v, int):
+        return (v,) * n
+    v = tuple(int(i) for i in v)
+    if len(v) == 1:
+        return v * n
+    if len(v) != n:
+        raise ValueError(f"The size of {name} should be 1 or {n}, but received {list(v)}")
+    return v
+
+
+def channel_last(data_format: str, nsp: int) -> bool:
+    fmts = _FORMATS[nsp]
+    if data_format not in fmts:
+        raise ValueError(
+            f"Attr(data_format) should be '{fmts[0]}' or '{fmts[1]}'. Received "
+            f"Attr(data_format): {data_format}.")
+    return data_format == fmts[1]
+
+
+def parse_padding(padding, nsp: int, cl: bool):
+    """Paddle's conv/pool padding forms -> "SAME", "VALID" or ((lo, hi), ...) per spatial axis:
+    int, [p] * nsp, [lo0, hi0, lo1, hi1, ...], or pairs for every axis incl. batch/channel."""
+    if isinstance(padding, str):
+        p = padding.upper()
+        if p not in ("SAME", "VALID"):
+            raise ValueError(
+                f"Unknown padding: '{padding}'. It can only be 'SAME' or 'VALID'.")
+        return p
+    if isinstance(padding, int):
+        return ((padding, padding),) * nsp
+    padding = list(padding)
+    if padding and isinstance(padding[0], list | tuple):
+        pairs = [tuple(int(v) for v in p) for p in padding]
+        if len(pairs) == nsp + 2:
+            nonsp = (pairs[0], pairs[-1]) if cl else (pairs[0], pairs[1])
+            if any(p != (0, 0) for p in nonsp):
+                raise ValueError(
+                    f"Non-zero padding({padding}) in the batch or channel dimensions is not "
+                    f"supported.")
+            pairs = pairs[1:-1] if cl else pairs[2:]
+        if len(pairs) != nsp:
+            raise ValueError(f"Invalid padding {padding} for a {nsp}-D spatial input")
+        return tuple(pairs)
+    padding = [int(v) for v in padding]
+    if len(padding) == nsp:
+        return tuple((p, p) for p in padding)
+    if len(padding) == 2 * nsp:
+        return tuple((padding[2 * i], padding[2 * i + 1]) for i in range(nsp))
+    if len(padding) == 1:
+        return ((padding[0], padding[0]),) * nsp
+    raise ValueError(f"Invalid padding {padding} for a {nsp}-D spatial input")
+
+
+def same_pads(in_sizes, kernel, stride):
+    """TF-style SAME: output ceil(in / stride), the extra pad goes after."""
+    pads = []
+    for n, k, s in zip(in_sizes, kernel, stride):
+        out = -(-n // s)
+        total = max((out - 1) * s + k - n, 0)
+        pads.append((total // 2, total - total // 2))
+    return tuple(pads)
+
+
+def _dims(nsp: int, cl: bool):
+    sp = _SPATIAL[3 - nsp:]
+    lhs = ("N" + sp + "C") if cl else ("NC" + sp)
+    return jax.lax.conv_dimension_numbers((1,) * (nsp + 2), (1,) * (nsp + 2),
+                                          (lhs, "OI" + sp, lhs))
+
+
+def _add_bias(y, bias, cl, nsp):
+    if bias is None:
+        return y
+    shape = [1] * (nsp + 2)
+    shape[-1 if cl else 1] = bias.shape[0]
+    return y + bias.reshape(shape).astype(y.dtype)
+
+
+def _conv(x, weight, bias, stride, padding, dilation, groups, data_format, nsp, name):
+    cl = channel_last(data_format, nsp)
+    if x.ndim != nsp + 2:
+        raise ValueError(f"The input of {name} should be a {nsp + 2}-D Tensor, but received "
+                         f"shape {list(x.shape)}")
+    c_in = x.shape[-1] if cl else x.shape[1]
+    if groups is None or groups < 1:
+        raise ValueError(f"the groups of {name} should be greater than 0, got {groups}")
+    if c_in != weight.shape[1] * groups:
+        raise ValueError(
+            f"(InvalidArgument) The number of input's channels should be equal to filter's "
+            f"channels * groups for Op(Conv). But received: the input's channels is {c_in}, "
+            f"the input's shape is {list(x.shape)}; the filter's channels is {weight.shape[1]}, "
+            f"the filter's shape is {list(weight.shape)}; the groups is {groups}")
+    if weight.shape[0] % groups:
+        raise ValueError(f"The number of output channels ({weight.shape[0]}) must be divisible "
+                         f"by groups ({groups})")
+    stride = ntuple(stride, nsp, "stride")
+    dilation = ntuple(dilation, nsp, "dilation")
+    pads = parse_padding(padding, nsp, cl)
+    spatial = x.shape[1:-1] if cl else x.shape[2:]
+    if pads == "SAME":
+        pads, dilation = same_pads(spatial, weight.shape[2:], stride), (1,) * nsp
+    elif pads == "VALID":
+        pads = ((0, 0),) * nsp
+    y = jax.lax.conv_general_dilated(
+        x, weight.astype(x.dtype), window_strides=stride, padding=pads,
+        rhs_dilation=dilation, dimension_numbers=_dims(nsp, cl), feature_group_count=groups)
+    return _add_bias(y, bias, cl, nsp)
+
+
+_CONV = dict(tensors=("x", "weight", "bias"), **_F)
+_CONV_P = dict(tensors=("x", "weight", "bias"), namespaces=("paddle.nn.functional", "paddle"),
+               method=None)
+
+
+@op("conv1d", **_CONV_P)
+def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCL"):
+    """1-D convolution; weight [out_channels, in_channels / groups, k]."""
+    return _conv(x, weight, bias, stride, padding, dilation, groups, data_format, 1, "conv1d")
+
+
+@op("conv2d", **_CONV_P)
+def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
+           data_format="NCHW"):
+    """2-D convolution; weight [out_channels, in_channels / groups, kh, kw]; padding is an int,
+    [ph, pw], [top, bottom, left, right], per-axis pairs, 'SAME' or 'VALID'."""
+    return _conv(x, weight, bias, stride, padding, dilation, groups, data_format, 2, "conv2d")
+
+
+@op("conv3d", **_CONV_P)
+def conv3d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
+           data_format="NCDHW"):
+    """3-D convolution; weight [out_channels, in_channels / groups, kd, kh, kw]."""
+    return _conv(x, weight, bias, stride, padding, dilation, groups, data_format, 3, "conv3d")
+
+
+# -- transposed convolutions ------------------------------------------------------------------
+def _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups,
+                    output_size, data_format, nsp, name):
+    cl = channel_last(data_format, nsp)
+    if x.ndim != nsp + 2:
+        raise ValueError(f"The input of {name} should be a {nsp + 2}-D Tensor, but received "
+                         f"shape {list(x.shape)}")
+    c_in = x.shape[-1] if cl else x.shape[1]
+    if c_in != weight.shape[0]:
+        raise ValueError(
+            f"(InvalidArgument) The number of input channels should be equal to filter "
+            f"channels for Op(conv_transpose). But received: the input's channels is {c_in}, "
+            f"the input's shape is {list(x.shape)}; the filter's channels is {weight.shape[0]}, "
+            f"the filter's shape is {list(weight.shape)}.")
+    if c_in % groups:
+        raise ValueError(f"The number of input channels ({c_in}) must be divisible by groups "
+                         f"({groups})")
+    stride = ntuple(stride, nsp, "stride")
+    dilation = ntuple(dilation, nsp, "dilation")
+    k = weight.shape[2:]
+    spatial = x.shape[1:-1] if cl else x.shape[2:]
+    pads = parse_padding(padding, nsp, cl)
+    if pads == "SAME":
+        pads, dilation = same_pads(spatial, k, stride), (1,) * nsp
+    elif pads == "VALID":
+        pads = ((0, 0),) * nsp
+    inferred = [(n - 1) * s - lo - hi + d * (kk - 1) + 1
+                for n, s, (lo, hi), d, kk in zip(spatial, stride, pads, dilation, k)]
+    if output_size is not None:
+        output_size = ntuple(output_size, nsp, "output_size")
+        for o, i, s in zip(output_size, inferred, stride):
+            if not i <= o < i + s:
+                raise ValueError(
+                    f"(InvalidArgument) output_size of Op(ConvTransposeOp) should be less than "
+                    f"inferred size + stride and not less than inferred size. But received "
+                    f"output_size = {list(output_size)}, inferred size = {inferred}, stride = "
+                    f"{list(stride)}")
+        opad = tuple(o - i for o, i in zip(output_size, inferred))
+    else:
+        opad = ntuple(output_padding, nsp, "output_padding")
+        for o, s, d in zip(opad, stride, dilation):
+            if o >= s and o >= d:
+                raise ValueError(f"output_padding ({list(opad)}) must be smaller than stride "
+                                 f"({list(stride)}) or dilation ({list(dilation)})")
+    c_out_g = weight.shape[1]
+    # [in, out/g, *k] -> [out, in/g, *k] (per group), spatially flipped
+    w = weight.reshape((groups, c_in // groups, c_out_g) + tuple(k))
+    w = jnp.swapaxes(w, 1, 2).reshape((groups * c_out_g, c_in // groups) + tuple(k))
+    w = jnp.flip(w, axis=tuple(range(2, 2 + nsp))).astype(x.dtype)
+    conv_pads = [(d * (kk - 1) - lo, d * (kk - 1) - hi + o)
+                 for (lo, hi), d, kk, o in zip(pads, dilation, k, opad)]
+    y = jax.lax.conv_general_dilated(
+        x, w, window_strides=(1,) * nsp, padding=conv_pads, lhs_dilation=stride,
+        rhs_dilation=dilation, dimension_numbers=_dims(nsp, cl), feature_group_count=groups)
+    return _add_bias(y, bias, cl, nsp)
+
+
+@op("conv1d_transpose", **_CONV)
+def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1, output_size=None, data_format="NCL"):
+    """1-D transposed convolution; weight [in_channels, out_channels / groups, k]."""
+    return _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups,
+                           output_size, data_format, 1, "conv1d_transpose")
+
+
+@op("conv2d_transpose", **_CONV)
+def conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, dilation=1,
+                     groups=1, output_size=None, data_format="NCHW"):
+    """2-D transposed convolution; weight [in_channels, out_channels / groups, kh, kw]."""
+    return _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups,
+                           output_size, data_format, 2, "conv2d_transpose")
+
+
+@op("conv3d_transpose", **_CONV)
+def conv3d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1, output_size=None, data_format="NCDHW"):
+    """3-D transposed convolution; weight [in_channels, out_channels / groups, kd, kh, kw]."""
+    return _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups,
+                           output_size, data_format, 3, "conv3d_transpose")

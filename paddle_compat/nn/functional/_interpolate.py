@@ -1,0 +1,168 @@
+"""paddle.nn.functional.interpolate / upsample: nearest, (bi/tri)linear, bicubic, area.
+
+Resampling is separable: for each spatial axis the source indices and weights are computed on
+the host with numpy (shapes are static) in float32, the way Paddle's CPU kernels do, and applied
+with gathers, so gradients come from JAX."""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+import numpy as np
+
+from ..._core.registry import op
+from ..._core.tensor import Tensor
+
+_F = dict(namespaces=("paddle.nn.functional",), method=None)
+_MODES = ("area", "linear", "bilinear", "trilinear", "bicubic", "nearest")
+_NDIM = {"linear": (3,), "bilinear": (4,), "trilinear": (5,), "bicubic": (4,),
+         "nearest": (4, 5), "area": (3, 4, 5)}
+_FORMATS = {3: ("NCW", "NWC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
+
+
+def _ratio(n_in, n_out, scale, align_corners):
+    if n_out <= 1:
+        return np.float32(0)
+    if align_corners:
+        return np.float32((n_in - 1) / (n_out - 1))
+    if scale is not None and scale > 0:
+        return np.float32(1.0 / scale)
+    return np.float32(n_in / n_out)
+
+
+def _nearest(x, axis, n_in, n_out, ratio):
+    k = np.arange(n_out, dtype=np.float32)
+    idx = np.minimum((ratio * k).astype(np.int64), n_in - 1)
+    return jnp.take(x, idx, axis=axis)
+
+
+def _linear(x, axis, n_in, n_out, ratio, half_pixel):
+    k = np.arange(n_out, dtype=np.float32)
+    if half_pixel:
+        src = np.maximum(ratio * (k + np.float32(0.5)) - np.float32(0.5), np.float32(0))
+    else:
+        src = ratio * k
+    i0 = np.minimum(src.astype(np.int64), n_in - 1)
+    i1 = np.minimum(i0 + 1, n_in - 1)
+    lam = (src - i0.astype(np.float32)).astype(np.float32)
+    shape = [1] * x.ndim
+    shape[axis] = n_out
+    lam = jnp.asarray(lam.reshape(shape), x.dtype)
+    return jnp.take(x, i0, axis=axis) * (1 - lam) + jnp.take(x, i1, axis=axis) * lam
+
+
+def _cubic_weights(t, a=-0.75):
+    def near(u):  # |u| <= 1
+        return ((a + 2) * u - (a + 3)) * u * u + 1
+
+    def far(u):  # 1 < |u| < 2
+        return ((a * u - 5 * a) * u + 8 * a) * u - 4 * a
+
+    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
+
+
+def _cubic(x, axis, n_in, n_out, ratio, align_corners):
+    k = np.arange(n_out, dtype=np.float32)
+    src = ratio * k if align_corners else ratio * (k + np.float32(0.5)) - np.float32(0.5)
+    base = np.floor(src).astype(np.int64)
+    t = (src - base).astype(np.float32)
+    ws = _cubic_weights(t)
+    shape = [1] * x.ndim
+    shape[axis] = n_out
+    out = 0
+    for j, w in enumerate(ws):
+        idx = np.clip(base - 1 + j, 0, n_in - 1)
+        out = out + jnp.take(x, idx, axis=axis) * jnp.asarray(w.reshape(shape), x.dtype)
+    return out
+
+
+def _area(x, axis, n_in, n_out):
+    starts = [(i * n_in) // n_out for i in range(n_out)]
+    ends = [-(-((i + 1) * n_in) // n_out) for i in range(n_out)]
+    parts = [jnp.mean(jnp.take(x, np.arange(s, e), axis=axis), axis=axis, keepdims=True)
+             for s, e in zip(starts, ends)]
+    return jnp.concatenate(parts, axis=axis)
+
+
+@op("_nn_resize", namespaces=(), method=None)
+def _resize(x, out_size, scales, mode, align_corners, align_mode, channel_last):
+    nsp = x.ndim - 2
+    axes = list(range(1, 1 + nsp)) if channel_last else list(range(2, 2 + nsp))
+    if mode == "area":
+        for ax, n_out in zip(axes, out_size):
+            x = _area(x, ax, x.shape[ax], n_out)
+        return x
+    for ax, n_out, sc in zip(axes, out_size, scales):
+        n_in = x.shape[ax]
+        r = _ratio(n_in, n_out, sc, align_corners)
+        if mode == "nearest":
+            x = _nearest(x, ax, n_in, n_out, r)
+        elif mode == "bicubic":
+            x = _cubic(x, ax, n_in, n_out, r, align_corners)
+        else:
+            x = _linear(x, ax, n_in, n_out, r, align_mode == 0 and not align_corners)
+    return x
+
+
+def _static_list(v):
+    if isinstance(v, Tensor):
+        return [v.item()] if v.ndim == 0 else v.tolist()
+    if isinstance(v, int | float):
+        return v
+    return [x.item() if isinstance(x, Tensor) else x for x in v]
+
+
+@op("interpolate", composite=True, **_F)
+def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=False,
+                align_mode=0, data_format=None, recompute_scale_factor=None, antialias=False):
+    """Resize the spatial axes of x to ``size`` or by ``scale_factor``."""
+    mode = mode.lower()
+    if mode not in _MODES:
+        raise ValueError("The 'resample' of image_resize can only be 'area', 'linear', "
+                         "'bilinear', 'trilinear',  'bicubic' or 'nearest' currently.")
+    nd = len(x.shape)
+    if nd not in _NDIM[mode]:
+        dims = " or ".join(f"{d}-D" for d in _NDIM[mode])
+        raise ValueError(f"'{mode}' only support {dims} tensor.")
+    if size is None and scale_factor is None:
+        raise ValueError("One of size and scale_factor must not be None.")
+    if size is not None and scale_factor is not None:
+        raise ValueError("Only one of size or scale_factor should be defined.")
+    if align_corners and mode in ("nearest", "area"):
+        raise ValueError("align_corners option can only be set with the interpolating modes: "
+                         "linear | bilinear | bicubic | trilinear")
+    if align_mode not in (0, 1):
+        raise ValueError("align_mode can only be 0 or 1")
+    fmts = _FORMATS[nd]
+    if data_format is None:
+        data_format = fmts[0]
+    if data_format not in fmts:
+        raise ValueError(f"Got wrong value for param `data_format`: {data_format} received but "
+                         f"only `{fmts[0]}` or `{fmts[1]}` supported for {nd}-D input.")
+    channel_last = data_format == fmts[1]
+    nsp = nd - 2
+    spatial = list(x.shape[1:1 + nsp]) if channel_last else list(x.shape[2:])
+    if size is not None:
+        size = _static_list(size)
+        size = [size] * nsp if isinstance(size, int) else [int(s) for s in size]
+        if len(size) != nsp:
+            raise ValueError("The x and size should satisfy rank(x) - 2 == len(size).")
+        scales = [None] * nsp
+    else:
+        sf = _static_list(scale_factor)
+        sf = [float(sf)] * nsp if isinstance(sf, int | float) else [float(s) for s in sf]
+        if len(sf) != nsp:
+            raise ValueError("The x and scale_factor should satisfy rank(x) - 2 == "
+                             "len(scale_factor).")
+        if any(s <= 0 for s in sf):
+            raise ValueError("Attr(scale) should be greater than zero.")
+        size = [int(n * s) for n, s in zip(spatial, sf)]
+        scales = [None] * nsp if recompute_scale_factor else sf
+    return _resize(x, tuple(size), tuple(scales), mode, bool(align_corners), int(align_mode),
+                   channel_last)
+
+
+@op("upsample", composite=True, **_F)
+def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=False,
+             align_mode=0, data_format=None):
+    """Same as ``interpolate``."""
+    return interpolate(x, size, scale_factor, mode, align_corners, align_mode, data_format)

@@ -1,0 +1,447 @@
+"""paddle.nn.functional losses. Reductions and the mean-with-weights conventions follow
+Paddle 3.3.1 as measured (see cross_entropy)."""
+
+from __future__ import annotations
+
+import inspect
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ..._core import trace_state
+from ..._core.registry import op
+from ..._core.tensor import Tensor
+
+_F = dict(namespaces=("paddle.nn.functional",), method=None)
+_PRIVATE = dict(namespaces=(), method=None)
+
+
+def loss_op(name: str, tensors: tuple[str, ...], no_grad: tuple[str, ...] = ()):
+    """Register ``fn`` as a private kernel plus the public composite ``name`` that detaches the
+    ``no_grad`` inputs first: Paddle's loss kernels give labels (and some weights) no gradient,
+    so their ``.grad`` stays None."""
+
+    def deco(fn):
+        kernel = op(f"_nn_{name}", tensors=tensors, **_PRIVATE)(fn)
+
+        def public(**kw):
+            for n in no_grad:
+                t = kw.get(n)
+                if isinstance(t, Tensor) and not t.stop_gradient:
+                    kw[n] = t.detach()
+            return kernel(**kw)
+
+        public.__signature__ = inspect.signature(fn)
+        public.__doc__ = fn.__doc__
+        public.__name__ = name
+        return op(name, composite=True, **_F)(public)
+
+    return deco
+
+
+def check_reduction(reduction, name, allowed=("sum", "mean", "none")):
+    if reduction not in allowed:
+        opts = ", ".join(f"'{a}'" for a in allowed[:-1]) + f" or '{allowed[-1]}'"
+        raise ValueError(f"'reduction' in '{name}' should be {opts}, but received "
+                         f"{reduction}.")
+
+
+def _reduce(loss, reduction):
+    if reduction == "mean":
+        return jnp.mean(loss)
+    if reduction == "sum":
+        return jnp.sum(loss)
+    return loss
+
+
+# -- cross entropy ----------------------------------------------------------------------------
+def _check_labels(label, n_classes, ignore_index):
+    """Paddle checks hard labels eagerly (IndexError); under to_static there is no check."""
+    if not isinstance(label, Tensor) or trace_state.is_tracer(label._value):
+        return
+    a = np.asarray(label._value)
+    if a.dtype.kind == "f":
+        a = a.astype(np.int64)
+    a = a[a != ignore_index]
+    if a.size and (a.max() >= n_classes or a.min() < 0):
+        bad = a.max() if a.max() >= n_classes else a.min()
+        raise IndexError(
+            f"(OutOfRange) label value should less than the shape of axis dimension when label "
+            f"value({bad}) not equal to ignore_index({ignore_index}), But received label "
+            f"value as {bad} and shape of axis dimension is {n_classes}")
+
+
+def _log_probs(input, axis, use_softmax):
+    return jax.nn.log_softmax(input, axis=axis) if use_softmax else jnp.log(input)
+
+
+@op("_nn_ce_hard", tensors=("input", "label", "weight"), **_PRIVATE)
+def _ce_hard(input, label, weight, ignore_index, reduction, axis, use_softmax):
+    keep = label.ndim == input.ndim
+    if keep:
+        if label.shape[axis] != 1:
+            raise ValueError("(InvalidArgument) Input(Logits) and Input(Label) should in same "
+                             "shape in dimensions except axis.")
+        label = jnp.squeeze(label, axis)
+    exp_shape = input.shape[:axis] + input.shape[axis + 1:]
+    if tuple(label.shape) != tuple(exp_shape):
+        raise ValueError("(InvalidArgument) Input(Logits) and Input(Label) should in same "
+                         "shape in dimensions except axis.")
+    lab = label.astype(jnp.int64)
+    logp = _log_probs(input, axis, use_softmax)
+    valid = lab != ignore_index
+    safe = jnp.where(valid, lab, 0)
+    nll = -jnp.squeeze(jnp.take_along_axis(logp, jnp.expand_dims(safe, axis), axis), axis)
+    zero = jnp.zeros((), input.dtype)
+    loss = jnp.where(valid, nll, zero)
+    if weight is not None:
+        wi = jnp.where(valid, jnp.take(weight.astype(input.dtype), safe), zero)
+        loss = loss * wi
+    if reduction == "none":
+        return jnp.expand_dims(loss, axis) if keep else loss
+    if reduction == "sum":
+        return jnp.sum(loss)
+    if weight is not None:
+        return jnp.sum(loss) / jnp.sum(wi)
+    if ignore_index >= 0:
+        return jnp.sum(loss) / jnp.sum(valid).astype(input.dtype)
+    return jnp.mean(loss)
+
+
+@op("_nn_ce_soft", tensors=("input", "label", "weight"), **_PRIVATE)
+def _ce_soft(input, label, weight, reduction, axis, use_softmax, smoothing, from_hard):
+    n_classes = input.shape[axis]
+    if from_hard:
+        lab = label.astype(jnp.int64)
+        if lab.ndim == input.ndim:
+            lab = jnp.squeeze(lab, axis)
+        label = jax.nn.one_hot(lab, n_classes, dtype=input.dtype, axis=axis)
+    label = label.astype(input.dtype)
+    if smoothing > 0:
+        label = label * (1 - smoothing) + smoothing / n_classes
+    # Paddle's kernel gives the label no gradient; only the weight gather below does
+    loss = -jnp.sum(jax.lax.stop_gradient(label) * _log_probs(input, axis, use_softmax),
+                    axis=axis, keepdims=True)
+    if weight is not None:
+        shape = [1] * input.ndim
+        shape[axis] = n_classes
+        wi = jnp.sum(label * weight.astype(input.dtype).reshape(shape), axis=axis,
+                     keepdims=True)
+        loss = loss * wi
+        if reduction == "mean":
+            return jnp.sum(loss) / jnp.sum(wi)
+    return _reduce(loss, reduction)
+
+
+@op("cross_entropy", composite=True, **_F)
+def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean",
+                  soft_label=False, axis=-1, use_softmax=True, label_smoothing=0.0):
+    """Softmax (or, with use_softmax=False, plain log) cross entropy with hard int labels or
+    soft labels. ``mean`` divides by the sum of the label weights when ``weight`` is given, by
+    the number of non-ignored labels when ``ignore_index >= 0``, and by the element count
+    otherwise (ignored entries count as 0), as Paddle does."""
+    check_reduction(reduction, "softmax_cross_entropy")
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise ValueError(f"label_smoothing must be in [0, 1], got {label_smoothing}")
+    nd = len(input.shape)
+    axis = axis % nd
+    n_classes = input.shape[axis]
+    if weight is not None and weight.shape[0] != n_classes:
+        raise ValueError(
+            f"input's class_dimension({n_classes}) must equal to weight's class_dimension"
+            f"({weight.shape[0]}) because they are all the number of classes")
+    if soft_label or label_smoothing > 0:
+        if not soft_label:
+            _check_labels(label, n_classes, -(2**62))
+        elif weight is None and isinstance(label, Tensor):
+            label = label.detach()
+        return _ce_soft(input, label, weight, reduction, axis, bool(use_softmax),
+                        float(label_smoothing), not soft_label)
+    _check_labels(label, n_classes, ignore_index)
+    return _ce_hard(input, label, weight, int(ignore_index), reduction, axis, bool(use_softmax))
+
+
+@op("_nn_swce", tensors=("logits", "label"), **_PRIVATE)
+def _swce(logits, label, soft_label, ignore_index, axis):
+    logp = jax.nn.log_softmax(logits, axis=axis)
+    if soft_label:
+        loss = -jnp.sum(jax.lax.stop_gradient(label.astype(logits.dtype)) * logp, axis=axis,
+                        keepdims=True)
+    else:
+        if label.ndim != logits.ndim or label.shape[axis] != 1:
+            raise ValueError(
+                f"(InvalidArgument) The 'shape' in ReshapeOp is invalid: label of shape "
+                f"{list(label.shape)} must have the rank of logits {list(logits.shape)} and "
+                f"size 1 on axis {axis}")
+        lab = label.astype(jnp.int64)
+        valid = lab != ignore_index
+        nll = -jnp.take_along_axis(logp, jnp.where(valid, lab, 0), axis)
+        loss = jnp.where(valid, nll, jnp.zeros((), logits.dtype))
+    return loss, jax.lax.stop_gradient(jnp.exp(logp))  # Paddle: no gradient via the softmax
+
+
+@op("softmax_with_cross_entropy", composite=True, **_F)
+def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100,
+                               numeric_stable_mode=True, return_softmax=False, axis=-1):
+    """Legacy softmax cross entropy: per-sample loss with the class axis kept (size 1)."""
+    axis = axis % len(logits.shape)
+    if not soft_label:
+        _check_labels(label, logits.shape[axis], ignore_index)
+    elif isinstance(label, Tensor):
+        label = label.detach()
+    loss, sm = _swce(logits, label, bool(soft_label), int(ignore_index), axis)
+    return (loss, sm) if return_softmax else loss
+
+
+@op("_nn_nll", tensors=("input", "label", "weight"), **_PRIVATE)
+def _nll(input, label, weight, ignore_index, reduction):
+    if label.ndim == input.ndim and input.ndim == 2 and label.shape[1] == 1:
+        label = label[:, 0]
+    if input.ndim < 2 or tuple(label.shape) != (input.shape[0],) + tuple(input.shape[2:]):
+        raise ValueError(
+            f"Expected input of shape [N, C, ...] and label of shape [N, ...], got "
+            f"{list(input.shape)} and {list(label.shape)}")
+    lab = label.astype(jnp.int64)
+    valid = lab != ignore_index
+    safe = jnp.where(valid, lab, 0)
+    picked = -jnp.squeeze(jnp.take_along_axis(input, safe[:, None], 1), 1)
+    zero = jnp.zeros((), input.dtype)
+    w = (jnp.take(weight.astype(input.dtype), safe) if weight is not None
+         else jnp.ones(lab.shape, input.dtype))
+    w = jnp.where(valid, w, zero)
+    loss = picked * w
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return jnp.sum(loss)
+    return jnp.sum(loss) / jnp.sum(w)
+
+
+@op("nll_loss", composite=True, **_F)
+def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean"):
+    """Negative log likelihood of log-probabilities [N, C, ...] at int labels [N, ...];
+    ``mean`` divides by the total weight of the non-ignored labels."""
+    check_reduction(reduction, "nll_loss")
+    _check_labels(label, input.shape[1] if len(input.shape) > 1 else 0, ignore_index)
+    if isinstance(weight, Tensor):
+        weight = weight.detach()  # Paddle's nll kernel gives the weight no gradient
+    return _nll(input, label, weight, int(ignore_index), reduction)
+
+
+# -- regression losses ------------------------------------------------------------------------
+_PAIR = dict(tensors=("input", "label"), **_F)
+
+
+@op("mse_loss", **_PAIR)
+def mse_loss(input, label, reduction="mean"):
+    """(input - label)^2, reduced."""
+    check_reduction(reduction, "mse_loss")
+    return _reduce(jnp.square(input - label.astype(input.dtype)), reduction)
+
+
+@op("l1_loss", **_PAIR)
+def l1_loss(input, label, reduction="mean"):
+    """|input - label|, reduced."""
+    check_reduction(reduction, "l1_loss")
+    return _reduce(jnp.abs(input - label.astype(input.dtype)), reduction)
+
+
+@op("square_error_cost", **_PAIR)
+def square_error_cost(input, label):
+    """(input - label)^2 elementwise."""
+    return jnp.square(input - label.astype(input.dtype))
+
+
+@op("smooth_l1_loss", **_PAIR)
+def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True):
+    """Huber loss (is_huber) or smooth L1 with threshold ``delta``."""
+    check_reduction(reduction, "smooth_l1_loss")
+    d = jnp.abs(input - label.astype(input.dtype))
+    dl = jnp.asarray(delta, input.dtype)
+    if is_huber:
+        loss = jnp.where(d < dl, 0.5 * d * d, dl * (d - 0.5 * dl))
+    else:
+        loss = jnp.where(d < dl, 0.5 * d * d / dl, d - 0.5 * dl)
+    return _reduce(loss, reduction)
+
+
+@loss_op("log_loss", ("input", "label"), ("label",))
+def log_loss(input, label, epsilon=0.0001):
+    """-label * log(input + eps) - (1 - label) * log(1 - input + eps); input is [N, 1]."""
+    if input.ndim != 2 or input.shape[1] != 1:
+        raise ValueError(
+            f"(InvalidArgument) Each row of Input(Predicted) contains a real value, so the 2nd "
+            f"dimension of Input(X) must be 1, but got shape {list(input.shape)}")
+    e = jnp.asarray(epsilon, input.dtype)
+    return -label * jnp.log(input + e) - (1 - label) * jnp.log(1 - input + e)
+
+
+# -- binary / probabilistic losses ------------------------------------------------------------
+@loss_op("binary_cross_entropy", ("input", "label", "weight"), ("label",))
+def binary_cross_entropy(input, label, weight=None, reduction="mean"):
+    """-(label * log(p) + (1 - label) * log(1 - p)) with logs clamped at -100."""
+    check_reduction(reduction, "binary_cross_entropy")
+    if input.shape != label.shape:
+        raise ValueError(f"(InvalidArgument) Input(X) and Input(Label) shapes must be equal, "
+                         f"got {list(input.shape)} and {list(label.shape)}")
+    lo = jnp.asarray(-100.0, input.dtype)
+    y = label.astype(input.dtype)
+    loss = -(y * jnp.maximum(jnp.log(input), lo) + (1 - y) * jnp.maximum(jnp.log1p(-input), lo))
+    if weight is not None:
+        loss = loss * weight.astype(input.dtype)
+    return _reduce(loss, reduction)
+
+
+@loss_op("binary_cross_entropy_with_logits", ("logit", "label", "weight", "pos_weight"),
+         ("label", "pos_weight"))
+def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean",
+                                     pos_weight=None):
+    """Sigmoid + binary cross entropy computed stably from logits; ``pos_weight`` scales the
+    positive term."""
+    check_reduction(reduction, "binary_cross_entropy_with_logits")
+    y = label.astype(logit.dtype)
+    soft = jnp.log1p(jnp.exp(-jnp.abs(logit))) + jnp.maximum(-logit, 0)
+    if pos_weight is not None:
+        lw = 1 + (pos_weight.astype(logit.dtype) - 1) * y
+        loss = (1 - y) * logit + lw * soft
+    else:
+        loss = (1 - y) * logit + soft
+    if weight is not None:
+        loss = loss * weight.astype(logit.dtype)
+    return _reduce(loss, reduction)
+
+
+@loss_op("kl_div", ("input", "label"), ("label",))
+def kl_div(input, label, reduction="mean", log_target=False):
+    """label * (log(label) - input) (input holds log-probabilities); 'batchmean' divides the
+    sum by the batch size."""
+    check_reduction(reduction, "kl_div", ("sum", "mean", "none", "batchmean"))
+    y = label.astype(input.dtype)
+    if log_target:
+        loss = jnp.exp(y) * (y - input)
+    else:
+        safe = jnp.where(y > 0, y, jnp.ones((), y.dtype))
+        loss = jnp.where(y > 0, y * (jnp.log(safe) - input), jnp.zeros((), y.dtype))
+    if reduction == "batchmean":
+        return jnp.sum(loss) / (input.shape[0] if input.ndim > 0 else 1)
+    return _reduce(loss, reduction)
+
+
+@op("margin_ranking_loss", tensors=("input", "other", "label"), aliases={"other": "other"},
+    **_F)
+def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean"):
+    """max(0, -label * (input - other) + margin)."""
+    check_reduction(reduction, "margin_ranking_loss")
+    loss = jnp.maximum(-label * (input - other) + margin, 0)
+    return _reduce(loss.astype(input.dtype), reduction)
+
+
+@loss_op("cosine_embedding_loss", ("input1", "input2", "label"), ("label",))
+def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean"):
+    """1 - cos(x1, x2) for label 1, max(0, cos(x1, x2) - margin) for label -1."""
+    check_reduction(reduction, "cosine_embedding_loss")
+    eps = jnp.asarray(1e-12, input1.dtype)
+    prod = jnp.sum(input1 * input2, axis=-1)
+    m1 = jnp.sum(input1 * input1, axis=-1) + eps
+    m2 = jnp.sum(input2 * input2, axis=-1) + eps
+    cos = prod / jnp.sqrt(m1 * m2)
+    zero = jnp.zeros((), input1.dtype)
+    loss = jnp.where(label == 1, 1 - cos, jnp.maximum(cos - margin, zero))
+    return _reduce(loss, reduction)
+
+
+@loss_op("hinge_embedding_loss", ("input", "label"), ("label",))
+def hinge_embedding_loss(input, label, margin=1.0, reduction="mean"):
+    """input where label is 1, max(0, margin - input) where label is -1."""
+    check_reduction(reduction, "hinge_embedding_loss")
+    zero = jnp.zeros((), input.dtype)
+    loss = (jnp.where(label == 1.0, input, zero)
+            + jnp.where(label == -1.0, jnp.maximum(margin - input, zero), zero))
+    return _reduce(loss, reduction)
+
+
+@op("soft_margin_loss", tensors=("input", "label"), **_F)
+def soft_margin_loss(input, label, reduction="mean"):
+    """log(1 + exp(-label * input))."""
+    check_reduction(reduction, "soft_margin_loss")
+    return _reduce(jnp.logaddexp(0, -label.astype(input.dtype) * input), reduction)
+
+
+@op("multi_label_soft_margin_loss", tensors=("input", "label", "weight"), **_F)
+def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean"):
+    """Per-class binary logistic loss averaged over classes."""
+    check_reduction(reduction, "multi_label_soft_margin_loss")
+    y = label.astype(input.dtype)
+    loss = -(y * jax.nn.log_sigmoid(input) + (1 - y) * jax.nn.log_sigmoid(-input))
+    if weight is not None:
+        loss = loss * weight.astype(input.dtype)
+    return _reduce(jnp.mean(loss, axis=-1), reduction)
+
+
+@op("sigmoid_focal_loss", tensors=("logit", "label", "normalizer"), **_F)
+def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, reduction="sum"):
+    """Focal loss: bce_with_logits * (1 - p_t)^gamma * alpha_t, divided by ``normalizer``."""
+    check_reduction(reduction, "sigmoid_focal_loss")
+    y = label.astype(logit.dtype)
+    p = jax.nn.sigmoid(logit)
+    ys = jax.lax.stop_gradient(y)  # the bce term gives the label no gradient
+    ce = (1 - ys) * logit + jnp.log1p(jnp.exp(-jnp.abs(logit))) + jnp.maximum(-logit, 0)
+    p_t = p * y + (1 - p) * (1 - y)
+    loss = ce * (1 - p_t) ** gamma
+    if alpha >= 0:
+        loss = (alpha * y + (1 - alpha) * (1 - y)) * loss
+    if normalizer is not None:
+        loss = loss / normalizer.astype(logit.dtype)
+    return _reduce(loss, reduction)
+
+
+@op("poisson_nll_loss", tensors=("input", "label"), **_F)
+def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-8, reduction="mean"):
+    """Poisson negative log likelihood (with the Stirling term when ``full``)."""
+    check_reduction(reduction, "poisson_nll_loss")
+    if epsilon <= 0:
+        raise ValueError(f"The value of `epsilon` in poisson_nll_loss should be positive, but "
+                         f"received {epsilon}")
+    y = label.astype(input.dtype)
+    if log_input:
+        loss = jnp.exp(input) - y * input
+    else:
+        loss = input - y * jnp.log(input + epsilon)
+    if full:
+        safe = jnp.where(y > 1, y, jnp.ones((), y.dtype))
+        st = safe * jnp.log(safe) - safe + 0.5 * jnp.log(2 * math.pi * safe)
+        loss = loss + jnp.where(y > 1, st, jnp.zeros((), y.dtype))
+    return _reduce(loss, reduction)
+
+
+@loss_op("gaussian_nll_loss", ("input", "label", "variance"), ("variance",))
+def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-6, reduction="mean"):
+    """0.5 * (log(var) + (input - label)^2 / var) (+ 0.5 * log(2 pi) when ``full``)."""
+    check_reduction(reduction, "gaussian_nll_loss")
+    var = jnp.maximum(variance.astype(input.dtype), jnp.asarray(epsilon, input.dtype))
+    loss = 0.5 * (jnp.log(var) + jnp.square(input - label) / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, reduction)
+
+
+def _pdist(x, y, p, eps):
+    d = jnp.abs(x - y + eps)
+    if p == float("inf"):
+        return jnp.max(d, axis=-1)
+    return jnp.sum(d**p, axis=-1) ** (1.0 / p)
+
+
+@op("triplet_margin_loss", tensors=("input", "positive", "negative"), **_F)
+def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-6, swap=False,
+                        reduction="mean"):
+    """max(d(a, p) - d(a, n) + margin, 0) with p-norm distances."""
+    check_reduction(reduction, "triplet_margin_loss")
+    d_pos = _pdist(input, positive, p, epsilon)
+    d_neg = _pdist(input, negative, p, epsilon)
+    if swap:
+        d_neg = jnp.minimum(d_neg, _pdist(positive, negative, p, epsilon))
+    loss = jnp.maximum(d_pos - d_neg + margin, jnp.zeros((), input.dtype))
+    return _reduce(loss, reduction)

@@ -1,0 +1,178 @@
+"""paddle.nn.functional normalization: batch_norm (with the running-stat update written back
+into the running_mean/running_var Tensors), layer_norm, instance_norm, group_norm,
+local_response_norm."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ..._core import dtype as _dt
+from ..._core.registry import op
+
+_F = dict(namespaces=("paddle.nn.functional",), method=None)
+_PRIVATE = dict(namespaces=(), method=None)
+_CHANNEL_FIRST = ("NC", "NCL", "NCHW", "NCDHW")
+_CHANNEL_LAST = ("NLC", "NHWC", "NDHWC")
+
+
+def _acc(x):
+    """Statistics of half-precision inputs are computed in float32."""
+    if x.dtype in (jnp.float16, jnp.bfloat16):
+        return x.astype(jnp.float32)
+    return x
+
+
+def _ch_axis(data_format: str, ndim: int) -> int:
+    if data_format in _CHANNEL_FIRST:
+        return 1
+    if data_format in _CHANNEL_LAST:
+        return ndim - 1
+    raise ValueError(f"data_format must be one of {_CHANNEL_FIRST + _CHANNEL_LAST}, but got "
+                     f"{data_format}")
+
+
+def _bshape(ndim, ch, n):
+    shape = [1] * ndim
+    shape[ch] = n
+    return shape
+
+
+def _affine(y, weight, bias, shape):
+    if weight is not None:
+        y = y * weight.reshape(shape).astype(y.dtype)
+    if bias is not None:
+        y = y + bias.reshape(shape).astype(y.dtype)
+    return y
+
+
+# -- batch_norm -------------------------------------------------------------------------------
+@op("_nn_bn_train", tensors=("x", "weight", "bias"), **_PRIVATE)
+def _bn_train(x, weight, bias, epsilon, ch):
+    xa = _acc(x)
+    axes = tuple(i for i in range(x.ndim) if i != ch)
+    mean = jnp.mean(xa, axis=axes)
+    shape = _bshape(x.ndim, ch, x.shape[ch])
+    xc = xa - mean.reshape(shape)
+    var = jnp.mean(xc * xc, axis=axes)
+    y = xc * jax.lax.rsqrt(var.reshape(shape) + jnp.asarray(epsilon, xa.dtype))
+    return _affine(y, weight, bias, shape).astype(x.dtype), mean, var
+
+
+@op("_nn_bn_eval", tensors=("x", "mean", "var", "weight", "bias"), **_PRIVATE)
+def _bn_eval(x, mean, var, weight, bias, epsilon, ch):
+    xa = _acc(x)
+    shape = _bshape(x.ndim, ch, x.shape[ch])
+    m = mean.reshape(shape).astype(xa.dtype)
+    v = var.reshape(shape).astype(xa.dtype)
+    y = (xa - m) * jax.lax.rsqrt(v + jnp.asarray(epsilon, xa.dtype))
+    return _affine(y, weight, bias, shape).astype(x.dtype)
+
+
+@op("_nn_bn_update", tensors=("running_mean", "running_var", "mean", "var"),
+    differentiable=False, **_PRIVATE)
+def _bn_update(running_mean, running_var, mean, var, momentum):
+    m = jnp.asarray(momentum, running_mean.dtype)
+    new_mean = running_mean * m + mean.astype(running_mean.dtype) * (1 - m)
+    new_var = running_var * m + var.astype(running_var.dtype) * (1 - m)
+    return new_mean, new_var
+
+
+@op("batch_norm", composite=True, **_F)
+def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=False,
+               momentum=0.9, epsilon=1e-05, data_format="NCHW", use_global_stats=None):
+    """Normalize with batch statistics (training) or the running ones; in training the running
+    stats become ``momentum * running + (1 - momentum) * batch`` (biased batch variance)."""
+    ch = _ch_axis(data_format, len(x.shape))
+    if len(x.shape) < 2:
+        raise ValueError(f"batch_norm expects an input of rank >= 2, got shape {list(x.shape)}")
+    if use_global_stats is None:
+        use_global_stats = not training
+    if use_global_stats:
+        return _bn_eval(x, running_mean, running_var, weight, bias, float(epsilon), ch)
+    y, mean, var = _bn_train(x, weight, bias, float(epsilon), ch)
+    new_mean, new_var = _bn_update(running_mean, running_var, mean, var, float(momentum))
+    running_mean._set_value(new_mean._value)
+    running_var._set_value(new_var._value)
+    return y
+
+
+# -- layer / instance / group norm ------------------------------------------------------------
+def _normalize(xa, axes, epsilon):
+    mean = jnp.mean(xa, axis=axes, keepdims=True)
+    xc = xa - mean
+    var = jnp.mean(xc * xc, axis=axes, keepdims=True)
+    return xc * jax.lax.rsqrt(var + jnp.asarray(epsilon, xa.dtype))
+
+
+@op("layer_norm", tensors=("x", "weight", "bias"),
+    namespaces=("paddle.nn.functional", "paddle"), method=None)
+def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05):
+    """Normalize over the trailing ``normalized_shape`` axes, then scale and shift."""
+    ns = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    k = len(ns)
+    if k > x.ndim or list(x.shape[x.ndim - k:]) != ns:
+        raise ValueError(
+            f"Given normalized_shape is {ns}, expected input with shape [*, "
+            f"{', '.join(str(s) for s in ns)}], but got input shape {list(x.shape)}")
+    for name, t in (("Scale", weight), ("Bias", bias)):
+        if t is not None and t.ndim != 1:
+            raise ValueError(f"(InvalidArgument) The dimensions of Input({name}) must be 1, "
+                             f"but received dimensions of Input({name}) is {list(t.shape)}")
+    axes = tuple(range(x.ndim - k, x.ndim))
+    y = _normalize(_acc(x), axes, epsilon)
+    return _affine(y, weight, bias, ns).astype(x.dtype)
+
+
+@op("instance_norm", tensors=("x", "running_mean", "running_var", "weight", "bias"), **_F)
+def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None,
+                  use_input_stats=True, momentum=0.9, eps=1e-05, data_format="NCHW"):
+    """Normalize each sample's channel over its spatial axes (Paddle's eager kernel always uses
+    the input statistics and leaves running_mean/running_var untouched)."""
+    ch = _ch_axis(data_format, x.ndim)
+    axes = tuple(i for i in range(1, x.ndim) if i != ch)
+    y = _normalize(_acc(x), axes, eps)
+    return _affine(y, weight, bias, _bshape(x.ndim, ch, x.shape[ch])).astype(x.dtype)
+
+
+@op("group_norm", tensors=("x", "weight", "bias"),
+    namespaces=("paddle.nn.functional", "paddle"), method=None)
+def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format="NCHW"):
+    """Normalize over groups of channels (and the spatial axes), then a per-channel affine."""
+    ch = _ch_axis(data_format, x.ndim)
+    c = x.shape[ch]
+    if num_groups <= 0 or c % num_groups:
+        raise ValueError(
+            f"(InvalidArgument) Expected number of channels in input to be divisible by "
+            f"num_groups, but got input channel is {c} and num_groups is {num_groups}")
+    xa = _acc(x)
+    if ch != 1:
+        xa = jnp.moveaxis(xa, ch, 1)
+    shape = xa.shape
+    g = xa.reshape(shape[0], num_groups, -1)
+    y = _normalize(g, (2,), epsilon).reshape(shape)
+    y = _affine(y, weight, bias, _bshape(x.ndim, 1, c))
+    if ch != 1:
+        y = jnp.moveaxis(y, 1, ch)
+    return y.astype(x.dtype)
+
+
+@op("local_response_norm", **_F)
+def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NCHW"):
+    """x / (k + alpha / size * sum of x^2 over ``size`` neighbouring channels) ** beta."""
+    if x.ndim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality input, but got {x.ndim} "
+                         f"dimensions")
+    if not _dt.is_inexact_np(x.dtype):
+        raise TypeError("local_response_norm expects a floating point input")
+    ch = _ch_axis(data_format, x.ndim)
+    sq = x * x
+    pads = [(0, 0)] * x.ndim
+    pads[ch] = (size // 2, (size - 1) // 2)
+    window = [1] * x.ndim
+    window[ch] = size
+    s = jax.lax.reduce_window(jnp.pad(sq, pads), np.zeros((), x.dtype), jax.lax.add,
+                              tuple(window), (1,) * x.ndim, "VALID")
+    div = (jnp.asarray(k, x.dtype) + jnp.asarray(alpha / size, x.dtype) * s) ** beta
+    return x / div

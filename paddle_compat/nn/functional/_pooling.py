@@ -1,0 +1,273 @@
+"""paddle.nn.functional pooling: max/avg pool 1d/2d/3d (padding, ceil_mode, exclusive,
+return_mask) and adaptive avg/max pools.
+
+Window geometry is static, so divisors and window index tables are numpy constants built at
+trace time. Max pooling without a mask uses ``lax.reduce_window`` (its gradient goes to the first
+maximum of each window, like Paddle's); with a mask it gathers each window and takes the argmax,
+so values, indices and gradients agree."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ..._core.registry import op
+from ._conv import channel_last, ntuple, parse_padding, same_pads
+
+_F = dict(namespaces=("paddle.nn.functional",), method=None)
+
+
+def _to_cf(x, cl):
+    """channel-last -> channel-first."""
+    return jnp.moveaxis(x, -1, 1) if cl else x
+
+
+def _from_cf(x, cl):
+    return jnp.moveaxis(x, 1, -1) if cl else x
+
+
+def _geometry(spatial, kernel, stride, padding, ceil_mode, nsp, cl):
+    """-> (kernel, stride, pads ((lo, hi) incl. the ceil-mode extension), out sizes, extra)."""
+    k = ntuple(kernel, nsp, "kernel_size")
+    s = k if stride is None else ntuple(stride, nsp, "stride")
+    pads = parse_padding(padding, nsp, cl)
+    if pads == "SAME":
+        pads = same_pads(spatial, k, s)
+        ceil_mode = False
+    elif pads == "VALID":
+        pads = ((0, 0),) * nsp
+    out, extra = [], []
+    for n, kk, ss, (lo, hi) in zip(spatial, k, s, pads):
+        span = n + lo + hi - kk
+        if span < 0:
+            raise ValueError(
+                f"The output size of pooling is not positive: input size {n}, kernel {kk}, "
+                f"padding ({lo}, {hi})")
+        o = (-(-span // ss) if ceil_mode else span // ss) + 1
+        out.append(o)
+        extra.append(max((o - 1) * ss + kk - (n + lo + hi), 0))
+    return k, s, pads, out, extra
+
+
+def _window_counts(spatial, k, s, pads, extra, include_pad):
+    """Divisor per output position: valid elements (or elements of the padded input)."""
+    ones = np.ones(spatial, np.float32)
+    if include_pad:
+        ones = np.pad(ones, [(lo, hi) for lo, hi in pads], constant_values=1.0)
+        ones = np.pad(ones, [(0, e) for e in extra])
+    else:
+        ones = np.pad(ones, [(lo, hi + e) for (lo, hi), e in zip(pads, extra)])
+    win = np.lib.stride_tricks.sliding_window_view(ones, tuple(k))
+    win = win[tuple(slice(None, None, ss) for ss in s)]
+    return win.sum(axis=tuple(range(-len(k), 0)))
+
+
+def _window_table(spatial, windows):
+    """Flat input indices for each output window (sentinel = prod(spatial) for padding).
+    windows: per output position (in C order), a list per axis of the input indices it covers."""
+    sentinel = math.prod(spatial)
+    rows = []
+    for axes in windows:
+        idx = []
+        for pos in itertools.product(*axes):
+            if all(0 <= p < n for p, n in zip(pos, spatial)):
+                idx.append(int(np.ravel_multi_index(pos, spatial)))
+            else:
+                idx.append(sentinel)
+        rows.append(idx)
+    width = max(len(r) for r in rows)
+    return np.array([r + [sentinel] * (width - len(r)) for r in rows], np.int64)
+
+
+def _gather_max(x, table, out_sizes):
+    """x [N, C, *spatial] -> (max, flat argmax index) per window of ``table``."""
+    n, c = x.shape[:2]
+    flat = x.reshape(n, c, -1)
+    neg = jnp.full((n, c, 1), jnp.finfo(x.dtype).min, x.dtype)
+    patches = jnp.take(jnp.concatenate([flat, neg], axis=-1), table, axis=-1)
+    arg = jnp.argmax(patches, axis=-1)
+    val = jnp.take_along_axis(patches, arg[..., None], axis=-1)[..., 0]
+    mask = jnp.asarray(table)[jnp.arange(table.shape[0]), arg].astype(jnp.int32)
+    shape = (n, c, *out_sizes)
+    return val.reshape(shape), mask.reshape(shape)
+
+
+def _max_pool(x, kernel_size, stride, padding, return_mask, ceil_mode, data_format, nsp):
+    cl = channel_last(data_format, nsp)
+    if return_mask and cl:
+        raise ValueError("When setting return_mask to true, data_format must be set to NCHW "
+                         "in API:max_pool")
+    x = _to_cf(x, cl)
+    spatial = x.shape[2:]
+    k, s, pads, out, extra = _geometry(spatial, kernel_size, stride, padding, ceil_mode, nsp, cl)
+    if not return_mask:
+        full_pads = ((0, 0), (0, 0)) + tuple((lo, hi + e) for (lo, hi), e in zip(pads, extra))
+        y = jax.lax.reduce_window(x, np.array(-np.inf, x.dtype), jax.lax.max,
+                                  (1, 1) + tuple(k), (1, 1) + tuple(s), full_pads)
+        # Paddle starts each window at -FLT_MAX: windows of padding only (ceil_mode) read that
+        y = jnp.maximum(y, jnp.finfo(x.dtype).min)
+        return _from_cf(y, cl)
+    windows = [[range(o * ss - lo, o * ss - lo + kk) for o, ss, (lo, _), kk in
+                zip(pos, s, pads, k)] for pos in itertools.product(*[range(o) for o in out])]
+    return _gather_max(x, _window_table(spatial, windows), out)
+
+
+def _avg_pool(x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override,
+              data_format, nsp):
+    cl = channel_last(data_format, nsp)
+    x = _to_cf(x, cl)
+    spatial = x.shape[2:]
+    k, s, pads, out, extra = _geometry(spatial, kernel_size, stride, padding, ceil_mode, nsp, cl)
+    full_pads = ((0, 0), (0, 0)) + tuple((lo, hi + e) for (lo, hi), e in zip(pads, extra))
+    y = jax.lax.reduce_window(x, np.zeros((), x.dtype), jax.lax.add, (1, 1) + tuple(k),
+                              (1, 1) + tuple(s), full_pads)
+    if divisor_override:
+        y = y / jnp.asarray(divisor_override, x.dtype)
+    else:
+        div = _window_counts(spatial, k, s, pads, extra, include_pad=not exclusive)
+        y = y / jnp.asarray(np.maximum(div, 1), x.dtype)
+    return _from_cf(y, cl)
+
+
+_POOL = dict(tensors=("x",), **_F)
+_COMPOSITE = dict(composite=True, **_F)
+
+
+@op("_nn_max_pool", namespaces=(), method=None)
+def _max_pool_op(x, kernel_size, stride, padding, return_mask, ceil_mode, data_format, nsp):
+    return _max_pool(x, kernel_size, stride, padding, return_mask, ceil_mode, data_format, nsp)
+
+
+@op("_nn_adaptive_max_pool", namespaces=(), method=None)
+def _adaptive_max_op(x, output_size, return_mask, nsp):
+    return _adaptive_max(x, output_size, return_mask, nsp)
+
+
+def _with_mask(out):
+    """Paddle marks the int mask like the values (stop_gradient False when x needs grad)."""
+    if isinstance(out, tuple):
+        out[1].stop_gradient = out[0].stop_gradient
+    return out
+
+
+@op("max_pool1d", **_COMPOSITE)
+def max_pool1d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False):
+    """Max over sliding windows of an [N, C, L] input (and the flat argmax with return_mask)."""
+    return _with_mask(_max_pool_op(x, kernel_size, stride, padding, bool(return_mask),
+                                   ceil_mode, "NCL", 1))
+
+
+@op("max_pool2d", **_COMPOSITE)
+def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
+               data_format="NCHW"):
+    """Max over sliding windows of H, W (mask: flat index into H*W, int32)."""
+    return _with_mask(_max_pool_op(x, kernel_size, stride, padding, bool(return_mask),
+                                   ceil_mode, data_format, 2))
+
+
+@op("max_pool3d", **_COMPOSITE)
+def max_pool3d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
+               data_format="NCDHW"):
+    """Max over sliding windows of D, H, W."""
+    return _with_mask(_max_pool_op(x, kernel_size, stride, padding, bool(return_mask),
+                                   ceil_mode, data_format, 3))
+
+
+@op("avg_pool1d", **_POOL)
+def avg_pool1d(x, kernel_size, stride=None, padding=0, exclusive=True, ceil_mode=False):
+    """Mean over sliding windows of an [N, C, L] input; ``exclusive`` skips padding."""
+    return _avg_pool(x, kernel_size, stride, padding, ceil_mode, exclusive, None, "NCL", 1)
+
+
+@op("avg_pool2d", **_POOL)
+def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
+               divisor_override=None, data_format="NCHW"):
+    """Mean over sliding windows of H, W; ``exclusive`` divides by the unpadded count."""
+    return _avg_pool(x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override,
+                     data_format, 2)
+
+
+@op("avg_pool3d", **_POOL)
+def avg_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
+               divisor_override=None, data_format="NCDHW"):
+    """Mean over sliding windows of D, H, W."""
+    return _avg_pool(x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override,
+                     data_format, 3)
+
+
+# -- adaptive pools ---------------------------------------------------------------------------
+def _bins(n_in, n_out):
+    return [(i * n_in // n_out, -(-(i + 1) * n_in // n_out)) for i in range(n_out)]
+
+
+def _out_sizes(output_size, spatial, nsp):
+    if isinstance(output_size, int):
+        return [output_size] * nsp
+    sizes = list(output_size)
+    if len(sizes) == 1:
+        sizes = sizes * nsp
+    if len(sizes) != nsp:
+        raise ValueError(f"output_size should be an int or a list of {nsp} ints, got {sizes}")
+    return [n if o is None else int(o) for o, n in zip(sizes, spatial)]
+
+
+def _adaptive_avg(x, output_size, nsp, cl):
+    x = _to_cf(x, cl)
+    out = _out_sizes(output_size, x.shape[2:], nsp)
+    for ax, o in enumerate(out, start=2):
+        n = x.shape[ax]
+        m = np.zeros((o, n), np.float32)
+        for i, (s, e) in enumerate(_bins(n, o)):
+            m[i, s:e] = 1.0 / (e - s)
+        x = jnp.moveaxis(jnp.tensordot(x, jnp.asarray(m, x.dtype), axes=([ax], [1])), -1, ax)
+    return _from_cf(x, cl)
+
+
+def _adaptive_max(x, output_size, return_mask, nsp):
+    spatial = x.shape[2:]
+    out = _out_sizes(output_size, spatial, nsp)
+    bins = [_bins(n, o) for n, o in zip(spatial, out)]
+    windows = [[range(*b[i]) for b, i in zip(bins, pos)]
+               for pos in itertools.product(*[range(o) for o in out])]
+    val, mask = _gather_max(x, _window_table(spatial, windows), out)
+    return (val, mask) if return_mask else val
+
+
+@op("adaptive_avg_pool1d", namespaces=("paddle.nn.functional", "paddle"), method=None)
+def adaptive_avg_pool1d(x, output_size):
+    """Mean over ``output_size`` adaptive bins of L."""
+    return _adaptive_avg(x, output_size, 1, False)
+
+
+@op("adaptive_avg_pool2d", **_POOL)
+def adaptive_avg_pool2d(x, output_size, data_format="NCHW"):
+    """Mean over adaptive bins of H, W (None keeps that size)."""
+    return _adaptive_avg(x, output_size, 2, channel_last(data_format, 2))
+
+
+@op("adaptive_avg_pool3d", **_POOL)
+def adaptive_avg_pool3d(x, output_size, data_format="NCDHW"):
+    """Mean over adaptive bins of D, H, W."""
+    return _adaptive_avg(x, output_size, 3, channel_last(data_format, 3))
+
+
+@op("adaptive_max_pool1d", **_COMPOSITE)
+def adaptive_max_pool1d(x, output_size, return_mask=False):
+    """Max over adaptive bins of L."""
+    return _with_mask(_adaptive_max_op(x, output_size, bool(return_mask), 1))
+
+
+@op("adaptive_max_pool2d", **_COMPOSITE)
+def adaptive_max_pool2d(x, output_size, return_mask=False):
+    """Max over adaptive bins of H, W."""
+    return _with_mask(_adaptive_max_op(x, output_size, bool(return_mask), 2))
+
+
+@op("adaptive_max_pool3d", **_COMPOSITE)
+def adaptive_max_pool3d(x, output_size, return_mask=False):
+    """Max over adaptive bins of D, H, W."""
+    return _with_mask(_adaptive_max_op(x, output_size, bool(return_mask), 3))
