@@ -2,11 +2,11 @@
 
 from . import lr  # noqa: F401
 from ._adadelta import Adadelta
-from ._asgd import ASGD
 from ._adagrad import Adagrad
 from ._adam import Adam
 from ._adamax import Adamax
 from ._adamw import AdamW
+from ._asgd import ASGD
 from ._lamb import Lamb
 from ._momentum import Momentum
 from ._nadam import NAdam
