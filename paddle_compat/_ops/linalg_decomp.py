@@ -384,3 +384,47 @@ def cond(x, p=None):
                 * jnp.linalg.norm(xi, ord=p, axis=(-2, -1)))
     raise ValueError(f"cond: p must be None, 'fro', 'nuc', +-1, +-2 or +-inf, got {p!r}")
 
+
+
+# -- Householder products and low-rank SVD -----------------------------------------------------
+@op("householder_product", tensors=("x", "tau"), namespaces=_LINALG)
+def householder_product(x, tau):
+    """The first n columns of the product of Householder reflectors (x, tau) as from geqrf."""
+    check_float(x, "householder_product")
+    return jax.lax.linalg.householder_product(x, tau.astype(x.dtype))
+
+
+@op("ormqr", tensors=("x", "tau", "y"), namespaces=_LINALG)
+def ormqr(x, tau, y, left=True, transpose=False):
+    """Multiply ``y`` by the full Q of the reflectors (x, tau): Q @ y, Q^H @ y, y @ Q, ..."""
+    if left and x.shape[-1] != y.shape[-2]:
+        raise AssertionError(
+            "The column dimension of x and the row dimension of y should be the same")
+    if not left and x.shape[-1] != y.shape[-1]:
+        raise AssertionError("The column dimensions of x and y should be the same")
+    m, k = x.shape[-2:]
+    pad = [(0, 0)] * (x.ndim - 1) + [(0, m - k)] if m > k else None
+    xf = jnp.pad(x, pad) if pad else x
+    tf = jnp.pad(tau, [(0, 0)] * (tau.ndim - 1) + [(0, m - tau.shape[-1])]).astype(x.dtype)
+    q = jax.lax.linalg.householder_product(xf, tf)
+    if transpose:
+        q = jnp.conj(_mT(q))
+    return q @ y if left else y @ q
+
+
+@op("svd_lowrank", tensors=("x", "M"), namespaces=_LINALG)
+def svd_lowrank(x, q=None, niter=2, M=None):  # noqa: N803 - Paddle's name
+    """Rank-q SVD (U [m, q], S [q], V [n, q]) of x - M; computed exactly (Paddle uses a
+    randomized approximation), so results are at least as accurate."""
+    a = x if M is None else x - M
+    m, n = a.shape[-2:]
+    q = min(6, m, n) if q is None else int(q)
+    u, s, vh = jnp.linalg.svd(a, full_matrices=False)
+    return u[..., :q], s[..., :q], jnp.conj(_mT(vh))[..., :q]
+
+
+@op("pca_lowrank", namespaces=_LINALG)
+def pca_lowrank(x, q=None, center=True, niter=2):
+    """Principal components: rank-q SVD of x (centered over rows when ``center``)."""
+    a = x - jnp.mean(x, axis=-2, keepdims=True) if center else x
+    return svd_lowrank.__wrapped__(a, q, niter, None)

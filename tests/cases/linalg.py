@@ -11,8 +11,9 @@ INF = float("inf")
 A3 = np.arange(-4, 20, dtype="float32").reshape(2, 3, 4) / 3
 SPD = np.array([[4.0, 2.0, 0.5], [2.0, 3.0, 0.2], [0.5, 0.2, 2.0]], dtype="float32")
 M32 = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], dtype="float32")
-TOLERANCE = {"case_decompositions": (1e-4, 1e-5), "case_decomposition_grads": (1e-4, 1e-4),
-             "case_solvers": (1e-4, 1e-5), "case_norm_matrix": (1e-5, 1e-5)}
+TOLERANCE = {"case_decompositions": (1e-4, 1e-5), "case_householder_lowrank": (1e-4, 1e-5),
+             "case_decomposition_grads": (1e-4, 1e-4), "case_solvers": (1e-4, 1e-5),
+             "case_norm_matrix": (1e-5, 1e-5)}
 
 
 def _t(a, grad=False):
@@ -127,7 +128,7 @@ def case_cross_t_trace():
         paddle.trace(xc), paddle.trace(xc, offset=1), paddle.trace(xc, offset=-1),
         paddle.trace(paddle.ones([2, 3, 4]), axis1=1, axis2=2), paddle.trace(_t([[1, 2], [3, 4]])),
         paddle.trace(xc, offset=5), xc.trace(),
-        _grad2(paddle.cross, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [[0.0, 1.0, 0.0], [1.0, 0.0, 2.0]]),
+        _grad2(paddle.cross, x3.numpy(), y3.numpy()),
         _grad(lambda t: paddle.trace(t, offset=1), [[1.0, 2.0, 4.0], [3.0, 1.0, 0.0]]),
         expect_error(lambda: paddle.cross(x3, y3, axis=0)),
         expect_error(lambda: paddle.cross(paddle.ones([3]), paddle.ones([2, 3]))),
@@ -274,3 +275,20 @@ def case_decomposition_grads():
     q, r = L.qr(x)  # sign-invariant loss; both outputs used (Paddle crashes otherwise)
     ((r.abs() * _t([[1.0, 2.0], [3.0, 4.0]])).sum() + (q * q * _t(M32)).sum()).backward()
     return out + [x.grad]
+
+
+def case_householder_lowrank():
+    x = _t(randn(4, 4))
+    tau = _t([1.2, 0.5, 0.3, 0.1])
+    y = _t(randn(4, 2, seed=1))
+    x5 = _t(randn(5, 4))
+    u, s, v = L.svd_lowrank(x5)
+    u2, s2, v2 = L.svd_lowrank(x5, q=2)
+    return [
+        L.householder_product(x, tau), L.householder_product(_t(randn(4, 3)), tau[:3]),
+        L.ormqr(x, tau, y), L.ormqr(x, tau, y, transpose=True),
+        L.ormqr(x, tau, _t(randn(2, 4, seed=1)), left=False),
+        s, paddle.matmul(u * s, v.T), [u2.shape, s2.shape, v2.shape],
+        L.pca_lowrank(x5)[1], L.pca_lowrank(x5, q=2, center=False)[0].shape,
+        expect_error(lambda: L.ormqr(_t(randn(4, 3)), tau[:3], y)),
+    ]

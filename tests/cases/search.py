@@ -126,7 +126,8 @@ def case_index_sample():
     x = paddle.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
     i = paddle.to_tensor([[0, 0], [2, 1]])
     return [
-        paddle.index_sample(x, i), paddle.index_sample(x, paddle.to_tensor([[0, 0], [2, 1]], dtype="int32")),
+        paddle.index_sample(x, i),
+        paddle.index_sample(x, paddle.to_tensor([[0, 0], [2, 1]], dtype="int32")),
         x.index_sample(paddle.to_tensor([[2], [0]])),
         paddle.index_sample(paddle.to_tensor([[1, 2], [3, 4]]), paddle.to_tensor([[1], [0]])),
         _grad_of(lambda t: paddle.index_sample(t, i), [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]),
