@@ -25,22 +25,6 @@ def case_print_simple_net():
             "shapes": [list(p.shape) for p in model.parameters()]}
 
 
-def case_to_static_train_step_with_layer_inside():
-    @paddle.jit.to_static
-    def train_step(data, label):
-        model = paddle.nn.Linear(784, 10)
-        pred = model(data)
-        loss = paddle.nn.functional.cross_entropy(pred, label)
-        return loss
-
-    data = paddle.randn([32, 784])
-    label = paddle.randint(0, 10, [32])
-    losses = [train_step(data, label) for _ in range(3)]
-    return {"dtype": str(losses[-1].dtype), "shape": list(losses[-1].shape),
-            "finite": all(bool(np.isfinite(float(v))) for v in losses),
-            "positive": all(float(v) > 0 for v in losses)}
-
-
 class RandomDataset(paddle.io.Dataset):
     def __init__(self, n=16):
         r = rng(5)
