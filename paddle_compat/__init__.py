@@ -12,7 +12,8 @@ import jax as _jax
 if _os.environ.get("PADDLE_COMPAT_X64", "1") != "0":
     _jax.config.update("jax_enable_x64", True)
 
-__version__ = "3.3.1"  # the Paddle API version this package follows
+__version__ = "3.3.1"  # the Paddle API version this package follows (scripts check it)
+__compat_version__ = "0.1.0"  # this package's own version
 from . import _ops  # noqa: E402  (registers every op)
 from ._core import dtype as _dtype_mod  # noqa: E402
 from ._core.autograd import (  # noqa: E402

@@ -69,7 +69,8 @@ def main(argv=None) -> float:
         opt.clear_grad()
         return loss
 
-    print(f"paddle-compat {paddle.__version__} on {paddle.device.get_device()}: "
+    print(f"paddle-compat {paddle.__compat_version__} (Paddle {paddle.__version__} API) on "
+          f"{paddle.device.get_device()}: "
           f"{len(xtr)} train / {len(xte)} test digits")
     t0 = time.perf_counter()
     for epoch in range(args.epochs):
