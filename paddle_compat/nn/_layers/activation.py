@@ -1,0 +1,291 @@
+"""Activation layers: thin Layer wrappers over paddle.nn.functional activations."""
+
+from __future__ import annotations
+
+from .. import functional as F
+from .._layer import Layer
+from ..initializer import Constant
+from ._base import default_dtype_name, name_suffix
+
+__all__ = ["ReLU", "ReLU6", "GELU", "Softmax", "LogSoftmax", "Sigmoid", "Tanh", "LeakyReLU",
+           "ELU", "SELU", "CELU", "Silu", "SiLU", "Swish", "Hardswish", "Hardsigmoid",
+           "Hardtanh", "Hardshrink", "Softshrink", "Mish", "PReLU", "Softplus", "Softsign",
+           "Tanhshrink", "LogSigmoid", "ThresholdedReLU", "Maxout", "RReLU", "GLU", "Softmax2D"]
+
+
+class _Simple(Layer):
+    """An activation without arguments: forward is ``_fn(x)``."""
+
+    _fn = None
+
+    def __init__(self, name: str | None = None) -> None:
+        super().__init__()
+        self._name = name
+
+    def forward(self, x):
+        return type(self)._fn(x)
+
+    def extra_repr(self) -> str:
+        return f"name={self._name}" if self._name else ""
+
+
+def _simple(cls_name: str, fn, doc: str):
+    cls = type(cls_name, (_Simple,), {"_fn": staticmethod(fn), "__doc__": doc})
+    cls.__module__ = __name__
+    return cls
+
+
+ReLU = _simple("ReLU", F.relu, "max(x, 0).")
+ReLU6 = _simple("ReLU6", F.relu6, "min(max(x, 0), 6).")
+Sigmoid = _simple("Sigmoid", F.sigmoid, "1 / (1 + exp(-x)).")
+Tanh = _simple("Tanh", F.tanh, "Hyperbolic tangent.")
+Swish = _simple("Swish", F.swish, "x * sigmoid(x).")
+Hardswish = _simple("Hardswish", F.hardswish, "x * relu6(x + 3) / 6.")
+Hardsigmoid = _simple("Hardsigmoid", F.hardsigmoid, "clip(x / 6 + 0.5, 0, 1).")
+Mish = _simple("Mish", F.mish, "x * tanh(softplus(x)).")
+Softsign = _simple("Softsign", F.softsign, "x / (1 + |x|).")
+Tanhshrink = _simple("Tanhshrink", F.tanhshrink, "x - tanh(x).")
+LogSigmoid = _simple("LogSigmoid", F.log_sigmoid, "log(sigmoid(x)).")
+
+
+class Softmax2D(_Simple):
+    """Softmax over the channel axis of a [C, H, W] or [N, C, H, W] input."""
+
+    def forward(self, x):
+        if len(x.shape) not in (3, 4):
+            raise ValueError(f"Softmax2D requires a 3D or 4D tensor as input. Received: "
+                             f"{len(x.shape)}D.")
+        return F.softmax(x, axis=-3)
+
+
+class GELU(Layer):
+    """Gaussian error linear unit (``approximate``: the tanh formula)."""
+
+    def __init__(self, approximate: bool | str = False, name: str | None = None) -> None:
+        super().__init__()
+        self._approximate, self._name = approximate, name
+
+    def forward(self, x):
+        return F.gelu(x, self._approximate)
+
+    def extra_repr(self) -> str:
+        return f"approximate={self._approximate}" + name_suffix(self._name)
+
+
+class _AxisAct(Layer):
+    _fn = None
+
+    def __init__(self, axis: int = -1, name: str | None = None) -> None:
+        super().__init__()
+        self._axis, self._name = axis, name
+
+    def forward(self, x):
+        return type(self)._fn(x, self._axis)
+
+    def extra_repr(self) -> str:
+        return f"axis={self._axis}" + name_suffix(self._name)
+
+
+class Softmax(_AxisAct):
+    """Softmax along ``axis``."""
+
+    _fn = staticmethod(F.softmax)
+
+
+class LogSoftmax(_AxisAct):
+    """log(softmax(x)) along ``axis``."""
+
+    _fn = staticmethod(F.log_softmax)
+
+
+class GLU(_AxisAct):
+    """Gated linear unit: a * sigmoid(b) for the two halves of x along ``axis``."""
+
+    _fn = staticmethod(F.glu)
+
+
+class LeakyReLU(Layer):
+    """x for x > 0, negative_slope * x otherwise."""
+
+    def __init__(self, negative_slope: float = 0.01, name: str | None = None) -> None:
+        super().__init__()
+        self._negative_slope, self._name = negative_slope, name
+
+    def forward(self, x):
+        return F.leaky_relu(x, self._negative_slope)
+
+    def extra_repr(self) -> str:
+        return f"negative_slope={self._negative_slope}" + name_suffix(self._name)
+
+
+class ELU(Layer):
+    """x for x > 0, alpha * (exp(x) - 1) otherwise."""
+
+    def __init__(self, alpha: float = 1.0, name: str | None = None) -> None:
+        super().__init__()
+        self._alpha, self._name = alpha, name
+
+    def forward(self, x):
+        return F.elu(x, self._alpha)
+
+    def extra_repr(self) -> str:
+        return f"alpha={self._alpha}" + name_suffix(self._name)
+
+
+class CELU(ELU):
+    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
+
+    def forward(self, x):
+        return F.celu(x, self._alpha)
+
+
+class SELU(Layer):
+    """scale * (x if x > 0 else alpha * (exp(x) - 1))."""
+
+    def __init__(self, scale: float = 1.0507009873554805, alpha: float = 1.6732632423543772,
+                 name: str | None = None) -> None:
+        super().__init__()
+        self._scale, self._alpha, self._name = scale, alpha, name
+
+    def forward(self, x):
+        return F.selu(x, self._scale, self._alpha)
+
+    def extra_repr(self) -> str:
+        return f"scale={self._scale}, alpha={self._alpha}" + name_suffix(self._name)
+
+
+class Silu(Layer):
+    """x * sigmoid(x) (``SiLU`` is the same class)."""
+
+    def __init__(self, inplace: bool = False, name: str | None = None) -> None:
+        super().__init__()
+        self._inplace, self._name = inplace, name
+
+    def forward(self, x):
+        return F.silu(x)
+
+    def extra_repr(self) -> str:
+        return f"inplace={self._inplace}" + name_suffix(self._name)
+
+
+SiLU = Silu
+
+
+class Hardtanh(Layer):
+    """Clip x to [min, max]."""
+
+    def __init__(self, min: float = -1.0, max: float = 1.0,  # noqa: A002 - Paddle's names
+                 name: str | None = None) -> None:
+        super().__init__()
+        self._min, self._max, self._name = min, max, name
+
+    def forward(self, x):
+        return F.hardtanh(x, self._min, self._max)
+
+    def extra_repr(self) -> str:
+        return f"min={self._min}, max={self._max}" + name_suffix(self._name)
+
+
+class _Threshold(Layer):
+    _fn = None
+
+    def __init__(self, threshold: float = 0.5, name: str | None = None) -> None:
+        super().__init__()
+        self._threshold, self._name = threshold, name
+
+    def forward(self, x):
+        return type(self)._fn(x, self._threshold)
+
+    def extra_repr(self) -> str:
+        return f"threshold={self._threshold}" + name_suffix(self._name)
+
+
+class Hardshrink(_Threshold):
+    """x where |x| > threshold, else 0."""
+
+    _fn = staticmethod(F.hardshrink)
+
+
+class Softshrink(_Threshold):
+    """Shrink x towards 0 by threshold."""
+
+    _fn = staticmethod(F.softshrink)
+
+
+class ThresholdedReLU(Layer):
+    """x where x > threshold, else value."""
+
+    def __init__(self, threshold: float = 1.0, value: float = 0.0,
+                 name: str | None = None) -> None:
+        super().__init__()
+        self._threshold, self._value, self._name = threshold, value, name
+
+    def forward(self, x):
+        return F.thresholded_relu(x, self._threshold, self._value)
+
+    def extra_repr(self) -> str:
+        return f"threshold={self._threshold}, value={self._value}" + name_suffix(self._name)
+
+
+class Softplus(Layer):
+    """log(1 + exp(beta * x)) / beta (x above the threshold)."""
+
+    def __init__(self, beta: float = 1, threshold: float = 20, name: str | None = None) -> None:
+        super().__init__()
+        self._beta, self._threshold, self._name = beta, threshold, name
+
+    def forward(self, x):
+        return F.softplus(x, self._beta, self._threshold)
+
+    def extra_repr(self) -> str:
+        return f"beta={self._beta}, threshold={self._threshold}" + name_suffix(self._name)
+
+
+class Maxout(Layer):
+    """Max over ``groups`` consecutive channels along ``axis``."""
+
+    def __init__(self, groups: int, axis: int = 1, name: str | None = None) -> None:
+        super().__init__()
+        self._groups, self._axis, self._name = groups, axis, name
+
+    def forward(self, x):
+        return F.maxout(x, self._groups, self._axis)
+
+    def extra_repr(self) -> str:
+        return f"groups={self._groups}, axis={self._axis}" + name_suffix(self._name)
+
+
+class RReLU(Layer):
+    """Randomized leaky relu: random slopes in training, their mean in eval."""
+
+    def __init__(self, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0,
+                 name: str | None = None) -> None:
+        super().__init__()
+        self._lower, self._upper, self._name = lower, upper, name
+
+    def forward(self, x):
+        return F.rrelu(x, self._lower, self._upper, training=self.training)
+
+    def extra_repr(self) -> str:
+        return (f"lower={self._lower}, upper={self._upper}, training={self.training}, "
+                f"dtype={self._dtype}" + name_suffix(self._name))
+
+
+class PReLU(Layer):
+    """x for x > 0, weight * x otherwise; one learnable slope or one per channel."""
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, weight_attr=None,
+                 data_format: str = "NCHW", name: str | None = None) -> None:
+        super().__init__(dtype=default_dtype_name())
+        self._num_parameters, self._init = num_parameters, init
+        self._data_format, self._name = data_format, name
+        self._weight = self.create_parameter([num_parameters], attr=weight_attr,
+                                             dtype=self._dtype, is_bias=False,
+                                             default_initializer=Constant(init))
+
+    def forward(self, x):
+        return F.prelu(x, self._weight, data_format=self._data_format)
+
+    def extra_repr(self) -> str:
+        return (f"num_parameters={self._num_parameters}, data_format={self._data_format}, "
+                f"init={self._init}, dtype={self._dtype}" + name_suffix(self._name))
