@@ -74,7 +74,7 @@ class _BatchNormBase(Layer):
 class BatchNorm1D(_BatchNormBase):
     """Batch normalization over [N, C] or [N, C, L] (NC/NCL/NLC) inputs."""
 
-    _ndims, _formats = (2, 3), ("NC", "NCL", "NLC")
+    _ndims, _formats = (2, 3), ("NC", "NCL", "NLC", "NCHW", "NHWC")
 
     def __init__(self, num_features: int, momentum: float = 0.9, epsilon: float = 1e-05,
                  weight_attr=None, bias_attr=None, data_format: str = "NCL",
@@ -92,7 +92,7 @@ class BatchNorm2D(_BatchNormBase):
 class BatchNorm3D(_BatchNormBase):
     """Batch normalization over [N, C, D, H, W] (or NDHWC) inputs."""
 
-    _ndims, _formats = (5,), ("NCDHW", "NDHWC")
+    _ndims, _formats = (5,), ("NCDHW", "NDHWC", "NCHW", "NHWC")
 
     def __init__(self, num_features: int, momentum: float = 0.9, epsilon: float = 1e-05,
                  weight_attr=None, bias_attr=None, data_format: str = "NCDHW",
