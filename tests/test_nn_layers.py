@@ -16,11 +16,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import paddle.nn as nn
+import paddle.nn.functional as F
 import pytest
 
 import paddle
-import paddle.nn as nn
-import paddle.nn.functional as F
 
 
 @pytest.fixture(autouse=True)

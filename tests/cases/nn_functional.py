@@ -545,3 +545,43 @@ def case_loss_errors():
             expect_error(lambda: F.mse_loss(x, x, reduction="batchmean")),
             expect_error(lambda: F.nll_loss(x, y, reduction="foo")),
             expect_error(lambda: F.log_loss(T(P), T(Y01)))]
+
+
+# -- less common ops --------------------------------------------------------------------------
+THETA = np.array([[[0.9, -0.2, 0.1], [0.3, 1.1, -0.2]], [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]],
+                 "float32")
+GRID = (rng(70).random((1, 3, 4, 2)) * 2.4 - 1.2).astype("float32")
+_register({
+    "swiglu": (F.swiglu, X6), "swiglu_xy": (F.swiglu, X, randn(3, 4, seed=8)),
+    "pdist": (F.pdist, randn(4, 3)), "pdist_p1": (lambda x: F.pdist(x, 1.0), randn(4, 3)),
+    "affine_grid": (lambda t: F.affine_grid(t, [2, 1, 3, 4]), THETA),
+    "affine_grid_no_ac": (lambda t: F.affine_grid(t, [2, 1, 3, 4], align_corners=False),
+                          THETA),
+    "grid_sample": (F.grid_sample, randn(1, 2, 4, 5), GRID),
+    "grid_sample_no_ac": (lambda x, g: F.grid_sample(x, g, align_corners=False),
+                          randn(1, 2, 4, 5), GRID),
+    "grid_sample_border": (lambda x, g: F.grid_sample(x, g, padding_mode="border"),
+                           randn(1, 2, 4, 5), GRID),
+    "grid_sample_reflection": (lambda x, g: F.grid_sample(x, g, padding_mode="reflection",
+                                                          align_corners=False),
+                               randn(1, 2, 4, 5), GRID),
+    "temporal_shift": (lambda x: F.temporal_shift(x, 2, 0.25), randn(4, 8, 1, 2)),
+    "lp_pool2d": (lambda x: F.lp_pool2d(x, 2, 2), np.abs(XQ) + 0.1),
+    "lp_pool1d": (lambda x: F.lp_pool1d(x, 3, 3, stride=2), np.abs(randn(1, 2, 7)) + 0.1),
+    "dice_loss": (F.dice_loss, rng(71).random((2, 3, 4)).astype("float32"),
+                  np.array([[[0], [3], [1]], [[2], [2], [0]]])),
+    "multi_margin": (F.multi_margin_loss, LOGITS, LAB),
+    "multi_margin_args": (lambda x, y, w: F.multi_margin_loss(x, y, 2, 0.5, w, "none"), LOGITS,
+                          LAB, CW),
+    "triplet_with_distance": (F.triplet_margin_with_distance_loss, A, B, randn(2, 4, seed=68)),
+}, "extra_")
+
+
+def case_extra_max_unpool():
+    x = T(randn(1, 2, 4, 4, seed=31), grad=True)
+    out, mask = F.max_pool2d(x, 2, return_mask=True)
+    up = F.max_unpool2d(out, mask, 2)
+    up2 = F.max_unpool2d(out, mask, 2, output_size=[5, 5])
+    (up * T(randn(1, 2, 4, 4, seed=3))).sum().backward()
+    o1, m1 = F.max_pool1d(T(randn(1, 2, 6)), 2, return_mask=True)
+    return [up, up2, x.grad, F.max_unpool1d(o1, m1, 2)]

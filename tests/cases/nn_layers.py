@@ -132,6 +132,13 @@ _register({
     "fold": (lambda: nn.Fold([3, 3], 2), randn(1, 8, 4)),
     "cosine_similarity": (lambda: nn.CosineSimilarity(), X, randn(3, 4, seed=7)),
     "pairwise_distance": (lambda: nn.PairwiseDistance(), X, randn(3, 4, seed=7)),
+    "lppool2d": (lambda: nn.LPPool2D(2, 2), np.abs(XC) + 0.1),
+    "lppool1d": (lambda: nn.LPPool1D(3, 2, 1), np.abs(XL) + 0.1),
+    "unflatten": (lambda: nn.Unflatten(1, [2, 3]), randn(2, 6, 2)),
+    "reflection_pad2d": (lambda: nn.ReflectionPad2D([1, 2, 0, 1]), XC),
+    "replication_pad1d": (lambda: nn.ReplicationPad1D(2), XL),
+    "circular_pad2d": (lambda: nn.CircularPad2D(1), XC),
+    "constant_pad3d": (lambda: nn.ConstantPad3D(1, 0.5), randn(1, 1, 2, 2, 2)),
 }, "shape_")
 
 _ACTS = {
@@ -208,7 +215,21 @@ _register({
     "triplet_margin": (nn.TripletMarginLoss, A, B, randn(2, 4, seed=10)),
     "poisson_nll": (nn.PoissonNLLLoss, A, np.abs(B)),
     "gaussian_nll": (nn.GaussianNLLLoss, A, B, np.abs(randn(2, 4, seed=11)) + 0.1),
+    "huber": (lambda: nn.HuberLoss(delta=0.5), A, B),
+    "multi_margin": (lambda: nn.MultiMarginLoss(margin=0.5), LOGITS, LAB),
+    "triplet_with_distance": (lambda: nn.TripletMarginWithDistanceLoss(margin=0.5, swap=True),
+                              A, B, randn(2, 4, seed=10)),
 }, "loss_")
+
+
+def case_max_unpool_layer():
+    x = T(randn(1, 2, 4, 4, seed=31), grad=True)
+    pool, unpool = nn.MaxPool2D(2, return_mask=True), nn.MaxUnPool2D(2)
+    out, mask = pool(x)
+    up = unpool(out, mask)
+    (up * T(randn(1, 2, 4, 4, seed=3))).sum().backward()
+    return [up, x.grad, str(unpool), str(nn.MaxUnPool2D(2, 1, 0, output_size=[4, 4])),
+            str(nn.LPPool2D(2, 3, stride=1, padding=1, ceil_mode=True))]
 
 
 def case_dropout_train_eval():

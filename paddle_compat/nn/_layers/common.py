@@ -15,7 +15,14 @@ __all__ = ["Linear", "Bilinear", "Embedding", "Dropout", "Dropout2D", "Dropout3D
            "AlphaDropout", "FeatureAlphaDropout", "Flatten", "Identity", "Pad1D", "Pad2D",
            "Pad3D", "ZeroPad1D", "ZeroPad2D", "ZeroPad3D", "Upsample", "UpsamplingNearest2D",
            "UpsamplingBilinear2D", "PixelShuffle", "PixelUnshuffle", "ChannelShuffle", "Unfold",
-           "Fold", "CosineSimilarity", "PairwiseDistance"]
+           "Fold", "CosineSimilarity", "PairwiseDistance", "Unflatten", "ReflectionPad1D",
+           "ReflectionPad2D", "ReflectionPad3D", "ReplicationPad1D", "ReplicationPad2D",
+           "ReplicationPad3D", "CircularPad1D", "CircularPad2D", "CircularPad3D",
+           "ConstantPad1D", "ConstantPad2D", "ConstantPad3D", "ReflectionPad1d",
+           "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
+           "ReplicationPad3d", "CircularPad1d", "CircularPad2d", "CircularPad3d",
+           "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ZeroPad1d", "ZeroPad2d",
+           "ZeroPad3d", "UpsamplingNearest2d", "UpsamplingBilinear2d"]
 
 
 class Linear(Layer):
@@ -258,6 +265,65 @@ class ZeroPad3D(Pad3D):
         super().__init__(padding, "constant", 0.0, data_format, name)
 
 
+def _mode_pad(base, mode: str, doc: str):
+    def __init__(self, padding, data_format: str | None = None, name: str | None = None):
+        base.__init__(self, padding, mode, 0.0, data_format, name)
+
+    name = {"reflect": "Reflection", "replicate": "Replication", "circular": "Circular"}[mode]
+    cls = type(f"{name}Pad{base._n}D", (base,), {"__init__": __init__, "__doc__": doc})
+    cls.__module__ = __name__
+    return cls
+
+
+def _constant_pad(base):
+    def __init__(self, padding, value: float, data_format: str | None = None,
+                 name: str | None = None):
+        base.__init__(self, padding, "constant", value, data_format, name)
+
+    cls = type(f"ConstantPad{base._n}D", (base,),
+               {"__init__": __init__, "__doc__": "Pad with a constant ``value``."})
+    cls.__module__ = __name__
+    return cls
+
+
+ReflectionPad1D = _mode_pad(Pad1D, "reflect", "Reflect-pad the L axis.")
+ReflectionPad2D = _mode_pad(Pad2D, "reflect", "Reflect-pad H and W.")
+ReflectionPad3D = _mode_pad(Pad3D, "reflect", "Reflect-pad D, H and W.")
+ReplicationPad1D = _mode_pad(Pad1D, "replicate", "Edge-pad the L axis.")
+ReplicationPad2D = _mode_pad(Pad2D, "replicate", "Edge-pad H and W.")
+ReplicationPad3D = _mode_pad(Pad3D, "replicate", "Edge-pad D, H and W.")
+CircularPad1D = _mode_pad(Pad1D, "circular", "Wrap-pad the L axis.")
+CircularPad2D = _mode_pad(Pad2D, "circular", "Wrap-pad H and W.")
+CircularPad3D = _mode_pad(Pad3D, "circular", "Wrap-pad D, H and W.")
+ConstantPad1D = _constant_pad(Pad1D)
+ConstantPad2D = _constant_pad(Pad2D)
+ConstantPad3D = _constant_pad(Pad3D)
+(ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
+ ReplicationPad3d, CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d,
+ ConstantPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d) = (
+    ReflectionPad1D, ReflectionPad2D, ReflectionPad3D, ReplicationPad1D, ReplicationPad2D,
+    ReplicationPad3D, CircularPad1D, CircularPad2D, CircularPad3D, ConstantPad1D,
+    ConstantPad2D, ConstantPad3D, ZeroPad1D, ZeroPad2D, ZeroPad3D)
+
+
+class Unflatten(Layer):
+    """Split axis ``axis`` into ``shape``."""
+
+    def __init__(self, axis: int, shape, name: str | None = None) -> None:
+        super().__init__()
+        self.axis, self.shape, self.name = axis, shape, name
+
+    def forward(self, input):  # noqa: A002
+        nd = len(input.shape)
+        ax = self.axis % nd
+        shape = list(self.shape.tolist() if isinstance(self.shape, Tensor) else self.shape)
+        new = list(input.shape[:ax]) + shape + list(input.shape[ax + 1:])
+        return call_op("reshape", input, new)
+
+    def extra_repr(self) -> str:
+        return f"axis={self.axis}, shape={self.shape}" + name_suffix(self.name)
+
+
 # -- upsampling -------------------------------------------------------------------------------
 class Upsample(Layer):
     """Resize with ``paddle.nn.functional.interpolate``."""
@@ -414,3 +480,5 @@ class PairwiseDistance(Layer):
             s += ", keepdim=True"
         return s + name_suffix(self.name)
 
+
+UpsamplingNearest2d, UpsamplingBilinear2d = UpsamplingNearest2D, UpsamplingBilinear2D

@@ -12,7 +12,7 @@ from ..initializer import Normal
 from ._base import dtype_name, ntuple
 
 __all__ = ["Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose", "Conv2DTranspose",
-           "Conv3DTranspose"]
+           "Conv3DTranspose", "Conv1d", "Conv2d", "Conv3d"]
 
 _FORMATS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
 
@@ -168,3 +168,6 @@ class Conv3DTranspose(_ConvTranspose):
                  data_format="NCDHW") -> None:
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
                          groups, "zeros", weight_attr, bias_attr, data_format, output_padding)
+
+
+Conv1d, Conv2d, Conv3d = Conv1D, Conv2D, Conv3D

@@ -9,7 +9,8 @@ from ..functional._loss import check_reduction
 __all__ = ["CrossEntropyLoss", "MSELoss", "L1Loss", "NLLLoss", "BCEWithLogitsLoss", "BCELoss",
            "SmoothL1Loss", "KLDivLoss", "MarginRankingLoss", "CosineEmbeddingLoss",
            "HingeEmbeddingLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss",
-           "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss"]
+           "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "HuberLoss",
+           "MultiMarginLoss", "TripletMarginWithDistanceLoss"]
 
 
 class CrossEntropyLoss(Layer):
@@ -119,6 +120,9 @@ class SmoothL1Loss(Layer):
         return F.smooth_l1_loss(input, label, self.reduction, self.delta, self.is_huber)
 
 
+HuberLoss = SmoothL1Loss
+
+
 class KLDivLoss(Layer):
     """Kullback-Leibler divergence of log-probabilities ``input`` from ``label``."""
 
@@ -226,3 +230,34 @@ class GaussianNLLLoss(Layer):
     def forward(self, input, label, variance):  # noqa: A002
         return F.gaussian_nll_loss(input, label, variance, self.full, self.epsilon,
                                    self.reduction)
+
+
+class MultiMarginLoss(Layer):
+    """Multi-class hinge loss."""
+
+    def __init__(self, p: int = 1, margin: float = 1.0, weight=None, reduction: str = "mean",
+                 name: str | None = None) -> None:
+        super().__init__()
+        check_reduction(reduction, "MultiMarginLoss")
+        self.p, self.margin, self.weight, self.reduction, self.name = (p, margin, weight,
+                                                                       reduction, name)
+
+    def forward(self, input, label):  # noqa: A002
+        return F.multi_margin_loss(input, label, self.p, self.margin, self.weight,
+                                   self.reduction)
+
+
+class TripletMarginWithDistanceLoss(Layer):
+    """Triplet margin loss with a custom distance function."""
+
+    def __init__(self, distance_function=None, margin: float = 1.0, swap: bool = False,
+                 reduction: str = "mean", name: str | None = None) -> None:
+        super().__init__()
+        check_reduction(reduction, "TripletMarginWithDistanceLoss")
+        self.distance_function, self.margin, self.swap = distance_function, margin, swap
+        self.reduction, self.name = reduction, name
+
+    def forward(self, input, positive, negative):  # noqa: A002
+        return F.triplet_margin_with_distance_loss(input, positive, negative,
+                                                   self.distance_function, self.margin,
+                                                   self.swap, self.reduction)

@@ -8,7 +8,10 @@ from ._base import name_suffix
 
 __all__ = ["MaxPool1D", "MaxPool2D", "MaxPool3D", "AvgPool1D", "AvgPool2D", "AvgPool3D",
            "AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveMaxPool1D",
-           "AdaptiveMaxPool2D", "AdaptiveMaxPool3D"]
+           "AdaptiveMaxPool2D", "AdaptiveMaxPool3D", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
+           "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
+           "LPPool1D", "LPPool2D", "LPPool1d", "LPPool2d", "MaxUnPool1D", "MaxUnPool2D",
+           "MaxUnPool3D", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"]
 
 
 class _Pool(Layer):
@@ -173,3 +176,87 @@ class AdaptiveMaxPool3D(_AdaptiveMax):
     """Max over adaptive bins of D, H, W."""
 
     _fn = staticmethod(F.adaptive_max_pool3d)
+
+
+AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d = (AdaptiveAvgPool1D, AdaptiveAvgPool2D,
+                                                           AdaptiveAvgPool3D)
+AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d = (AdaptiveMaxPool1D, AdaptiveMaxPool2D,
+                                                           AdaptiveMaxPool3D)
+
+
+class _LPPool(_Pool):
+    _fn = None
+    _default_format = "NCHW"
+    _stride_defaults_to_kernel = True
+
+    def __init__(self, norm_type: float, kernel_size, stride=None, padding=0,
+                 ceil_mode: bool = False, data_format: str | None = None,
+                 name: str | None = None) -> None:
+        super().__init__()
+        self.norm_type = float(norm_type)
+        self.ksize, self.padding, self.ceil_mode = kernel_size, padding, ceil_mode
+        if stride is None and self._stride_defaults_to_kernel:
+            stride = kernel_size
+        self.stride = stride
+        self.data_format, self.name = data_format or self._default_format, name
+
+    def forward(self, x):
+        return type(self)._fn(x, self.norm_type, self.ksize, self.stride, self.padding,
+                              self.ceil_mode, self.data_format)
+
+    def extra_repr(self) -> str:
+        return f"norm_type={self.norm_type}, " + super().extra_repr()
+
+
+class LPPool1D(_LPPool):
+    """(sum of x^p over windows of L)^(1/p)."""
+
+    _fn, _default_format = staticmethod(F.lp_pool1d), "NCL"
+    _stride_defaults_to_kernel = False
+
+
+class LPPool2D(_LPPool):
+    """(sum of x^p over windows of H, W)^(1/p)."""
+
+    _fn, _default_format = staticmethod(F.lp_pool2d), "NCHW"
+
+
+class _MaxUnPool(Layer):
+    _fn = None
+    _default_format = "NCHW"
+
+    def __init__(self, kernel_size, stride=None, padding=0, data_format: str | None = None,
+                 output_size=None, name: str | None = None) -> None:
+        super().__init__()
+        self.ksize, self.stride, self.padding = kernel_size, stride, padding
+        self.data_format = data_format or self._default_format
+        self.output_size, self.name = output_size, name
+
+    def forward(self, x, indices, output_size=None):
+        return type(self)._fn(x, indices, self.ksize, self.stride, self.padding,
+                              self.data_format, output_size or self.output_size)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}" + name_suffix(self.name)
+
+
+class MaxUnPool1D(_MaxUnPool):
+    """Inverse of MaxPool1D at the returned indices."""
+
+    _fn, _default_format = staticmethod(F.max_unpool1d), "NCL"
+
+
+class MaxUnPool2D(_MaxUnPool):
+    """Inverse of MaxPool2D at the returned indices."""
+
+    _fn, _default_format = staticmethod(F.max_unpool2d), "NCHW"
+
+
+class MaxUnPool3D(_MaxUnPool):
+    """Inverse of MaxPool3D at the returned indices."""
+
+    _fn, _default_format = staticmethod(F.max_unpool3d), "NCDHW"
+
+
+LPPool1d, LPPool2d = LPPool1D, LPPool2D
+MaxUnpool1d, MaxUnpool2d, MaxUnpool3d = MaxUnPool1D, MaxUnPool2D, MaxUnPool3D

@@ -302,3 +302,11 @@ def _gumbel_softmax(x, key, temperature, hard, axis):
 def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1):
     """Softmax of (x + Gumbel noise) / temperature; ``hard`` gives a one-hot with soft grads."""
     return _gumbel_softmax(x, Tensor(_random.next_key()), float(temperature), bool(hard), axis)
+
+
+@op("swiglu", tensors=("x", "y"), **_ACT)
+def swiglu(x, y=None):
+    """silu(x) * y; without y, x is split in two halves along the last axis."""
+    if y is None:
+        x, y = jnp.split(x, 2, axis=-1)
+    return x * jax.nn.sigmoid(x) * y

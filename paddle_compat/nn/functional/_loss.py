@@ -445,3 +445,54 @@ def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-6
         d_neg = jnp.minimum(d_neg, _pdist(positive, negative, p, epsilon))
     loss = jnp.maximum(d_pos - d_neg + margin, jnp.zeros((), input.dtype))
     return _reduce(loss, reduction)
+
+
+@loss_op("dice_loss", ("input", "label"), ("label",))
+def dice_loss(input, label, epsilon=1e-05):  # noqa: A002
+    """1 - 2 |X ∩ Y| / (|X| + |Y|) per sample, averaged; input holds class probabilities in the
+    last axis and label the int class ids (last axis of size 1)."""
+    if input.ndim < 2 or label.ndim != input.ndim or label.shape[-1] != 1:
+        raise ValueError(f"dice_loss expects label of shape [..., 1] with the rank of input, "
+                         f"got {list(input.shape)} and {list(label.shape)}")
+    onehot = jax.nn.one_hot(label[..., 0].astype(jnp.int64), input.shape[-1], dtype=input.dtype)
+    axes = tuple(range(1, input.ndim))
+    inse = jnp.sum(input * onehot, axis=axes)
+    denom = jnp.sum(input, axis=axes) + jnp.sum(onehot, axis=axes)
+    return jnp.mean(1 - inse * 2 / (denom + epsilon))
+
+
+@loss_op("multi_margin_loss", ("input", "label", "weight"))
+def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mean"):  # noqa: A002
+    """sum over j != y of max(0, margin - x[y] + x[j])^p / C (times weight[y])."""
+    check_reduction(reduction, "multi_margin_loss")
+    lab = label.astype(jnp.int64).reshape(-1)
+    c = input.shape[1]
+    xy = jnp.take_along_axis(input, lab[:, None], axis=1)
+    m = jnp.maximum(margin - xy + input, jnp.zeros((), input.dtype)) ** p
+    m = jnp.where(jnp.arange(c)[None, :] == lab[:, None], jnp.zeros((), input.dtype), m)
+    loss = jnp.sum(m, axis=1) / c
+    if weight is not None:
+        loss = loss * jnp.take(weight.astype(input.dtype), lab)
+    return _reduce(loss, reduction)
+
+
+@op("triplet_margin_with_distance_loss", composite=True, **_F)
+def triplet_margin_with_distance_loss(input, positive, negative, distance_function=None,  # noqa: A002
+                                      margin=1.0, swap=False, reduction="mean"):
+    """max(d(a, p) - d(a, n) + margin, 0) with a user distance (default pairwise 2-norm)."""
+    from ._common import pairwise_distance
+
+    check_reduction(reduction, "triplet_margin_with_distance_loss")
+    dist = distance_function or pairwise_distance
+    d_pos, d_neg = dist(input, positive), dist(input, negative)
+    if swap:
+        from ..._core.registry import call_op
+
+        d_neg = call_op("minimum", d_neg, dist(positive, negative))
+    return _triplet_tail(d_pos, d_neg, float(margin), reduction)
+
+
+@op("_nn_triplet_tail", tensors=("d_pos", "d_neg"), **_PRIVATE)
+def _triplet_tail(d_pos, d_neg, margin, reduction):
+    loss = jnp.maximum(d_pos - d_neg + margin, jnp.zeros((), d_pos.dtype))
+    return _reduce(loss, reduction)

@@ -271,3 +271,79 @@ def adaptive_max_pool2d(x, output_size, return_mask=False):
 def adaptive_max_pool3d(x, output_size, return_mask=False):
     """Max over adaptive bins of D, H, W."""
     return _with_mask(_adaptive_max_op(x, output_size, bool(return_mask), 3))
+
+
+# -- Lp pooling and max unpooling -------------------------------------------------------------
+def _lp_pool(x, norm_type, kernel_size, stride, padding, ceil_mode, data_format, nsp):
+    cl = channel_last(data_format, nsp)
+    p = float(norm_type)
+    if p == float("inf"):
+        return _max_pool(x, kernel_size, stride, padding, False, ceil_mode, data_format, nsp)
+    xc = _to_cf(x, cl)
+    k, s, pads, out, extra = _geometry(xc.shape[2:], kernel_size, stride, padding, ceil_mode,
+                                       nsp, cl)
+    full_pads = ((0, 0), (0, 0)) + tuple((lo, hi + e) for (lo, hi), e in zip(pads, extra))
+    y = jax.lax.reduce_window(xc**p, np.zeros((), x.dtype), jax.lax.add, (1, 1) + tuple(k),
+                              (1, 1) + tuple(s), full_pads)
+    y = jnp.sign(y) * jnp.maximum(jnp.abs(y), 0) ** (1.0 / p)
+    return _from_cf(y, cl)
+
+
+@op("lp_pool1d", **_POOL)
+def lp_pool1d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False,
+              data_format="NCL"):
+    """(sum of x^p over each window of L)^(1/p)."""
+    return _lp_pool(x, norm_type, kernel_size, stride, padding, ceil_mode, data_format, 1)
+
+
+@op("lp_pool2d", **_POOL)
+def lp_pool2d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False,
+              data_format="NCHW"):
+    """(sum of x^p over each window of H, W)^(1/p)."""
+    return _lp_pool(x, norm_type, kernel_size, stride, padding, ceil_mode, data_format, 2)
+
+
+def _max_unpool(x, indices, kernel_size, stride, padding, data_format, output_size, nsp):
+    cl = channel_last(data_format, nsp)
+    if cl:
+        raise ValueError(f"max_unpool supports channel-first data only, got {data_format}")
+    k = ntuple(kernel_size, nsp, "kernel_size")
+    s = k if stride is None else ntuple(stride, nsp, "stride")
+    pads = parse_padding(padding, nsp, cl)
+    pads = ((0, 0),) * nsp if isinstance(pads, str) else pads
+    spatial = x.shape[2:]
+    default = [(n - 1) * ss - lo - hi + kk for n, ss, (lo, hi), kk in zip(spatial, s, pads, k)]
+    if output_size is None:
+        out = default
+    else:
+        out = [int(o) for o in output_size][-nsp:]
+    n, c = x.shape[:2]
+    flat = jnp.zeros((n, c, math.prod(out)), x.dtype)
+    idx = indices.reshape(n, c, -1).astype(jnp.int32)
+    flat = flat.at[jnp.arange(n)[:, None, None], jnp.arange(c)[None, :, None], idx].set(
+        x.reshape(n, c, -1))
+    return flat.reshape(n, c, *out)
+
+
+_UNPOOL = dict(tensors=("x", "indices"), **_F)
+
+
+@op("max_unpool1d", **_UNPOOL)
+def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, data_format="NCL",
+                 output_size=None):
+    """Place x at the argmax ``indices`` of max_pool1d, zeros elsewhere."""
+    return _max_unpool(x, indices, kernel_size, stride, padding, data_format, output_size, 1)
+
+
+@op("max_unpool2d", **_UNPOOL)
+def max_unpool2d(x, indices, kernel_size, stride=None, padding=0, data_format="NCHW",
+                 output_size=None):
+    """Place x at the argmax ``indices`` of max_pool2d, zeros elsewhere."""
+    return _max_unpool(x, indices, kernel_size, stride, padding, data_format, output_size, 2)
+
+
+@op("max_unpool3d", **_UNPOOL)
+def max_unpool3d(x, indices, kernel_size, stride=None, padding=0, data_format="NCDHW",
+                 output_size=None):
+    """Place x at the argmax ``indices`` of max_pool3d, zeros elsewhere."""
+    return _max_unpool(x, indices, kernel_size, stride, padding, data_format, output_size, 3)

@@ -1,0 +1,140 @@
+"""paddle.nn.functional vision helpers: affine_grid, grid_sample, temporal_shift, pdist."""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+import numpy as np
+
+from ..._core.registry import op
+
+_F = dict(namespaces=("paddle.nn.functional",), method=None)
+
+
+def _base_coords(n: int, align_corners: bool) -> np.ndarray:
+    if align_corners:
+        return np.linspace(-1.0, 1.0, n) if n > 1 else np.zeros(1)
+    return (np.arange(n) * 2.0 + 1.0) / n - 1.0
+
+
+@op("affine_grid", tensors=("theta",), **_F)
+def affine_grid(theta, out_shape, align_corners=True):
+    """Sampling grid [N, H, W, 2] (x, y in [-1, 1]) of the affine maps ``theta`` [N, 2, 3]
+    (or [N, D, H, W, 3] from [N, 3, 4] for 5-D ``out_shape``)."""
+    out_shape = [int(s) for s in out_shape]
+    if len(out_shape) == 4:
+        n, _, h, w = out_shape
+        if theta.shape[1:] != (2, 3):
+            raise ValueError(f"theta of affine_grid for a 4-D out_shape must be [N, 2, 3], "
+                             f"got {list(theta.shape)}")
+        xs, ys = _base_coords(w, align_corners), _base_coords(h, align_corners)
+        gx, gy = np.meshgrid(xs, ys)  # [H, W]
+        base = np.stack([gx, gy, np.ones_like(gx)], -1).reshape(-1, 3)
+        grid = jnp.einsum("pk,nck->npc", jnp.asarray(base, theta.dtype), theta)
+        return grid.reshape(n, h, w, 2)
+    if len(out_shape) == 5:
+        n, _, d, h, w = out_shape
+        if theta.shape[1:] != (3, 4):
+            raise ValueError(f"theta of affine_grid for a 5-D out_shape must be [N, 3, 4], "
+                             f"got {list(theta.shape)}")
+        zs = _base_coords(d, align_corners)
+        ys, xs = _base_coords(h, align_corners), _base_coords(w, align_corners)
+        gz, gy, gx = np.meshgrid(zs, ys, xs, indexing="ij")
+        base = np.stack([gx, gy, gz, np.ones_like(gx)], -1).reshape(-1, 4)
+        grid = jnp.einsum("pk,nck->npc", jnp.asarray(base, theta.dtype), theta)
+        return grid.reshape(n, d, h, w, 3)
+    raise ValueError(f"out_shape of affine_grid must have 4 or 5 entries, got {out_shape}")
+
+
+def _unnormalize(coord, size, align_corners):
+    if align_corners:
+        return (coord + 1) / 2 * (size - 1)
+    return ((coord + 1) * size - 1) / 2
+
+
+def _reflect(coord, lo, hi):
+    """Reflect ``coord`` into [lo, hi] (twice the span is the period)."""
+    span = hi - lo
+    if span <= 0:
+        return jnp.zeros_like(coord)
+    c = jnp.abs(coord - lo)
+    flips = jnp.floor(c / span)
+    extra = c - flips * span
+    return jnp.where(jnp.mod(flips, 2) == 0, extra + lo, span - extra + lo)
+
+
+def _source_coord(coord, size, padding_mode, align_corners):
+    c = _unnormalize(coord, size, align_corners)
+    if padding_mode == "border":
+        c = jnp.clip(c, 0, size - 1)
+    elif padding_mode == "reflection":
+        c = _reflect(c, 0.0, size - 1.0) if align_corners else _reflect(c, -0.5, size - 0.5)
+        c = jnp.clip(c, 0, size - 1)
+    return c
+
+
+@op("grid_sample", tensors=("x", "grid"), **_F)
+def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=True):
+    """Sample x [N, C, H, W] at the normalized (x, y) locations of grid [N, Ho, Wo, 2]
+    (bilinear or nearest; zeros/border/reflection outside)."""
+    if mode not in ("bilinear", "nearest"):
+        raise ValueError(f"The mode of grid_sample must be 'bilinear' or 'nearest', got {mode}")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError(f"The padding_mode of grid_sample must be 'zeros', 'border' or "
+                         f"'reflection', got {padding_mode}")
+    if x.ndim != 4:
+        raise ValueError(f"grid_sample supports 4-D inputs, got shape {list(x.shape)}")
+    n, c, h, w = x.shape
+    gx = _source_coord(grid[..., 0].astype(x.dtype), w, padding_mode, align_corners)
+    gy = _source_coord(grid[..., 1].astype(x.dtype), h, padding_mode, align_corners)
+    flat = x.reshape(n, c, h * w)
+
+    def gather(iy, ix):
+        valid = (ix >= 0) & (ix <= w - 1) & (iy >= 0) & (iy <= h - 1)
+        idx = (jnp.clip(iy, 0, h - 1) * w + jnp.clip(ix, 0, w - 1)).astype(jnp.int32)
+        vals = jnp.take_along_axis(flat, idx.reshape(n, 1, -1), axis=2)
+        vals = vals.reshape(n, c, *idx.shape[1:])
+        return jnp.where(valid[:, None], vals, jnp.zeros((), x.dtype))
+
+    if mode == "nearest":
+        return gather(jnp.round(gy), jnp.round(gx))
+    x0, y0 = jnp.floor(gx), jnp.floor(gy)
+    x1, y1 = x0 + 1, y0 + 1
+    wx1, wy1 = gx - x0, gy - y0
+    wx0, wy0 = 1 - wx1, 1 - wy1
+    return (gather(y0, x0) * (wy0 * wx0)[:, None] + gather(y0, x1) * (wy0 * wx1)[:, None]
+            + gather(y1, x0) * (wy1 * wx0)[:, None] + gather(y1, x1) * (wy1 * wx1)[:, None])
+
+
+@op("temporal_shift", **_F)
+def temporal_shift(x, seg_num, shift_ratio=0.25, data_format="NCHW"):
+    """Shift a fraction of channels one step along time (x is [N * seg_num, C, H, W])."""
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"data_format must be 'NCHW' or 'NHWC', got {data_format}")
+    if data_format == "NHWC":
+        x = jnp.moveaxis(x, -1, 1)
+    nt, c, h, w = x.shape
+    v = x.reshape(nt // seg_num, seg_num, c, h, w)
+    c1 = int(c * shift_ratio)
+    c2 = int(c * 2 * shift_ratio)
+    zero = jnp.zeros_like(v[:, :1])
+    back = jnp.concatenate([v[:, 1:], zero], axis=1)  # out[t] = x[t + 1]
+    fwd = jnp.concatenate([zero, v[:, :-1]], axis=1)  # out[t] = x[t - 1]
+    out = jnp.concatenate([fwd[:, :, :c1], back[:, :, c1:c2], v[:, :, c2:]], axis=2)
+    out = out.reshape(nt, c, h, w)
+    return jnp.moveaxis(out, 1, -1) if data_format == "NHWC" else out
+
+
+@op("pdist", namespaces=("paddle.nn.functional", "paddle"), method=None)
+def pdist(x, p=2.0):
+    """p-norm distances between all row pairs i < j of x [N, M] (condensed, N(N-1)/2)."""
+    if x.ndim != 2:
+        raise ValueError(f"pdist expects a 2-D input, got shape {list(x.shape)}")
+    i, j = np.triu_indices(x.shape[0], k=1)
+    d = jnp.abs(x[i] - x[j])
+    if p == float("inf"):
+        return jnp.max(d, axis=-1)
+    if p == 0:
+        return jnp.sum((d != 0).astype(x.dtype), axis=-1)
+    if p == 2:
+        return jnp.sqrt(jnp.sum(d * d, axis=-1))
+    return jnp.sum(d**p, axis=-1) ** (1.0 / p)
