@@ -1,0 +1,146 @@
+"""Tensor attributes and complex numbers: rank, shape, is_empty, is_complex /
+is_floating_point / is_integer, real, imag, conj, angle, complex, polar, as_complex, as_real
+(view_as_complex / view_as_real)."""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+from jax import lax
+
+from .._core import dtype as _dt
+from .._core.registry import op
+from .._core.tensor import Tensor
+
+
+def _name(a) -> str:
+    return _dt.to_dtype(a.dtype).name
+
+
+def _no_kernel(what, a, supported="complex64, complex128"):
+    return RuntimeError(f"(NotFound) The kernel of {what} for dtype {_name(a)} is not "
+                        f"registered. Supported dtypes: {supported}.")
+
+
+# -- attributes -------------------------------------------------------------------------------
+@op("rank", differentiable=False, method=True)
+def rank(input):  # noqa: A002
+    """Number of dims as an int32 0-d Tensor."""
+    return jnp.asarray(input.ndim, jnp.int32)
+
+
+@op("shape", differentiable=False, method=None)
+def shape(input):  # noqa: A002
+    """The shape as a 1-D int64 Tensor."""
+    return jnp.asarray(input.shape, jnp.int64).reshape(input.ndim)
+
+
+@op("is_empty", differentiable=False)
+def is_empty(x):
+    """0-d bool Tensor: True when x has no elements."""
+    return jnp.asarray(x.size == 0)
+
+
+def _tensor_arg(x, what):
+    if not isinstance(x, Tensor):
+        raise TypeError(f"Expected Tensor, but received type of x: {type(x)} ({what})")
+    return x.dtype
+
+
+@op("is_complex", composite=True)
+def is_complex(x) -> bool:
+    """True for complex64/complex128 Tensors."""
+    return _dt.is_complex(_tensor_arg(x, "is_complex"))
+
+
+@op("is_floating_point", composite=True)
+def is_floating_point(x) -> bool:
+    """True for floating-point Tensors."""
+    return _dt.is_floating(_tensor_arg(x, "is_floating_point"))
+
+
+@op("is_integer", composite=True)
+def is_integer(x) -> bool:
+    """True for integer Tensors (bool is not an integer)."""
+    return _dt.is_integer(_tensor_arg(x, "is_integer"))
+
+
+# -- complex ----------------------------------------------------------------------------------
+def _is_cplx(x) -> bool:
+    return jnp.issubdtype(x.dtype, jnp.complexfloating)
+
+
+@op("real")
+def real(x):
+    """Real part of a complex Tensor."""
+    if not _is_cplx(x):
+        raise _no_kernel("real", x)
+    return jnp.real(x)
+
+
+@op("imag")
+def imag(x):
+    """Imaginary part of a complex Tensor."""
+    if not _is_cplx(x):
+        raise _no_kernel("imag", x)
+    return jnp.imag(x)
+
+
+@op("conj")
+def conj(x):
+    """Complex conjugate (real Tensors are returned unchanged)."""
+    return jnp.conj(x) if _is_cplx(x) else x
+
+
+@op("angle")
+def angle(x):
+    """Argument of each element (0 or pi for real numbers)."""
+    if not (_is_cplx(x) or jnp.issubdtype(x.dtype, jnp.floating)):
+        raise _no_kernel("angle", x, "float32, float64, complex64, complex128")
+    return jnp.angle(x)
+
+
+def _pair(a, b, what, an, bn):
+    for t in (a, b):
+        if t.dtype not in (jnp.float32, jnp.float64):
+            raise _no_kernel(what, t, "float32, float64")
+    if a.dtype != b.dtype:
+        raise ValueError(f"(InvalidArgument) {what}: {an} ({_name(a)}) and {bn} ({_name(b)}) "
+                         "must have the same dtype.")
+    return jnp.broadcast_arrays(a, b)
+
+
+@op("complex", tensors=("real", "imag"), method=None)
+def complex(real, imag):  # noqa: A001
+    """Complex Tensor from real and imaginary parts (broadcast together)."""
+    r, i = _pair(real, imag, "complex", "real", "imag")
+    return jax_complex(r, i)
+
+
+@op("polar", tensors=("abs", "angle"), method=None)
+def polar(abs, angle):  # noqa: A002
+    """Complex Tensor abs * exp(i * angle)."""
+    a, t = _pair(abs, angle, "polar", "abs", "angle")
+    return jax_complex(a * jnp.cos(t), a * jnp.sin(t))
+
+
+def jax_complex(r, i):
+    return lax.complex(r, i)
+
+
+@op("as_complex", extra_names=("view_as_complex",), aliases={"input": "x"})
+def as_complex(x):
+    """[..., 2] real Tensor -> [...] complex Tensor (last dim = real, imaginary)."""
+    if x.ndim == 0 or x.shape[-1] != 2:
+        raise ValueError(f"(InvalidArgument) as_complex: the last dim of x must be 2, but got "
+                         f"shape {list(x.shape)}.")
+    if x.dtype not in (jnp.float32, jnp.float64):
+        raise _no_kernel("as_complex", x, "float32, float64")
+    return jax_complex(x[..., 0], x[..., 1])
+
+
+@op("as_real", extra_names=("view_as_real",), aliases={"input": "x"})
+def as_real(x):
+    """[...] complex Tensor -> [..., 2] real Tensor."""
+    if not _is_cplx(x):
+        raise _no_kernel("as_real", x)
+    return jnp.stack([jnp.real(x), jnp.imag(x)], axis=-1)

@@ -1,0 +1,209 @@
+"""More manipulation and creation: ravel, scatter_add/scatter_reduce, block_diag,
+as_strided, fill_/zero_/fill_diagonal_/fill_diagonal_tensor, tril/triu_indices,
+diagflat, range, split_with_sizes."""
+
+from __future__ import annotations
+
+import builtins
+
+import jax.numpy as jnp
+import numpy as np
+
+from .._core import dtype as _dt
+from .._core.registry import op
+from .manipulation import _sections, _split_at, axis_of, int_list
+from .manipulation_gather import put_along_axis as _put_along_axis
+
+
+@op("ravel", aliases={"input": "x"})
+def ravel(x):
+    """Flatten to 1-D."""
+    return x.reshape(-1)
+
+
+_SCATTER_REDUCE = {"sum": "add", "prod": "mul", "mean": "mean", "amin": "amin", "amax": "amax"}
+
+
+def _scatter(x, dim, index, src, reduce, include_self):
+    if index.ndim != x.ndim:
+        raise ValueError(f"(InvalidArgument) scatter: index ({index.ndim}-D) must have as many "
+                         f"dims as input ({x.ndim}-D).")
+    src = jnp.asarray(src)
+    if src.ndim:
+        src = src[tuple(slice(0, s) for s in index.shape)]
+    return _put_along_axis.fn(x, index, src, dim, reduce=reduce, include_self=include_self,
+                              broadcast=False)
+
+
+@op("scatter_add", tensors=("input", "index", "src"), aliases={"input": "input", "x": "input"},
+    inplace="scatter_add_")
+def scatter_add(input, dim, index, src):  # noqa: A002
+    """Add ``src`` into ``input`` at ``index`` along ``dim`` (duplicates accumulate)."""
+    return _scatter(input, dim, index, src, "add", True)
+
+
+@op("scatter_reduce", tensors=("input", "index", "src"),
+    aliases={"input": "input", "x": "input"})
+def scatter_reduce(input, dim, index, src, reduce, include_self=True):  # noqa: A002
+    """Reduce ``src`` into ``input`` at ``index`` along ``dim`` ('sum', 'prod', 'mean', 'amin',
+    'amax')."""
+    if reduce not in _SCATTER_REDUCE:
+        raise ValueError(f"(InvalidArgument) scatter_reduce: reduce must be one of "
+                         f"{', '.join(_SCATTER_REDUCE)}, but got {reduce!r}.")
+    return _scatter(input, dim, index, src, _SCATTER_REDUCE[reduce], include_self)
+
+
+@op("block_diag", tensors=("inputs",), method=None)
+def block_diag(inputs):
+    """Block-diagonal matrix from 0-D, 1-D and 2-D Tensors."""
+    mats = []
+    for a in inputs:
+        if a.ndim > 2:
+            raise ValueError(f"(InvalidArgument) block_diag: inputs must have at most 2 dims, "
+                             f"but got shape {list(a.shape)}.")
+        mats.append(a.reshape(1, -1) if a.ndim < 2 else a)
+    dt = mats[0].dtype
+    for m in mats[1:]:
+        dt = jnp.promote_types(dt, m.dtype)
+    rows = builtins.sum(m.shape[0] for m in mats)
+    cols = builtins.sum(m.shape[1] for m in mats)
+    out = jnp.zeros((rows, cols), dt)
+    r = c = 0
+    for m in mats:
+        out = out.at[r:r + m.shape[0], c:c + m.shape[1]].set(m.astype(dt))
+        r, c = r + m.shape[0], c + m.shape[1]
+    return out
+
+
+@op("as_strided")
+def as_strided(x, shape, stride, offset=0):
+    """A Tensor of ``shape`` reading x's (contiguous) elements at sum(i * stride), starting
+    ``offset`` bytes in (Paddle measures the offset in bytes, strides in elements)."""
+    shape, stride = int_list(shape), int_list(stride)
+    size = np.dtype(x.dtype).itemsize
+    if offset % size:
+        raise ValueError(f"(InvalidArgument) as_strided: offset ({offset} bytes) must be a "
+                         f"multiple of the element size ({size} bytes).")
+    offset //= size
+    if len(shape) != len(stride):
+        raise ValueError(f"(InvalidArgument) as_strided: shape {shape} and stride {stride} "
+                         "must have the same length.")
+    idx = np.full(shape, int(offset), np.int64)
+    for d, (s, st) in enumerate(zip(shape, stride)):
+        view = [1] * len(shape)
+        view[d] = s
+        idx = idx + (np.arange(s, dtype=np.int64) * st).reshape(view)
+    if idx.size and (idx.max() >= x.size or idx.min() < 0):
+        raise ValueError(f"(InvalidArgument) as_strided: the view reads past the {x.size} "
+                         f"elements of x.")
+    return x.reshape(-1)[jnp.asarray(idx)]
+
+
+# -- in-place fills (Tensor methods only) -------------------------------------------------------
+@op("_fill", namespaces=(), method=None, inplace="fill_")
+def _fill(x, value):
+    return jnp.full(x.shape, value, x.dtype)
+
+
+@op("_zero", namespaces=(), method=None, inplace="zero_")
+def _zero(x):
+    return jnp.zeros(x.shape, x.dtype)
+
+
+@op("_fill_diagonal", namespaces=(), method=None, inplace="fill_diagonal_")
+def _fill_diagonal(x, value, offset=0, wrap=False):
+    if x.ndim < 2:
+        raise ValueError(f"(InvalidArgument) fill_diagonal_: x must have at least 2 dims, but "
+                         f"got shape {list(x.shape)}.")
+    if x.ndim > 2 and len(set(x.shape)) != 1:
+        raise ValueError("(InvalidArgument) fill_diagonal_: all dims of x must be equal when "
+                         "x has more than 2 dims.")
+    if x.ndim == 2:
+        rows, cols = x.shape
+        limit = rows * cols if wrap else builtins.min(rows, cols) * cols
+        flat = np.arange(0, limit, cols + 1, dtype=np.int64) + offset
+        r, c = np.divmod(np.arange(0, limit, cols + 1, dtype=np.int64), cols)
+        keep = (c + offset < cols) & (c + offset >= 0) & (flat < rows * cols)
+        idx = (r[keep], c[keep] + offset)
+    else:
+        i = np.arange(x.shape[0])
+        idx = (i,) * x.ndim
+    return x.at[idx].set(jnp.asarray(value).astype(x.dtype))
+
+
+def _diag_scatter(x, y, offset, dim1, dim2):
+    a1, a2 = axis_of(dim1, x.ndim), axis_of(dim2, x.ndim)
+    if a1 == a2:
+        raise ValueError("(InvalidArgument) fill_diagonal_tensor: dim1 and dim2 must differ.")
+    xt = jnp.moveaxis(x, (a1, a2), (-2, -1))
+    n1, n2 = xt.shape[-2:]
+    r0, c0 = (0, offset) if offset >= 0 else (-offset, 0)
+    k = builtins.max(0, builtins.min(n1 - r0, n2 - c0))
+    rows, cols = np.arange(k) + r0, np.arange(k) + c0
+    y = jnp.asarray(y).astype(x.dtype)
+    want = (*xt.shape[:-2], k)
+    if tuple(y.shape) != want:  # Paddle asserts this
+        raise AssertionError(f"fill_diagonal_tensor: y must have shape {list(want)}, but got "
+                             f"{list(y.shape)}.")
+    xt = xt.at[..., rows, cols].set(y)
+    return jnp.moveaxis(xt, (-2, -1), (a1, a2))
+
+
+@op("fill_diagonal_tensor", tensors=("x", "y"), namespaces=(),
+    inplace="fill_diagonal_tensor_")
+def fill_diagonal_tensor(x, y, offset=0, dim1=0, dim2=1):
+    """Write ``y`` onto the diagonal of x over dims (dim1, dim2)."""
+    return _diag_scatter(x, y, offset, dim1, dim2)
+
+
+# -- creation -----------------------------------------------------------------------------------
+def _tri_indices(row, col, offset, dtype, lower):
+    dt = _dt.to_dtype(dtype)
+    if dt not in (_dt.int32, _dt.int64):
+        raise TypeError(f"(InvalidType) dtype must be int32 or int64, but received {dt.name}.")
+    r, c = (np.tril_indices if lower else np.triu_indices)(row, offset, col)
+    return jnp.asarray(np.stack([r, c]).astype(dt.np).reshape(2, -1))
+
+
+@op("tril_indices", tensors=(), method=None, differentiable=False)
+def tril_indices(row, col, offset=0, dtype="int64"):
+    """[2, N] row/column indices of the lower triangle of a row x col matrix."""
+    if row < 0 or col < 0:
+        raise ValueError("(InvalidArgument) tril_indices: row and col must be non-negative.")
+    return _tri_indices(row, col, offset, dtype, True)
+
+
+@op("triu_indices", tensors=(), method=None, differentiable=False)
+def triu_indices(row, col=None, offset=0, dtype="int64"):
+    """[2, N] row/column indices of the upper triangle of a row x col matrix."""
+    col = row if col is None else col
+    if row < 0 or col < 0:
+        raise ValueError("(InvalidArgument) triu_indices: row and col must be non-negative.")
+    return _tri_indices(row, col, offset, dtype, False)
+
+
+@op("diagflat", method=True)
+def diagflat(x, offset=0):
+    """2-D Tensor with the flattened x on diagonal ``offset``."""
+    return jnp.diag(x.reshape(-1), k=offset)
+
+
+@op("range", tensors=(), method=None, differentiable=False)
+def range(start=0, end=None, step=1, dtype=None):  # noqa: A001
+    """Deprecated Paddle API: values from start to end *inclusive*, step apart (default dtype:
+    the default float)."""
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise ValueError("(InvalidArgument) range: step must not be 0.")
+    dt = _dt.default_float() if dtype is None else _dt.to_dtype(dtype)
+    n = int(np.floor((end - start) / step)) + 1
+    n = builtins.max(n, 0)
+    return (jnp.arange(n, dtype=jnp.float64) * step + start).astype(dt.np)
+
+
+@op("split_with_sizes", namespaces=())
+def split_with_sizes(x, split_sizes, dim=0):
+    """Tensor.split_with_sizes: split along ``dim`` into parts of the given sizes."""
+    ax = axis_of(dim, x.ndim)
+    return _split_at(x, _sections(x.shape[ax], list(split_sizes)), ax)
