@@ -59,6 +59,7 @@ bool = _dtype_mod.bool_  # noqa: A001 - paddle.bool
 dtype = _dtype_mod.DType
 _ops.install_tensor_methods()
 globals().update(_ops.namespace("paddle"))
+from ._api_extra import *  # noqa: E402,F403  (non-op paddle.* names)
 
 
 def is_tensor(x) -> bool:
