@@ -239,9 +239,16 @@ def _scalar_join(a: _dt.DType, b: _dt.DType) -> _dt.DType:
 def _to_array_leaf(x, target: _dt.DType | None):
     """Non-Tensor leaf in a tensor position -> a value jit can take."""
     if isinstance(x, bool | int | float | complex):
-        if target is None:
-            return jnp.asarray(x, _scalar_dtype(x).np)
-        return x
+        dt = _scalar_dtype(x).np if target is None else target
+        key = (type(x), x.hex() if type(x) is float else x, dt)  # hex: -0.0 and nan distinct
+        a = _SCALAR_ARRAYS.get(key)
+        if a is None:
+            # a device array, not a Python scalar: Python scalars miss jit's C++ fast path
+            a = jnp.asarray(x, dt)
+            if len(_SCALAR_ARRAYS) > 4096:
+                _SCALAR_ARRAYS.clear()
+            _SCALAR_ARRAYS[key] = a
+        return a
     if isinstance(x, np.ndarray | np.generic | list | tuple):
         a = np.asarray(x)
         if target is None:
@@ -276,6 +283,17 @@ def _run_op(od: OpDef, vals: dict):
                         casts = _casts(od, leaves, list(od.tensors))
                         break
         inputs = leaves
+    elif od.promote and all(isinstance(v, Tensor) or type(v) in _SCALAR_TYPES for v in dyn):
+        # fast path: Tensors and Python scalars (x * 2.0); the cast plan is cached per types
+        leaves, treedef = dyn, _flat_treedef(len(dyn))
+        sig = (od, _dt.default_float(), *(
+            v._value.dtype if isinstance(v, Tensor) else type(v) for v in dyn))
+        casts = _SCALAR_PLANS.get(sig)
+        if casts is None:
+            casts = _SCALAR_PLANS[sig] = _casts(od, leaves, list(od.tensors))
+        inputs = [x if isinstance(x, Tensor) else
+                  _to_array_leaf(x, c if p in od.promote else None)
+                  for x, c, p in zip(leaves, casts, od.tensors)]
     else:
         leaves, treedef = jax.tree_util.tree_flatten(dyn, is_leaf=_is_tensor)
         leaf_param = []
@@ -295,6 +313,9 @@ def _run_op(od: OpDef, vals: dict):
 
 
 _TREEDEFS: dict[int, object] = {}
+_SCALAR_TYPES = (bool, int, float, complex)
+_SCALAR_PLANS: dict = {}
+_SCALAR_ARRAYS: dict = {}
 
 
 def _flat_treedef(n: int):
