@@ -70,6 +70,8 @@ ALIASES: dict[str, tuple[tuple[str, ...], tuple[str, ...], str | None, tuple[str
     "scatter_nd": ((), ("scatter_nd",), None, ()),
     "shard_index": ((), ("shard_index",), None, ()),
     "permute": (("permute",), (), None, ()),
+    "block_diag": ((), ("block_diag",), None, ()),
+    "polar": ((), ("polar",), None, ()),
     "atleast_1d": ((), ("atleast_1d",), None, ()),
     "atleast_2d": ((), ("atleast_2d",), None, ()),
     "atleast_3d": ((), ("atleast_3d",), None, ()),

@@ -166,3 +166,15 @@ def case_creation():
             paddle.range(0, 3), paddle.range(0, 2, 0.5), paddle.range(4),
             paddle.range(1, 4, 2, dtype="int64"), paddle.range(5, 1, -2),
             grads(lambda a: paddle.diagflat(a, 1), randn(2))]
+
+
+def case_windows():
+    out = []
+    for name in ("hann_window", "hamming_window", "blackman_window", "bartlett_window",
+                 "kaiser_window"):
+        fn = getattr(paddle, name)
+        out.append([fn(5), fn(5, periodic=False), fn(4, dtype="float64"), fn(1), fn(0)])
+    return [*out, paddle.kaiser_window(6, beta=3.0), paddle.kaiser_window(5, False, 5.0),
+            paddle.hann_window(4, requires_grad=True).stop_gradient,
+            expect_error(lambda: paddle.hann_window(-1)),
+            expect_error(lambda: paddle.hann_window(3, dtype="int32"))]
