@@ -304,3 +304,20 @@ def case_reprs():
               nn.SyncBatchNorm(3), nn.PixelShuffle(2, "NHWC"),
               nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Dropout(0.1))]
     return [str(m) for m in layers]
+
+
+def case_reprs_with_names():
+    layers = [nn.Linear(2, 3, name="fc"), nn.ReLU(name="r"), nn.Softmax(name="s"),
+              nn.Dropout(name="d"), nn.LayerNorm(3, name="ln"), nn.BatchNorm2D(3, name="bn"),
+              nn.MaxPool2D(2, name="mp"), nn.GELU(name="g"), nn.PReLU(name="p"),
+              nn.Embedding(3, 2, name="e"), nn.Upsample(scale_factor=2, name="u"),
+              nn.Pad2D(1, name="p2"), nn.AvgPool1D(2, name="a"),
+              nn.AdaptiveMaxPool2D(2, name="a"), nn.GroupNorm(1, 2, name="g"),
+              nn.InstanceNorm2D(2, name="i"), nn.LocalResponseNorm(3, name="l"),
+              nn.Bilinear(2, 2, 2, name="b"), nn.Hardtanh(name="h"), nn.Maxout(2, name="m"),
+              nn.RReLU(name="r"), nn.SELU(name="s"), nn.Silu(name="s"), nn.Dropout2D(name="d"),
+              nn.PixelShuffle(2, name="p"), nn.Unfold(2, name="u"),
+              nn.PairwiseDistance(name="p"), nn.LPPool2D(2, 2, name="l"),
+              nn.MaxUnPool2D(2, name="m"), nn.Unflatten(1, [2], name="u"),
+              nn.BatchNorm1D(2, name="b")]
+    return [str(m) for m in layers]

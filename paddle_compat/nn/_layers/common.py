@@ -127,8 +127,8 @@ class Dropout(Layer):
                          mode=self.mode)
 
     def extra_repr(self) -> str:
-        return (f"p={self.p}, axis={self.axis}, mode={self.mode}, inplace={self.inplace}"
-                + name_suffix(self.name))
+        return (f"p={self.p}, axis={self.axis}, mode={self.mode}" + name_suffix(self.name)
+                + f", inplace={self.inplace}")
 
 
 class Dropout2D(Layer):

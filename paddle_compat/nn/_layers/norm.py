@@ -182,8 +182,7 @@ class LayerNorm(Layer):
                             self._epsilon)
 
     def extra_repr(self) -> str:
-        return (f"normalized_shape={self._normalized_shape}, epsilon={self._epsilon}"
-                + name_suffix(self._name))
+        return f"normalized_shape={self._normalized_shape}, epsilon={self._epsilon}"
 
 
 class GroupNorm(Layer):
@@ -209,7 +208,7 @@ class GroupNorm(Layer):
 
     def extra_repr(self) -> str:
         return (f"num_groups={self._num_groups}, num_channels={self._num_channels}, "
-                f"epsilon={self._epsilon}" + name_suffix(self._name))
+                f"epsilon={self._epsilon}")
 
 
 class _InstanceNormBase(Layer):
@@ -235,8 +234,7 @@ class _InstanceNormBase(Layer):
                                data_format=self._data_format)
 
     def extra_repr(self) -> str:
-        return (f"num_features={self._num_features}, epsilon={self._epsilon}"
-                + name_suffix(self._name))
+        return f"num_features={self._num_features}, epsilon={self._epsilon}"
 
 
 class InstanceNorm1D(_InstanceNormBase):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from .. import functional as F
 from .._layer import Layer
-from ._base import name_suffix
 
 __all__ = ["MaxPool1D", "MaxPool2D", "MaxPool3D", "AvgPool1D", "AvgPool2D", "AvgPool3D",
            "AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveMaxPool1D",
@@ -16,8 +15,7 @@ __all__ = ["MaxPool1D", "MaxPool2D", "MaxPool3D", "AvgPool1D", "AvgPool2D", "Avg
 
 class _Pool(Layer):
     def extra_repr(self) -> str:
-        return (f"kernel_size={self.ksize}, stride={self.stride}, padding={self.padding}"
-                + name_suffix(self.name))
+        return f"kernel_size={self.ksize}, stride={self.stride}, padding={self.padding}"
 
 
 class MaxPool1D(_Pool):
@@ -117,7 +115,7 @@ class AdaptiveAvgPool1D(Layer):
         return F.adaptive_avg_pool1d(input, self.output_size)
 
     def extra_repr(self) -> str:
-        return f"output_size={self.output_size}" + name_suffix(self.name)
+        return f"output_size={self.output_size}"
 
 
 class _AdaptiveAvgNd(AdaptiveAvgPool1D):
@@ -156,8 +154,7 @@ class _AdaptiveMax(Layer):
         return type(self)._fn(x, self.output_size, self.return_mask)
 
     def extra_repr(self) -> str:
-        return (f"output_size={self.output_size}, return_mask={self.return_mask}"
-                + name_suffix(self.name))
+        return f"output_size={self.output_size}, return_mask={self.return_mask}"
 
 
 class AdaptiveMaxPool1D(_AdaptiveMax):
@@ -237,7 +234,7 @@ class _MaxUnPool(Layer):
                               self.data_format, output_size or self.output_size)
 
     def extra_repr(self) -> str:
-        return f"output_size={self.output_size}" + name_suffix(self.name)
+        return f"output_size={self.output_size}"
 
 
 class MaxUnPool1D(_MaxUnPool):
