@@ -1,1 +1,27 @@
-"""parallel package (see ../shared/DESIGN.md); grows in later issues."""
+"""``parallel``: Paddle's ``paddle.distributed`` on JAX shardings (see ../shared/DESIGN.md).
+
+``import paddle.distributed as dist`` gives this package. Tests and benchmarks that want an
+8-device CPU mesh set ``XLA_FLAGS=--xla_force_host_platform_device_count=8`` before jax starts
+(``tests/conftest.py`` does); importing this package changes no JAX setting.
+"""
+
+from ._api import (
+    dtensor_from_fn,
+    reshard,
+    shard_layer,
+    shard_tensor,
+    unshard_dtensor,
+)
+from ._api import (
+    install as _install_tensor_attrs,
+)
+from ._mesh import ProcessMesh, get_mesh, set_mesh
+from ._placement import Partial, Placement, ReduceType, Replicate, Shard
+
+_install_tensor_attrs()
+
+__all__ = [
+    "Partial", "Placement", "ProcessMesh", "ReduceType", "Replicate", "Shard",
+    "dtensor_from_fn", "get_mesh", "reshard", "set_mesh", "shard_layer", "shard_tensor",
+    "unshard_dtensor",
+]
