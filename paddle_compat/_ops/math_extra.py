@@ -274,7 +274,7 @@ def multigammaln(x, p):
     return c + jnp.sum(jsp.gammaln(x[..., None] + js), axis=-1)
 
 
-@op("frexp", differentiable=False)
+@op("frexp")
 def frexp(x):
     """(mantissa, exponent) with x = mantissa * 2**exponent, both in x's float dtype."""
     _require(x, "f", "frexp")

@@ -128,7 +128,8 @@ def case_special_inplace():
 def case_frexp():
     x = paddle.to_tensor([0.0, 1.0, -3.5, 1024.0, 0.1])
     return [paddle.frexp(x), paddle.frexp(x.astype("float64")), x.frexp(),
-            expect_error(lambda: paddle.frexp(_i([1, 2])))]
+            expect_error(lambda: paddle.frexp(_i([1, 2]))),
+            grads(lambda a: paddle.frexp(a)[0], np.array([1.0, 3.0, -0.3], "float32"))]
 
 
 def case_increment():
