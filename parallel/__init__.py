@@ -25,3 +25,27 @@ __all__ = [
     "dtensor_from_fn", "get_mesh", "reshard", "set_mesh", "shard_layer", "shard_tensor",
     "unshard_dtensor",
 ]
+
+# -- environment, data parallel, fleet, recompute, optimizer sharding, DistModel -------------
+from . import fleet  # noqa: E402
+from ._data_parallel import DataParallel  # noqa: E402
+from ._env import (  # noqa: E402
+    Group,
+    ParallelEnv,
+    barrier,
+    destroy_process_group,
+    get_backend,
+    get_group,
+    get_rank,
+    get_world_size,
+    init_parallel_env,
+    is_available,
+    is_initialized,
+    new_group,
+)
+
+__all__ += [
+    "DataParallel", "Group", "ParallelEnv", "barrier", "destroy_process_group", "fleet",
+    "get_backend", "get_group", "get_rank", "get_world_size", "init_parallel_env",
+    "is_available", "is_initialized", "new_group",
+]

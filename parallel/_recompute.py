@@ -1,0 +1,254 @@
+"""``paddle.distributed.fleet.utils.recompute``: activation recomputation (gradient checkpointing).
+
+The block runs once without recording autograd, so its activations are not kept; it becomes ONE
+node on the eager tape whose backward recomputes the forward:
+
+* eagerly, by re-running the block with gradients on (the same kernels, the same RNG key when
+  ``preserve_rng_state``) and back-propagating through that short-lived sub-graph;
+* inside ``paddle.jit.to_static``, as ``jax.vjp`` of ``jax.checkpoint`` of the block written as a
+  pure function of the Tensors it reads, so XLA rematerializes it in the backward pass.
+
+The Tensors the block reads (parameters, buffers, closed-over Tensors, the RNG key) are found by
+running the forward under a ``trace_state`` recording context, as ``to_static`` does. State the
+block writes (RNG advance, running statistics) is written once, by the forward; the recomputation
+restores it. Results and gradients equal those of the plain block.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import jax
+
+from paddle_compat._core import autograd as _ag
+from paddle_compat._core import random as _random
+from paddle_compat._core import tensor as _tensor_mod
+from paddle_compat._core import trace_state
+from paddle_compat._core.dtype import is_inexact_np
+from paddle_compat._core.tensor import Tensor
+
+__all__ = ["recompute", "recompute_hybrid", "recompute_sequential"]
+
+_logger = logging.getLogger("paddle.distributed.fleet.recompute")
+
+
+def _is_tensor(x) -> bool:
+    return isinstance(x, Tensor)
+
+
+def _new_ctx() -> trace_state.TraceContext:
+    return trace_state.TraceContext(next(_tensor_mod._uid_counter), {}, eager=True)
+
+
+def _merge(outer: trace_state.TraceContext | None, inner: trace_state.TraceContext) -> None:
+    """Report what the block touched to an enclosing to_static recording context."""
+    if outer is None:
+        return
+    prev = trace_state.set_current(outer)
+    try:
+        for t in inner.discovered.values():
+            trace_state.read(t)
+    finally:
+        trace_state.set_current(prev)
+    for k, v in inner.written.items():
+        outer.written.setdefault(k, v)
+    for k, v in inner.grads.items():
+        outer.grads.setdefault(k, v)
+    outer.created.extend(inner.created)
+    outer.guards.update(inner.guards)
+
+
+class _Block:
+    """One recorded call: the function, its arguments and the state it read, with the values
+    that state had when the forward started."""
+
+    def __init__(self, function, args, kwargs, preserve_rng_state: bool):
+        self.function, self.args, self.kwargs = function, args, kwargs
+        self.preserve = preserve_rng_state
+        self.state: list[Tensor] = []
+        self.values: list = []
+        self.diff: list[Tensor] = []
+
+    def forward(self):
+        """Run the block without autograd, recording the Tensors it reads."""
+        outer = trace_state.current()
+        ctx = _new_ctx()
+        trace_state.set_current(ctx)
+        try:
+            with _ag.no_grad():
+                out = self.function(*self.args, **self.kwargs)
+        finally:
+            trace_state.set_current(outer)
+        _merge(outer, ctx)
+        rng = _random.default_generator._key
+        for t in ctx.discovered.values():
+            if t is rng and not self.preserve:
+                continue
+            w = ctx.written.get(id(t))
+            self.state.append(t)
+            self.values.append(t._value if w is None else w[1])
+        self.diff = [t for t, v in zip(self.state, self.values)
+                     if not t.stop_gradient and is_inexact_np(v.dtype)]
+        return out
+
+    def values_of_diff(self) -> list:
+        by_id = {id(t): v for t, v in zip(self.state, self.values)}
+        return [by_id[id(t)] for t in self.diff]
+
+    def rerun(self, diff_values, grad: bool):
+        """Run the block again on the recorded state (``diff_values`` for the differentiable
+        Tensors, which become leaves); returns (outputs, restore callback)."""
+        saved = [(t, t._value, t._node, t._out_idx, t.stop_gradient, t._hooks)
+                 for t in self.state]
+        diff_ids = {id(t): v for t, v in zip(self.diff, diff_values)}
+        for t, v in zip(self.state, self.values):
+            t._value = diff_ids.get(id(t), v)
+            if id(t) in diff_ids:
+                t._node, t._out_idx, t.stop_gradient, t._hooks = None, 0, False, None
+        outer = trace_state.current()
+        ctx = _new_ctx()
+        trace_state.set_current(ctx)
+
+        def restore():
+            trace_state.set_current(outer)
+            for ref, value, node, idx in ctx.written.values():
+                t = ref()
+                if t is not None:
+                    t._value, t._node, t._out_idx = value, node, idx
+            for ref, orig in ctx.grads.values():
+                t = ref()
+                if t is not None:
+                    t._grad_slot = orig
+            for t, value, node, idx, sg, hooks in saved:
+                t._value, t._node, t._out_idx, t.stop_gradient, t._hooks = (
+                    value, node, idx, sg, hooks)
+
+        try:
+            with _ag.set_grad_enabled(grad):
+                out = self.function(*self.args, **self.kwargs)
+        except BaseException:
+            restore()
+            raise
+        return out, restore
+
+
+def _diff_outputs(out):
+    leaves = jax.tree_util.tree_leaves(out, is_leaf=_is_tensor)
+    return [x for x in leaves if isinstance(x, Tensor) and is_inexact_np(x._value.dtype)]
+
+
+def _eager_backward(block: _Block):
+    def custom(cts, create_graph):
+        if create_graph and any(t._node is not None for t in block.diff):
+            raise NotImplementedError(
+                "recompute: higher-order gradients (create_graph=True) through a recomputed "
+                "block are only supported when its differentiable inputs are leaf Tensors.")
+        out, restore = block.rerun(block.values_of_diff(), True)
+        try:
+            roots = [(o, c) for o, c in zip(_diff_outputs(out), cts) if not o.stop_gradient]
+            capture = {("leaf", id(t)): None for t in block.diff}
+            _ag.run_backward(roots, create_graph=create_graph, capture=capture)
+        finally:
+            restore()
+        grads = [capture[("leaf", id(t))] for t in block.diff]
+        if create_graph:
+            return [g if g is None or isinstance(g, Tensor) else Tensor(g) for g in grads]
+        return [g._value if isinstance(g, Tensor) else g for g in grads]
+
+    return custom
+
+
+def _traced_backward(block: _Block):
+    def custom(cts, create_graph):
+        if create_graph:
+            raise NotImplementedError(
+                "recompute inside paddle.jit.to_static does not support create_graph=True.")
+
+        def pure(*diff_values):
+            out, restore = block.rerun(diff_values, False)
+            try:
+                return [o._value for o in _diff_outputs(out)]
+            finally:
+                restore()
+
+        primals = block.values_of_diff()
+        cts = [c._value if isinstance(c, Tensor) else c for c in cts]
+        _, vjp = jax.vjp(jax.checkpoint(pure), *primals)
+        return list(vjp(cts))
+
+    return custom
+
+
+def recompute(function, *args, **kwargs):
+    """Run ``function(*args, **kwargs)`` without keeping its activations; the backward pass
+    recomputes them. ``preserve_rng_state`` (default True) replays the same random numbers;
+    ``use_reentrant`` (default True) follows Paddle: when no Tensor argument needs a gradient
+    the output needs none either (the block's parameters then get no gradient)."""
+    preserve = kwargs.pop("preserve_rng_state", True)
+    use_reentrant = kwargs.pop("use_reentrant", True)
+    kwargs.pop("offload_indices", None)
+    if not _ag.is_grad_enabled():
+        return function(*args, **kwargs)
+    arg_tensors = [x for x in jax.tree_util.tree_leaves((args, kwargs), is_leaf=_is_tensor)
+                   if isinstance(x, Tensor)]
+    if all(t.stop_gradient for t in arg_tensors):
+        _logger.warning(
+            "[Recompute]: None of the inputs to current recompute block need grad, therefore "
+            "there is NO need to recompute this block in backward !")
+        if use_reentrant:
+            with _ag.no_grad():
+                return function(*args, **kwargs)
+    block = _Block(function, args, kwargs, bool(preserve))
+    out = block.forward()
+    leaves, tree = jax.tree_util.tree_flatten(out, is_leaf=_is_tensor)
+    # fresh Tensors: an input returned as-is keeps its own history
+    wrapped = [Tensor(x._value) if isinstance(x, Tensor) else x for x in leaves]
+    if block.diff:
+        ctx = trace_state.current()
+        traced = ctx is not None and not ctx.eager
+        custom = _traced_backward(block) if traced else _eager_backward(block)
+        diff_outs = [w for w in wrapped if isinstance(w, Tensor)]
+        name = getattr(function, "__name__", type(function).__name__)
+        _ag.record(("recompute", name), None, block.diff, block.values_of_diff(),
+                   (True,) * len(block.diff), diff_outs, custom=custom)
+    return jax.tree_util.tree_unflatten(tree, wrapped)
+
+
+def recompute_sequential(ctx: dict, functions, *args, **kwargs):
+    """Recompute a ``Sequential`` (or list of callables) in ``ctx['segments']`` segments; the
+    last segment runs normally. ``ctx`` may set ``preserve_rng_state``."""
+    segments = int(ctx.get("segments", 1))
+    preserve = ctx.get("preserve_rng_state", True)
+    from paddle_compat.nn import Sequential
+
+    if isinstance(functions, Sequential):
+        functions = list(functions.children())
+    functions = list(functions)
+    size = len(functions) // max(segments, 1)
+
+    def run(fns):
+        def do(*xs, **kw):
+            out = fns[0](*xs, **kw)
+            for f in fns[1:]:
+                out = f(out)
+            return out
+
+        return do
+
+    start = 0
+    if size > 0:
+        for start in range(0, size * (segments - 1), size):
+            out = recompute(run(functions[start:start + size]), *args,
+                            preserve_rng_state=preserve, **kwargs)
+            args, kwargs = (out,), {}
+        start = size * (segments - 1)
+    if start >= len(functions):
+        return args[0]
+    return run(functions[start:])(*args, **kwargs)
+
+
+def recompute_hybrid(ctx: dict, function, *args, **kwargs):
+    """``recompute`` for hybrid-parallel models (``ctx`` holds the model-parallel group and
+    offload flags; on JAX the sharded arrays need no special handling)."""
+    preserve = ctx.get("preserve_rng_state", True) if isinstance(ctx, dict) else True
+    return recompute(function, *args, preserve_rng_state=preserve, **kwargs)

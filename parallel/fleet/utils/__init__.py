@@ -1,0 +1,7 @@
+"""``paddle.distributed.fleet.utils``: ``recompute``."""
+
+from __future__ import annotations
+
+from ..._recompute import recompute
+
+__all__ = ["recompute"]
