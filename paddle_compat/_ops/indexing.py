@@ -177,6 +177,10 @@ def parse_index(shape, idx) -> _Index:
             plan.append(("T", len(tensors)))
             tensors.append(p)
             d += 1
+        elif kind == "slice" and p.start is None and p.stop is None and p.step is None:
+            plan.append(_F)  # ':' keeps the axis whole (also a symbolic jax.export dim)
+            mid_shape.append(shape[d])
+            d += 1
         elif kind == "slice":
             n = shape[d]
             if p.step is not None and int(p.step) == 0:

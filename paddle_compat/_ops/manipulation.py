@@ -7,7 +7,9 @@ Gather/scatter-style ops live in ``manipulation_gather.py``; ``x[i]`` in ``index
 from __future__ import annotations
 
 import builtins
+import math
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
@@ -35,7 +37,7 @@ def int_list(v) -> list[int]:
     if isinstance(v, int | np.integer):
         return [int(v)]
     return [int(a) for a in np.asarray(v).reshape(-1)] if isinstance(v, np.ndarray) else [
-        int(a) for a in v]
+        a if jax.export.is_symbolic_dim(a) else int(a) for a in v]  # symbolic: jax.export
 
 
 def _with_more(shape, more):
@@ -85,7 +87,7 @@ def astype(x, dtype):
 def infer_shape(in_shape, shape, what="reshape"):
     """Paddle reshape rules: 0 copies the input dim at that position, one -1 is inferred."""
     shape = int_list(shape)
-    total = int(np.prod(in_shape, dtype=np.int64))
+    total = math.prod(in_shape)  # not np.prod: dims may be symbolic (jax.export)
     out, unk = [], None
     for i, s in enumerate(shape):
         if s == -1:
@@ -111,7 +113,7 @@ def infer_shape(in_shape, shape, what="reshape"):
             )
         else:
             out.append(s)
-    known = int(np.prod(out, dtype=np.int64))
+    known = math.prod(out)
     if unk is not None:
         if known == 0 or total % known:
             if known == 0 and total == 0:  # Paddle keeps the input dim at the -1 position
