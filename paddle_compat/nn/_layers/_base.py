@@ -13,11 +13,6 @@ def dtype_name(dtype) -> str:
     return default_dtype_name() if dtype is None else _dt.to_dtype(dtype).name
 
 
-def fmt(v) -> str:
-    """Format a value the way Paddle's extra_repr does (lists as lists, strings bare)."""
-    return str(v)
-
-
 def ntuple(v, n: int) -> list[int]:
     """int or sequence -> list of n ints (Paddle's convert_to_list)."""
     if isinstance(v, int):
