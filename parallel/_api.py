@@ -18,6 +18,7 @@ to_static the constraint still asks XLA for the uneven split, which it pads).
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -32,7 +33,7 @@ from paddle_compat._core import trace_state
 from paddle_compat._core.dtype import is_inexact_np
 from paddle_compat._core.tensor import Parameter, Tensor
 
-from ._mesh import ProcessMesh, _current_rank, from_jax_mesh
+from ._mesh import ProcessMesh, _current_rank, from_jax_mesh, tensor_view
 from ._placement import (
     Partial,
     Placement,
@@ -78,11 +79,37 @@ def _grad_back(src):
     def custom(cts, create_graph):
         c = cts[0]
         arr = c._value if isinstance(c, Tensor) else c
-        if committed and not trace_state.is_tracer(arr) and arr.sharding != sharding:
-            arr = jax.device_put(arr, sharding)
+        if sharding is not None and not trace_state.is_tracer(arr) and arr.sharding != sharding:
+            # a dense source gets a dense (uncommitted, single-device) gradient back
+            arr = jax.device_put(arr, sharding) if committed else jnp.asarray(np.asarray(arr))
         return [Tensor(arr) if create_graph else arr]
 
     return custom
+
+
+def _grad_layout_hook(p: Parameter):
+    """A distributed Parameter's gradient takes the Parameter's layout (as in Paddle, where
+    the gradient has the parameter's placements); saves a reshard in every optimizer step."""
+    ref = weakref.ref(p)
+
+    def hook(g):
+        p = ref()
+        if p is None:
+            return None
+        v = g._value
+        if trace_state.is_tracer(v):
+            a = _attr(p, stale_ok=True)
+            if a is None:
+                return None
+            spec = to_partition_spec(a[1], a[0].dim_names, v.ndim)
+            return Tensor(jax.lax.with_sharding_constraint(v, NamedSharding(a[0].jax_mesh,
+                                                                            spec)))
+        s = _sharding(p)
+        if s is None or v.sharding == s:
+            return None
+        return Tensor(jax.device_put(v, s))
+
+    return hook
 
 
 def _set_attr(t: Tensor, mesh: ProcessMesh, placements) -> None:
@@ -139,14 +166,15 @@ def shard_tensor(data: Any, mesh: ProcessMesh, placements: Sequence[Placement] |
     if isinstance(x, Parameter):
         with _ag.no_grad():
             moved = _placed(x, mesh, placements, "shard_tensor")
-        p = Parameter(moved._value, name=f"{x.name}.dist", trainable=x.trainable)
+        p = Parameter(moved._value, name=f"{x.name}.dist", trainable=True)
         for k in ("optimize_attr", "regularizer", "need_clip", "do_model_average",
                   "is_distributed"):
             if hasattr(x, k):
                 setattr(p, k, getattr(x, k))
         p.persistable = x.persistable
-        p.stop_gradient = x.stop_gradient
         _set_attr(p, mesh, _attr(moved)[1])
+        p.register_hook(_grad_layout_hook(p))
+        p.stop_gradient = x.stop_gradient
         return p
     out = _placed(x, mesh, placements, "shard_tensor")
     out.persistable = x.persistable
@@ -224,13 +252,13 @@ def process_mesh(t: Tensor) -> ProcessMesh | None:
     a = _attr(t, stale_ok=True)
     s = _sharding(t)
     if a is not None and (s is None or a[0].jax_mesh == s.mesh):
-        return a[0]
-    return None if s is None else from_jax_mesh(s.mesh)
+        return tensor_view(a[0])
+    return None if s is None else tensor_view(from_jax_mesh(s.mesh))
 
 
 def is_dist(t: Tensor) -> bool:
     """True for a distributed tensor."""
-    return _attr(t, stale_ok=True) is not None or _sharding(t) is not None
+    return _attr(t) is not None or _sharding(t) is not None
 
 
 def _local_value(t: Tensor) -> Tensor:
@@ -397,7 +425,7 @@ def install() -> None:
         if s is not None:
             arr = value._value if isinstance(value, Tensor) else jnp.asarray(np.asarray(value))
             if not trace_state.is_tracer(arr) and tuple(arr.shape) == tuple(self._value.shape):
-                value = jax.device_put(arr, s)
+                value = Tensor(jax.device_put(arr.astype(self._value.dtype), s))
         dense_set_value(self, value)
         if a is not None:
             _set_attr(self, a[0], a[1])

@@ -218,6 +218,28 @@ class ProcessMesh:
         return self._jax_mesh
 
 
+class TensorProcessMesh(ProcessMesh):
+    """What ``Tensor.process_mesh`` returns: the same mesh, printed the way Paddle prints a
+    tensor's (C++) mesh, ``{shape: [2,4], process_ids: [...], dim_names: [dp,mp]}``."""
+
+    def __str__(self) -> str:
+        return self._brace_str()
+
+
+def tensor_view(pm: ProcessMesh) -> TensorProcessMesh:
+    """``pm`` as a TensorProcessMesh (shares its JAX mesh; cached)."""
+    if isinstance(pm, TensorProcessMesh):
+        return pm
+    view = pm.__dict__.get("_tensor_view")
+    if view is None:
+        view = copy.copy(pm)
+        view.__class__ = TensorProcessMesh
+        view.__dict__.pop("_tensor_view", None)
+        pm.__dict__["_tensor_view"] = view
+    view._jax_mesh = pm.jax_mesh if pm._jax_mesh is not None else None
+    return view
+
+
 def from_jax_mesh(m: Mesh) -> ProcessMesh:
     """The ProcessMesh for a JAX mesh (the one that built it, if any)."""
     pm = _BY_JAX_MESH.get(m)

@@ -130,8 +130,11 @@ def set_state_dict(self, state_dict, use_structured_name: bool = True):
     matched_keys = {k for k, _, _ in matched}
     unexpected = [k for k in state_dict if k not in matched_keys]
     for _, target, value in matched:
-        arr = _as_array(value, target)
-        target._set_value(jnp.asarray(arr))
+        arr = jnp.asarray(_as_array(value, target))
+        old = target._value
+        if not trace_state.is_tracer(old) and isinstance(old.sharding, jax.sharding.NamedSharding):
+            arr = jax.device_put(arr, old.sharding)  # a distributed parameter keeps its layout
+        target._set_value(arr)
     return missing, unexpected
 
 
