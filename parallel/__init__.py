@@ -29,6 +29,7 @@ __all__ = [
 # -- environment, data parallel, fleet, recompute, optimizer sharding, DistModel -------------
 from . import fleet  # noqa: E402
 from ._data_parallel import DataParallel  # noqa: E402
+from ._dist_model import DistModel, Strategy, to_static  # noqa: E402
 from ._env import (  # noqa: E402
     Group,
     ParallelEnv,
@@ -43,9 +44,18 @@ from ._env import (  # noqa: E402
     is_initialized,
     new_group,
 )
+from ._optimizer import (  # noqa: E402
+    ShardingStage1,
+    ShardingStage2,
+    ShardingStage3,
+    shard_optimizer,
+)
+from ._shard_dataloader import ShardDataloader, shard_dataloader  # noqa: E402
 
 __all__ += [
-    "DataParallel", "Group", "ParallelEnv", "barrier", "destroy_process_group", "fleet",
-    "get_backend", "get_group", "get_rank", "get_world_size", "init_parallel_env",
-    "is_available", "is_initialized", "new_group",
+    "DataParallel", "DistModel", "Group", "ParallelEnv", "ShardDataloader", "ShardingStage1",
+    "ShardingStage2", "ShardingStage3", "Strategy", "barrier", "destroy_process_group",
+    "fleet", "get_backend", "get_group", "get_rank", "get_world_size", "init_parallel_env",
+    "is_available", "is_initialized", "new_group", "shard_dataloader", "shard_optimizer",
+    "to_static",
 ]

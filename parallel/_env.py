@@ -143,14 +143,8 @@ def _env_called() -> bool:
     return _state["env_called"] or _dist_ready()
 
 
-def _check_group(group) -> None:
-    if group is not None and not isinstance(group, Group):
-        raise TypeError(f"group should be a paddle.distributed Group, got {type(group)}")
-
-
 def get_rank(group: Group | None = None) -> int:
     """This process's rank in ``group`` (default: the global rank; 0 in a single process)."""
-    _check_group(group)
     if group is not None:
         return group.rank
     return _global_rank()
@@ -158,7 +152,6 @@ def get_rank(group: Group | None = None) -> int:
 
 def get_world_size(group: Group | None = None) -> int:
     """The number of ranks in ``group`` (default: all processes; 1 in a single process)."""
-    _check_group(group)
     if group is not None:
         return group.world_size
     return _global_world()
@@ -205,7 +198,6 @@ def destroy_process_group(group: Group | None = None) -> None:
 
 def barrier(group: Group | None = None) -> None:
     """Wait until every process reaches this point (a no-op with one process)."""
-    _check_group(group)
     _require_global(group)
     if jax.process_count() > 1:
         from jax.experimental import multihost_utils
