@@ -1,7 +1,8 @@
 """paddle.jit: to_static (jax.jit), not_to_static, enable_to_static."""
 
 from ..static import InputSpec
+from ._save_load import TranslatedLayer, load, save
 from ._to_static import StaticFunction, enable_to_static, ignore_module, not_to_static, to_static
 
 __all__ = ["InputSpec", "StaticFunction", "enable_to_static", "ignore_module", "not_to_static",
-           "to_static"]
+           "to_static", "save", "load", "TranslatedLayer"]

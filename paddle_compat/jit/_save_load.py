@@ -1,0 +1,477 @@
+"""paddle.jit.save / paddle.jit.load: export a Layer's forward to a portable artifact.
+
+``save`` functionalizes the model (parameters and persistable buffers become explicit inputs;
+the forward runs with tracers swapped into those Tensors, in eval mode, exactly as to_static
+traces it), exports it with ``jax.export`` (StableHLO; ``None``/-1 dims of the InputSpecs become
+symbolic dims) and writes ``<prefix>.json`` (manifest) + ``<prefix>.stablehlo`` +
+``<prefix>.pdiparams`` through ``serving._artifact``. ``load`` returns a ``TranslatedLayer``
+that runs the exported program without the model's Python class.
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import os
+import re
+import warnings
+
+import jax
+import numpy as np
+
+from .._core import autograd as _ag
+from .._core import dtype as _dt
+from .._core import registry as _reg
+from .._core import trace_state
+from .._core.tensor import Parameter, Tensor, _unique_name
+from ..nn import Layer
+from ..static import InputSpec
+
+_KNOWN_CONFIGS = {"output_spec", "with_hook", "combine_params", "clip_extra", "skip_forward",
+                  "input_names_after_prune", "skip_prune_program", "separate_parameters",
+                  "platforms", "vjp"}
+_DEFAULT_PLATFORMS = ("cpu", "cuda", "tpu")
+
+
+# -- save ---------------------------------------------------------------------------------------
+def _check_prefix(path) -> str:
+    if isinstance(path, os.PathLike):
+        path = os.fspath(path)
+    if not isinstance(path, str):
+        raise TypeError(f"The input path must be a str, but received {type(path)}.")
+    if os.path.basename(path) == "":
+        raise ValueError(
+            "The input path MUST be format of dirname/file_prefix [dirname\\file_prefix in "
+            "Windows system], but received file_prefix is empty string.")
+    for suffix in (".json", ".pdmodel", ".pdiparams", ".stablehlo"):
+        if path.endswith(suffix):
+            path = path[: -len(suffix)]
+    return path
+
+
+def _is_layer(obj) -> bool:
+    from ..nn import Layer
+
+    return isinstance(obj, Layer)
+
+
+def _resolve_target(obj, with_hook: bool):
+    """(function to trace, Layer or None, StaticFunction or None, function for arg names)."""
+    from ._to_static import StaticFunction
+
+    if _is_layer(obj):
+        fwd = obj.forward
+        sf = fwd if isinstance(fwd, StaticFunction) else None
+        names_of = sf.dygraph_function if sf is not None else fwd
+        return (obj if with_hook else fwd), obj, sf, names_of
+    if isinstance(obj, StaticFunction):
+        inst = obj._instance if _is_layer(obj._instance) else None
+        return obj, inst, obj, obj.dygraph_function
+    if callable(obj):
+        return obj, None, None, obj
+    raise TypeError("paddle.jit.save: the input layer should be 'Layer' or a function "
+                    f"decorated by paddle.jit.to_static, but received {type(obj)}.")
+
+
+def _arg_names(fn) -> list[str]:
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return []
+    return [p.name for p in sig.parameters.values()
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+
+def _specs_from_cache(sf) -> list[InputSpec] | None:
+    """The shapes of the last call of a to_static function (Paddle saves its last program)."""
+    cache = getattr(sf, "_cache", None) or getattr(sf, "_known_state", None)
+    if not cache:
+        return None
+    treedef, statics = list(cache)[-1]
+    args_kwargs = jax.tree_util.tree_unflatten(treedef, list(statics))
+    if args_kwargs[1]:
+        return None
+    specs = []
+    for s in args_kwargs[0]:
+        if not (isinstance(s, tuple) and s and s[0] == "T"):
+            return None
+        specs.append(InputSpec(list(s[1]), s[2]))
+    return specs
+
+
+def _input_specs(input_spec, sf, fn_for_names, obj) -> tuple[list[InputSpec], list[str]]:
+    names_from_args = _arg_names(fn_for_names)
+    jst = False
+    if input_spec is None and sf is not None:
+        input_spec = sf.input_spec
+        if input_spec is None:
+            input_spec = _specs_from_cache(sf)
+            jst = input_spec is not None
+    if input_spec is None:
+        sig = ",".join(names_from_args)
+        fname = getattr(fn_for_names, "__name__", "forward")
+        raise ValueError(
+            f"No valid transformed program for function: {fname}({sig}), input_spec: None.\n"
+            "\tPlease specific `input_spec` in `@paddle.jit.to_static` or feed input tensor to "
+            "call the decorated function at once.\n")
+    if isinstance(input_spec, InputSpec | Tensor):
+        input_spec = [input_spec]
+    if not isinstance(input_spec, list | tuple):
+        raise TypeError("The input input_spec should be 'list', but received input_spec's type "
+                        f"is {type(input_spec)}.")
+    specs, names = [], []
+    for i, s in enumerate(input_spec):
+        if isinstance(s, Tensor):
+            s = InputSpec.from_tensor(s)
+        elif isinstance(s, np.ndarray):
+            s = InputSpec.from_numpy(s)
+        elif not isinstance(s, InputSpec):
+            raise TypeError(
+                "paddle.jit.save: every input_spec entry must be a paddle.static.InputSpec or "
+                f"a Tensor (entry {i} is {type(s).__name__}); nested or non-Tensor inputs are "
+                "not supported by the saved-model format.")
+        arg = names_from_args[i] if i < len(names_from_args) else f"x{i}"
+        if jst:
+            name = f"_jst.{i}.{arg}.0"
+        else:
+            name = s.name or arg
+        specs.append(s)
+        names.append(name)
+    seen: dict[str, int] = {}
+    for i, n in enumerate(names):  # duplicate names would make the feed ambiguous
+        if n in seen:
+            k = 1
+            while f"{n}_{k}" in names:
+                k += 1
+            names[i] = f"{n}_{k}"
+        seen[names[i]] = i
+    return specs, names
+
+
+def _collect_state(layer) -> list[tuple[str, str, Tensor]]:
+    """[(unique name, attribute path, Tensor)] for parameters and persistable buffers, sorted by
+    unique name as Paddle orders ``.pdiparams``."""
+    if layer is None:
+        return []
+    out, seen = [], set()
+    for key, p in layer.named_parameters():
+        seen.add(id(p))
+        out.append((p.name, key, p))
+    for key, b in layer.state_dict().items():  # persistable buffers (and hook-added entries)
+        if isinstance(b, Tensor) and id(b) not in seen:
+            seen.add(id(b))
+            out.append((b.name or key, key, b))
+    names: dict[str, int] = {}
+    fixed = []
+    for name, key, t in out:
+        if name in names:  # two Tensors share a name: keep the table unambiguous
+            names[name] += 1
+            name = f"{name}@{names[name]}"
+        names.setdefault(name, 0)
+        fixed.append((name, key, t))
+    return sorted(fixed, key=lambda x: x[0])
+
+
+_SCOPE = None
+
+
+def _symbolic_scope():
+    """One scope for every export in the process: op kernels' jit caches are keyed on avals,
+    and equal-named dims from two scopes would share (wrong) cached traces."""
+    global _SCOPE
+    if _SCOPE is None:
+        _SCOPE = jax.export.SymbolicScope()
+    return _SCOPE
+
+
+def _arg_avals(specs: list[InputSpec], mode: str):
+    """ShapeDtypeStructs; dynamic dims independent symbols or shared by axis position."""
+    scope = _symbolic_scope()
+    out, dims_all = [], []
+    for i, s in enumerate(specs):
+        names = []
+        for j, d in enumerate(s.shape):
+            if d == -1:
+                if mode == "shared" or (mode == "batch" and j == 0):
+                    names.append("batch" if j == 0 else f"d{j}")
+                else:
+                    names.append(f"s{i}_{j}")
+            else:
+                names.append(str(int(d)))
+        shape = (jax.export.symbolic_shape(",".join(names), scope=scope) if names else ())
+        out.append(jax.ShapeDtypeStruct(tuple(shape), s.dtype.np))
+        dims_all.append([int(d) if isinstance(d, int) else str(d) for d in shape])
+    return out, dims_all
+
+
+def _modes(specs) -> list[str]:
+    """How to name dynamic dims, most general first: all independent; axis 0 shared by every
+    input (a batch); every axis shared by position (e.g. ids + mask of one sequence length)."""
+    dyn = [[j for j, d in enumerate(s.shape) if d == -1] for s in specs]
+    n = sum(len(d) for d in dyn)
+    if n <= 1:
+        return ["independent"]
+    modes = ["independent"]
+    if sum(1 for d in dyn if 0 in d) > 1:
+        modes.append("batch")
+    if any(sum(1 for d in dyn if j in d) > 1 for j in range(1, max(map(len, [s.shape for s in
+                                                                           specs])))):
+        modes.append("shared")
+    return modes
+
+
+def shape_error_text(e: Exception, names: list[str]) -> str:
+    """jax.export's shape-check message, shortened and with input names."""
+    text = str(e).splitlines()[0].split(". Using the following")[0]
+    return re.sub(r"args\[1\]\[(\d+)\]\.shape",
+                  lambda m: f"input '{names[int(m.group(1))]}'.shape"
+                  if int(m.group(1)) < len(names) else m.group(0), text)
+
+
+def _symbolic_error(e: Exception, dims) -> bool:
+    """Whether ``e`` comes from a dynamic dim used where a concrete size was needed."""
+    text = f"{type(e).__name__}: {e}"
+    if any(k in text for k in ("Symbolic dimension", "symbolic dim", "DimExpr",
+                               "InconclusiveDimension", "shape polymorphism")):
+        return True
+    syms = {d for ds in dims for d in ds if isinstance(d, str)}
+    return any(re.search(rf"\b{re.escape(s)}\b", text) for s in syms)
+
+
+def _export(fn, state, specs, platforms, output_spec=None):
+    """jax.export the forward; returns (Exported, dims per input)."""
+    from ._to_static import _traced_body
+
+    state_t = [t for _, _, t in state]
+    holders = [Tensor(np.zeros([1 if d == -1 else d for d in s.shape], s.dtype.np))
+               for s in specs]
+    leaves, treedef = jax.tree_util.tree_flatten((tuple(holders), {}),
+                                                 is_leaf=lambda x: isinstance(x, Tensor))
+    info: dict = {}
+
+    def pure(state_vals, arg_vals):
+        # The op registry caches Python-scalar arrays; one first made inside an earlier trace
+        # is a stale tracer that breaks jax.export: trace with a private cache, then drop it.
+        saved_scalars = _reg._SCALAR_ARRAYS
+        _reg._SCALAR_ARRAYS = {}
+        try:
+            with _ag.no_grad():
+                ret_vals, _writes = _traced_body(fn, state_t, state_vals, holders, arg_vals,
+                                                 leaves, treedef, info)
+        finally:
+            _reg._SCALAR_ARRAYS = saved_scalars
+        if output_spec is not None:
+            return [ret_vals[i] for i in _select_outputs(output_spec, len(ret_vals))]
+        return list(ret_vals)
+
+    state_avals = [jax.ShapeDtypeStruct(t._value.shape, t._value.dtype) for t in state_t]
+    modes = _modes(specs)
+    first_err = None
+    for mode in modes:
+        arg_avals, dims = _arg_avals(specs, mode)
+        try:
+            try:
+                exp = jax.export.export(jax.jit(pure), platforms=platforms)(state_avals,
+                                                                            arg_avals)
+            except Exception:
+                if platforms is None or tuple(platforms) == (jax.default_backend(),):
+                    raise
+                exp = jax.export.export(jax.jit(pure))(state_avals, arg_avals)
+                warnings.warn(f"paddle.jit.save: could not lower the model for {platforms}; the "
+                              f"artifact runs on {jax.default_backend()} only.", stacklevel=4)
+            if info.get("writes"):
+                warnings.warn(
+                    f"paddle.jit.save: the forward updates {len(info['writes'])} Tensor(s) in eval "
+                    "mode; the saved program returns its outputs only and does not keep those "
+                    "updates.", stacklevel=4)
+            return exp, dims
+        except trace_state.DataDependentError as e:
+            raise trace_state.DataDependentError(
+                f"paddle.jit.save cannot export this forward: {e}") from None
+        except Exception as e:
+            if first_err is None:
+                first_err, first_dims = e, dims
+            if mode == modes[-1]:
+                if _symbolic_error(first_err, first_dims) or _symbolic_error(e, dims):
+                    raise ValueError(
+                        "paddle.jit.save: the forward needs a concrete size for a dynamic "
+                        "dimension (None/-1 in InputSpec): "
+                        f"{str(e).splitlines()[0]}. Give that dimension a fixed size in the "
+                        "InputSpec, or compute shapes with paddle.shape(x) / -1 in reshape."
+                    ) from e
+                raise
+    raise AssertionError("unreachable")
+
+
+def save(layer, path, input_spec=None, **configs) -> None:
+    """Save a Layer (or to_static function) for inference: the forward, exported in eval mode
+    to StableHLO with symbolic dims for None/-1 InputSpec dims, plus its parameters."""
+    for k in configs:
+        if k not in _KNOWN_CONFIGS:
+            raise ValueError(f"The additional config ({k}) of `paddle.jit.save` is not "
+                             "supported.")
+    from serving import _artifact
+
+    prefix = _check_prefix(path)
+    fn, lay, sf, names_of = _resolve_target(layer, bool(configs.get("with_hook", False)))
+    specs, in_names = _input_specs(input_spec, sf, names_of, layer)
+    state = _collect_state(lay)
+    modes = [(sub, sub.__dict__.get("_training", True)) for sub in
+             lay.sublayers(include_self=True)] if lay is not None else []
+    platforms = configs.get("platforms", _DEFAULT_PLATFORMS)
+    try:
+        if lay is not None:
+            lay.eval()
+        exp, dims = _export(fn, state, specs, platforms, configs.get("output_spec"))
+    finally:
+        for sub, mode in modes:
+            sub.__dict__["_training"] = mode
+    vjp = 1 if configs.get("vjp", True) else 0
+    try:
+        program = exp.serialize(vjp_order=vjp)
+    except Exception:  # a forward JAX cannot differentiate still serves inference
+        vjp = 0
+        program = exp.serialize()
+    inputs = [_artifact.IOSpec(n, [int(d) for d in s.shape], str(np.dtype(s.dtype.np)),
+                               d) for n, s, d in zip(in_names, specs, dims)]
+    outputs = [_artifact.IOSpec(f"fetch_name_{i}", [_static_dim(d) for d in a.shape],
+                                str(np.dtype(a.dtype)), [_dim_json(d) for d in a.shape])
+               for i, a in enumerate(exp.out_avals)]
+    params = [_artifact.ParamSpec(name, key, [int(d) for d in t._value.shape],
+                                  str(np.dtype(t._value.dtype)), not t.stop_gradient)
+              for name, key, t in state]
+    arrays = [np.asarray(jax.device_get(t._value)) for _, _, t in state]
+    from .. import __compat_version__, __version__
+
+    _artifact.write(prefix, inputs=inputs, outputs=outputs, params=params, arrays=arrays,
+                    program=program, extra={
+                        "platforms": list(exp.platforms), "vjp_order": vjp,
+                        "layer": type(lay).__name__ if lay is not None else
+                        getattr(getattr(fn, "dygraph_function", fn), "__qualname__", "function"),
+                        "producer": {"paddle_compat": __compat_version__, "paddle_api": __version__,
+                                     "jax": jax.__version__}})
+
+
+def _select_outputs(output_spec, n_out) -> list[int]:
+    idx = []
+    for o in output_spec:
+        if isinstance(o, bool) or not isinstance(o, int | np.integer):
+            raise TypeError("paddle.jit.save: output_spec takes output indices (ints) in "
+                            f"paddle-compat, got {type(o).__name__}.")
+        if not -n_out <= o < n_out:
+            raise ValueError(f"output_spec index {o} is out of range: the forward returns "
+                             f"{n_out} Tensor(s).")
+        idx.append(int(o) % n_out)
+    return idx
+
+
+def _static_dim(d) -> int:
+    return int(d) if isinstance(d, int | np.integer) else -1
+
+
+def _dim_json(d):
+    return int(d) if isinstance(d, int | np.integer) else str(d)
+
+
+_UIDS = itertools.count()
+
+
+def _artifact_uid(art) -> int:
+    """A never-reused id for the autograd VJP cache key."""
+    uid = art.__dict__.get("_uid")
+    if uid is None:
+        uid = art.__dict__["_uid"] = next(_UIDS)
+    return uid
+
+
+# -- load ---------------------------------------------------------------------------------------
+def load(path, **configs):
+    """Load a model saved by ``paddle.jit.save`` as a ``TranslatedLayer`` (runs without the
+    model's Python class)."""
+    from serving import _artifact
+
+    if isinstance(path, os.PathLike):
+        path = os.fspath(path)
+    try:
+        art = _artifact.load(_check_prefix(path))
+    except _artifact.ArtifactError as e:
+        raise ValueError(str(e)) from None
+    return TranslatedLayer(art)
+
+
+class TranslatedLayer(Layer):
+    """A Layer running a saved (exported) forward; its parameters are ``param_0``, ...
+    (Paddle's naming) in the saved order. Eval only: the saved program is the eval forward."""
+
+    def __init__(self, artifact=None):
+        super().__init__()
+        self.__dict__["_artifact"] = artifact
+        if artifact is None:
+            return
+        for i, (spec, arr) in enumerate(zip(artifact.params, artifact.arrays())):
+            p = Parameter(jax.numpy.asarray(arr), name=_unique_name(spec.name),
+                          trainable=spec.trainable)
+            self.add_parameter(f"param_{i}", p)
+        self.eval()
+
+    @property
+    def input_names(self) -> list[str]:
+        return self._artifact.input_names
+
+    @property
+    def output_names(self) -> list[str]:
+        return self._artifact.output_names
+
+    def program(self, method_name: str = "forward") -> str:
+        """The saved forward as StableHLO text (Paddle returns its Program here)."""
+        return self._artifact.exported.mlir_module()
+
+    def forward(self, *inputs, **kwargs):
+        art = self._artifact
+        if kwargs:
+            order = {n: i for i, n in enumerate(art.input_names)}
+            extra = [k for k in kwargs if k not in order]
+            if extra:
+                raise TypeError(f"TranslatedLayer got unexpected input(s) {extra}; its "
+                                f"inputs are {art.input_names}.")
+            full = list(inputs) + [None] * (len(order) - len(inputs))
+            for k, v in kwargs.items():
+                full[order[k]] = v
+            inputs = tuple(full)
+        if len(inputs) != len(art.inputs) or any(x is None for x in inputs):
+            raise ValueError(
+                f"The saved model takes {len(art.inputs)} input(s) {art.input_names}, but "
+                f"{sum(x is not None for x in inputs)} were given.")
+        from serving._predictor import check_input
+
+        tensors = [x if isinstance(x, Tensor) else Tensor(np.asarray(x)) for x in inputs]
+        arrays = [check_input(spec, trace_state.read(t), "TranslatedLayer")
+                  for spec, t in zip(art.inputs, tensors)]
+        params = list(self._parameters.values())
+        pvals = [trace_state.read(p) for p in params]
+        fn = art.callable()
+        try:
+            outs = fn(pvals, arrays)
+        except ValueError as e:
+            raise ValueError(f"TranslatedLayer: the inputs do not fit the saved model: "
+                             f"{shape_error_text(e, art.input_names)}") from None
+        out_tensors = [Tensor(o) for o in outs]
+        if _ag.is_grad_enabled() and self._artifact.manifest.get("vjp_order", 0):
+            all_in = params + tensors
+            vals = pvals + arrays
+            mask = tuple(not t.stop_gradient and _dt.is_inexact_np(v.dtype)
+                         for t, v in zip(all_in, vals))
+            if any(mask):
+                n = len(params)
+
+                def f(*xs):
+                    return fn(list(xs[:n]), list(xs[n:]))
+
+                _ag.record(("translated_layer", _artifact_uid(art)), f, all_in, vals, mask,
+                           out_tensors)
+        if len(out_tensors) == 1:
+            return out_tensors[0]
+        return out_tensors
+
+    def extra_repr(self) -> str:
+        return ", ".join(f"{s.name}: {s.shape} {s.dtype}" for s in self._artifact.inputs)

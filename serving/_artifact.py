@@ -1,0 +1,340 @@
+"""The saved-model format of ``paddle.jit.save``: writer, reader and path resolution.
+
+A model saved under the prefix ``PATH/model`` is three files::
+
+    model.json        manifest (JSON): inputs/outputs (names, shapes with -1 for dynamic dims,
+                      dtypes), parameter table (order, names, shapes, dtypes), file sizes/hash
+    model.stablehlo   ``jax.export.Exported.serialize()``: the forward as StableHLO with
+                      symbolic dims, called as ``f(params: list, inputs: list) -> list``
+    model.pdiparams   the parameters, in the manifest's order, as consecutive records of
+                      Paddle's binary DenseTensor format (what Paddle's save_combine writes)
+
+Real Paddle 3.3 writes ``model.json`` (a PIR program) + ``model.pdiparams`` for the same call,
+so scripts that pass those paths to ``paddle.inference.Config`` keep working. The manifest is
+written last: a reader that finds it finds the files it describes (sizes and hash checked).
+See docs/serving.md.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import io
+import json
+import os
+import weakref
+from dataclasses import dataclass, field
+
+import numpy as np
+
+FORMAT = "paddle_compat.saved_model"
+FORMAT_VERSION = 1
+PROGRAM_SUFFIX = ".stablehlo"
+PARAMS_SUFFIX = ".pdiparams"
+MANIFEST_SUFFIX = ".json"
+
+
+class ArtifactError(ValueError):
+    """A saved model that cannot be found or read."""
+
+
+@dataclass
+class IOSpec:
+    """One input or output of a saved model."""
+
+    name: str
+    shape: list[int]  # -1 for a dynamic dimension
+    dtype: str  # numpy dtype name ("float32", "int64", "bfloat16", ...)
+    dims: list = field(default_factory=list)  # ints and symbol names ("b", "s0_1")
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "shape": list(self.shape), "dtype": self.dtype,
+                "dims": list(self.dims or self.shape)}
+
+    @classmethod
+    def from_json(cls, d: dict) -> IOSpec:
+        return cls(str(d["name"]), [int(x) for x in d["shape"]], str(d["dtype"]),
+                   list(d.get("dims", d["shape"])))
+
+
+@dataclass
+class ParamSpec:
+    """One parameter: its unique name (``linear_0.w_0``), Layer attribute path
+    (``fc1.weight``), shape, dtype, trainable flag."""
+
+    name: str
+    key: str
+    shape: list[int]
+    dtype: str
+    trainable: bool = True
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "key": self.key, "shape": list(self.shape),
+                "dtype": self.dtype, "trainable": self.trainable}
+
+    @classmethod
+    def from_json(cls, d: dict) -> ParamSpec:
+        return cls(str(d["name"]), str(d.get("key", d["name"])), [int(x) for x in d["shape"]],
+                   str(d["dtype"]), bool(d.get("trainable", True)))
+
+
+def np_dtype(name: str) -> np.dtype:
+    """numpy dtype for a manifest dtype name (bfloat16/float8 come from ml_dtypes)."""
+    try:
+        return np.dtype(name)
+    except TypeError:
+        import ml_dtypes
+
+        return np.dtype(getattr(ml_dtypes, name))
+
+
+# -- writing ------------------------------------------------------------------------------------
+def _atomic_write(path: str, data: bytes | None = None, write_fn=None) -> None:
+    from paddle_compat._io.serialization import _write
+
+    _write(path, write_fn if write_fn is not None else (lambda f: f.write(data)))
+
+
+def write(prefix: str, *, inputs: list[IOSpec], outputs: list[IOSpec], params: list[ParamSpec],
+          arrays: list[np.ndarray], program: bytes, extra: dict | None = None) -> dict:
+    """Write the three files of a saved model under ``prefix``; returns the manifest."""
+    dirname = os.path.dirname(prefix)
+    if dirname:
+        os.makedirs(dirname, exist_ok=True)
+    base = os.path.basename(prefix)
+    from paddle_compat._io._tensor_binary import dense_tensor_to_bytes
+
+    def write_params(f):
+        for spec, a in zip(params, arrays):
+            a = np.asarray(a)
+            if list(a.shape) != list(spec.shape) or a.dtype != np_dtype(spec.dtype):
+                raise ArtifactError(f"parameter {spec.name}: array {a.shape} {a.dtype} does not "
+                                    f"match its table entry {spec.shape} {spec.dtype}")
+            f.write(dense_tensor_to_bytes(a))
+
+    params_path = prefix + PARAMS_SUFFIX
+    if params:
+        _atomic_write(params_path, write_fn=write_params)
+    elif os.path.exists(params_path):  # a stale file from an earlier save would confuse readers
+        os.unlink(params_path)
+    _atomic_write(prefix + PROGRAM_SUFFIX, program)
+    manifest = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "program_file": base + PROGRAM_SUFFIX,
+        "program_bytes": len(program),
+        "program_sha256": hashlib.sha256(program).hexdigest(),
+        "params_file": base + PARAMS_SUFFIX if params else None,
+        "params_bytes": os.path.getsize(params_path) if params else 0,
+        "inputs": [s.to_json() for s in inputs],
+        "outputs": [s.to_json() for s in outputs],
+        "params": [p.to_json() for p in params],
+        **(extra or {}),
+    }
+    _atomic_write(prefix + MANIFEST_SUFFIX, dump_manifest(manifest).encode("utf-8"))
+    return manifest
+
+
+def dump_manifest(m: dict) -> str:
+    """JSON with one line per top-level key and per input/output/parameter entry."""
+    lines = []
+    for k, v in m.items():
+        if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            items = ",\n".join("  " + json.dumps(x) for x in v)
+            lines.append(f" {json.dumps(k)}: [\n{items}\n ]")
+        else:
+            lines.append(f" {json.dumps(k)}: {json.dumps(v)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+# -- locating -----------------------------------------------------------------------------------
+def _is_ours(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return False
+    return FORMAT.encode() in head
+
+
+def resolve(model: str | None = None, prog_file: str | None = None,
+            params_file: str | None = None) -> tuple[str, str | None]:
+    """(manifest path, params path or None) for a model given as a prefix, a directory, or the
+    program/params file pair (``model.json`` or ``model.pdmodel`` + ``model.pdiparams``)."""
+    if prog_file:
+        prog = os.fspath(prog_file)
+        cands = [prog]
+        root, ext = os.path.splitext(prog)
+        if ext in (".pdmodel", PROGRAM_SUFFIX, PARAMS_SUFFIX, ""):
+            cands.append(root + MANIFEST_SUFFIX)
+        if ext == "":
+            cands.append(prog + MANIFEST_SUFFIX)
+        for c in cands:
+            if os.path.isfile(c) and c.endswith(MANIFEST_SUFFIX):
+                return c, os.fspath(params_file) if params_file else None
+        raise ArtifactError(
+            f"Cannot open the model file {prog}: no saved model manifest "
+            f"({', '.join(dict.fromkeys(c for c in cands if c.endswith(MANIFEST_SUFFIX)))}) "
+            "found. Save the model with paddle.jit.save(layer, path_prefix, input_spec=...).")
+    if model is None:
+        raise ArtifactError("No model given: set Config(model_dir) or Config(prog_file, "
+                            "params_file).")
+    model = os.fspath(model)
+    if os.path.isdir(model):
+        found = sorted(p for p in glob.glob(os.path.join(model, "*" + MANIFEST_SUFFIX))
+                       if _is_ours(p))
+        for preferred in ("inference.json", "model.json"):
+            hit = os.path.join(model, preferred)
+            if hit in found:
+                return hit, None
+        if len(found) == 1:
+            return found[0], None
+        if not found:
+            raise ArtifactError(
+                f"No saved model (<prefix>.json written by paddle.jit.save) in the directory "
+                f"{model}.")
+        raise ArtifactError(f"Several saved models in {model}: "
+                            f"{[os.path.basename(p) for p in found]}; pass the prefix or the "
+                            ".json file instead of the directory.")
+    for cand in (model + MANIFEST_SUFFIX, model):
+        if os.path.isfile(cand) and cand.endswith(MANIFEST_SUFFIX):
+            return cand, None
+    root, ext = os.path.splitext(model)
+    if ext in (".pdmodel", PROGRAM_SUFFIX, PARAMS_SUFFIX) and os.path.isfile(
+            root + MANIFEST_SUFFIX):
+        return root + MANIFEST_SUFFIX, None
+    raise ArtifactError(
+        f"The saved model {model} does not exist (looked for {model + MANIFEST_SUFFIX}). Pass "
+        "the path prefix given to paddle.jit.save, its directory, or the .json file.")
+
+
+# -- reading ------------------------------------------------------------------------------------
+class Artifact:
+    """A saved model read from disk: manifest, parameter arrays, and the deserialized
+    ``jax.export.Exported`` (loaded on first use)."""
+
+    def __init__(self, manifest_path: str, params_path: str | None = None):
+        self.manifest_path = manifest_path
+        with open(manifest_path, "rb") as f:
+            raw = f.read()
+        try:
+            m = json.loads(raw)
+        except ValueError as e:
+            raise ArtifactError(f"{manifest_path} is not valid JSON: {e}") from None
+        if not isinstance(m, dict) or m.get("format") != FORMAT:
+            if isinstance(m, dict) and isinstance(m.get("base_code"), dict) and m[
+                    "base_code"].get("magic") == "pir":
+                raise ArtifactError(
+                    f"{manifest_path} is a PIR program written by PaddlePaddle itself; "
+                    "paddle-compat runs models exported by its own paddle.jit.save (StableHLO). "
+                    "Re-export the model with paddle-compat (load the weights with "
+                    "paddle.load/set_state_dict, then paddle.jit.save).")
+            raise ArtifactError(f"{manifest_path} is not a paddle-compat saved model manifest.")
+        if int(m.get("format_version", 0)) > FORMAT_VERSION:
+            raise ArtifactError(
+                f"{manifest_path} has format version {m['format_version']}; this paddle-compat "
+                f"reads up to version {FORMAT_VERSION}.")
+        self.manifest = m
+        d = os.path.dirname(manifest_path)
+        self.program_path = os.path.join(d, m["program_file"])
+        if params_path is None and m.get("params_file"):
+            params_path = os.path.join(d, m["params_file"])
+        self.params_path = params_path
+        self.inputs = [IOSpec.from_json(x) for x in m["inputs"]]
+        self.outputs = [IOSpec.from_json(x) for x in m["outputs"]]
+        self.params = [ParamSpec.from_json(x) for x in m["params"]]
+        self._exported = None
+        self._arrays = None
+        self._callable = None
+
+    @property
+    def input_names(self) -> list[str]:
+        return [s.name for s in self.inputs]
+
+    @property
+    def output_names(self) -> list[str]:
+        return [s.name for s in self.outputs]
+
+    def program_bytes(self) -> bytes:
+        try:
+            with open(self.program_path, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise ArtifactError(f"Cannot read the program file {self.program_path}: {e}") from None
+        want = self.manifest.get("program_sha256")
+        if want and hashlib.sha256(data).hexdigest() != want:
+            raise ArtifactError(f"{self.program_path} does not match its manifest "
+                                f"{self.manifest_path} (hash differs): a partial or mixed save.")
+        return data
+
+    @property
+    def exported(self):
+        """The ``jax.export.Exported`` forward."""
+        if self._exported is None:
+            import jax
+
+            self._exported = jax.export.deserialize(bytearray(self.program_bytes()))
+        return self._exported
+
+    def arrays(self) -> list[np.ndarray]:
+        """The parameters as numpy arrays, in the manifest's order."""
+        if self._arrays is None:
+            self._arrays = read_params(self.params_path, self.params)
+        return self._arrays
+
+    def callable(self):
+        """``jax.jit(exported.call)``: ``f(params, inputs) -> list of outputs`` (shared by every
+        predictor over this artifact, so compiled shapes are reused)."""
+        if self._callable is None:
+            import jax
+
+            self._callable = jax.jit(self.exported.call)
+        return self._callable
+
+
+def read_params(path: str | None, specs: list[ParamSpec]) -> list[np.ndarray]:
+    """Read the ``.pdiparams`` records for ``specs`` (checked against the table)."""
+    if not specs:
+        return []
+    if path is None or not os.path.isfile(path):
+        raise ArtifactError(f"The parameter file {path} of the saved model does not exist.")
+    from paddle_compat._io._tensor_binary import read_dense_tensor
+
+    out = []
+    with open(path, "rb") as raw:
+        f = io.BufferedReader(raw, 1 << 20)
+        for spec in specs:
+            try:
+                a, _ = read_dense_tensor(f)
+            except ValueError as e:
+                raise ArtifactError(f"{path}: cannot read parameter {spec.name}: {e}") from None
+            if list(a.shape) != spec.shape or a.dtype != np_dtype(spec.dtype):
+                raise ArtifactError(
+                    f"{path}: parameter {spec.name} is {list(a.shape)} {a.dtype}, the manifest "
+                    f"says {spec.shape} {spec.dtype} (a partial or mixed save?)")
+            out.append(a)
+        if f.read(1):
+            raise ArtifactError(f"{path} has data after its {len(specs)} parameters "
+                                "(a partial or mixed save?)")
+    return out
+
+
+_CACHE: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+
+def load(model: str | None = None, prog_file: str | None = None,
+         params_file: str | None = None) -> Artifact:
+    """Read a saved model (shared while in use: cached weakly per path + modification time)."""
+    manifest, params = resolve(model, prog_file, params_file)
+    try:
+        st = os.stat(manifest)
+        key = (os.path.abspath(manifest), params and os.path.abspath(params), st.st_mtime_ns,
+               st.st_size)
+    except OSError:
+        key = None
+    hit = _CACHE.get(key) if key else None
+    if hit is None:
+        hit = Artifact(manifest, params)
+        if key:
+            _CACHE[key] = hit
+    return hit

@@ -1,0 +1,278 @@
+"""HTTP server over a Predictor (stdlib ``http.server``, bound to 127.0.0.1 only).
+
+Routes (JSON in and out; schema in docs/serving.md)::
+
+    GET  /health        {"status": "ok", ...}
+    GET  /v1/metadata   the model's inputs/outputs (names, shapes with -1, dtypes)
+    POST /v1/predict    {"inputs": {"x": {"data": [[...]], "dtype": "float32"}}}
+                        -> {"outputs": {"fetch_name_0": {"data": ..., "dtype": ..., "shape": ...}}}
+
+Bad requests get a 4xx with ``{"error": {"code": N, "message": "..."}}`` and the server keeps
+running. Model calls are serialized by a lock (one XLA execution at a time; JSON parsing and
+encoding run in the request threads).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from . import _artifact
+from ._predictor import Predictor, _kind, shape_matches
+
+HOST = "127.0.0.1"
+DEFAULT_MAX_BODY = 16 << 20
+
+
+class BadRequest(Exception):
+    """A client error: the request is answered with ``code`` and this message."""
+
+    def __init__(self, message: str, code: int = 400):
+        super().__init__(message)
+        self.code = code
+
+
+def _spec_json(s: _artifact.IOSpec) -> dict:
+    return {"name": s.name, "shape": s.shape, "dtype": s.dtype}
+
+
+def parse_inputs(req, specs: list[_artifact.IOSpec]) -> list[np.ndarray]:
+    """The numpy input arrays of a ``/v1/predict`` request body (raises BadRequest)."""
+    names = [s.name for s in specs]
+    if not isinstance(req, dict) or "inputs" not in req:
+        example = json.dumps({"inputs": {names[0] if names else "x": {
+            "data": "[...]", "dtype": specs[0].dtype if specs else "float32"}}})
+        raise BadRequest("the request body must be a JSON object with an \"inputs\" field, e.g. "
+                         + example.replace('"[...]"', "[...]"))
+    inputs = req["inputs"]
+    if isinstance(inputs, list):
+        if len(inputs) != len(specs):
+            raise BadRequest(f"\"inputs\" is a list of {len(inputs)} item(s); the model takes "
+                             f"{len(specs)}: {names}")
+        inputs = dict(zip(names, inputs))
+    if not isinstance(inputs, dict):
+        raise BadRequest("\"inputs\" must be an object mapping input names to values (or a "
+                         "list in the model's input order)")
+    unknown = [k for k in inputs if k not in names]
+    if unknown:
+        raise BadRequest(f"unknown input(s) {unknown}; the model's inputs are {names}")
+    missing = [n for n in names if n not in inputs]
+    if missing:
+        raise BadRequest(f"missing input(s) {missing}; the model's inputs are {names}")
+    return [_parse_one(spec, inputs[spec.name]) for spec in specs]
+
+
+def _parse_one(spec: _artifact.IOSpec, item) -> np.ndarray:
+    name = spec.name
+    shape = None
+    dtype = None
+    if isinstance(item, dict):
+        extra = [k for k in item if k not in ("data", "dtype", "shape")]
+        if extra:
+            raise BadRequest(f"input '{name}': unknown field(s) {extra} (use data, dtype, shape)")
+        if "data" not in item:
+            raise BadRequest(f"input '{name}': missing \"data\"")
+        data, dtype, shape = item["data"], item.get("dtype"), item.get("shape")
+    else:
+        data = item
+    want = _artifact.np_dtype(spec.dtype)
+    if dtype is not None:
+        try:
+            given = _artifact.np_dtype(str(dtype))
+        except (TypeError, AttributeError):
+            raise BadRequest(f"input '{name}': unknown dtype {dtype!r}") from None
+        if given != want:
+            raise BadRequest(f"input '{name}': dtype {given} does not match the model's "
+                             f"{want}")
+    if isinstance(data, str | dict) or data is None:
+        raise BadRequest(f"input '{name}': \"data\" must be a number or nested lists of "
+                         "numbers")
+    try:
+        arr = np.asarray(data)
+    except ValueError:
+        raise BadRequest(f"input '{name}': \"data\" is ragged (nested lists of unequal "
+                         "lengths)") from None
+    if arr.dtype == object or arr.dtype.kind in "USV":
+        raise BadRequest(f"input '{name}': \"data\" must hold only numbers (found "
+                         f"{'ragged lists' if arr.dtype == object else 'strings'})")
+    got, need = _kind(arr.dtype) if arr.size else _kind(want), _kind(want)
+    if got != need and not (got == "int" and need == "float") and not (
+            got == "bool" and need in ("int", "float")):
+        raise BadRequest(f"input '{name}': the model expects {want} values, got {got} values")
+    arr = arr.astype(want)
+    if shape is not None:
+        if not isinstance(shape, list) or not all(isinstance(d, int) for d in shape):
+            raise BadRequest(f"input '{name}': \"shape\" must be a list of ints")
+        try:
+            arr = arr.reshape(shape)
+        except ValueError:
+            raise BadRequest(f"input '{name}': {arr.size} value(s) cannot take the shape "
+                             f"{shape}") from None
+    if not shape_matches(spec, arr.shape):
+        raise BadRequest(f"input '{name}': shape {list(arr.shape)} does not match the model's "
+                         f"{spec.shape} (-1: any size)")
+    return arr
+
+
+def encode_outputs(specs, outs) -> dict:
+    res = {}
+    for s, o in zip(specs, outs):
+        a = np.asarray(o)
+        if a.dtype.kind == "V" or a.dtype.itemsize < 4 and _kind(a.dtype) == "float":
+            a = a.astype(np.float32)  # bfloat16/float16/float8 -> JSON numbers
+        res[s.name] = {"dtype": s.dtype, "shape": list(a.shape), "data": a.tolist()}
+    return res
+
+
+class ModelServer(ThreadingHTTPServer):
+    """ThreadingHTTPServer serving one Predictor on 127.0.0.1."""
+
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 256
+
+    def __init__(self, predictor: Predictor, port: int = 0, max_body: int = DEFAULT_MAX_BODY,
+                 model_path: str = "", access_log: bool = False):
+        self.predictor = predictor
+        self.max_body = int(max_body)
+        self.model_path = model_path
+        self.access_log = access_log
+        self.lock = threading.Lock()
+        self.started = time.time()
+        self.count = 0
+        super().__init__((HOST, int(port)), _Handler)
+
+    def predict(self, arrays: list[np.ndarray]) -> dict:
+        with self.lock:
+            outs = self.predictor._call(arrays)
+            outs = [np.asarray(o) for o in outs]  # wait for the result inside the lock
+            self.count += 1
+        return encode_outputs(self.predictor.output_specs, outs)
+
+    def metadata(self) -> dict:
+        p = self.predictor
+        return {"model": self.model_path,
+                "inputs": [_spec_json(s) for s in p.input_specs],
+                "outputs": [_spec_json(s) for s in p.output_specs],
+                "device": str(p._device), "max_body_bytes": self.max_body}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "paddle-compat-serving/0.1"
+    timeout = 60  # seconds a connection may stall mid-request
+
+    def log_message(self, format, *args):  # noqa: A002 - BaseHTTPRequestHandler's signature
+        if self.server.access_log:
+            super().log_message(format, *args)
+
+    def _send(self, code: int, obj: dict, close: bool = False) -> None:
+        body = json.dumps(obj, allow_nan=True).encode("utf-8")
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        if close:
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _error(self, code: int, message: str, close: bool = False) -> None:
+        self._send(code, {"error": {"code": code, "message": message}}, close)
+
+    def do_GET(self):
+        path = urlsplit(self.path).path
+        if path == "/health":
+            srv = self.server
+            self._send(200, {"status": "ok", "model": srv.model_path,
+                             "uptime_s": round(time.time() - srv.started, 3),
+                             "requests": srv.count})
+        elif path == "/v1/metadata":
+            self._send(200, self.server.metadata())
+        else:
+            self._error(404, f"no route GET {path}; routes: GET /health, GET /v1/metadata, "
+                             "POST /v1/predict")
+
+    def _drain(self, n: int) -> bool:
+        """Read and drop ``n`` body bytes (so the client sees the answer); False if too big."""
+        if n > 4 * self.server.max_body:
+            return False
+        while n > 0:
+            chunk = self.rfile.read(min(n, 1 << 20))
+            if not chunk:
+                return False
+            n -= len(chunk)
+        return True
+
+    def do_POST(self):
+        path = urlsplit(self.path).path
+        te = self.headers.get("Transfer-Encoding")
+        length = self.headers.get("Content-Length")
+        if te is not None or length is None:
+            return self._error(411, "a Content-Length header is required (chunked bodies are "
+                                    "not accepted)", close=True)
+        try:
+            n = int(length)
+            if n < 0:
+                raise ValueError
+        except ValueError:
+            return self._error(400, f"bad Content-Length {length!r}", close=True)
+        if path != "/v1/predict":
+            ok = self._drain(n)
+            return self._error(404, f"no route POST {path}; use POST /v1/predict",
+                               close=not ok)
+        if n > self.server.max_body:
+            ok = self._drain(n)
+            return self._error(413, f"request body of {n} bytes exceeds the limit of "
+                                    f"{self.server.max_body} bytes", close=not ok)
+        body = self.rfile.read(n)
+        if len(body) != n:
+            return self._error(400, "the request body is shorter than its Content-Length",
+                               close=True)
+        try:
+            try:
+                req = json.loads(body)
+            except (ValueError, UnicodeDecodeError) as e:
+                raise BadRequest(f"malformed JSON: {e}") from None
+            arrays = parse_inputs(req, self.server.predictor.input_specs)
+            try:
+                out = self.server.predict(arrays)
+            except ValueError as e:  # shapes the model rejects (e.g. unequal shared dims)
+                raise BadRequest(str(e).replace("(InvalidArgument) ", "")) from None
+        except BadRequest as e:
+            return self._error(e.code, str(e))
+        except Exception as e:  # the server keeps serving
+            return self._error(500, f"{type(e).__name__}: {e}")
+        self._send(200, {"outputs": out})
+
+    def do_PUT(self):
+        self._error(405, "method not allowed; use POST /v1/predict", close=True)
+
+    do_DELETE = do_PATCH = do_PUT
+
+
+def serve(model: str, port: int = 0, device: str = "cpu", max_body: int = DEFAULT_MAX_BODY,
+          access_log: bool = False, warmup: bool = True) -> ModelServer:
+    """A ModelServer for the saved model at ``model`` (not started: call ``serve_forever``)."""
+    from ._predictor import Config, create_predictor
+
+    cfg = Config(model)
+    if device.startswith("gpu"):
+        idx = int(device.split(":", 1)[1]) if ":" in device else 0
+        cfg.enable_use_gpu(256, idx)
+    pred = create_predictor(cfg)
+    if warmup:  # compile the batch-1 (or fixed) shape before the first request
+        try:
+            pred._call([np.zeros([1 if d == -1 else d for d in s.shape],
+                                 _artifact.np_dtype(s.dtype)) for s in pred.input_specs])
+        except Exception:
+            pass
+    return ModelServer(pred, port, max_body, model_path=model, access_log=access_log)
+
+
+__all__ = ["BadRequest", "ModelServer", "encode_outputs", "parse_inputs", "serve", "HOST"]
