@@ -13,6 +13,10 @@ is kept as metadata next to the array, valid until the tensor is next rebound: `
 (the array holds the reduced value, see ``_placement``) and shards that do not divide the
 dimension evenly (JAX arrays need even shards, so such a dim is stored replicated; inside
 to_static the constraint still asks XLA for the uneven split, which it pads).
+
+Inside ``to_static`` a tensor's placements are known only where ``shard_tensor``/``reshard``
+set them (and for the function's inputs and state); other intermediate results report None,
+and ``reshard`` accepts them (their layout is up to GSPMD).
 """
 
 from __future__ import annotations
@@ -191,7 +195,8 @@ def reshard(dist_tensor: Tensor, mesh: ProcessMesh, placements: Sequence[Placeme
     """Lay a distributed tensor out as ``placements`` on ``mesh`` (inserting the collectives:
     all-gather for Shard -> Replicate, all-reduce for Partial -> Replicate, ...)."""
     _check_mesh(mesh)
-    if not isinstance(dist_tensor, Tensor) or not is_dist(dist_tensor):
+    if not isinstance(dist_tensor, Tensor) or not (
+            is_dist(dist_tensor) or trace_state.is_tracer(dist_tensor._value)):
         raise ValueError(
             "(InvalidArgument) The input tensor of ReshardFunction should be a distributed "
             "tensor (made by paddle.distributed.shard_tensor); got a dense tensor."
@@ -273,11 +278,10 @@ def _local_value(t: Tensor) -> Tensor:
         return Tensor(jnp.zeros((0,), v.dtype))
     coord = mesh.coordinate_of(rank)
     device = jax.devices()[rank]
-    simple = _attr(t) is None or not any(
-        isinstance(p, Partial) for p in pls) and _even_spec(
-        to_partition_spec(pls, mesh.dim_names, v.ndim), v.shape, mesh.jax_mesh) == \
-        to_partition_spec(pls, mesh.dim_names, v.ndim)
-    if simple:
+    spec = to_partition_spec(pls, mesh.dim_names, v.ndim)
+    stored_as_placed = not any(isinstance(p, Partial) for p in pls) and (
+        _even_spec(spec, v.shape, mesh.jax_mesh) == spec)
+    if stored_as_placed:  # the device's shard is the local value
         for shard in v.addressable_shards:
             if shard.device == device:
                 return Tensor(shard.data, stop_gradient=t.stop_gradient)

@@ -203,6 +203,34 @@ def test_to_static_reshard_inserts_all_gather():
     assert "all-gather" in _collectives(compiled_text(gather, a))
 
 
+def test_shard_and_reshard_inside_to_static_train_step():
+    mesh = _mesh()
+
+    def run(static):
+        paddle.seed(3)
+        lin = paddle.nn.Linear(8, 8)
+        dist.shard_layer(lin, mesh, shard_specs={"weight": [None, "mp"]})
+        opt = paddle.optimizer.SGD(0.1, parameters=lin.parameters())
+
+        def step(x):
+            x = dist.shard_tensor(x, mesh, [dist.Shard(0), dist.Replicate()])
+            h = dist.reshard(lin(x), mesh, [dist.Shard(0), dist.Replicate()])
+            loss = (h * h).mean()
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+            return loss
+
+        step = paddle.jit.to_static(step) if static else step
+        x = paddle.to_tensor(XS[0][:4, :8])
+        return [float(step(x)) for _ in range(3)], lin
+
+    eager, _ = run(False)
+    static, lin = run(True)
+    np.testing.assert_allclose(static, eager, rtol=1e-5)
+    assert lin.weight.placements == [dist.Replicate(), dist.Shard(1)]
+
+
 def test_partial_reshard_and_local_values():
     mesh = _mesh()
     x = paddle.to_tensor(np.arange(32, dtype="float32").reshape(4, 8))
