@@ -26,11 +26,11 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 import optax  # noqa: E402
+import paddle.distributed as dist  # noqa: E402
 from jax.sharding import NamedSharding  # noqa: E402
 from jax.sharding import PartitionSpec as P  # noqa: E402
 
 import paddle  # noqa: E402
-import paddle.distributed as dist  # noqa: E402
 
 
 def _best(fn, n=20, repeats=5, warmup=3):
