@@ -57,6 +57,8 @@ from .framework._param_attr import create_parameter  # noqa: E402
 
 bool = _dtype_mod.bool_  # noqa: A001 - paddle.bool
 dtype = _dtype_mod.DType
+from . import nn  # noqa: E402  (registers nn.functional ops, some also in paddle.*)
+
 _ops.install_tensor_methods()
 globals().update(_ops.namespace("paddle"))
 from ._api_extra import *  # noqa: E402,F403  (non-op paddle.* names)
