@@ -114,25 +114,47 @@ def is_initialized() -> bool:
     return _state["global_group"] is not None
 
 
-def init_parallel_env(nccl_config=None) -> Group | None:
-    """Set up the parallel environment. Under a launcher (``PADDLE_TRAINERS_NUM`` > 1 and
-    ``PADDLE_TRAINER_ENDPOINTS``) this initializes ``jax.distributed`` with the first endpoint
-    as coordinator and returns the global group; in a single process it returns None, as
-    Paddle does, and makes ``DataParallel`` use every local device."""
-    _state["env_called"] = True
-    world = _global_world()
+def launch_args() -> dict | None:
+    """``jax.distributed.initialize`` arguments from Paddle's launcher environment
+    (``PADDLE_TRAINERS_NUM`` > 1, ``PADDLE_TRAINER_ID``, ``PADDLE_TRAINER_ENDPOINTS`` or
+    ``PADDLE_MASTER``), or None outside a multi-process launch."""
+    world = _env_int("PADDLE_TRAINERS_NUM", 1)
     if world <= 1:
         return None
+    endpoints = [e for e in os.environ.get("PADDLE_TRAINER_ENDPOINTS", "").split(",") if e]
+    coordinator = os.environ.get("PADDLE_MASTER") or (endpoints[0] if endpoints else None)
+    if coordinator is None:
+        raise RuntimeError(
+            "PADDLE_TRAINERS_NUM > 1 but neither PADDLE_TRAINER_ENDPOINTS nor PADDLE_MASTER "
+            "names the coordinator; start the job with `python -m paddle.distributed.launch` "
+            "or set them.")
+    return {"coordinator_address": coordinator, "num_processes": world,
+            "process_id": _env_int("PADDLE_TRAINER_ID", 0)}
+
+
+def init_parallel_env(nccl_config=None) -> Group | None:
+    """Set up the parallel environment and return the global group (None in a single
+    process, as in Paddle, where it also makes ``DataParallel`` use every local device).
+
+    Several processes talk through ``jax.distributed``. JAX only allows initializing it
+    before the first array exists, i.e. before ``import paddle``: the launcher (or the user,
+    with ``jax.distributed.initialize(**parallel._env.launch_args())``) does it; this function
+    tries it too and explains the fix when it is too late."""
+    _state["env_called"] = True
     if not _dist_ready():
-        endpoints = [e for e in os.environ.get("PADDLE_TRAINER_ENDPOINTS", "").split(",") if e]
-        coordinator = os.environ.get("PADDLE_MASTER") or (endpoints[0] if endpoints else None)
-        if coordinator is None:
+        args = launch_args()
+        if args is None:
+            return None
+        try:
+            jax.distributed.initialize(**args)
+        except RuntimeError as e:
             raise RuntimeError(
-                "init_parallel_env: PADDLE_TRAINERS_NUM > 1 but no PADDLE_TRAINER_ENDPOINTS or "
-                "PADDLE_MASTER to reach the coordinator; start the job with "
-                "`python -m paddle.distributed.launch` or set them.")
-        jax.distributed.initialize(coordinator_address=coordinator, num_processes=world,
-                                   process_id=_env_int("PADDLE_TRAINER_ID", 0))
+                f"init_parallel_env: could not start jax.distributed ({e}). JAX must be "
+                "initialized for several processes before any array is created, i.e. before "
+                "`import paddle`: launch with `python -m paddle.distributed.launch`, or call "
+                "`jax.distributed.initialize(...)` first.") from None
+    if jax.process_count() <= 1:
+        return None
     if _state["global_group"] is None:
         g = Group(jax.process_index(), 0, list(range(jax.process_count())), name="_default_pg")
         _state["global_group"] = _groups[0] = g

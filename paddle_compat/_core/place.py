@@ -54,7 +54,7 @@ def CUDAPinnedPlace() -> Place:  # noqa: N802
 
 def _gpus():
     try:
-        return jax.devices("gpu")
+        return jax.local_devices(backend="gpu")
     except RuntimeError:
         return []
 
@@ -69,7 +69,7 @@ def device_from_spec(spec: str):
     kind = {"cuda": "gpu"}.get(kind, kind)
     i = int(idx) if idx else 0
     if kind == "cpu":
-        return jax.devices("cpu")[0]
+        return jax.local_devices(backend="cpu")[0]
     if kind == "gpu":
         gpus = _gpus()
         if not gpus:
@@ -104,7 +104,7 @@ def set_device(device: str) -> Place:
 
 
 def current_device():
-    return _current if _current is not None else jax.devices()[0]
+    return _current if _current is not None else jax.local_devices()[0]
 
 
 def get_device() -> str:
