@@ -282,14 +282,20 @@ class Artifact:
             self._arrays = read_params(self.params_path, self.params)
         return self._arrays
 
-    def callable(self):
+    def callable(self, compiler_options: dict | None = None):
         """``jax.jit(exported.call)``: ``f(params, inputs) -> list of outputs`` (shared by every
-        predictor over this artifact, so compiled shapes are reused)."""
+        predictor over this artifact with the same XLA options, so compiled shapes are
+        reused)."""
+        key = tuple(sorted((compiler_options or {}).items()))
         if self._callable is None:
+            self._callable = {}
+        fn = self._callable.get(key)
+        if fn is None:
             import jax
 
-            self._callable = jax.jit(self.exported.call)
-        return self._callable
+            fn = self._callable[key] = jax.jit(self.exported.call,
+                                               compiler_options=dict(key) or None)
+        return fn
 
 
 def read_params(path: str | None, specs: list[ParamSpec]) -> list[np.ndarray]:

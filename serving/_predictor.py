@@ -429,6 +429,13 @@ class Config:
     def openvino_engine_enabled(self) -> bool:
         return False
 
+    def _compiler_options(self, device) -> dict:
+        """XLA options with a meaning here: on CPU, one math thread (Paddle's default) compiles
+        single-threaded Eigen kernels; more threads use XLA's intra-op thread pool."""
+        if getattr(device, "platform", "cpu") != "cpu":
+            return {}
+        return {"xla_cpu_multi_thread_eigen": self._cpu_threads > 1}
+
     def summary(self) -> str:
         """A table of the settings, as Paddle prints it."""
         dev = self._jax_device()
@@ -552,7 +559,7 @@ class Predictor:
                 raise RuntimeError(f"(NotFound) {e}") from None
             self._device = config._jax_device()
             self._params = [jax.device_put(a, self._device) for a in self._art.arrays()]
-        self._fn = self._art.callable()
+        self._fn = self._art.callable(config._compiler_options(self._device))
         self._inputs = {s.name: Tensor(s, True, self._device) for s in self._art.inputs}
         self._outputs = {s.name: Tensor(s, False, self._device) for s in self._art.outputs}
         self._in_list = list(self._inputs.values())

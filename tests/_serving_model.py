@@ -22,9 +22,9 @@ r = np.random.default_rng(0)
 class MLP(paddle.nn.Layer):
     def __init__(self):
         super().__init__()
-        self.fc1 = paddle.nn.Linear(%(IN)d, %(HID)d)
-        self.bn = paddle.nn.BatchNorm1D(%(HID)d)
-        self.fc2 = paddle.nn.Linear(%(HID)d, %(OUT)d)
+        self.fc1 = paddle.nn.Linear(@IN@, @HID@)
+        self.bn = paddle.nn.BatchNorm1D(@HID@)
+        self.fc2 = paddle.nn.Linear(@HID@, @OUT@)
 
     def forward(self, x):
         return self.fc2(paddle.nn.functional.relu(self.bn(self.fc1(x))))
@@ -33,14 +33,14 @@ m = MLP()
 m.set_state_dict({k: (r.standard_normal(v.shape) * 0.5).astype("float32") if "variance" not in k
                   else r.uniform(0.5, 2.0, v.shape).astype("float32")
                   for k, v in m.state_dict().items()})
-paddle.jit.save(m, prefix, input_spec=[paddle.static.InputSpec([None, %(IN)d], "float32", "x")])
+paddle.jit.save(m, prefix, input_spec=[paddle.static.InputSpec([None, @IN@], "float32", "x")])
 m.eval()
-x = r.standard_normal((200, %(IN)d)).astype("float32")
+x = r.standard_normal((200, @IN@)).astype("float32")
 y = m(paddle.to_tensor(x)).numpy()
 y1 = m(paddle.to_tensor(x[:1])).numpy()
 y64 = m(paddle.to_tensor(x[:64])).numpy()
 np.savez(out_npz, x=x, y=y, y1=y1, y64=y64)
-""" % {"IN": IN, "HID": HID, "OUT": OUT}
+""".replace("@IN@", str(IN)).replace("@HID@", str(HID)).replace("@OUT@", str(OUT))
 
 
 def save_model(tmpdir) -> tuple[str, dict]:

@@ -9,11 +9,11 @@ import os
 
 import numpy as np
 import pytest
+from paddle.static import InputSpec
 
 import paddle
-from paddle.static import InputSpec
-from paddle_compat._io._tensor_binary import read_dense_tensor
 from paddle_compat._core.trace_state import DataDependentError
+from paddle_compat._io._tensor_binary import read_dense_tensor
 
 R = np.random.default_rng(0)
 

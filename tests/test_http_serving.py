@@ -1,0 +1,179 @@
+"""``python -m serving``: a model saved in one process, served by another, queried over HTTP on
+localhost (results equal eager, 200 concurrent requests, 4xx errors, the server survives)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+from _serving_model import IN, OUT, save_model
+
+TIMEOUT = 60
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    prefix, d = save_model(tmp_path_factory.mktemp("http"))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "serving", "--model", prefix, "--port", "0", "--max-body-mb", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    try:
+        port, line = None, ""
+        deadline = time.time() + 180
+        while time.time() < deadline and proc.poll() is None:
+            ready, _, _ = select.select([proc.stdout], [], [], 1.0)
+            if ready:
+                line = proc.stdout.readline()
+                if "http://127.0.0.1:" in line:
+                    port = int(line.rsplit(":", 1)[1])
+                    break
+        if port is None:
+            proc.kill()
+            pytest.fail(f"server did not start: {line!r} {proc.stderr.read()[-2000:]}")
+        yield port, prefix, d
+    finally:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+
+
+def request(port, method, path, body=None, headers=None):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+    try:
+        if isinstance(body, dict | list):
+            body = json.dumps(body)
+        conn.request(method, path, body=body, headers=headers or {})
+        r = conn.getresponse()
+        data = r.read()
+        return r.status, json.loads(data) if data else None
+    finally:
+        conn.close()
+
+
+def predict(port, x):
+    return request(port, "POST", "/v1/predict",
+                   {"inputs": {"x": {"data": x.tolist(), "dtype": "float32"}}})
+
+
+def test_health_and_metadata(server):
+    port, prefix, _ = server
+    status, body = request(port, "GET", "/health")
+    assert status == 200 and body["status"] == "ok"
+    status, body = request(port, "GET", "/v1/metadata")
+    assert status == 200
+    assert body["inputs"] == [{"name": "x", "shape": [-1, IN], "dtype": "float32"}]
+    assert body["outputs"] == [{"name": "fetch_name_0", "shape": [-1, OUT], "dtype": "float32"}]
+
+
+def test_predict_matches_eager(server):
+    port, _, d = server
+    for x, y in ((d["x"][:1], d["y1"]), (d["x"][:64], d["y64"])):
+        status, body = predict(port, x)
+        assert status == 200, body
+        out = body["outputs"]["fetch_name_0"]
+        assert out["dtype"] == "float32" and out["shape"] == [len(x), OUT]
+        np.testing.assert_allclose(np.array(out["data"], "float32"), y, rtol=1e-5, atol=1e-5)
+    # shorthand forms: bare nested lists (dtype from the model), positional list, flat + shape
+    for inputs in ({"x": d["x"][:2].tolist()}, [d["x"][:2].tolist()],
+                   {"x": {"data": d["x"][:2].ravel().tolist(), "shape": [2, IN]}}):
+        status, body = request(port, "POST", "/v1/predict", {"inputs": inputs})
+        assert status == 200, body
+        np.testing.assert_allclose(np.array(body["outputs"]["fetch_name_0"]["data"]),
+                                   d["y"][:2], rtol=1e-5, atol=1e-5)
+
+
+def test_200_concurrent_requests(server):
+    port, _, d = server
+    sizes = [1, 2, 3]
+
+    def one(i):
+        lo, k = i % 190, sizes[i % len(sizes)]
+        status, body = predict(port, d["x"][lo:lo + k])
+        assert status == 200, body
+        got = np.array(body["outputs"]["fetch_name_0"]["data"], "float32")
+        np.testing.assert_allclose(got, d["y"][lo:lo + k], rtol=1e-5, atol=1e-5)
+        return True
+
+    with ThreadPoolExecutor(max_workers=32) as ex:
+        results = list(ex.map(one, range(200), timeout=300))
+    assert results == [True] * 200
+
+
+def _raw(port, data: bytes) -> tuple[int, dict]:
+    with socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT) as s:
+        s.sendall(data)
+        buf = b""
+        while b"\r\n\r\n" not in buf:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            buf += chunk
+        head, _, rest = buf.partition(b"\r\n\r\n")
+        n = int([h.split(b":")[1] for h in head.split(b"\r\n")
+                 if h.lower().startswith(b"content-length")][0])
+        while len(rest) < n:
+            rest += s.recv(65536)
+        return int(head.split()[1]), json.loads(rest)
+
+
+BAD = [
+    ("malformed JSON", b'{"inputs": ', 400, "malformed JSON"),
+    ("not an object", b"[1, 2]", 400, "\"inputs\" field"),
+    ("unknown input", {"inputs": {"y": [[0.0] * IN]}}, 400, "unknown input"),
+    ("missing input", {"inputs": {}}, 400, "missing input"),
+    ("wrong shape", {"inputs": {"x": [[0.0] * (IN - 1)]}}, 400, "does not match the model"),
+    ("wrong rank", {"inputs": {"x": [0.0] * IN}}, 400, "does not match the model"),
+    ("wrong dtype", {"inputs": {"x": {"data": [[0.0] * IN], "dtype": "float64"}}}, 400,
+     "dtype float64 does not match"),
+    ("bad dtype", {"inputs": {"x": {"data": [[0.0] * IN], "dtype": "floaty"}}}, 400,
+     "unknown dtype"),
+    ("ragged", {"inputs": {"x": [[0.0] * IN, [0.0]]}}, 400, "ragged"),
+    ("strings", {"inputs": {"x": [["a"] * IN]}}, 400, "only numbers"),
+    ("bad reshape", {"inputs": {"x": {"data": [0.0] * 5, "shape": [2, IN]}}}, 400,
+     "cannot take the shape"),
+    ("too large", b"[" + b"0," * (600 * 1024) + b"0]", 413, "exceeds the limit"),
+]
+
+
+@pytest.mark.parametrize("name,body,code,msg", BAD, ids=[b[0] for b in BAD])
+def test_bad_requests_get_4xx_and_server_survives(server, name, body, code, msg):
+    port, _, d = server
+    status, resp = request(port, "POST", "/v1/predict", body)
+    assert status == code, resp
+    assert resp["error"]["code"] == code and msg in resp["error"]["message"], resp
+    status, body = predict(port, d["x"][:1])  # still serving
+    assert status == 200
+
+
+def test_routes_and_headers(server):
+    port, _, d = server
+    assert request(port, "GET", "/nope")[0] == 404
+    assert request(port, "POST", "/v1/nope", {"inputs": {}})[0] == 404
+    assert request(port, "PUT", "/v1/predict", {})[0] == 405
+    status, body = _raw(port, b"POST /v1/predict HTTP/1.1\r\nHost: x\r\n"
+                              b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
+    assert status == 411 and "Content-Length" in body["error"]["message"]
+    # keep-alive: several requests on one connection
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+    try:
+        for i in range(3):
+            conn.request("POST", "/v1/predict",
+                         json.dumps({"inputs": {"x": d["x"][i:i + 1].tolist()}}))
+            r = conn.getresponse()
+            assert r.status == 200
+            got = json.loads(r.read())["outputs"]["fetch_name_0"]["data"]
+            np.testing.assert_allclose(got, d["y"][i:i + 1], rtol=1e-5, atol=1e-5)
+    finally:
+        conn.close()
+    assert request(port, "GET", "/health")[1]["status"] == "ok"
