@@ -302,6 +302,7 @@ def _traced_body(fn, state, state_vals, tensors, arg_vals, leaves, treedef, info
     """Run ``fn`` with tracers swapped into the state and argument Tensors; collect outputs."""
     swapped = list(state) + list(tensors)
     saved = [(t._value, t._node, t._out_idx, t._grad_slot) for t in swapped]
+    layouts = _sharded_layouts(swapped)  # sharded state keeps its layout when written back
     for t, v in zip(swapped, list(state_vals) + list(arg_vals)):
         t._value, t._node, t._out_idx = v, None, 0
     known = {id(t): t for t in swapped}
@@ -327,7 +328,7 @@ def _traced_body(fn, state, state_vals, tensors, arg_vals, leaves, treedef, info
             t = ref()
             if t is not None and trace_state.is_tracer(t._value):
                 writes.append(("value", weakref.ref(t), t.stop_gradient))
-                write_vals.append(t._value)
+                write_vals.append(_keep_layout(t._value, layouts.get(id(t))))
         for ref in ctx.created:
             t = ref()
             if (t is not None and id(t) not in ctx.written and id(t) not in seen
@@ -342,7 +343,8 @@ def _traced_body(fn, state, state_vals, tensors, arg_vals, leaves, treedef, info
             g = t._grad_slot
             wrote_grads = True
             writes.append(("grad", weakref.ref(t), True if g is None else g.stop_gradient))
-            write_vals.append(None if g is None else g._value)
+            write_vals.append(None if g is None else _keep_layout(g._value,
+                                                                  layouts.get(id(_orig))))
         info.update(
             out_tree=(out_def, slots), ret_sg=ret_sg, writes=writes,
             written_ids={id(ref()) for ref, *_ in ctx.written.values() if ref() is not None},
@@ -363,6 +365,26 @@ def _traced_body(fn, state, state_vals, tensors, arg_vals, leaves, treedef, info
                 t._grad_slot = orig
         for t, (v, node, idx, g) in zip(swapped, saved):
             t._value, t._node, t._out_idx, t._grad_slot = v, node, idx, g
+
+
+def _sharded_layouts(tensors) -> dict:
+    """id -> (shape, NamedSharding) of the concrete multi-device arrays among ``tensors``."""
+    out = {}
+    for t in tensors:
+        if trace_state.is_tracer(t._value):
+            continue
+        s = getattr(t._value, "sharding", None)
+        if isinstance(s, jax.sharding.NamedSharding):
+            out[id(t)] = (t._value.shape, s)
+    return out
+
+
+def _keep_layout(v, layout):
+    """Pin a written-back state value to the layout its Tensor had (GSPMD may otherwise pick
+    another one, e.g. a replicated ``zeros_like`` for a cleared sharded gradient)."""
+    if layout is None or v.shape != layout[0]:
+        return v
+    return jax.lax.with_sharding_constraint(v, layout[1])
 
 
 def _user_frame(err) -> str:
