@@ -563,6 +563,7 @@ class Predictor:
         self._inputs = {s.name: Tensor(s, True, self._device) for s in self._art.inputs}
         self._outputs = {s.name: Tensor(s, False, self._device) for s in self._art.outputs}
         self._in_list = list(self._inputs.values())
+        self._in_dtypes = [_artifact.np_dtype(s.dtype) for s in self._art.inputs]
         self._out_list = list(self._outputs.values())
 
     def get_input_names(self) -> list[str]:
@@ -596,7 +597,8 @@ class Predictor:
         return list(self._art.outputs)
 
     def _call(self, arrays: list) -> list:
-        arrays = [check_input(s, a) for s, a in zip(self._art.inputs, arrays)]
+        arrays = [a if a.dtype == want and shape_matches(s, a.shape) else check_input(s, a)
+                  for s, want, a in zip(self._art.inputs, self._in_dtypes, arrays)]
         try:  # numpy inputs follow the (committed) parameters onto their device
             return self._fn(self._params, arrays)
         except ValueError as e:  # e.g. two inputs whose shared dynamic dims differ
