@@ -98,9 +98,13 @@ def _parse_one(spec: _artifact.IOSpec, item) -> np.ndarray:
     except ValueError:
         raise BadRequest(f"input '{name}': \"data\" is ragged (nested lists of unequal "
                          "lengths)") from None
+    except (RecursionError, TypeError, OverflowError) as e:
+        raise BadRequest(f"input '{name}': \"data\" is not an array of numbers "
+                         f"({type(e).__name__})") from None
     if arr.dtype == object or arr.dtype.kind in "USV":
-        raise BadRequest(f"input '{name}': \"data\" must hold only numbers (found "
-                         f"{'ragged lists' if arr.dtype == object else 'strings'})")
+        found = ("strings" if arr.dtype.kind in "USV" else
+                 "ragged lists, nulls, objects or integers beyond 64 bits")
+        raise BadRequest(f"input '{name}': \"data\" must hold only numbers (found {found})")
     got, need = _kind(arr.dtype) if arr.size else _kind(want), _kind(want)
     if got != need and not (got == "int" and need == "float") and not (
             got == "bool" and need in ("int", "float")):
@@ -246,6 +250,8 @@ class _Handler(BaseHTTPRequestHandler):
                 req = json.loads(body)
             except (ValueError, UnicodeDecodeError) as e:
                 raise BadRequest(f"malformed JSON: {e}") from None
+            except RecursionError:
+                raise BadRequest("malformed JSON: nested too deeply") from None
             arrays = parse_inputs(req, self.server.predictor.input_specs)
             try:
                 out = self.server.predict(arrays)

@@ -142,6 +142,10 @@ BAD = [
     ("strings", {"inputs": {"x": [["a"] * IN]}}, 400, "only numbers"),
     ("bad reshape", {"inputs": {"x": {"data": [0.0] * 5, "shape": [2, IN]}}}, 400,
      "cannot take the shape"),
+    ("nulls", {"inputs": {"x": [[None] * IN]}}, 400, "only numbers"),
+    ("huge int", {"inputs": {"x": [[2 ** 70] * IN]}}, 400, "only numbers"),
+    ("deep nesting", b'{"inputs": {"x": ' + b"[" * 100000 + b"]" * 100000 + b"}}", 400,
+     "malformed JSON"),
     ("too large", b"[" + b"0," * (600 * 1024) + b"0]", 413, "exceeds the limit"),
 ]
 
@@ -177,3 +181,19 @@ def test_routes_and_headers(server):
     finally:
         conn.close()
     assert request(port, "GET", "/health")[1]["status"] == "ok"
+
+
+def test_parse_inputs_dtype_rules():
+    from serving._artifact import IOSpec
+    from serving._http import BadRequest, parse_inputs
+
+    specs = [IOSpec("ids", [-1, 3], "int64"), IOSpec("w", [3], "float32")]
+    ids, w = parse_inputs({"inputs": {"ids": [[1, 2, 3]], "w": [1, 2, 3]}}, specs)
+    assert ids.dtype == np.int64 and w.dtype == np.float32 and w.tolist() == [1.0, 2.0, 3.0]
+    ids, _ = parse_inputs({"inputs": [[[True, False, True]], [0.5, 1, 2]]}, specs)
+    assert ids.tolist() == [[1, 0, 1]]
+    with pytest.raises(BadRequest, match="expects int64 values, got float"):
+        parse_inputs({"inputs": {"ids": [[1.5, 2, 3]], "w": [1, 2, 3]}}, specs)
+    with pytest.raises(BadRequest, match="unknown field"):
+        parse_inputs({"inputs": {"ids": {"data": [[1, 2, 3]], "dtyp": "int64"}, "w": [1, 2, 3]}},
+                     specs)
