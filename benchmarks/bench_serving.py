@@ -1,6 +1,7 @@
 """Serving benchmark: paddle.inference predictor latency, paddle-compat vs real Paddle Inference
 on the same MLP (same weights), batch 1 and 64, plus the HTTP round trip of ``python -m
-serving`` (p50/p90). Both predictors run in the same session, each in its own process.
+serving`` (p50/p90). Both predictors run at the same time, each in its own process,
+timed in interleaved chunks so that both see the same machine load.
 
     python benchmarks/bench_serving.py            # PADDLE_PYTHON=/work/pdvenv/bin/python
 
@@ -11,6 +12,7 @@ does). Prints a table and a JSON line; ratio > 1 means paddle-compat is slower.
 from __future__ import annotations
 
 import argparse
+import base64
 import http.client
 import json
 import os
@@ -40,9 +42,10 @@ def _timeit(fn, n: int, repeat: int = 7, warmup: int = 50) -> float:
     return statistics.median(runs)
 
 
-def side(workdir: str, tag: str) -> dict:
-    """Build the MLP with ``import paddle`` (real or compat), save it with paddle.jit.save and
-    time its paddle.inference predictor."""
+def worker(workdir: str, tag: str) -> None:
+    """Build the MLP with ``import paddle`` (real or compat), save it with paddle.jit.save,
+    create its paddle.inference predictor, then time calls on request: stdin ``"<batch> <n>"``
+    -> stdout microseconds per call (``"quit"`` ends)."""
     import paddle
 
     w = np.load(os.path.join(workdir, "weights.npz"))
@@ -69,7 +72,8 @@ def side(workdir: str, tag: str) -> dict:
     create_s = time.perf_counter() - t
     h = pred.get_input_handle(pred.get_input_names()[0])
     o = pred.get_output_handle(pred.get_output_names()[0])
-    res = {"save_s": save_s, "create_s": create_s}
+    info = {"save_s": save_s, "create_s": create_s}
+    calls = {}
     for b in BATCHES:
         x = w["x"][:b]
 
@@ -80,10 +84,46 @@ def side(workdir: str, tag: str) -> dict:
 
         t = time.perf_counter()
         first = call()
-        res[f"first_call_b{b}_ms"] = (time.perf_counter() - t) * 1e3
-        res[f"b{b}_us"] = _timeit(call, n=2000 if b == 1 else 500)
-        res[f"b{b}_maxerr"] = float(np.abs(first - w[f"y{b}"]).max())
-    return res
+        info[f"first_call_b{b}_ms"] = (time.perf_counter() - t) * 1e3
+        info[f"b{b}_maxerr"] = float(np.abs(first - w[f"y{b}"]).max())
+        for _ in range(50):
+            call()
+        calls[b] = call
+    print(json.dumps(info), flush=True)
+    for line in sys.stdin:
+        if line.strip() == "quit":
+            break
+        b, n = map(int, line.split())
+        call = calls[b]
+        t = time.perf_counter()
+        for _ in range(n):
+            call()
+        print((time.perf_counter() - t) / n * 1e6, flush=True)
+
+
+class _Worker:
+    def __init__(self, python: str, workdir: str, tag: str, cwd: str):
+        self.tag = tag
+        self.p = subprocess.Popen([python, os.path.abspath(__file__), "--worker", tag, workdir],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, cwd=cwd)
+        line = self.p.stdout.readline()
+        if not line:
+            raise RuntimeError(f"{tag} worker failed:\n{self.p.stderr.read()[-3000:]}")
+        self.info = json.loads(line)
+
+    def time(self, b: int, n: int) -> float:
+        self.p.stdin.write(f"{b} {n}\n")
+        self.p.stdin.flush()
+        return float(self.p.stdout.readline())
+
+    def close(self):
+        try:
+            self.p.stdin.write("quit\n")
+            self.p.stdin.flush()
+            self.p.wait(timeout=30)
+        except Exception:
+            self.p.kill()
 
 
 def _reference(w) -> dict:
@@ -96,14 +136,6 @@ def _reference(w) -> dict:
     return {f"y{b}": h[:b] for b in BATCHES}
 
 
-def _run_side(python: str, workdir: str, tag: str, cwd: str) -> dict:
-    out = subprocess.run([python, os.path.abspath(__file__), "--side", tag, workdir],
-                         capture_output=True, text=True, cwd=cwd, timeout=900)
-    if out.returncode != 0:
-        raise RuntimeError(f"{tag} side failed:\n{out.stderr[-3000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
 def _http(prefix: str, x_by_batch: dict, n: int = 300) -> dict:
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     proc = subprocess.Popen([sys.executable, "-m", "serving", "--model", prefix, "--port", "0"],
@@ -113,8 +145,15 @@ def _http(prefix: str, x_by_batch: dict, n: int = 300) -> dict:
         line = proc.stdout.readline()
         port = int(line.rsplit(":", 1)[1])
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        bodies = {}
         for b, x in x_by_batch.items():
-            body = json.dumps({"inputs": {"x": {"data": x.tolist(), "dtype": "float32"}}})
+            bodies[f"b{b}"] = json.dumps({"inputs": {"x": {"data": x.tolist(),
+                                                           "dtype": "float32"}}})
+            bodies[f"b{b}_base64"] = json.dumps({
+                "inputs": {"x": {"b64": base64.b64encode(x.tobytes()).decode(),
+                                 "dtype": "float32", "shape": list(x.shape)}},
+                "output_encoding": "base64"})
+        for b, body in bodies.items():
             times = []
             for i in range(n + 20):
                 t = time.perf_counter()
@@ -126,8 +165,8 @@ def _http(prefix: str, x_by_batch: dict, n: int = 300) -> dict:
                     times.append((time.perf_counter() - t) * 1e6)
                 assert r.status == 200, data[:300]
             times.sort()
-            res[f"http_b{b}_p50_us"] = times[len(times) // 2]
-            res[f"http_b{b}_p90_us"] = times[int(len(times) * 0.9)]
+            res[f"http_{b}_p50_us"] = times[len(times) // 2]
+            res[f"http_{b}_p90_us"] = times[int(len(times) * 0.9)]
         conn.close()
     finally:
         os.kill(proc.pid, signal.SIGKILL)
@@ -135,19 +174,14 @@ def _http(prefix: str, x_by_batch: dict, n: int = 300) -> dict:
     return res
 
 
-def _best(acc: dict, res: dict) -> None:
-    for k, v in res.items():
-        acc[k] = min(acc.get(k, v), v)
-
-
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--side", default=None)
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--worker", default=None)
+    ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("workdir", nargs="?")
     args = ap.parse_args()
-    if args.side:
-        print(json.dumps(side(args.workdir, args.side)))
+    if args.worker:
+        worker(args.workdir, args.worker)
         return
     paddle_py = os.environ.get("PADDLE_PYTHON", "/work/pdvenv/bin/python")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -160,35 +194,56 @@ def main():
             w[f"{2 * i}_bias"] = (r.standard_normal(SIZES[i + 1]) * 0.1).astype("float32")
         w.update(_reference(w))
         np.savez(os.path.join(workdir, "weights.npz"), **w)
-        ours, real = {}, {}
-        for _ in range(args.rounds):  # alternate the two sides; keep each one's best round
-            _best(ours, _run_side(sys.executable, workdir, "compat", root))
-            if os.path.exists(paddle_py):
-                _best(real, _run_side(paddle_py, workdir, "paddle", "/"))
+        sides = [_Worker(sys.executable, workdir, "compat", root)]
+        if os.path.exists(paddle_py):
+            sides.append(_Worker(paddle_py, workdir, "paddle", "/"))
+        times = {(s.tag, b): [] for s in sides for b in BATCHES}
+        try:
+            for k in range(args.rounds):  # interleaved chunks: both sides see the same load
+                for b in BATCHES:
+                    n = 200 if b == 1 else 50
+                    for s in (sides if k % 2 == 0 else sides[::-1]):
+                        times[(s.tag, b)].append(s.time(b, n))
+        finally:
+            for s in sides:
+                s.close()
+        ours = dict(sides[0].info)
+        real = dict(sides[1].info) if len(sides) > 1 else {}
+        ratios = {}
+        for b in BATCHES:
+            ours[f"b{b}_us"] = statistics.median(times[("compat", b)])
+            if real:
+                real[f"b{b}_us"] = statistics.median(times[("paddle", b)])
+                ratios[b] = statistics.median(
+                    o / p for o, p in zip(times[("compat", b)], times[("paddle", b)]))
         ours.update(_http(os.path.join(workdir, "compat", "mlp"),
                           {b: w["x"][:b] for b in BATCHES}))
     mlp = "-".join(map(str, SIZES))
     print(f"MLP {mlp} float32; {platform.machine()}, {os.cpu_count()} CPU cores; one call = "
-          "copy_from_cpu + run + copy_to_cpu; median of 7 repeats, best of "
-          f"{args.rounds} alternating rounds per side; 1 CPU math thread (Paddle's default)")
-    print("| case | paddle-compat | Paddle Inference 3.3.1 | ratio |")
+          "copy_from_cpu + run + copy_to_cpu; both predictors alive at once, timed in "
+          f"{args.rounds} interleaved chunks each (median); 1 CPU math thread (Paddle's default)")
+    print("| case | paddle-compat | Paddle Inference 3.3.1 | ratio (median of paired chunks) |")
     print("|---|---|---|---|")
     for b in BATCHES:
         o, p = ours[f"b{b}_us"], real.get(f"b{b}_us")
         print(f"| predictor batch {b} (us) | {o:.1f} | {'' if p is None else f'{p:.1f}'} | "
-              f"{'' if p is None else f'{o / p:.2f}x'} |")
+              f"{'' if p is None else f'{ratios[b]:.2f}x'} |")
     for k, label in (("first_call_b1_ms", "first call batch 1 (ms, compiles)"),
                      ("create_s", "create_predictor (s)"), ("save_s", "paddle.jit.save (s)")):
         o, p = ours[k], real.get(k)
         print(f"| {label} | {o:.3f} | {'' if p is None else f'{p:.3f}'} | |")
     for b in BATCHES:
-        print(f"| HTTP round trip batch {b}, p50 / p90 (us) | {ours[f'http_b{b}_p50_us']:.0f} / "
-              f"{ours[f'http_b{b}_p90_us']:.0f} | | |")
+        for enc, label in (("", "JSON lists"), ("_base64", "base64")):
+            k = f"http_b{b}{enc}"
+            print(f"| HTTP round trip batch {b}, {label}, p50 / p90 (us) | "
+                  f"{ours[k + '_p50_us']:.0f} / {ours[k + '_p90_us']:.0f} | | |")
     errs = {k: v for k, v in {**{f"compat_{k}": v for k, v in ours.items()},
                               **{f"paddle_{k}": v for k, v in real.items()}}.items()
             if k.endswith("maxerr")}
     print("max |output - numpy reference|:", errs)
-    print(json.dumps({"compat": ours, "paddle": real}))
+    spread = {f"{t}_b{b}": [round(min(v), 1), round(max(v), 1)] for (t, b), v in times.items()}
+    print("per-chunk min/max (us):", spread)
+    print(json.dumps({"compat": ours, "paddle": real, "ratios": ratios}))
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@ encoding run in the request threads).
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import socket
 import threading
@@ -45,6 +47,11 @@ def _spec_json(s: _artifact.IOSpec) -> dict:
 def parse_inputs(req, specs: list[_artifact.IOSpec]) -> list[np.ndarray]:
     """The numpy input arrays of a ``/v1/predict`` request body (raises BadRequest)."""
     names = [s.name for s in specs]
+    if isinstance(req, dict):
+        extra = [k for k in req if k not in ("inputs", "output_encoding")]
+        if extra:
+            raise BadRequest(f"unknown field(s) {extra} in the request (use \"inputs\", "
+                             "\"output_encoding\")")
     if not isinstance(req, dict) or "inputs" not in req:
         example = json.dumps({"inputs": {names[0] if names else "x": {
             "data": "[...]", "dtype": specs[0].dtype if specs else "float32"}}})
@@ -73,11 +80,14 @@ def _parse_one(spec: _artifact.IOSpec, item) -> np.ndarray:
     shape = None
     dtype = None
     if isinstance(item, dict):
-        extra = [k for k in item if k not in ("data", "dtype", "shape")]
+        extra = [k for k in item if k not in ("data", "b64", "dtype", "shape")]
         if extra:
-            raise BadRequest(f"input '{name}': unknown field(s) {extra} (use data, dtype, shape)")
+            raise BadRequest(f"input '{name}': unknown field(s) {extra} (use data or b64, "
+                             "dtype, shape)")
+        if "b64" in item:
+            return _parse_b64(spec, item)
         if "data" not in item:
-            raise BadRequest(f"input '{name}': missing \"data\"")
+            raise BadRequest(f"input '{name}': missing \"data\" (or \"b64\")")
         data, dtype, shape = item["data"], item.get("dtype"), item.get("shape")
     else:
         data = item
@@ -124,10 +134,45 @@ def _parse_one(spec: _artifact.IOSpec, item) -> np.ndarray:
     return arr
 
 
-def encode_outputs(specs, outs) -> dict:
+def _parse_b64(spec: _artifact.IOSpec, item: dict) -> np.ndarray:
+    """``{"b64": base64 of the raw little-endian C-order bytes, "dtype", "shape"}``."""
+    name = spec.name
+    want = _artifact.np_dtype(spec.dtype)
+    if item.get("dtype") is None or item.get("shape") is None:
+        raise BadRequest(f"input '{name}': \"b64\" data needs \"dtype\" and \"shape\"")
+    if str(item["dtype"]) != spec.dtype:
+        raise BadRequest(f"input '{name}': dtype {item['dtype']} does not match the model's "
+                         f"{want}")
+    shape = item["shape"]
+    if not isinstance(shape, list) or not all(isinstance(d, int) and d >= 0 for d in shape):
+        raise BadRequest(f"input '{name}': \"shape\" must be a list of non-negative ints")
+    if not isinstance(item["b64"], str):
+        raise BadRequest(f"input '{name}': \"b64\" must be a base64 string")
+    try:
+        raw = base64.b64decode(item["b64"], validate=True)
+    except (binascii.Error, ValueError):
+        raise BadRequest(f"input '{name}': \"b64\" is not valid base64") from None
+    n = int(np.prod(shape, dtype=np.int64)) * want.itemsize
+    if len(raw) != n:
+        raise BadRequest(f"input '{name}': {len(raw)} bytes of data, shape {shape} of {want} "
+                         f"needs {n}")
+    arr = np.frombuffer(raw, want.newbyteorder("<")).reshape(shape).astype(want)
+    if not shape_matches(spec, arr.shape):
+        raise BadRequest(f"input '{name}': shape {list(arr.shape)} does not match the model's "
+                         f"{spec.shape} (-1: any size)")
+    return arr
+
+
+def encode_outputs(specs, outs, encoding: str = "json") -> dict:
+    """Output arrays -> ``{name: {"dtype", "shape", "data" | "b64"}}``."""
     res = {}
     for s, o in zip(specs, outs):
         a = np.asarray(o)
+        if encoding == "base64":
+            a = np.ascontiguousarray(a, a.dtype.newbyteorder("<"))
+            res[s.name] = {"dtype": s.dtype, "shape": list(a.shape),
+                           "b64": base64.b64encode(a.tobytes()).decode("ascii")}
+            continue
         if a.dtype.kind == "V" or a.dtype.itemsize < 4 and _kind(a.dtype) == "float":
             a = a.astype(np.float32)  # bfloat16/float16/float8 -> JSON numbers
         res[s.name] = {"dtype": s.dtype, "shape": list(a.shape), "data": a.tolist()}
@@ -152,12 +197,12 @@ class ModelServer(ThreadingHTTPServer):
         self.count = 0
         super().__init__((HOST, int(port)), _Handler)
 
-    def predict(self, arrays: list[np.ndarray]) -> dict:
+    def predict(self, arrays: list[np.ndarray], encoding: str = "json") -> dict:
         with self.lock:
             outs = self.predictor._call(arrays)
             outs = [np.asarray(o) for o in outs]  # wait for the result inside the lock
             self.count += 1
-        return encode_outputs(self.predictor.output_specs, outs)
+        return encode_outputs(self.predictor.output_specs, outs, encoding)
 
     def metadata(self) -> dict:
         p = self.predictor
@@ -253,8 +298,12 @@ class _Handler(BaseHTTPRequestHandler):
             except RecursionError:
                 raise BadRequest("malformed JSON: nested too deeply") from None
             arrays = parse_inputs(req, self.server.predictor.input_specs)
+            encoding = req.get("output_encoding", "json")
+            if encoding not in ("json", "base64"):
+                raise BadRequest(f"\"output_encoding\" must be \"json\" or \"base64\", got "
+                                 f"{encoding!r}")
             try:
-                out = self.server.predict(arrays)
+                out = self.server.predict(arrays, encoding)
             except ValueError as e:  # shapes the model rejects (e.g. unequal shared dims)
                 raise BadRequest(str(e).replace("(InvalidArgument) ", "")) from None
         except BadRequest as e:

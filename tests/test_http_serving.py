@@ -3,6 +3,7 @@ localhost (results equal eager, 200 concurrent requests, 4xx errors, the server 
 
 from __future__ import annotations
 
+import base64
 import http.client
 import json
 import os
@@ -91,6 +92,15 @@ def test_predict_matches_eager(server):
         assert status == 200, body
         np.testing.assert_allclose(np.array(body["outputs"]["fetch_name_0"]["data"]),
                                    d["y"][:2], rtol=1e-5, atol=1e-5)
+    # raw little-endian bytes in base64, both ways
+    x = d["x"][:64]
+    status, body = request(port, "POST", "/v1/predict", {
+        "inputs": {"x": {"b64": base64.b64encode(x.tobytes()).decode(), "dtype": "float32",
+                         "shape": list(x.shape)}}, "output_encoding": "base64"})
+    assert status == 200, body
+    out = body["outputs"]["fetch_name_0"]
+    got = np.frombuffer(base64.b64decode(out["b64"]), "<f4").reshape(out["shape"])
+    np.testing.assert_allclose(got, d["y64"], rtol=1e-5, atol=1e-5)
 
 
 def test_200_concurrent_requests(server):
@@ -146,6 +156,15 @@ BAD = [
     ("huge int", {"inputs": {"x": [[2 ** 70] * IN]}}, 400, "only numbers"),
     ("deep nesting", b'{"inputs": {"x": ' + b"[" * 100000 + b"]" * 100000 + b"}}", 400,
      "malformed JSON"),
+    ("b64 size", {"inputs": {"x": {"b64": "AAAA", "dtype": "float32", "shape": [1, IN]}}},
+     400, "bytes of data"),
+    ("b64 no shape", {"inputs": {"x": {"b64": "AAAA", "dtype": "float32"}}}, 400,
+     "needs \"dtype\" and \"shape\""),
+    ("b64 invalid", {"inputs": {"x": {"b64": "!!", "dtype": "float32", "shape": [0, IN]}}},
+     400, "not valid base64"),
+    ("bad encoding", {"inputs": {"x": [[0.0] * IN]}, "output_encoding": "xml"}, 400,
+     "output_encoding"),
+    ("unknown top field", {"inputs": {"x": [[0.0] * IN]}, "foo": 1}, 400, "unknown field"),
     ("too large", b"[" + b"0," * (600 * 1024) + b"0]", 413, "exceeds the limit"),
 ]
 
