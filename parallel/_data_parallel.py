@@ -1,15 +1,20 @@
 """``paddle.DataParallel``: data-parallel training of a Layer.
 
-Paddle runs one process per device and all-reduces gradients. On JAX one process drives all its
-devices: once the parallel environment is set up (``init_parallel_env`` or ``fleet.init``) and
-more than one device is visible, the wrapper replicates the parameters and buffers over a 1-D
-``"dp"`` mesh of every device and shards each input batch along its first dimension; XLA's
-partitioner inserts the gradient reduction, so a step computes exactly what one device computes
-on the whole batch. With one device (or before ``init_parallel_env``) it just forwards.
+Paddle runs one process per device and averages gradients over the processes. Here:
 
-Differences from Paddle: the batch given to the model is the global batch (it is split over the
-devices), and a loss is the loss of the global batch, not a per-rank value. Runs with several
-processes (``jax.distributed``) are not covered yet: the wrapper then forwards only.
+* Within a process, once the parallel environment is set up (``init_parallel_env`` or
+  ``fleet.init``) and the process has several devices, the wrapper replicates the parameters
+  and buffers over a 1-D ``"dp"`` mesh of its local devices and splits each input batch along
+  dim 0; XLA's partitioner inserts the gradient reduction, so a step computes exactly what one
+  device computes on the whole batch. With one device it just forwards.
+* Across processes (``jax.distributed``), as in Paddle: parameters and buffers start from
+  process 0's values, each process runs its own batch, and every parameter's gradient is
+  averaged over the processes when backward delivers it (a blocking collective per
+  parameter). Gradients accumulated under ``no_sync()`` join the next synchronized average.
+
+Differences from Paddle: within a process, the model's batch is split over its devices rather
+than over separate processes (a loss is that of the process's whole batch); multi-process
+gradient averaging works in eager mode, not inside ``paddle.jit.to_static``.
 """
 
 from __future__ import annotations
@@ -33,10 +38,11 @@ _MESHES: dict = {}
 
 
 def _dp_mesh() -> Mesh | None:
-    """The 1-D ``"dp"`` mesh over every device, or None when data parallelism is off."""
-    if not _env._env_called() or jax.process_count() > 1:
+    """The 1-D ``"dp"`` mesh over this process's devices, or None when there is one device or
+    the parallel environment is not set up."""
+    if not _env._env_called():
         return None
-    devices = jax.devices()
+    devices = jax.local_devices()
     if len(devices) <= 1:
         return None
     key = tuple(d.id for d in devices)
@@ -44,6 +50,48 @@ def _dp_mesh() -> Mesh | None:
     if mesh is None:
         mesh = _MESHES[key] = Mesh(np.array(devices), ("dp",))
     return mesh
+
+
+def _process_mesh() -> Mesh:
+    """One device per process (its first local device), for cross-process averages."""
+    key = ("procs", jax.process_count())
+    mesh = _MESHES.get(key)
+    if mesh is None:
+        first = {}
+        for d in sorted(jax.devices(), key=lambda d: (d.process_index, d.id)):
+            first.setdefault(d.process_index, d)
+        mesh = _MESHES[key] = Mesh(np.array([first[i] for i in sorted(first)]), ("proc",))
+    return mesh
+
+
+_MEAN: dict = {}
+
+
+def process_mean(arr):
+    """The average of ``arr`` (this process's value) over all processes, as a local array
+    laid out like ``arr``; blocks until it is done."""
+    if trace_state.is_tracer(arr):
+        raise NotImplementedError(
+            "DataParallel across processes averages gradients eagerly; inside "
+            "paddle.jit.to_static shard the batch with dist.shard_dataloader/dist.to_static "
+            "instead.")
+    mesh = _process_mesh()
+    dev = jax.local_devices()[0]
+    local = arr.addressable_shards[0].data if arr.is_fully_replicated else arr
+    local = jax.device_put(local, dev)[None]
+    n = jax.process_count()
+    stacked = jax.make_array_from_single_device_arrays(
+        (n, *arr.shape), NamedSharding(mesh, PartitionSpec("proc")), [local])
+    fn = _MEAN.get(mesh)
+    if fn is None:
+        fn = _MEAN[mesh] = jax.jit(lambda a: a.mean(0, dtype=a.dtype),
+                                   out_shardings=NamedSharding(mesh, PartitionSpec()))
+    out = fn(stacked).addressable_data(0)
+    out.block_until_ready()  # several un-awaited CPU collectives in a row can hang
+    sharding = getattr(arr, "sharding", None)
+    if sharding is not None and out.sharding != sharding:
+        out = jax.device_put(out, sharding)
+    return out
 
 
 def _constrain(x: Tensor, sharding: NamedSharding) -> Tensor:
@@ -78,6 +126,16 @@ def replicate_state(layer: Layer, mesh: Mesh) -> None:
             t._set_value(jax.device_put(v, rep))
 
 
+def _sync_from_process0(layer: Layer) -> None:
+    """Give every process process 0's parameters and buffers (Paddle's initial broadcast)."""
+    from jax.experimental import multihost_utils
+
+    tensors = list(layer.parameters()) + [b for b in layer.buffers() if b is not None]
+    values = multihost_utils.broadcast_one_to_all([np.asarray(t._value) for t in tensors])
+    for t, v in zip(tensors, values):
+        t._set_value(jax.numpy.asarray(v, dtype=t._value.dtype))
+
+
 class DataParallel(Layer):
     """Run ``layers`` data-parallel: parameters replicated, each batch split over the devices
     (see the module docstring); otherwise a transparent wrapper."""
@@ -96,8 +154,28 @@ class DataParallel(Layer):
         self.comm_buffer_size = int(comm_buffer_size * 1024 * 1024)
         self.last_comm_buffer_size = int(last_comm_buffer_size * 1024 * 1024)
         self.__dict__["_mesh"] = _dp_mesh()
+        self.__dict__["_hooks_handles"] = []
+        if jax.process_count() > 1:
+            _sync_from_process0(layers)
+            for p in layers.parameters():
+                if not p.stop_gradient:
+                    self._hooks_handles.append(p.register_hook(self._average_hook(p)))
         if self._mesh is not None:
             replicate_state(layers, self._mesh)
+
+    def _average_hook(self, param: Tensor):
+        """Average ``param``'s gradient over the processes as backward delivers it (what has
+        accumulated unsynchronized joins the average)."""
+
+        def hook(g):
+            if not self.grad_need_sync:
+                return None
+            acc = param._grad_slot
+            total = g._value if acc is None else g._value + acc._value
+            avg = process_mean(total)
+            return Tensor(avg if acc is None else avg - acc._value)
+
+        return hook
 
     @property
     def mesh(self) -> Mesh | None:
@@ -115,8 +193,8 @@ class DataParallel(Layer):
 
     @contextlib.contextmanager
     def no_sync(self):
-        """Skip gradient synchronization inside the block (gradients are global arrays here, so
-        accumulation needs no synchronization at all)."""
+        """Accumulate gradients without averaging them over the processes inside the block
+        (the next synchronized backward averages the total)."""
         prev = self.grad_need_sync
         self.grad_need_sync = False
         try:

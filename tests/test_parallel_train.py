@@ -190,7 +190,14 @@ def test_dist_model_2x4_matches_single_device(strategy):
         assert isinstance(loss, np.ndarray) and loss.shape == () and loss.dtype == np.float32
         losses.append(float(loss))
     assert _fused.stats["compiled_calls"] == calls  # the update runs inside the compiled step
-    assert len(dm._fns["train"]._cache) == 1
+    (entries,) = dm._fns["train"]._cache.values()
+    assert len(entries) == 1
+    # the one compiled program: all-reduces (row-parallel fc2, dp gradients); ZeRO-1 also
+    # all-gathers the parameters it updated shard by shard
+    state = [t._value for t in entries[0].alive_state()]
+    hlo = jax.jit(entries[0].pure).lower(state, [x._value, y._value]).compile().as_text()
+    assert "all-reduce" in hlo
+    assert ("all-gather" in hlo) == bool(strategy)
     assert _rel(losses, ref) < 1e-5
     # layouts survive the compiled steps
     sd = dm.state_dict()
@@ -464,8 +471,19 @@ for step in range(2):
     idx = list(range(step * 8, step * 8 + 8))
     loss = paddle.nn.functional.mse_loss(ref_m(paddle.to_tensor(ds.x[idx])), paddle.to_tensor(ds.y[idx]))
     loss.backward(); opt.step(); opt.clear_grad(); ref.append(float(loss))
+# paddle.DataParallel: each process its own half of the batch, gradients averaged
+dp = dist.DataParallel(make())
+assert dp.mesh is not None  # two local devices: the local half is split over them too
+dopt = paddle.optimizer.SGD(0.1, parameters=dp.parameters())
+me = dist.get_rank()
+dp_losses = []
+for step in range(2):
+    idx = list(range(step * 8 + me * 4, step * 8 + me * 4 + 4))
+    loss = paddle.nn.functional.mse_loss(dp(paddle.to_tensor(ds.x[idx])), paddle.to_tensor(ds.y[idx]))
+    loss.backward(); dopt.step(); dopt.clear_grad(); dp_losses.append(float(loss))
+dp_w = [np.abs(a.numpy() - b.numpy()).max().item() for a, b in zip(dp.parameters(), ref_m.parameters())]
 dist.barrier()
-print("RESULT " + json.dumps({
+print("RESULT " + json.dumps({"dp_losses": dp_losses, "dp_w": dp_w,
     "rank": dist.get_rank(), "world": dist.get_world_size(), "init": dist.is_initialized(),
     "group": [group.rank, group.nranks, group.ranks], "sub": sub.rank,
     "env": [env.rank, env.world_size], "losses": losses, "ref": ref}), flush=True)
@@ -478,7 +496,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_two_processes_env_and_dist_model(tmp_path):
+def test_two_processes_env_dist_model_data_parallel(tmp_path):
     script = tmp_path / "mp.py"
     script.write_text(_MP_SCRIPT)
     env = {k: v for k, v in os.environ.items() if k not in ("XLA_FLAGS", "JAX_PLATFORMS")}
@@ -499,4 +517,6 @@ def test_two_processes_env_and_dist_model(tmp_path):
         assert res["group"] == [r, 2, [0, 1]] and res["env"] == [r, 2]
         assert res["sub"] == (0 if r == 1 else -1)
         assert _rel(res["losses"], res["ref"]) < 1e-5
+        assert max(res["dp_w"]) < 1e-6  # DataParallel == training on the whole batch
     assert results[0]["losses"] == results[1]["losses"]
+    assert results[0]["dp_losses"] != results[1]["dp_losses"]  # per-process losses

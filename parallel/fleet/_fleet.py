@@ -2,8 +2,8 @@
 topology of ranks, and the model/optimizer wrappers.
 
 Ranks are JAX processes (see ``parallel._env``). ``distributed_model`` returns a
-``DataParallel`` wrapper when data parallelism over several devices is on (one process driving
-several devices) and the model itself otherwise; ``distributed_optimizer`` returns the optimizer
+``DataParallel`` wrapper when data parallelism is on (several processes, or one process
+driving several devices) and the model itself otherwise; ``distributed_optimizer`` returns the optimizer
 itself, as Paddle does in a single process: gradients of data-parallel models are already
 global, so the plain update is the distributed update.
 """
@@ -337,12 +337,14 @@ class Fleet:
 
     # -- wrappers ---------------------------------------------------------------------------
     def distributed_model(self, model):
-        """The model to train: a ``DataParallel`` wrapper when several devices take part,
-        else ``model`` itself."""
+        """The model to train: a ``DataParallel`` wrapper when several processes or devices
+        take part, else ``model`` itself."""
         assert model is not None, "model should not be None"
+        import jax
+
         from .._data_parallel import DataParallel, _dp_mesh
 
-        if _dp_mesh() is not None:
+        if _dp_mesh() is not None or jax.process_count() > 1:
             return DataParallel(model, find_unused_parameters=(
                 self._user_defined_strategy.find_unused_parameters))
         return model
