@@ -243,8 +243,10 @@ def _to_array_leaf(x, target: _dt.DType | None):
         key = (type(x), x.hex() if type(x) is float else x, dt)  # hex: -0.0 and nan distinct
         a = _SCALAR_ARRAYS.get(key)
         if a is None:
-            # a device array, not a Python scalar: Python scalars miss jit's C++ fast path
-            a = jnp.asarray(x, dt)
+            # a device array, not a Python scalar: Python scalars miss jit's C++ fast path;
+            # made concrete even when first seen inside a trace, so the cache never holds a tracer
+            with jax.ensure_compile_time_eval():
+                a = jnp.asarray(x, dt)
             if len(_SCALAR_ARRAYS) > 4096:
                 _SCALAR_ARRAYS.clear()
             _SCALAR_ARRAYS[key] = a

@@ -21,7 +21,6 @@ import numpy as np
 
 from .._core import autograd as _ag
 from .._core import dtype as _dt
-from .._core import registry as _reg
 from .._core import trace_state
 from .._core.tensor import Parameter, Tensor, _unique_name
 from ..nn import Layer
@@ -250,16 +249,9 @@ def _export(fn, state, specs, platforms, output_spec=None):
     info: dict = {}
 
     def pure(state_vals, arg_vals):
-        # The op registry caches Python-scalar arrays; one first made inside an earlier trace
-        # is a stale tracer that breaks jax.export: trace with a private cache, then drop it.
-        saved_scalars = _reg._SCALAR_ARRAYS
-        _reg._SCALAR_ARRAYS = {}
-        try:
-            with _ag.no_grad():
-                ret_vals, _writes = _traced_body(fn, state_t, state_vals, holders, arg_vals,
-                                                 leaves, treedef, info)
-        finally:
-            _reg._SCALAR_ARRAYS = saved_scalars
+        with _ag.no_grad():
+            ret_vals, _writes = _traced_body(fn, state_t, state_vals, holders, arg_vals,
+                                             leaves, treedef, info)
         if output_spec is not None:
             return [ret_vals[i] for i in _select_outputs(output_spec, len(ret_vals))]
         return list(ret_vals)

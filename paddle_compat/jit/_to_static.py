@@ -324,15 +324,19 @@ def _traced_body(fn, state, state_vals, tensors, arg_vals, leaves, treedef, info
         x = out = out_leaves = args = kwargs = None
         gc.collect()  # what is still alive now is kept by the user's objects
         writes, write_vals = [], []
+        # gradients created in the trace are written back through their owner's .grad below
+        new_grads = {id(ref()._grad_slot) for ref, _ in ctx.grads.values()
+                     if ref() is not None and ref()._grad_slot is not None}
         for ref, *_ in ctx.written.values():
             t = ref()
-            if t is not None and trace_state.is_tracer(t._value):
+            if (t is not None and trace_state.is_tracer(t._value)
+                    and not (id(t) in new_grads and t._uid >= ctx.start_uid)):
                 writes.append(("value", weakref.ref(t), t.stop_gradient))
                 write_vals.append(_keep_layout(t._value, layouts.get(id(t))))
         for ref in ctx.created:
             t = ref()
             if (t is not None and id(t) not in ctx.written and id(t) not in seen
-                    and trace_state.is_tracer(t._value)):
+                    and id(t) not in new_grads and trace_state.is_tracer(t._value)):
                 writes.append(("value", weakref.ref(t), t.stop_gradient))
                 write_vals.append(t._value)
         wrote_grads = False
