@@ -5,3 +5,11 @@ from . import clip, utils  # noqa: F401
 from ._clip import *  # noqa: F401,F403
 from ._layer import *  # noqa: F401,F403
 from ._layers import *  # noqa: F401,F403
+
+
+def __getattr__(name):
+    if name == "quant":  # paddle.nn.quant loads the quant package on first use
+        import importlib
+
+        return importlib.import_module(f"{__name__}.quant")
+    raise AttributeError(f"module 'paddle.nn' has no attribute '{name}'")

@@ -504,9 +504,7 @@ class Layer:
         extra_lines = extra.split("\n") if extra else []
         child_lines = []
         for name, layer in self._sub_layers.items():
-            if layer is None:
-                continue
-            child_lines.append(f"({name}): " + _addindent(repr(layer), 2))
+            child_lines.append(f"({name}): " + _addindent(repr(layer), 2))  # None too, as Paddle
         s = self._get_name() + "("
         if len(extra_lines) == 1:
             s += extra_lines[0]

@@ -1,0 +1,5 @@
+"""paddle.quantization.base_quanter."""
+
+from quant import BaseQuanter
+
+__all__ = ["BaseQuanter"]

@@ -1,0 +1,5 @@
+"""paddle.quantization.ptq."""
+
+from quant import PTQ
+
+__all__ = ["PTQ"]

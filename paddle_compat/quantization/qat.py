@@ -1,0 +1,5 @@
+"""paddle.quantization.qat."""
+
+from quant import QAT
+
+__all__ = ["QAT"]

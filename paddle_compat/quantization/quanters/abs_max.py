@@ -1,0 +1,5 @@
+"""paddle.quantization.quanters.abs_max."""
+
+from quant import FakeQuanterWithAbsMaxObserver, FakeQuanterWithAbsMaxObserverLayer
+
+__all__ = ["FakeQuanterWithAbsMaxObserver", "FakeQuanterWithAbsMaxObserverLayer"]

@@ -1,0 +1,5 @@
+"""paddle.quantization.quantize."""
+
+from quant import Quantization
+
+__all__ = ["Quantization"]

@@ -1,0 +1,5 @@
+"""paddle.quantization.wrapper."""
+
+from quant import ObserveWrapper
+
+__all__ = ["ObserveWrapper"]
