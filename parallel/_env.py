@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 import itertools
 import os
+import warnings
 
 import jax
 
@@ -144,6 +145,10 @@ def init_parallel_env(nccl_config=None) -> Group | None:
     if not _dist_ready():
         args = launch_args()
         if args is None:
+            if len(jax.local_devices()) <= 1:
+                warnings.warn("Currently not a parallel execution environment, "
+                              "`paddle.distributed.init_parallel_env` will not do anything.",
+                              stacklevel=2)
             return None
         try:
             jax.distributed.initialize(**args)
