@@ -7,22 +7,36 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 from .._core.tensor import Tensor
-from ._fused import const, scalar
+from ._fused import adam_moments, const, moment_dtype, scalar
 from ._optimizer import Optimizer
 
 __all__ = ["Adam"]
 
-_F32 = jnp.dtype(jnp.float32)
-_LOW = (jnp.dtype(jnp.float16), jnp.dtype(jnp.bfloat16))
 
-
-def check_betas(beta1, beta2, epsilon) -> None:
+def check_betas(learning_rate, beta1, beta2, epsilon) -> None:
+    """Adam/AdamW/Adamax argument checks (asserts for None, then the ranges)."""
+    assert learning_rate is not None
+    assert beta1 is not None
+    assert beta2 is not None
+    assert epsilon is not None
     if not isinstance(beta1, Tensor) and not 0 <= beta1 < 1:
         raise ValueError("Invalid value of beta1, expect beta1 in [0,1).")
     if not isinstance(beta2, Tensor) and not 0 <= beta2 < 1:
         raise ValueError("Invalid value of beta2, expect beta2 in [0,1).")
     if not isinstance(epsilon, Tensor) and not 0 <= epsilon:
         raise ValueError("Invalid value of epsilon, expect epsilon >= 0.")
+
+
+def check_ranges(learning_rate, beta1, beta2, epsilon) -> None:
+    """NAdam/RAdam argument checks."""
+    if isinstance(learning_rate, float | int) and not 0.0 <= learning_rate:
+        raise ValueError(f"Invalid learning rate: {learning_rate}, expect learning_rate >= 0.")
+    if not 0.0 <= epsilon:
+        raise ValueError(f"Invalid epsilon value: {epsilon}, expect epsilon >= 0.")
+    if not 0.0 <= beta1 < 1.0:
+        raise ValueError(f"Invalid beta1: {beta1}, expect 0. <= beta1 < 1.0.")
+    if not 0.0 <= beta2 < 1.0:
+        raise ValueError(f"Invalid beta2: {beta2}, expect 0. <= beta2 < 1.0.")
 
 
 def as_float(v) -> float:
@@ -32,7 +46,7 @@ def as_float(v) -> float:
 
 def adam_moments_specs(opt, param) -> list:
     """Adam-style accumulators: moments in float32 for fp16/bf16 parameters, beta pows [1]."""
-    dt = _F32 if jnp.dtype(param._value.dtype) in _LOW else None
+    dt = moment_dtype(param)
     specs = [("moment1", 0.0, None, dt), ("moment2", 0.0, None, dt)]
     if getattr(opt, "_amsgrad", False):
         specs.append(("moment2_max", 0.0, None, dt))
@@ -40,6 +54,14 @@ def adam_moments_specs(opt, param) -> list:
     b2 = 0.999 if isinstance(opt._beta2, Tensor) else opt._beta2
     specs += [("beta1_pow_acc", b1, [1], dt), ("beta2_pow_acc", b2, [1], dt)]
     return specs
+
+
+def adam_hyper(opt, group) -> tuple:
+    """(beta1, beta2, epsilon, amsgrad) of ``group`` (falling back to ``opt``'s defaults)."""
+    d = opt._default_dict
+    return (as_float(group.get("beta1", d["beta1"])),
+            as_float(group.get("beta2", d["beta2"])),
+            as_float(group.get("epsilon", d["epsilon"])), bool(opt._amsgrad))
 
 
 def adam_update(p, g, states, lr, b1, b2, eps, amsgrad):
@@ -50,8 +72,7 @@ def adam_update(p, g, states, lr, b1, b2, eps, amsgrad):
         m1, m2, m2max, b1p, b2p = states
     else:
         m1, m2, b1p, b2p = states
-    m1 = const(b1, dt) * m1 + (one - const(b1, dt)) * g
-    m2 = const(b2, dt) * m2 + (one - const(b2, dt)) * g * g
+    m1, m2 = adam_moments(m1, m2, g, b1, b2, dt)
     b1p_, b2p_ = scalar(b1p), scalar(b2p)
     lr_t = lr * jnp.sqrt(one - b2p_) / (one - b1p_)
     denom_src = m2
@@ -72,11 +93,7 @@ class Adam(Optimizer):
                  parameters=None, weight_decay=None, grad_clip=None, lazy_mode: bool = False,
                  multi_precision: bool = False, use_multi_tensor: bool = False,
                  amsgrad: bool = False, name: str | None = None) -> None:
-        assert learning_rate is not None
-        assert beta1 is not None
-        assert beta2 is not None
-        assert epsilon is not None
-        check_betas(beta1, beta2, epsilon)
+        check_betas(learning_rate, beta1, beta2, epsilon)
         super().__init__(learning_rate=learning_rate, parameters=parameters,
                          weight_decay=weight_decay, grad_clip=grad_clip, name=name)
         self.type = "adam"
@@ -94,10 +111,7 @@ class Adam(Optimizer):
         return adam_moments_specs(self, param)
 
     def _hyper(self, param, group):
-        d = self._default_dict
-        return (as_float(group.get("beta1", d["beta1"])),
-                as_float(group.get("beta2", d["beta2"])),
-                as_float(group.get("epsilon", d["epsilon"])), bool(self._amsgrad))
+        return adam_hyper(self, group)
 
     @staticmethod
     def _rule(p, g, states, lr, hp):

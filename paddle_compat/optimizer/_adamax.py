@@ -5,12 +5,10 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 from ._adam import check_betas
-from ._fused import const, scalar
+from ._fused import const, moment_dtype, scalar
 from ._optimizer import Optimizer
 
 __all__ = ["Adamax"]
-
-_LOW = (jnp.dtype(jnp.float16), jnp.dtype(jnp.bfloat16))
 
 
 class Adamax(Optimizer):
@@ -19,11 +17,7 @@ class Adamax(Optimizer):
     def __init__(self, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999,
                  epsilon: float = 1e-8, parameters=None, weight_decay=None, grad_clip=None,
                  name: str | None = None) -> None:
-        assert learning_rate is not None
-        assert beta1 is not None
-        assert beta2 is not None
-        assert epsilon is not None
-        check_betas(beta1, beta2, epsilon)
+        check_betas(learning_rate, beta1, beta2, epsilon)
         super().__init__(learning_rate=learning_rate, parameters=parameters,
                          weight_decay=weight_decay, grad_clip=grad_clip, name=name)
         self.type = "adamax"
@@ -33,7 +27,7 @@ class Adamax(Optimizer):
         self._default_dict = {"beta1": beta1, "beta2": beta2, "epsilon": epsilon}
 
     def _acc_specs(self, param):
-        dt = jnp.float32 if jnp.dtype(param._value.dtype) in _LOW else None
+        dt = moment_dtype(param)
         return [("moment", 0.0, None, dt), ("inf_norm", 0.0, None, dt),
                 ("beta1_pow_acc", self._beta1, [1], None)]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .._core.tensor import Tensor
-from ._adam import adam_moments_specs, adam_update, as_float, check_betas
+from ._adam import adam_hyper, adam_moments_specs, adam_update, as_float, check_betas
 from ._fused import const
 from ._optimizer import Optimizer
 
@@ -24,11 +24,7 @@ class AdamW(Optimizer):
                  apply_decay_param_fun: Callable[[str], bool] | None = None, grad_clip=None,
                  lazy_mode: bool = False, multi_precision: bool = False, amsgrad: bool = False,
                  name: str | None = None) -> None:
-        assert learning_rate is not None
-        assert beta1 is not None
-        assert beta2 is not None
-        assert epsilon is not None
-        check_betas(beta1, beta2, epsilon)
+        check_betas(learning_rate, beta1, beta2, epsilon)
         if not isinstance(weight_decay, int | float | Tensor) or isinstance(weight_decay, bool):
             raise TypeError("weight_decay should be int, float or Tensor.")
         if lr_ratio is not None:
@@ -66,10 +62,8 @@ class AdamW(Optimizer):
         with_decay = not (self._apply_decay_param_fun is not None
                           and not self._apply_decay_param_fun(param.name))
         ratio = 1.0 if self._lr_ratio is None else float(self._lr_ratio(param))
-        return (as_float(group.get("beta1", d["beta1"])),
-                as_float(group.get("beta2", d["beta2"])),
-                as_float(group.get("epsilon", d["epsilon"])), bool(self._amsgrad),
-                as_float(group.get("weight_decay", d["weight_decay"])), with_decay, ratio)
+        return (*adam_hyper(self, group), as_float(group.get("weight_decay", d["weight_decay"])),
+                with_decay, ratio)
 
     @staticmethod
     def _rule(p, g, states, lr, hp):

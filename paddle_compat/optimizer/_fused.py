@@ -16,7 +16,7 @@ from typing import NamedTuple
 import jax
 import jax.numpy as jnp
 
-_LOW = (jnp.dtype(jnp.float16), jnp.dtype(jnp.bfloat16))
+LOW_PRECISION = (jnp.dtype(jnp.float16), jnp.dtype(jnp.bfloat16))
 
 
 class Slot(NamedTuple):
@@ -97,7 +97,7 @@ def _make(key: Key):
             if s.reg is not None:
                 g = g + s.reg.reg._term(p.astype(g.dtype))
             target = masters[i] if s.master else p
-            ct = jnp.float32 if target.dtype in _LOW else target.dtype
+            ct = jnp.float32 if target.dtype in LOW_PRECISION else target.dtype
             lr_i = lr if s.lr_scale == 1.0 else lr * jnp.asarray(s.lr_scale, lr_dtype)
             q, st = rule(target.astype(ct), g.astype(ct), list(states[i]),
                          lr_i.astype(ct), s.hp)
@@ -125,3 +125,22 @@ def const(x, dtype):
 def scalar(a):
     """A shape-[1] accumulator (beta pow) as a 0-d array for broadcasting."""
     return a.reshape(())
+
+
+def is_low_precision(t) -> bool:
+    """Whether the Tensor ``t`` holds float16 or bfloat16."""
+    return jnp.dtype(t._value.dtype) in LOW_PRECISION
+
+
+def moment_dtype(param):
+    """Accumulator dtype for ``param``: float32 for float16/bfloat16 parameters, else None
+    (the parameter's own dtype)."""
+    return jnp.float32 if is_low_precision(param) else None
+
+
+def adam_moments(m1, m2, g, b1, b2, dt):
+    """Adam's moment updates ``b1*m1 + (1-b1)*g`` and ``b2*m2 + (1-b2)*g*g`` in ``dt``."""
+    one = const(1, dt)
+    m1 = const(b1, dt) * m1 + (one - const(b1, dt)) * g
+    m2 = const(b2, dt) * m2 + (one - const(b2, dt)) * g * g
+    return m1, m2

@@ -6,12 +6,10 @@ from collections.abc import Callable
 
 import jax.numpy as jnp
 
-from ._fused import const, scalar
+from ._fused import adam_moments, const, moment_dtype, scalar
 from ._optimizer import Optimizer
 
 __all__ = ["Lamb"]
-
-_LOW = (jnp.dtype(jnp.float16), jnp.dtype(jnp.bfloat16))
 
 
 class Lamb(Optimizer):
@@ -45,7 +43,7 @@ class Lamb(Optimizer):
         self.always_adapt = always_adapt
 
     def _acc_specs(self, param):
-        dt = jnp.float32 if jnp.dtype(param._value.dtype) in _LOW else None
+        dt = moment_dtype(param)
         return [("moment1", 0.0, None, dt), ("moment2", 0.0, None, dt),
                 ("beta1_pow_acc", self._beta1, [1], dt), ("beta2_pow_acc", self._beta2, [1], dt)]
 
@@ -66,8 +64,7 @@ class Lamb(Optimizer):
         dt = p.dtype
         one = const(1, dt)
         m1, m2, b1p, b2p = states
-        m1 = const(b1, dt) * m1 + (one - const(b1, dt)) * g
-        m2 = const(b2, dt) * m2 + (one - const(b2, dt)) * g * g
+        m1, m2 = adam_moments(m1, m2, g, b1, b2, dt)
         m1h = m1 / (one - scalar(b1p))
         m2h = m2 / (one - scalar(b2p))
         r = m1h / (jnp.sqrt(m2h) + const(eps, dt)) + const(wd, dt) * p

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
-from ._fused import const
+from ._adam import check_ranges
+from ._fused import adam_moments, const, moment_dtype
 from ._optimizer import Optimizer
 
 __all__ = ["NAdam"]
-
-_LOW = (jnp.dtype(jnp.float16), jnp.dtype(jnp.bfloat16))
 
 
 class NAdam(Optimizer):
@@ -19,15 +18,7 @@ class NAdam(Optimizer):
     def __init__(self, learning_rate=0.002, beta1: float = 0.9, beta2: float = 0.999,
                  epsilon: float = 1.0e-8, momentum_decay: float = 0.004, parameters=None,
                  weight_decay=None, grad_clip=None, name: str | None = None) -> None:
-        if isinstance(learning_rate, float | int) and not 0.0 <= learning_rate:
-            raise ValueError(
-                f"Invalid learning rate: {learning_rate}, expect learning_rate >= 0.")
-        if not 0.0 <= epsilon:
-            raise ValueError(f"Invalid epsilon value: {epsilon}, expect epsilon >= 0.")
-        if not 0.0 <= beta1 < 1.0:
-            raise ValueError(f"Invalid beta1: {beta1}, expect 0. <= beta1 < 1.0.")
-        if not 0.0 <= beta2 < 1.0:
-            raise ValueError(f"Invalid beta2: {beta2}, expect 0. <= beta2 < 1.0.")
+        check_ranges(learning_rate, beta1, beta2, epsilon)
         if not 0.0 <= momentum_decay:
             raise ValueError(f"Invalid momentum_decay value: {momentum_decay}, expect "
                              "momentum_decay >= 0.")
@@ -42,7 +33,7 @@ class NAdam(Optimizer):
                               "momentum_decay": momentum_decay}
 
     def _acc_specs(self, param):
-        dt = jnp.float32 if jnp.dtype(param._value.dtype) in _LOW else None
+        dt = moment_dtype(param)
         return [("momentum_decay_pow", 1.0, None, dt), ("beta2_pow", 1.0, None, dt),
                 ("mu_product", 1.0, None, dt), ("moment1", 0.0, None, dt),
                 ("moment2", 0.0, None, dt)]
@@ -63,8 +54,7 @@ class NAdam(Optimizer):
         mu_t = const(b1, dt) * (one - half * jnp.power(mdp, const(psi, dt)))
         mu_next = const(b1, dt) * (one - half * jnp.power(mdp * c96, const(psi, dt)))
         mup = mup * mu_t
-        m1 = const(b1, dt) * m1 + (one - const(b1, dt)) * g
-        m2 = const(b2, dt) * m2 + (one - const(b2, dt)) * g * g
+        m1, m2 = adam_moments(m1, m2, g, b1, b2, dt)
         m_hat = mu_next * m1 / (one - mup * mu_next) + (one - mu_t) * g / (one - mup)
         v_hat = m2 / (one - b2p)
         p = p - lr * m_hat / (jnp.sqrt(v_hat) + const(eps, dt))

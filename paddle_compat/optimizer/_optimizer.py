@@ -33,17 +33,11 @@ from ._lr import LambdaDecay, LRScheduler, _lr_array
 
 __all__ = ["Optimizer"]
 
-_LOW = (jnp.dtype(jnp.float16), jnp.dtype(jnp.bfloat16))
-
 
 def _clip_base():
     from ..nn._clip import ClipGradBase
 
     return ClipGradBase
-
-
-def _is_low(t) -> bool:
-    return jnp.dtype(t._value.dtype) in _LOW
 
 
 class Optimizer:
@@ -243,7 +237,7 @@ class Optimizer:
         return self._get_accumulator(name, target if target is not None else param)
 
     def _uses_master(self, param) -> bool:
-        return self._multi_precision and _is_low(param)
+        return self._multi_precision and _fused.is_low_precision(param)
 
     def _create_master_weight(self, param) -> Tensor:
         var = self._master_weights.get(param.name)
@@ -437,7 +431,7 @@ class Optimizer:
                     else:
                         reg = RegRef(reg)
                 need_clip = getattr(p, "need_clip", True) is not False
-                master = self._multi_precision and _is_low(p)
+                master = self._uses_master(p)
                 slots.append(Slot(
                     _lr_scale(p), reg, ci, need_clip,
                     self._hyper(p, gdict) if per_param_hp else group_hp, master,

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
-from ._fused import const
+from ._adam import check_ranges
+from ._fused import adam_moments, const, moment_dtype
 from ._optimizer import Optimizer
 
 __all__ = ["RAdam"]
-
-_LOW = (jnp.dtype(jnp.float16), jnp.dtype(jnp.bfloat16))
 
 
 class RAdam(Optimizer):
@@ -20,15 +19,7 @@ class RAdam(Optimizer):
     def __init__(self, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999,
                  epsilon: float = 1.0e-8, parameters=None, weight_decay=None, grad_clip=None,
                  name: str | None = None) -> None:
-        if isinstance(learning_rate, float | int) and not 0.0 <= learning_rate:
-            raise ValueError(
-                f"Invalid learning rate: {learning_rate}, expect learning_rate >= 0.")
-        if not 0.0 <= epsilon:
-            raise ValueError(f"Invalid epsilon value: {epsilon}, expect epsilon >= 0.")
-        if not 0.0 <= beta1 < 1.0:
-            raise ValueError(f"Invalid beta1: {beta1}, expect 0. <= beta1 < 1.0.")
-        if not 0.0 <= beta2 < 1.0:
-            raise ValueError(f"Invalid beta2: {beta2}, expect 0. <= beta2 < 1.0.")
+        check_ranges(learning_rate, beta1, beta2, epsilon)
         super().__init__(learning_rate=learning_rate, parameters=parameters,
                          weight_decay=weight_decay, grad_clip=grad_clip, name=name)
         self.type = "radam"
@@ -38,7 +29,7 @@ class RAdam(Optimizer):
         self._default_dict = {"beta1": beta1, "beta2": beta2, "epsilon": epsilon}
 
     def _acc_specs(self, param):
-        dt = jnp.float32 if jnp.dtype(param._value.dtype) in _LOW else None
+        dt = moment_dtype(param)
         return [("beta1_pow", 1.0, None, dt), ("beta2_pow", 1.0, None, dt),
                 ("rho", 1.0, None, dt), ("moment1", 0.0, None, dt), ("moment2", 0.0, None, dt)]
 
@@ -56,8 +47,7 @@ class RAdam(Optimizer):
         b1p = b1p * const(b1, dt)
         b2p = b2p * const(b2, dt)
         rho = t * b2p / (one - b2p)
-        m1 = const(b1, dt) * m1 + (one - const(b1, dt)) * g
-        m2 = const(b2, dt) * m2 + (one - const(b2, dt)) * g * g
+        m1, m2 = adam_moments(m1, m2, g, b1, b2, dt)
         m_hat = m1 / (one - b1p)
         rho_inf = two / (one - const(b2, dt)) - one
         rho_t = rho_inf - two * rho
