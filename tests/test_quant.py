@@ -278,6 +278,21 @@ def test_conv2d_ptq_int4_packed():
     np.testing.assert_allclose(conv(x).numpy(), ref.numpy(), rtol=1e-5, atol=1e-5)
 
 
+def test_converted_model_jit_save_load(tmp_path, trained_mlp, digits):
+    from paddle.static import InputSpec
+
+    _, (xte, _) = digits
+    ptq = PTQ(QuantConfig(activation=AbsmaxObserver(), weight=AbsmaxObserver()))
+    observed = ptq.quantize(trained_mlp)
+    observed(paddle.to_tensor(xte[:64]))
+    converted = ptq.convert(observed)
+    path = str(tmp_path / "int8_mlp")
+    paddle.jit.save(converted, path, input_spec=[InputSpec([None, 64], "float32")])
+    loaded = paddle.jit.load(path)
+    x = paddle.to_tensor(xte[:10])
+    np.testing.assert_allclose(loaded(x).numpy(), converted(x).numpy(), rtol=1e-6, atol=1e-6)
+
+
 # -- older entry points ------------------------------------------------------------------------
 def test_legacy_quant_aware_train(digits):
     (xtr, ytr), _ = digits
