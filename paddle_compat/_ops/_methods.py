@@ -3,6 +3,8 @@ op registry: the one place where this happens."""
 
 from __future__ import annotations
 
+import weakref
+
 from .._core import autograd
 from .._core.registry import REGISTRY, OpDef, call_op
 from .._core.tensor import Tensor
@@ -45,6 +47,16 @@ def _eq(opname):
     return method
 
 
+def rebind_inplace(x: Tensor, out: Tensor) -> Tensor:
+    """Make ``x`` hold ``out``'s array and autograd history (in-place semantics)."""
+    x._set_value(out._value)
+    x._node, x._out_idx = out._node, out._out_idx
+    if out._node is not None:
+        x.stop_gradient = False
+        out._node.out_refs[out._out_idx] = weakref.ref(x)
+    return x
+
+
 def make_inplace(od: OpDef):
     """``x.op_(...)``: compute ``op`` then rebind x's array and autograd history to the result."""
 
@@ -54,15 +66,7 @@ def make_inplace(od: OpDef):
                 f"(InvalidArgument) Leaf Tensor (shape {x.shape}) that doesn't stop gradient "
                 f"can't use inplace strategy ({od.inplace})."
             )
-        out = call_op(od, x, *args, **kwargs)
-        x._set_value(out._value)
-        x._node, x._out_idx = out._node, out._out_idx
-        if out._node is not None:
-            import weakref
-
-            x.stop_gradient = False
-            out._node.out_refs[out._out_idx] = weakref.ref(x)
-        return x
+        return rebind_inplace(x, call_op(od, x, *args, **kwargs))
 
     inplace.__name__ = od.inplace
     inplace.__doc__ = f"In-place version of ``{od.name}``."
@@ -105,4 +109,3 @@ def install_tensor_methods() -> None:
     if "equal" in REGISTRY:
         Tensor.__eq__ = _eq("equal")
         Tensor.__ne__ = _eq("not_equal")
-    Tensor.__hash__ = lambda self: id(self)

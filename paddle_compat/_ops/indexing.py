@@ -16,7 +16,6 @@ front, as in numpy.
 from __future__ import annotations
 
 import builtins
-import weakref
 
 import jax.numpy as jnp
 import numpy as np
@@ -26,6 +25,7 @@ from .._core import autograd, trace_state
 from .._core import dtype as _dt
 from .._core.registry import op, run_kernel
 from .._core.tensor import Tensor
+from ._methods import rebind_inplace
 
 # plan tokens: ("F",) whole dim, ("I",) int (dynamic start), ("T", k) 0-d int Tensor k,
 # ("S", length, step) slice (dynamic start of its span), ("N",) new axis, ("A", k) array k,
@@ -480,16 +480,6 @@ def _make_mask_set(k):
         return jnp.where(m, v, x)
 
     return put
-
-
-def rebind_inplace(x: Tensor, out: Tensor) -> Tensor:
-    """Make ``x`` hold ``out``'s array and autograd history (in-place semantics)."""
-    x._set_value(out._value)
-    x._node, x._out_idx = out._node, out._out_idx
-    if out._node is not None:
-        x.stop_gradient = False
-        out._node.out_refs[out._out_idx] = weakref.ref(x)
-    return x
 
 
 Tensor.__getitem__ = _getitem

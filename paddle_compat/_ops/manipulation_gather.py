@@ -13,7 +13,7 @@ from .._core import dtype as _dt
 from .._core import trace_state
 from .._core.registry import op
 from .._core.tensor import Tensor
-from .indexing import rebind_inplace
+from ._methods import rebind_inplace
 from .manipulation import axis_of, int_list
 
 
