@@ -3,30 +3,11 @@ gather/scatter/index_*/take/put_along_axis, where, masked_*, repeat_interleave, 
 crop, tensordot, diagonal, view. Values, dtypes, 0-d/empty shapes, gradients, error types."""
 
 import numpy as np
-from _util import expect_error, randn, rng
+from _api_util import grads as _grads
+from _api_util import t as _t
+from _util import expect_error, randn
 
 import paddle
-
-
-def _t(*shape, dtype="float32", seed=0, grad=False):
-    return paddle.to_tensor(randn(*shape, seed=seed, dtype=dtype), stop_gradient=not grad)
-
-
-def _grads(fn, *arrays):
-    """Run ``fn`` on leaf tensors, backward a weighted sum of its float outputs, return
-    [outputs, grads]."""
-    xs = [paddle.to_tensor(a, stop_gradient=False) for a in arrays]
-    out = fn(*xs)
-    outs = list(out) if isinstance(out, list | tuple) else [out]
-    loss = None
-    for k, o in enumerate(outs):
-        if o.dtype not in (paddle.float32, paddle.float64):
-            continue
-        w = paddle.to_tensor(rng(k + 7).standard_normal(o.shape).astype("float32")).astype(o.dtype)
-        term = (o * w).sum()
-        loss = term if loss is None else loss + term.astype(loss.dtype)
-    loss.backward()
-    return [outs, [x.grad for x in xs]]
 
 
 def case_cast():
