@@ -101,7 +101,7 @@ def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_
     return _dropout(x, Tensor(_random.next_key()), p, axes, mode)
 
 
-def _feature_dropout(x, p, training, data_format, nd, name):
+def _feature_dropout(x, p, training, data_format, nd):
     if len(x.shape) != nd:
         raise ValueError(f"dimensions of x should be {nd}, but received {len(x.shape)}")
     ch = 1 if data_format[1] == "C" else nd - 1
@@ -113,7 +113,7 @@ def dropout1d(input, p=0.5, training=True, inplace=False):  # noqa: A002
     """Zero whole channels of an [N, C, L] (or [C, L]) input with probability p."""
     if len(input.shape) == 2:
         return dropout(input, p=p, axis=[0], training=training)
-    return _feature_dropout(input, p, training, "NCL", 3, "dropout1d")
+    return _feature_dropout(input, p, training, "NCL", 3)
 
 
 @op("dropout2d", composite=True, **_F)
@@ -121,7 +121,7 @@ def dropout2d(x, p=0.5, training=True, data_format="NCHW"):
     """Zero whole channels of a 4-D input with probability p."""
     if data_format not in ("NCHW", "NHWC"):
         raise ValueError(f"Attr(data_format) should be 'NCHW' or 'NHWC', got {data_format}")
-    return _feature_dropout(x, p, training, data_format, 4, "dropout2d")
+    return _feature_dropout(x, p, training, data_format, 4)
 
 
 @op("dropout3d", composite=True, **_F)
@@ -129,7 +129,7 @@ def dropout3d(x, p=0.5, training=True, data_format="NCDHW"):
     """Zero whole channels of a 5-D input with probability p."""
     if data_format not in ("NCDHW", "NDHWC"):
         raise ValueError(f"Attr(data_format) should be 'NCDHW' or 'NDHWC', got {data_format}")
-    return _feature_dropout(x, p, training, data_format, 5, "dropout3d")
+    return _feature_dropout(x, p, training, data_format, 5)
 
 
 _SELU_ALPHA_P = -1.7580993408473766  # -scale * alpha of selu
@@ -145,26 +145,25 @@ def _alpha_dropout(x, key, p, feature):
     return y * jnp.asarray(a, x.dtype) + jnp.asarray(b, x.dtype)
 
 
-@op("alpha_dropout", composite=True, **_F)
-def alpha_dropout(x, p=0.5, training=True):
-    """Dropout that keeps the self-normalizing mean/variance of selu activations."""
+def _run_alpha_dropout(x, p, training, feature):
     p = _check_p(p)
     if not training or p == 0:
         return x
     if p == 1:
         return _scale_const(x, 0.0)
-    return _alpha_dropout(x, Tensor(_random.next_key()), p, False)
+    return _alpha_dropout(x, Tensor(_random.next_key()), p, feature)
+
+
+@op("alpha_dropout", composite=True, **_F)
+def alpha_dropout(x, p=0.5, training=True):
+    """Dropout that keeps the self-normalizing mean/variance of selu activations."""
+    return _run_alpha_dropout(x, p, training, False)
 
 
 @op("feature_alpha_dropout", composite=True, **_F)
 def feature_alpha_dropout(x, p=0.5, training=True):
     """alpha_dropout over whole channels."""
-    p = _check_p(p)
-    if not training or p == 0:
-        return x
-    if p == 1:
-        return _scale_const(x, 0.0)
-    return _alpha_dropout(x, Tensor(_random.next_key()), p, True)
+    return _run_alpha_dropout(x, p, training, True)
 
 
 # -- pad --------------------------------------------------------------------------------------
@@ -357,7 +356,7 @@ def label_smooth(label, prior_dist=None, epsilon=0.1):
 
 
 # -- shuffles ---------------------------------------------------------------------------------
-def _check_fmt(fmt, name):
+def _check_fmt(fmt):
     if fmt not in ("NCHW", "NHWC"):
         raise ValueError(f"Attr(data_format) should be 'NCHW' or 'NHWC'. Received "
                          f"Attr(data_format): {fmt}.")
@@ -366,7 +365,7 @@ def _check_fmt(fmt, name):
 @op("pixel_shuffle", **_F)
 def pixel_shuffle(x, upscale_factor, data_format="NCHW"):
     """[N, C*r*r, H, W] -> [N, C, H*r, W*r]."""
-    _check_fmt(data_format, "pixel_shuffle")
+    _check_fmt(data_format)
     r = upscale_factor
     if data_format == "NCHW":
         n, c, h, w = x.shape
@@ -380,7 +379,7 @@ def pixel_shuffle(x, upscale_factor, data_format="NCHW"):
 @op("pixel_unshuffle", **_F)
 def pixel_unshuffle(x, downscale_factor, data_format="NCHW"):
     """[N, C, H*r, W*r] -> [N, C*r*r, H, W]."""
-    _check_fmt(data_format, "pixel_unshuffle")
+    _check_fmt(data_format)
     r = downscale_factor
     if data_format == "NCHW":
         n, c, h, w = x.shape
@@ -394,7 +393,7 @@ def pixel_unshuffle(x, downscale_factor, data_format="NCHW"):
 @op("channel_shuffle", **_F)
 def channel_shuffle(x, groups, data_format="NCHW"):
     """Interleave channels: [g, C/g] -> [C/g, g]."""
-    _check_fmt(data_format, "channel_shuffle")
+    _check_fmt(data_format)
     if data_format == "NCHW":
         n, c, h, w = x.shape
         return x.reshape(n, groups, c // groups, h, w).transpose(0, 2, 1, 3, 4).reshape(x.shape)
