@@ -30,18 +30,6 @@ SIZES = (256, 512, 512, 10)  # MLP 256-512-512-10, ReLU
 BATCHES = (1, 64)
 
 
-def _timeit(fn, n: int, repeat: int = 7, warmup: int = 50) -> float:
-    for _ in range(warmup):
-        fn()
-    runs = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        for _ in range(n):
-            fn()
-        runs.append((time.perf_counter() - t) / n * 1e6)
-    return statistics.median(runs)
-
-
 def worker(workdir: str, tag: str) -> None:
     """Build the MLP with ``import paddle`` (real or compat), save it with paddle.jit.save,
     create its paddle.inference predictor, then time calls on request: stdin ``"<batch> <n>"``

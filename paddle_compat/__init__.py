@@ -102,9 +102,6 @@ def install() -> None:
     _install()
 
 
-_LAZY = {}
-
-
 def __getattr__(name):
     import importlib
 

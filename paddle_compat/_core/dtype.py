@@ -146,10 +146,6 @@ def is_complex(d) -> bool:
     return to_dtype(d) in _COMPLEX
 
 
-def jnp_dtype(d):
-    return to_dtype(d).np
-
-
 # Paddle 3.3 promotes between tensors only within floats (and complex); int/float mixes of two
 # tensors follow the same rule as numpy's table restricted to Paddle's dtypes.
 _FLOAT_RANK = {float8_e5m2: 0, float8_e4m3fn: 0, float16: 1, bfloat16: 1, float32: 2, float64: 3}

@@ -9,8 +9,6 @@ import numpy as np
 from . import trace_state
 from .tensor import Tensor
 
-_DEFAULT_SEED = 34342423252  # any fixed value: Paddle seeds from entropy; tests call seed()
-
 
 @jax.jit
 def _split(data):
