@@ -10,10 +10,10 @@ import sys
 import time
 
 import numpy as np
-
-import paddle
 import paddle.nn as nn
 import paddle.nn.functional as F
+
+import paddle
 
 
 def timeit(fn, sync, n=200, repeat=5, warmup=20):

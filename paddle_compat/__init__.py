@@ -16,14 +16,14 @@ __version__ = "3.3.1"  # the Paddle API version this package follows (scripts ch
 __compat_version__ = "0.1.0"  # this package's own version
 from . import _ops  # noqa: E402  (registers every op)
 from ._core import dtype as _dtype_mod  # noqa: E402
-from ._core.autograd import (  # noqa: E402
+from ._core.autograd import (  # noqa: E402, F401
     enable_grad,
     grad,
     is_grad_enabled,
     no_grad,
     set_grad_enabled,
 )
-from ._core.dtype import (  # noqa: E402
+from ._core.dtype import (  # noqa: E402, F401
     bfloat16,
     complex64,
     complex128,
@@ -40,7 +40,7 @@ from ._core.dtype import (  # noqa: E402
     set_default_dtype,
     uint8,
 )
-from ._core.place import (  # noqa: E402
+from ._core.place import (  # noqa: E402, F401
     CPUPlace,
     CUDAPinnedPlace,
     CUDAPlace,
@@ -48,16 +48,16 @@ from ._core.place import (  # noqa: E402
     is_compiled_with_cuda,
     set_device,
 )
-from ._core.random import get_cuda_rng_state, get_rng_state, seed, set_cuda_rng_state, set_rng_state  # noqa: E402
-from ._core.tensor import Tensor  # noqa: E402
-from ._core.tensor_repr import set_printoptions  # noqa: E402
-from ._io.serialization import async_save, clear_async_save_task_queue, load, save  # noqa: E402
-from .framework import ParamAttr  # noqa: E402
-from .framework._param_attr import create_parameter  # noqa: E402
+from ._core.random import get_cuda_rng_state, get_rng_state, seed, set_cuda_rng_state, set_rng_state  # noqa: E402, F401
+from ._core.tensor import Tensor  # noqa: E402, F401
+from ._core.tensor_repr import set_printoptions  # noqa: E402, F401
+from ._io.serialization import async_save, clear_async_save_task_queue, load, save  # noqa: E402, F401
+from .framework import ParamAttr  # noqa: E402, F401
+from .framework._param_attr import create_parameter  # noqa: E402, F401
 
 bool = _dtype_mod.bool_  # noqa: A001 - paddle.bool
 dtype = _dtype_mod.DType
-from . import nn  # noqa: E402  (registers nn.functional ops, some also in paddle.*)
+from . import nn  # noqa: E402, F401  (registers nn.functional ops, some also in paddle.*)
 
 _ops.install_tensor_methods()
 globals().update(_ops.namespace("paddle"))

@@ -10,11 +10,13 @@ import paddle_compat
 
 def test_same_module_objects():
     import paddle.nn.functional as F
+
     import paddle_compat.nn.functional as F2
 
     assert paddle is paddle_compat
     assert F is F2
     from paddle.io import DataLoader
+
     from paddle_compat.io import DataLoader as D2
 
     assert DataLoader is D2

@@ -7,8 +7,9 @@ import warnings
 
 import jax.numpy as jnp
 import numpy as np
-import paddle
 import pytest
+
+import paddle
 from paddle_compat._core.tensor import Parameter
 
 

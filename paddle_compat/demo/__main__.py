@@ -15,11 +15,11 @@ import time
 from pathlib import Path
 
 import numpy as np
-
-import paddle
 import paddle.nn as nn
 import paddle.nn.functional as F
 from paddle.io import DataLoader, TensorDataset
+
+import paddle
 
 DATA = Path(__file__).parent / "data" / "digits.npz"
 

@@ -1,8 +1,9 @@
 """Tensor basics: creation dtypes, promotion, arithmetic, reductions, autograd."""
 
 import numpy as np
-import paddle
 from _util import expect_error, randn
+
+import paddle
 
 
 def case_creation_dtypes():

@@ -1,9 +1,9 @@
 """The user's own programs from the foundation issue, run unchanged."""
 
-import numpy as np
-import paddle
 import paddle.nn as nn
 from _util import rng
+
+import paddle
 
 
 class SimpleNet(nn.Layer):

@@ -1,11 +1,11 @@
 """50-step training runs of an MLP and a small CNN: same initial weights and data as real
 Paddle, losses must match to 1e-4 relative (eager and to_static)."""
 
-import numpy as np
-import paddle
 import paddle.nn as nn
 import paddle.nn.functional as F
 from _util import rng
+
+import paddle
 
 TOLERANCE = {name: (1e-4, 1e-6) for name in (
     "case_mlp_adam_eager", "case_mlp_adam_to_static", "case_mlp_sgd_grad_accumulation",
