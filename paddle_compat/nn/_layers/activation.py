@@ -13,20 +13,34 @@ __all__ = ["ReLU", "ReLU6", "GELU", "Softmax", "LogSoftmax", "Sigmoid", "Tanh", 
            "Tanhshrink", "LogSigmoid", "ThresholdedReLU", "Maxout", "RReLU", "GLU", "Softmax2D"]
 
 
-class _Simple(Layer):
-    """An activation without arguments: forward is ``_fn(x)``."""
+class _Act(Layer):
+    """An activation layer: ``forward(x)`` is ``_fn(x, *args)`` for the constructor arguments
+    named in ``_args`` (held as ``self._<arg>`` and printed by ``extra_repr`` with the name)."""
 
     _fn = None
+    _args: tuple[str, ...] = ()
 
-    def __init__(self, name: str | None = None) -> None:
+    def __init__(self, name: str | None = None, **args) -> None:
         super().__init__()
+        for k, v in args.items():
+            setattr(self, "_" + k, v)
         self._name = name
 
     def forward(self, x):
-        return type(self)._fn(x)
+        return type(self)._fn(x, *[getattr(self, "_" + a) for a in self._args])
 
     def extra_repr(self) -> str:
-        return f"name={self._name}" if self._name else ""
+        parts = [f"{a}={getattr(self, '_' + a)}" for a in self._args]
+        if self._name:
+            parts.append(f"name={self._name}")
+        return ", ".join(parts)
+
+
+class _Simple(_Act):
+    """An activation without arguments: forward is ``_fn(x)``."""
+
+    def __init__(self, name: str | None = None) -> None:
+        super().__init__(name)
 
 
 def _simple(cls_name: str, fn, doc: str):
@@ -58,32 +72,20 @@ class Softmax2D(_Simple):
         return F.softmax(x, axis=-3)
 
 
-class GELU(Layer):
+class GELU(_Act):
     """Gaussian error linear unit (``approximate``: the tanh formula)."""
 
+    _fn, _args = staticmethod(F.gelu), ("approximate",)
+
     def __init__(self, approximate: bool | str = False, name: str | None = None) -> None:
-        super().__init__()
-        self._approximate, self._name = approximate, name
-
-    def forward(self, x):
-        return F.gelu(x, self._approximate)
-
-    def extra_repr(self) -> str:
-        return f"approximate={self._approximate}" + name_suffix(self._name)
+        super().__init__(name, approximate=approximate)
 
 
-class _AxisAct(Layer):
-    _fn = None
+class _AxisAct(_Act):
+    _args = ("axis",)
 
     def __init__(self, axis: int = -1, name: str | None = None) -> None:
-        super().__init__()
-        self._axis, self._name = axis, name
-
-    def forward(self, x):
-        return type(self)._fn(x, self._axis)
-
-    def extra_repr(self) -> str:
-        return f"axis={self._axis}" + name_suffix(self._name)
+        super().__init__(name, axis=axis)
 
 
 class Softmax(_AxisAct):
@@ -104,100 +106,70 @@ class GLU(_AxisAct):
     _fn = staticmethod(F.glu)
 
 
-class LeakyReLU(Layer):
+class LeakyReLU(_Act):
     """x for x > 0, negative_slope * x otherwise."""
 
+    _fn, _args = staticmethod(F.leaky_relu), ("negative_slope",)
+
     def __init__(self, negative_slope: float = 0.01, name: str | None = None) -> None:
-        super().__init__()
-        self._negative_slope, self._name = negative_slope, name
-
-    def forward(self, x):
-        return F.leaky_relu(x, self._negative_slope)
-
-    def extra_repr(self) -> str:
-        return f"negative_slope={self._negative_slope}" + name_suffix(self._name)
+        super().__init__(name, negative_slope=negative_slope)
 
 
-class ELU(Layer):
+class ELU(_Act):
     """x for x > 0, alpha * (exp(x) - 1) otherwise."""
 
+    _fn, _args = staticmethod(F.elu), ("alpha",)
+
     def __init__(self, alpha: float = 1.0, name: str | None = None) -> None:
-        super().__init__()
-        self._alpha, self._name = alpha, name
-
-    def forward(self, x):
-        return F.elu(x, self._alpha)
-
-    def extra_repr(self) -> str:
-        return f"alpha={self._alpha}" + name_suffix(self._name)
+        super().__init__(name, alpha=alpha)
 
 
 class CELU(ELU):
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
 
-    def forward(self, x):
-        return F.celu(x, self._alpha)
+    _fn = staticmethod(F.celu)
 
 
-class SELU(Layer):
+class SELU(_Act):
     """scale * (x if x > 0 else alpha * (exp(x) - 1))."""
+
+    _fn, _args = staticmethod(F.selu), ("scale", "alpha")
 
     def __init__(self, scale: float = 1.0507009873554805, alpha: float = 1.6732632423543772,
                  name: str | None = None) -> None:
-        super().__init__()
-        self._scale, self._alpha, self._name = scale, alpha, name
-
-    def forward(self, x):
-        return F.selu(x, self._scale, self._alpha)
-
-    def extra_repr(self) -> str:
-        return f"scale={self._scale}, alpha={self._alpha}" + name_suffix(self._name)
+        super().__init__(name, scale=scale, alpha=alpha)
 
 
-class Silu(Layer):
+class Silu(_Act):
     """x * sigmoid(x) (``SiLU`` is the same class)."""
 
+    _args = ("inplace",)  # printed only: F.silu computes out of place
+
     def __init__(self, inplace: bool = False, name: str | None = None) -> None:
-        super().__init__()
-        self._inplace, self._name = inplace, name
+        super().__init__(name, inplace=inplace)
 
     def forward(self, x):
         return F.silu(x)
-
-    def extra_repr(self) -> str:
-        return f"inplace={self._inplace}" + name_suffix(self._name)
 
 
 SiLU = Silu
 
 
-class Hardtanh(Layer):
+class Hardtanh(_Act):
     """Clip x to [min, max]."""
+
+    _fn, _args = staticmethod(F.hardtanh), ("min", "max")
 
     def __init__(self, min: float = -1.0, max: float = 1.0,  # noqa: A002 - Paddle's names
                  name: str | None = None) -> None:
-        super().__init__()
-        self._min, self._max, self._name = min, max, name
-
-    def forward(self, x):
-        return F.hardtanh(x, self._min, self._max)
-
-    def extra_repr(self) -> str:
-        return f"min={self._min}, max={self._max}" + name_suffix(self._name)
+        super().__init__(name, min=min, max=max)
 
 
-class _Threshold(Layer):
-    _fn = None
+class _Threshold(_Act):
+    _args = ("threshold",)
 
     def __init__(self, threshold: float = 0.5, name: str | None = None) -> None:
-        super().__init__()
-        self._threshold, self._name = threshold, name
-
-    def forward(self, x):
-        return type(self)._fn(x, self._threshold)
-
-    def extra_repr(self) -> str:
-        return f"threshold={self._threshold}" + name_suffix(self._name)
+        super().__init__(name, threshold=threshold)
 
 
 class Hardshrink(_Threshold):
@@ -212,47 +184,32 @@ class Softshrink(_Threshold):
     _fn = staticmethod(F.softshrink)
 
 
-class ThresholdedReLU(Layer):
+class ThresholdedReLU(_Act):
     """x where x > threshold, else value."""
+
+    _fn, _args = staticmethod(F.thresholded_relu), ("threshold", "value")
 
     def __init__(self, threshold: float = 1.0, value: float = 0.0,
                  name: str | None = None) -> None:
-        super().__init__()
-        self._threshold, self._value, self._name = threshold, value, name
-
-    def forward(self, x):
-        return F.thresholded_relu(x, self._threshold, self._value)
-
-    def extra_repr(self) -> str:
-        return f"threshold={self._threshold}, value={self._value}" + name_suffix(self._name)
+        super().__init__(name, threshold=threshold, value=value)
 
 
-class Softplus(Layer):
+class Softplus(_Act):
     """log(1 + exp(beta * x)) / beta (x above the threshold)."""
 
+    _fn, _args = staticmethod(F.softplus), ("beta", "threshold")
+
     def __init__(self, beta: float = 1, threshold: float = 20, name: str | None = None) -> None:
-        super().__init__()
-        self._beta, self._threshold, self._name = beta, threshold, name
-
-    def forward(self, x):
-        return F.softplus(x, self._beta, self._threshold)
-
-    def extra_repr(self) -> str:
-        return f"beta={self._beta}, threshold={self._threshold}" + name_suffix(self._name)
+        super().__init__(name, beta=beta, threshold=threshold)
 
 
-class Maxout(Layer):
+class Maxout(_Act):
     """Max over ``groups`` consecutive channels along ``axis``."""
 
+    _fn, _args = staticmethod(F.maxout), ("groups", "axis")
+
     def __init__(self, groups: int, axis: int = 1, name: str | None = None) -> None:
-        super().__init__()
-        self._groups, self._axis, self._name = groups, axis, name
-
-    def forward(self, x):
-        return F.maxout(x, self._groups, self._axis)
-
-    def extra_repr(self) -> str:
-        return f"groups={self._groups}, axis={self._axis}" + name_suffix(self._name)
+        super().__init__(name, groups=groups, axis=axis)
 
 
 class RReLU(Layer):
