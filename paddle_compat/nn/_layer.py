@@ -52,6 +52,19 @@ class HookRemoveHelper:
             d.pop(self._hook_id, None)
 
 
+def _check_member_name(kind: str, name) -> None:
+    """Paddle's checks on the name of a parameter or buffer being registered."""
+    if not isinstance(name, str):
+        raise TypeError(f"The name of {kind} should be a string, but received "
+                        f"{type(name).__name__}.")
+    if "." in name:
+        raise KeyError(f"The name of {kind} can not contain `.`, because when you access the "
+                       f"newly added {kind} in the form of `self.**.**`, it will cause "
+                       "AttributeError.")
+    if name == "":
+        raise KeyError(f"The name of {kind} can not be empty.")
+
+
 def _remove_from(name: str, *dicts) -> None:
     for d in dicts:
         if d is not None and name in d:
@@ -241,22 +254,12 @@ class Layer:
         """Register ``parameter`` under ``name``."""
         if "_parameters" not in self.__dict__:
             raise RuntimeError("super().__init__() should be called firstly.")
-        if not isinstance(name, str):
-            raise TypeError(f"The name of parameter should be a string, but received "
-                            f"{type(name).__name__}.")
-        if "." in name:
-            raise KeyError("The name of parameter can not contain `.`, because when you access "
-                           "the newly added parameter in the form of `self.**.**`, it will "
-                           "cause AttributeError.")
-        if name == "":
-            raise KeyError("The name of parameter can not be empty.")
+        _check_member_name("parameter", name)
         if hasattr(self, name) and name not in self._parameters:
             raise KeyError(f"The parameter '{name}' already exists.")
         if parameter is not None and not isinstance(parameter, Parameter):
             raise TypeError(f"The parameter to be added should be a Parameter, but received "
                             f"{_type_name(parameter)}.")
-        if parameter is None:
-            self._parameters[name] = None
         if len(self._loaddict_holder) > 0 and parameter is not None:
             if parameter.name in self._loaddict_holder:
                 parameter.set_value(self._loaddict_holder[parameter.name])
@@ -270,15 +273,7 @@ class Layer:
         """Register a non-parameter Tensor; persistable buffers appear in ``state_dict``."""
         if "_buffers" not in self.__dict__:
             raise ValueError("super().__init__() should be called first")
-        if not isinstance(name, str):
-            raise TypeError(f"The name of buffer should be a string, but received "
-                            f"{type(name).__name__}.")
-        if "." in name:
-            raise KeyError("The name of buffer can not contain `.`, because when you access "
-                           "the newly added buffer in the form of `self.**.**`, it will cause "
-                           "AttributeError.")
-        if name == "":
-            raise KeyError("The name of buffer can not be empty.")
+        _check_member_name("buffer", name)
         if hasattr(self, name) and name not in self._buffers:
             raise KeyError(f"attribute '{name}' already exists.")
         if tensor is not None and not isinstance(tensor, Tensor):
@@ -375,16 +370,7 @@ class Layer:
     def named_parameters(self, prefix: str = "", include_sublayers: bool = True,
                          remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
         """Yield ``(qualified_name, parameter)`` pairs."""
-        seen = set()
-        layers = (self.named_sublayers(prefix=prefix, include_self=True,
-                                       remove_duplicate=remove_duplicate)
-                  if include_sublayers else [(prefix, self)])
-        for lprefix, layer in layers:
-            for name, p in layer._parameters.items():
-                if p is None or (remove_duplicate and id(p) in seen):
-                    continue
-                seen.add(id(p))
-                yield (lprefix + ("." if lprefix else "") + name), p
+        return self._named_members("_parameters", prefix, include_sublayers, remove_duplicate)
 
     def buffers(self, include_sublayers: bool = True) -> list[Tensor]:
         """All buffers (persistable or not)."""
@@ -393,16 +379,22 @@ class Layer:
     def named_buffers(self, prefix: str = "", include_sublayers: bool = True,
                       remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
         """Yield ``(qualified_name, buffer)`` pairs."""
+        return self._named_members("_buffers", prefix, include_sublayers, remove_duplicate)
+
+    def _named_members(self, attr: str, prefix: str, include_sublayers: bool,
+                       remove_duplicate: bool) -> Iterator[tuple[str, Tensor]]:
+        """``(qualified_name, tensor)`` for the entries of each layer's ``attr`` dict
+        (``_parameters`` or ``_buffers``), skipping None and (optionally) repeats."""
         seen = set()
         layers = (self.named_sublayers(prefix=prefix, include_self=True,
                                        remove_duplicate=remove_duplicate)
                   if include_sublayers else [(prefix, self)])
         for lprefix, layer in layers:
-            for name, b in layer._buffers.items():
-                if b is None or (remove_duplicate and id(b) in seen):
+            for name, t in getattr(layer, attr).items():
+                if t is None or (remove_duplicate and id(t) in seen):
                     continue
-                seen.add(id(b))
-                yield (lprefix + ("." if lprefix else "") + name), b
+                seen.add(id(t))
+                yield (lprefix + ("." if lprefix else "") + name), t
 
     def children(self) -> Iterator[Layer]:
         """Direct sublayers."""
