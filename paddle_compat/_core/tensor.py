@@ -250,7 +250,7 @@ class Tensor:
 
     def clear_gradient(self, set_to_zero: bool = True) -> None:
         if self._grad is not None and set_to_zero:
-            self._grad._set_value(jnp.zeros_like(self._grad._value))  # in place, as Paddle
+            self._grad._set_value(_zeros_like(self._grad._value))  # in place, as Paddle
         else:
             self._grad = None
 
@@ -353,6 +353,20 @@ class Tensor:
     @property
     def is_sparse(self):
         return lambda: False
+
+
+_ZEROS_LIKE: dict = {}
+
+
+def _zeros_like(a):
+    """``jnp.zeros_like(a)`` with ``a``'s sharding, compiled once per sharding: an eager
+    ``jnp.zeros_like`` dispatches two primitives (~50us on CPU), the compiled one ~5us."""
+    if isinstance(a, jax.core.Tracer):
+        return jnp.zeros_like(a)
+    fn = _ZEROS_LIKE.get(a.sharding)
+    if fn is None:
+        fn = _ZEROS_LIKE[a.sharding] = jax.jit(jnp.zeros_like, out_shardings=a.sharding)
+    return fn(a)
 
 
 class Size(list):
