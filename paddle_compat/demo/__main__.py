@@ -55,6 +55,7 @@ def main(argv=None) -> float:
     args = ap.parse_args(argv)
 
     paddle.seed(0)
+    np.random.seed(0)  # DataLoader shuffling draws from numpy's global RNG, as in Paddle
     (xtr, ytr), (xte, yte) = load_digits()
     loader = DataLoader(TensorDataset([paddle.to_tensor(xtr), paddle.to_tensor(ytr)]),
                         batch_size=args.batch_size, shuffle=True, drop_last=True)
