@@ -72,14 +72,6 @@ def in_dynamic_mode() -> bool:
     return True
 
 
-def is_compiled_with_rocm() -> bool:
-    return False
-
-
-def is_compiled_with_xpu() -> bool:
-    return False
-
-
 def is_compiled_with_distribute() -> bool:
     return True
 

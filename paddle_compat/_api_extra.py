@@ -170,6 +170,14 @@ def is_compiled_with_ipu() -> bool:
     return False
 
 
+def is_compiled_with_rocm() -> bool:
+    return False
+
+
+def is_compiled_with_xpu() -> bool:
+    return False
+
+
 def is_compiled_with_custom_device(device_type: str) -> bool:
     return False
 
@@ -257,7 +265,8 @@ __all__ = [
     "Size", "as_tensor", "asarray", "broadcast_shape", "broadcast_shapes", "cdouble", "cfloat",
     "disable_signal_handler", "double", "e", "finfo", "float", "from_dlpack", "from_numpy",
     "get_cudnn_version", "get_default_device", "get_flags", "half", "iinfo", "inf", "int",
-    "is_compiled_with_cinn", "is_compiled_with_custom_device", "is_compiled_with_ipu", "long",
+    "is_compiled_with_cinn", "is_compiled_with_custom_device", "is_compiled_with_ipu",
+    "is_compiled_with_rocm", "is_compiled_with_xpu", "long",
     "manual_seed", "nan", "newaxis", "pi", "set_default_device", "set_flags", "short",
     "to_dlpack", "tolist", "uint16", "uint32", "uint64", *INPLACE_ALIASES,
 ]

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import jax
 
+from .._api_extra import (  # noqa: F401 - is_compiled_with_custom_device is not in __all__
+    is_compiled_with_custom_device,
+    is_compiled_with_rocm,
+    is_compiled_with_xpu,
+)
 from .._core.place import (
     CPUPlace,
     CUDAPlace,
@@ -29,18 +34,6 @@ def get_available_device() -> list[str]:
 
 def get_all_custom_device_type() -> list[str]:
     return []
-
-
-def is_compiled_with_rocm() -> bool:
-    return False
-
-
-def is_compiled_with_xpu() -> bool:
-    return False
-
-
-def is_compiled_with_custom_device(device_type: str) -> bool:
-    return False
 
 
 def synchronize(device=None) -> None:
