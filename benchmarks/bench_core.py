@@ -68,8 +68,7 @@ def main():
 
     res["MLP 784-256-10 b64 Adam step, eager"] = timeit(lambda: step(x, y), sync, n=50)
     static_step = paddle.jit.to_static(step)
-    res["MLP 784-256-10 b64 Adam step, to_static"] = timeit(lambda: static_step(x, y), sync,
-                                                            n=100)
+    res["MLP 784-256-10 b64 Adam step, to_static"] = timeit(lambda: static_step(x, y), sync, n=100)
     json.dump(res, sys.stdout)
 
 

@@ -47,8 +47,9 @@ def worker(workdir: str, tag: str) -> None:
     model.eval()
     prefix = os.path.join(workdir, tag, "mlp")
     t = time.perf_counter()
-    paddle.jit.save(model, prefix,
-                    input_spec=[paddle.static.InputSpec([None, SIZES[0]], "float32", "x")])
+    paddle.jit.save(
+        model, prefix, input_spec=[paddle.static.InputSpec([None, SIZES[0]], "float32", "x")]
+    )
     save_s = time.perf_counter() - t
     import paddle.inference as pi
 
@@ -92,9 +93,14 @@ def worker(workdir: str, tag: str) -> None:
 class _Worker:
     def __init__(self, python: str, workdir: str, tag: str, cwd: str):
         self.tag = tag
-        self.p = subprocess.Popen([python, os.path.abspath(__file__), "--worker", tag, workdir],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, cwd=cwd)
+        self.p = subprocess.Popen(
+            [python, os.path.abspath(__file__), "--worker", tag, workdir],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=cwd,
+        )
         line = self.p.stdout.readline()
         if not line:
             raise RuntimeError(f"{tag} worker failed:\n{self.p.stderr.read()[-3000:]}")
@@ -126,8 +132,13 @@ def _reference(w) -> dict:
 
 def _http(prefix: str, x_by_batch: dict, n: int = 300) -> dict:
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    proc = subprocess.Popen([sys.executable, "-m", "serving", "--model", prefix, "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=root)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "serving", "--model", prefix, "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=root,
+    )
     res = {}
     try:
         line = proc.stdout.readline()
@@ -135,18 +146,26 @@ def _http(prefix: str, x_by_batch: dict, n: int = 300) -> dict:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         bodies = {}
         for b, x in x_by_batch.items():
-            bodies[f"b{b}"] = json.dumps({"inputs": {"x": {"data": x.tolist(),
-                                                           "dtype": "float32"}}})
-            bodies[f"b{b}_base64"] = json.dumps({
-                "inputs": {"x": {"b64": base64.b64encode(x.tobytes()).decode(),
-                                 "dtype": "float32", "shape": list(x.shape)}},
-                "output_encoding": "base64"})
+            bodies[f"b{b}"] = json.dumps(
+                {"inputs": {"x": {"data": x.tolist(), "dtype": "float32"}}}
+            )
+            bodies[f"b{b}_base64"] = json.dumps(
+                {
+                    "inputs": {
+                        "x": {
+                            "b64": base64.b64encode(x.tobytes()).decode(),
+                            "dtype": "float32",
+                            "shape": list(x.shape),
+                        }
+                    },
+                    "output_encoding": "base64",
+                }
+            )
         for b, body in bodies.items():
             times = []
             for i in range(n + 20):
                 t = time.perf_counter()
-                conn.request("POST", "/v1/predict", body,
-                             {"Content-Type": "application/json"})
+                conn.request("POST", "/v1/predict", body, {"Content-Type": "application/json"})
                 r = conn.getresponse()
                 data = r.read()
                 if i >= 20:
@@ -177,8 +196,9 @@ def main():
         r = np.random.default_rng(0)
         w = {"x": r.standard_normal((max(BATCHES), SIZES[0])).astype("float32")}
         for i in range(len(SIZES) - 1):
-            w[f"{2 * i}_weight"] = (r.standard_normal((SIZES[i], SIZES[i + 1]))
-                                    / np.sqrt(SIZES[i])).astype("float32")
+            w[f"{2 * i}_weight"] = (
+                r.standard_normal((SIZES[i], SIZES[i + 1])) / np.sqrt(SIZES[i])
+            ).astype("float32")
             w[f"{2 * i}_bias"] = (r.standard_normal(SIZES[i + 1]) * 0.1).astype("float32")
         w.update(_reference(w))
         np.savez(os.path.join(workdir, "weights.npz"), **w)
@@ -190,7 +210,7 @@ def main():
             for k in range(args.rounds):  # interleaved chunks: both sides see the same load
                 for b in BATCHES:
                     n = 200 if b == 1 else 50
-                    for s in (sides if k % 2 == 0 else sides[::-1]):
+                    for s in sides if k % 2 == 0 else sides[::-1]:
                         times[(s.tag, b)].append(s.time(b, n))
         finally:
             for s in sides:
@@ -203,31 +223,45 @@ def main():
             if real:
                 real[f"b{b}_us"] = statistics.median(times[("paddle", b)])
                 ratios[b] = statistics.median(
-                    o / p for o, p in zip(times[("compat", b)], times[("paddle", b)]))
-        ours.update(_http(os.path.join(workdir, "compat", "mlp"),
-                          {b: w["x"][:b] for b in BATCHES}))
+                    o / p for o, p in zip(times[("compat", b)], times[("paddle", b)])
+                )
+        ours.update(_http(os.path.join(workdir, "compat", "mlp"), {b: w["x"][:b] for b in BATCHES}))
     mlp = "-".join(map(str, SIZES))
-    print(f"MLP {mlp} float32; {platform.machine()}, {os.cpu_count()} CPU cores; one call = "
-          "copy_from_cpu + run + copy_to_cpu; both predictors alive at once, timed in "
-          f"{args.rounds} interleaved chunks each (median); 1 CPU math thread (Paddle's default)")
+    print(
+        f"MLP {mlp} float32; {platform.machine()}, {os.cpu_count()} CPU cores; one call = "
+        "copy_from_cpu + run + copy_to_cpu; both predictors alive at once, timed in "
+        f"{args.rounds} interleaved chunks each (median); 1 CPU math thread (Paddle's default)"
+    )
     print("| case | paddle-compat | Paddle Inference 3.3.1 | ratio (median of paired chunks) |")
     print("|---|---|---|---|")
     for b in BATCHES:
         o, p = ours[f"b{b}_us"], real.get(f"b{b}_us")
-        print(f"| predictor batch {b} (us) | {o:.1f} | {'' if p is None else f'{p:.1f}'} | "
-              f"{'' if p is None else f'{ratios[b]:.2f}x'} |")
-    for k, label in (("first_call_b1_ms", "first call batch 1 (ms, compiles)"),
-                     ("create_s", "create_predictor (s)"), ("save_s", "paddle.jit.save (s)")):
+        print(
+            f"| predictor batch {b} (us) | {o:.1f} | {'' if p is None else f'{p:.1f}'} | "
+            f"{'' if p is None else f'{ratios[b]:.2f}x'} |"
+        )
+    for k, label in (
+        ("first_call_b1_ms", "first call batch 1 (ms, compiles)"),
+        ("create_s", "create_predictor (s)"),
+        ("save_s", "paddle.jit.save (s)"),
+    ):
         o, p = ours[k], real.get(k)
         print(f"| {label} | {o:.3f} | {'' if p is None else f'{p:.3f}'} | |")
     for b in BATCHES:
         for enc, label in (("", "JSON lists"), ("_base64", "base64")):
             k = f"http_b{b}{enc}"
-            print(f"| HTTP round trip batch {b}, {label}, p50 / p90 (us) | "
-                  f"{ours[k + '_p50_us']:.0f} / {ours[k + '_p90_us']:.0f} | | |")
-    errs = {k: v for k, v in {**{f"compat_{k}": v for k, v in ours.items()},
-                              **{f"paddle_{k}": v for k, v in real.items()}}.items()
-            if k.endswith("maxerr")}
+            print(
+                f"| HTTP round trip batch {b}, {label}, p50 / p90 (us) | "
+                f"{ours[k + '_p50_us']:.0f} / {ours[k + '_p90_us']:.0f} | | |"
+            )
+    errs = {
+        k: v
+        for k, v in {
+            **{f"compat_{k}": v for k, v in ours.items()},
+            **{f"paddle_{k}": v for k, v in real.items()},
+        }.items()
+        if k.endswith("maxerr")
+    }
     print("max |output - numpy reference|:", errs)
     spread = {f"{t}_b{b}": [round(min(v), 1), round(max(v), 1)] for (t, b), v in times.items()}
     print("per-chunk min/max (us):", spread)

@@ -82,9 +82,11 @@ class _FInfo:
         self.resolution = 10.0 ** -_math.floor(-_math.log10(builtins.float(fi.eps)))
 
     def __repr__(self) -> str:
-        return (f"paddle.finfo(min={_g(self.min)}, max={_g(self.max)}, eps={_g(self.eps)}, "
-                f"resolution={_g(self.resolution)}, smallest_normal={_g(self.smallest_normal)}, "
-                f"tiny={_g(self.tiny)}, bits={self.bits}, dtype={self.dtype})")
+        return (
+            f"paddle.finfo(min={_g(self.min)}, max={_g(self.max)}, eps={_g(self.eps)}, "
+            f"resolution={_g(self.resolution)}, smallest_normal={_g(self.smallest_normal)}, "
+            f"tiny={_g(self.tiny)}, bits={self.bits}, dtype={self.dtype})"
+        )
 
 
 class _IInfo:
@@ -96,16 +98,16 @@ class _IInfo:
         self.max = builtins.int(ii.max)
 
     def __repr__(self) -> str:
-        return (f"paddle.iinfo(min={self.min}, max={self.max}, bits={self.bits}, "
-                f"dtype={self.dtype})")
+        return f"paddle.iinfo(min={self.min}, max={self.max}, bits={self.bits}, dtype={self.dtype})"
 
 
 def finfo(dtype) -> _FInfo:
     """Machine limits of a floating-point dtype (eps, max, min, tiny, bits...)."""
     d = _dt.to_dtype(dtype)
     if not (_dt.is_floating(d) or _dt.is_complex(d)):
-        raise ValueError(f"finfo: the input dtype must be a float or complex dtype, but "
-                         f"received {d.name}.")
+        raise ValueError(
+            f"finfo: the input dtype must be a float or complex dtype, but received {d.name}."
+        )
     if _dt.is_complex(d):
         d = _dt.float32 if d is _dt.complex64 else _dt.float64
     return _FInfo(d)
@@ -115,8 +117,7 @@ def iinfo(dtype) -> _IInfo:
     """Machine limits of an integer dtype (min, max, bits)."""
     d = _dt.to_dtype(dtype)
     if not _dt.is_integer(d):
-        raise ValueError(f"iinfo: the input dtype must be an integer dtype, but received "
-                         f"{d.name}.")
+        raise ValueError(f"iinfo: the input dtype must be an integer dtype, but received {d.name}.")
     return _IInfo(d)
 
 
@@ -124,16 +125,28 @@ def iinfo(dtype) -> _IInfo:
 # The global flags a user script commonly reads or sets, with Paddle 3.3.1's CPU defaults.
 # They are recorded (get_flags returns what set_flags stored) but change nothing on JAX.
 _FLAGS: dict[str, object] = {
-    "FLAGS_check_nan_inf": False, "FLAGS_check_nan_inf_level": 0,
-    "FLAGS_use_mkldnn": False, "FLAGS_eager_delete_tensor_gb": 0.0,
-    "FLAGS_allocator_strategy": "auto_growth", "FLAGS_fraction_of_gpu_memory_to_use": 0.92,
-    "FLAGS_benchmark": False, "FLAGS_call_stack_level": 1, "FLAGS_enable_pir_api": True,
-    "FLAGS_use_stride_kernel": True, "FLAGS_print_ir": False, "FLAGS_max_inplace_grad_add": 0,
-    "FLAGS_set_to_1d": False, "FLAGS_low_precision_op_list": 0,
-    "FLAGS_enable_api_kernel_fallback": True, "FLAGS_use_autotune": False,
-    "FLAGS_cudnn_deterministic": False, "FLAGS_embedding_deterministic": 0,
-    "FLAGS_cudnn_exhaustive_search": False, "FLAGS_conv_workspace_size_limit": 512,
-    "FLAGS_use_cuda_managed_memory": False, "FLAGS_initial_gpu_memory_in_mb": 0,
+    "FLAGS_check_nan_inf": False,
+    "FLAGS_check_nan_inf_level": 0,
+    "FLAGS_use_mkldnn": False,
+    "FLAGS_eager_delete_tensor_gb": 0.0,
+    "FLAGS_allocator_strategy": "auto_growth",
+    "FLAGS_fraction_of_gpu_memory_to_use": 0.92,
+    "FLAGS_benchmark": False,
+    "FLAGS_call_stack_level": 1,
+    "FLAGS_enable_pir_api": True,
+    "FLAGS_use_stride_kernel": True,
+    "FLAGS_print_ir": False,
+    "FLAGS_max_inplace_grad_add": 0,
+    "FLAGS_set_to_1d": False,
+    "FLAGS_low_precision_op_list": 0,
+    "FLAGS_enable_api_kernel_fallback": True,
+    "FLAGS_use_autotune": False,
+    "FLAGS_cudnn_deterministic": False,
+    "FLAGS_embedding_deterministic": 0,
+    "FLAGS_cudnn_exhaustive_search": False,
+    "FLAGS_conv_workspace_size_limit": 512,
+    "FLAGS_use_cuda_managed_memory": False,
+    "FLAGS_initial_gpu_memory_in_mb": 0,
 }
 
 
@@ -208,8 +221,9 @@ def manual_seed(seed: int):
 def to_dlpack(x: Tensor):
     """A DLPack capsule sharing x's buffer."""
     if not isinstance(x, Tensor):
-        raise TypeError(f"The type of 'x' in to_dlpack must be paddle.Tensor, but received "
-                        f"{type(x)}.")
+        raise TypeError(
+            f"The type of 'x' in to_dlpack must be paddle.Tensor, but received {type(x)}."
+        )
     return x._value.__dlpack__()
 
 
@@ -242,11 +256,11 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     return call_op("to_tensor", ndarray)
 
 
-def as_tensor(data, dtype=None, device=None, requires_grad: bool = False,
-              pin_memory: bool = False) -> Tensor:
+def as_tensor(
+    data, dtype=None, device=None, requires_grad: bool = False, pin_memory: bool = False
+) -> Tensor:
     """``to_tensor`` with torch-style keywords (a Tensor argument is copied, as Paddle does)."""
-    return call_op("to_tensor", data, dtype=dtype, place=device,
-                   stop_gradient=not requires_grad)
+    return call_op("to_tensor", data, dtype=dtype, place=device, stop_gradient=not requires_grad)
 
 
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad: bool = False) -> Tensor:
@@ -262,11 +276,44 @@ def tolist(x: Tensor):
 globals().update(INPLACE_ALIASES)
 
 __all__ = [
-    "Size", "as_tensor", "asarray", "broadcast_shape", "broadcast_shapes", "cdouble", "cfloat",
-    "disable_signal_handler", "double", "e", "finfo", "float", "from_dlpack", "from_numpy",
-    "get_cudnn_version", "get_default_device", "get_flags", "half", "iinfo", "inf", "int",
-    "is_compiled_with_cinn", "is_compiled_with_custom_device", "is_compiled_with_ipu",
-    "is_compiled_with_rocm", "is_compiled_with_xpu", "long",
-    "manual_seed", "nan", "newaxis", "pi", "set_default_device", "set_flags", "short",
-    "to_dlpack", "tolist", "uint16", "uint32", "uint64", *INPLACE_ALIASES,
+    "Size",
+    "as_tensor",
+    "asarray",
+    "broadcast_shape",
+    "broadcast_shapes",
+    "cdouble",
+    "cfloat",
+    "disable_signal_handler",
+    "double",
+    "e",
+    "finfo",
+    "float",
+    "from_dlpack",
+    "from_numpy",
+    "get_cudnn_version",
+    "get_default_device",
+    "get_flags",
+    "half",
+    "iinfo",
+    "inf",
+    "int",
+    "is_compiled_with_cinn",
+    "is_compiled_with_custom_device",
+    "is_compiled_with_ipu",
+    "is_compiled_with_rocm",
+    "is_compiled_with_xpu",
+    "long",
+    "manual_seed",
+    "nan",
+    "newaxis",
+    "pi",
+    "set_default_device",
+    "set_flags",
+    "short",
+    "to_dlpack",
+    "tolist",
+    "uint16",
+    "uint32",
+    "uint64",
+    *INPLACE_ALIASES,
 ]

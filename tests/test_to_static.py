@@ -15,14 +15,18 @@ from paddle_compat._core.tensor import Parameter
 
 def _params(seed=0):
     rs = np.random.RandomState(seed)
-    return (Parameter(jnp.asarray(rs.randn(4, 3).astype("float32"))),
-            Parameter(jnp.zeros(3, "float32")))
+    return (
+        Parameter(jnp.asarray(rs.randn(4, 3).astype("float32"))),
+        Parameter(jnp.zeros(3, "float32")),
+    )
 
 
 def _data(seed=1):
     rs = np.random.RandomState(seed)
-    return (paddle.to_tensor(rs.randn(8, 4).astype("float32")),
-            paddle.to_tensor(rs.randn(8, 3).astype("float32")))
+    return (
+        paddle.to_tensor(rs.randn(8, 4).astype("float32")),
+        paddle.to_tensor(rs.randn(8, 3).astype("float32")),
+    )
 
 
 def _make_step(W, b):
@@ -34,6 +38,7 @@ def _make_step(W, b):
                 p.set_value(p - 0.1 * p.grad)
                 p.clear_gradient(set_to_zero=False)
         return loss
+
     return step
 
 

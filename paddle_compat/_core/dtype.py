@@ -74,11 +74,36 @@ uint16 = DType("uint16", np.uint16)
 uint32 = DType("uint32", np.uint32)
 uint64 = DType("uint64", np.uint64)
 
-ALL = [bool_, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64,
-       complex64, complex128, float8_e4m3fn, float8_e5m2, uint16, uint32, uint64]
+ALL = [
+    bool_,
+    uint8,
+    int8,
+    int16,
+    int32,
+    int64,
+    float16,
+    bfloat16,
+    float32,
+    float64,
+    complex64,
+    complex128,
+    float8_e4m3fn,
+    float8_e5m2,
+    uint16,
+    uint32,
+    uint64,
+]
 _BY_NAME = {d.name: d for d in ALL}
-_BY_NAME.update({"bool_": bool_, "float": float32, "double": float64, "half": float16,
-                 "int": int32, "long": int64})
+_BY_NAME.update(
+    {
+        "bool_": bool_,
+        "float": float32,
+        "double": float64,
+        "half": float16,
+        "int": int32,
+        "long": int64,
+    }
+)
 _BY_NP = {d.np: d for d in ALL}
 
 _FLOATS = {float16, bfloat16, float32, float64, float8_e4m3fn, float8_e5m2}

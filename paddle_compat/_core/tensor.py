@@ -24,8 +24,19 @@ class Tensor:
     """A Paddle Tensor backed by a ``jax.Array``."""
 
     __slots__ = (
-        "_value", "stop_gradient", "_grad_slot", "_name", "persistable", "_node", "_out_idx",
-        "_version", "_hooks", "_retain_grad", "_uid", "__weakref__", "__dict__",
+        "_value",
+        "stop_gradient",
+        "_grad_slot",
+        "_name",
+        "persistable",
+        "_node",
+        "_out_idx",
+        "_version",
+        "_hooks",
+        "_retain_grad",
+        "_uid",
+        "__weakref__",
+        "__dict__",
     )
     __array_priority__ = 100
 
@@ -236,9 +247,7 @@ class Tensor:
         """Call ``hook(grad)`` when this tensor's gradient is computed; a non-None result
         replaces the gradient. Returns a handle with ``remove()``."""
         if self.stop_gradient:
-            raise RuntimeError(
-                "Cannot register hook on a tensor that stop gradient."
-            )
+            raise RuntimeError("Cannot register hook on a tensor that stop gradient.")
         if self._hooks is None:
             self._hooks = {}
         key = next(_uid_counter)
@@ -406,8 +415,11 @@ class Parameter(Tensor):
     ``Parameter containing:``."""
 
     def __init__(self, value, name=None, trainable=True, stop_gradient=None):
-        super().__init__(value, stop_gradient=not trainable if stop_gradient is None
-                         else stop_gradient, name=name or _unique_name("param"))
+        super().__init__(
+            value,
+            stop_gradient=not trainable if stop_gradient is None else stop_gradient,
+            name=name or _unique_name("param"),
+        )
         self.persistable = True
         self.optimize_attr = {"learning_rate": 1.0}
         self.regularizer = None

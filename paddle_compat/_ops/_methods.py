@@ -11,31 +11,48 @@ from .._core.tensor import Tensor
 
 # operator -> (op name, reversed?)
 _OPERATORS = {
-    "__add__": ("add", False), "__radd__": ("add", True),
-    "__sub__": ("subtract", False), "__rsub__": ("subtract", True),
-    "__mul__": ("multiply", False), "__rmul__": ("multiply", True),
-    "__truediv__": ("divide", False), "__rtruediv__": ("divide", True),
-    "__floordiv__": ("floor_divide", False), "__rfloordiv__": ("floor_divide", True),
-    "__mod__": ("remainder", False), "__rmod__": ("remainder", True),
-    "__pow__": ("pow", False), "__rpow__": ("pow", True),
-    "__matmul__": ("matmul", False), "__rmatmul__": ("matmul", True),
-    "__lt__": ("less_than", False), "__le__": ("less_equal", False),
-    "__gt__": ("greater_than", False), "__ge__": ("greater_equal", False),
-    "__and__": ("bitwise_and", False), "__rand__": ("bitwise_and", True),
-    "__or__": ("bitwise_or", False), "__ror__": ("bitwise_or", True),
-    "__xor__": ("bitwise_xor", False), "__rxor__": ("bitwise_xor", True),
-    "__lshift__": ("bitwise_left_shift", False), "__rshift__": ("bitwise_right_shift", False),
+    "__add__": ("add", False),
+    "__radd__": ("add", True),
+    "__sub__": ("subtract", False),
+    "__rsub__": ("subtract", True),
+    "__mul__": ("multiply", False),
+    "__rmul__": ("multiply", True),
+    "__truediv__": ("divide", False),
+    "__rtruediv__": ("divide", True),
+    "__floordiv__": ("floor_divide", False),
+    "__rfloordiv__": ("floor_divide", True),
+    "__mod__": ("remainder", False),
+    "__rmod__": ("remainder", True),
+    "__pow__": ("pow", False),
+    "__rpow__": ("pow", True),
+    "__matmul__": ("matmul", False),
+    "__rmatmul__": ("matmul", True),
+    "__lt__": ("less_than", False),
+    "__le__": ("less_equal", False),
+    "__gt__": ("greater_than", False),
+    "__ge__": ("greater_equal", False),
+    "__and__": ("bitwise_and", False),
+    "__rand__": ("bitwise_and", True),
+    "__or__": ("bitwise_or", False),
+    "__ror__": ("bitwise_or", True),
+    "__xor__": ("bitwise_xor", False),
+    "__rxor__": ("bitwise_xor", True),
+    "__lshift__": ("bitwise_left_shift", False),
+    "__rshift__": ("bitwise_right_shift", False),
 }
 _UNARY = {"__neg__": "neg", "__abs__": "abs", "__invert__": "bitwise_not", "__pos__": "assign"}
 
 
 def _binary(opname: str, reverse: bool):
     if reverse:
+
         def method(self, other):
             return call_op(opname, other, self)
     else:
+
         def method(self, other):
             return call_op(opname, self, other)
+
     return method
 
 
@@ -44,6 +61,7 @@ def _eq(opname):
         if other is None:
             return opname == "not_equal"
         return call_op(opname, self, other)
+
     return method
 
 

@@ -46,7 +46,12 @@ class _Index:
 
     def __init__(self, plan, starts, tensors, arrays, shape):
         self.plan, self.starts, self.tensors, self.arrays, self.shape = (
-            plan, starts, tensors, arrays, shape)
+            plan,
+            starts,
+            tensors,
+            arrays,
+            shape,
+        )
 
     def inputs(self):
         out = [] if self.starts is None else [self.starts]
@@ -118,8 +123,10 @@ def _mask_to_arrays(m, shape, dim):
             )
     if isinstance(m, Tensor):
         trace_state.check_concrete(
-            m, "x[mask] (a boolean-mask index has a data-dependent shape; under to_static use "
-               "paddle.where(mask, x, 0) or paddle.masked_fill to keep shapes static)")
+            m,
+            "x[mask] (a boolean-mask index has a data-dependent shape; under to_static use "
+            "paddle.where(mask, x, 0) or paddle.masked_fill to keep shapes static)",
+        )
         m = np.asarray(m._value)
     return [np.asarray(a, np.int64) for a in np.nonzero(m)]
 
@@ -150,7 +157,7 @@ def parse_index(shape, idx) -> _Index:
         )
     if n_ell:
         i = next(i for i, (k, _) in enumerate(parsed) if k == "ell")
-        parsed[i:i + 1] = [("full", None)] * (ndim - used)
+        parsed[i : i + 1] = [("full", None)] * (ndim - used)
     else:
         parsed += [("full", None)] * (ndim - used)
 
@@ -363,7 +370,8 @@ def _check_value_shape(vshape, target):
     while len(vs) > len(target) and vs[0] == 1:
         vs = vs[1:]
     ok = len(vs) <= len(target) and all(
-        a == 1 or a == b for a, b in zip(vs[::-1], list(target)[::-1]))
+        a == 1 or a == b for a, b in zip(vs[::-1], list(target)[::-1])
+    )
     if not ok:
         raise ValueError(
             "(InvalidArgument) The shape of tensor assigned value must match the shape of "
@@ -458,8 +466,7 @@ def _setitem(x: Tensor, index, value) -> None:
         ix = parse_index(shape, index)
         _check_value_shape(np.shape(v), ix.shape)
         key = (_SET, ix.plan, tuple(ix.shape))
-        out = run_kernel(key, lambda: _make_set(ix.plan, tuple(ix.shape)),
-                         [x, v, *ix.inputs()])
+        out = run_kernel(key, lambda: _make_set(ix.plan, tuple(ix.shape)), [x, v, *ix.inputs()])
     rebind_inplace(x, out)
 
 
@@ -468,8 +475,7 @@ def _fits_where(vshape, xshape, k):
     while vs and vs[0] == 1 and len(vs) > len(xshape) - k:
         vs = vs[1:]
     tail = list(xshape[k:])
-    return len(vs) <= len(tail) and all(
-        a == 1 or a == b for a, b in zip(vs[::-1], tail[::-1]))
+    return len(vs) <= len(tail) and all(a == 1 or a == b for a, b in zip(vs[::-1], tail[::-1]))
 
 
 def _make_mask_set(k):
@@ -535,4 +541,3 @@ def strided_slice(x, axes, starts, ends, strides):
     for a, s, e, st in zip(axes, starts, ends, strides):
         idx[a] = _pyslice(s, e, st)
     return _getitem(x, tuple(idx))
-

@@ -94,8 +94,7 @@ def take_along_axis(arr, indices, axis, broadcast=True, out=None):
     ax = axis_of(axis, arr.ndim)
     if indices.ndim != arr.ndim:
         raise ValueError(
-            "The rank of indices must equal the rank of arr: "
-            f"{indices.ndim} vs {arr.ndim}."
+            f"The rank of indices must equal the rank of arr: {indices.ndim} vs {arr.ndim}."
         )
     arr, indices = _align(arr, indices, ax, broadcast)
     indices = _wrap(indices, arr.shape[ax])
@@ -140,7 +139,8 @@ def scatter_nd_add(x, index, updates):
     k = index.shape[-1]
     tgt = index.shape[:-1] + x.shape[k:]
     return x.at[tuple(index[..., i] for i in range(k))].add(
-        jnp.broadcast_to(updates, tgt), mode="drop")
+        jnp.broadcast_to(updates, tgt), mode="drop"
+    )
 
 
 @op("scatter_nd", tensors=("index", "updates"), method=None)
@@ -189,10 +189,13 @@ def index_put(x, indices, value, accumulate=False):
 _REDUCE = ("assign", "add", "mul", "multiply", "mean", "amin", "amax")
 
 
-@op("put_along_axis", tensors=("arr", "indices", "values"), inplace="put_along_axis_",
-    aliases={"input": "arr"})
-def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=True,
-                   broadcast=True):
+@op(
+    "put_along_axis",
+    tensors=("arr", "indices", "values"),
+    inplace="put_along_axis_",
+    aliases={"input": "arr"},
+)
+def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=True, broadcast=True):
     """Put ``values`` into ``arr`` at ``indices`` along ``axis`` with a reduction."""
     if reduce not in _REDUCE:
         raise ValueError(
@@ -246,8 +249,7 @@ def _extreme(dt, high):
 
 
 # -- where / masks ----------------------------------------------------------------------------
-@op("_where", tensors=("condition", "x", "y"), promote=("x", "y"), namespaces=(),
-    method=None)
+@op("_where", tensors=("condition", "x", "y"), promote=("x", "y"), namespaces=(), method=None)
 def _where(condition, x, y):
     return jnp.where(condition, x, y)
 
@@ -278,8 +280,10 @@ def where(condition, x=None, y=None, out=None):
     """Elementwise ``x if condition else y`` (Paddle promotion of x and y); with only
     ``condition``, the tuple of int64 coordinates of its True entries."""
     if x is None and y is None:
-        a = _host(condition, "paddle.where(condition) (data-dependent shape; use "
-                             "paddle.where(condition, x, y))")
+        a = _host(
+            condition,
+            "paddle.where(condition) (data-dependent shape; use paddle.where(condition, x, y))",
+        )
         return tuple(Tensor(jnp.asarray(i, jnp.int64)) for i in np.nonzero(a))
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
@@ -354,8 +358,9 @@ def repeat_interleave(x, repeats, axis=None, output_size=None):
             f"of Input(X) in axis. But received: {list(repeats.shape)}, required: [{n}]."
         )
     if output_size is None:
-        output_size = int(_host(repeats, "paddle.repeat_interleave with Tensor repeats (pass "
-                                         "output_size)").sum())
+        output_size = int(
+            _host(repeats, "paddle.repeat_interleave with Tensor repeats (pass output_size)").sum()
+        )
     return _repeat_interleave(x, repeats, ax, int(output_size))
 
 
@@ -366,8 +371,9 @@ def select_scatter(x, values, axis, index):
     ax = axis_of(axis, x.ndim)
     n = x.shape[ax]
     if not -n <= index < n:
-        raise IndexError(f"(OutOfRange) select_scatter: index {index} out of range for dim "
-                         f"{ax} of size {n}.")
+        raise IndexError(
+            f"(OutOfRange) select_scatter: index {index} out of range for dim {ax} of size {n}."
+        )
     sl = (slice(None),) * ax + (index % n,)
     _same_dtype(x, values, "select_scatter")
     return x.at[sl].set(values)
@@ -377,8 +383,7 @@ def select_scatter(x, values, axis, index):
 def slice_scatter(x, value, axes, starts, ends, strides):
     """``x`` with the strided slice given by axes/starts/ends/strides replaced by ``value``."""
     sl = [slice(None)] * x.ndim
-    for a, s, e, st in zip(int_list(axes), int_list(starts), int_list(ends),
-                           int_list(strides)):
+    for a, s, e, st in zip(int_list(axes), int_list(starts), int_list(ends), int_list(strides)):
         sl[axis_of(a, x.ndim)] = slice(s, e, st)
     _same_dtype(x, value, "slice_scatter")
     return x.at[tuple(sl)].set(value)

@@ -41,6 +41,18 @@ def synchronize(device=None) -> None:
     (jax.device_put(0) + 0).block_until_ready()
 
 
-__all__ = ["CPUPlace", "CUDAPlace", "Place", "cuda", "get_all_custom_device_type",
-           "get_all_device_type", "get_available_device", "get_device", "is_compiled_with_cuda",
-           "is_compiled_with_rocm", "is_compiled_with_xpu", "set_device", "synchronize"]
+__all__ = [
+    "CPUPlace",
+    "CUDAPlace",
+    "Place",
+    "cuda",
+    "get_all_custom_device_type",
+    "get_all_device_type",
+    "get_available_device",
+    "get_device",
+    "is_compiled_with_cuda",
+    "is_compiled_with_rocm",
+    "is_compiled_with_xpu",
+    "set_device",
+    "synchronize",
+]

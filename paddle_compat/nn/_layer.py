@@ -55,12 +55,15 @@ class HookRemoveHelper:
 def _check_member_name(kind: str, name) -> None:
     """Paddle's checks on the name of a parameter or buffer being registered."""
     if not isinstance(name, str):
-        raise TypeError(f"The name of {kind} should be a string, but received "
-                        f"{type(name).__name__}.")
+        raise TypeError(
+            f"The name of {kind} should be a string, but received {type(name).__name__}."
+        )
     if "." in name:
-        raise KeyError(f"The name of {kind} can not contain `.`, because when you access the "
-                       f"newly added {kind} in the form of `self.**.**`, it will cause "
-                       "AttributeError.")
+        raise KeyError(
+            f"The name of {kind} can not contain `.`, because when you access the "
+            f"newly added {kind} in the form of `self.**.**`, it will cause "
+            "AttributeError."
+        )
     if name == "":
         raise KeyError(f"The name of {kind} can not be empty.")
 
@@ -153,7 +156,8 @@ class Layer:
                     if not (isinstance(res, tuple) and len(res) == 2):
                         raise RuntimeError(
                             "forward pre-hook must return None or a tuple of (new_args, "
-                            f"new_kwargs), but got {res}.")
+                            f"new_kwargs), but got {res}."
+                        )
                     inputs, kwargs = res
                     if not isinstance(inputs, tuple):
                         inputs = (inputs,)
@@ -184,8 +188,9 @@ class Layer:
         return hook(self, inputs, outputs)
 
     # -- hooks ------------------------------------------------------------------------------
-    def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
-                                  with_kwargs: bool = False) -> HookRemoveHelper:
+    def register_forward_pre_hook(
+        self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False
+    ) -> HookRemoveHelper:
         """Call ``hook(layer, inputs)`` before ``forward``; a non-None result replaces the
         inputs. With ``with_kwargs`` the hook gets and may return ``(args, kwargs)``."""
         h = HookRemoveHelper(self._forward_pre_hooks, self._forward_pre_hooks_with_kwargs_flag)
@@ -196,13 +201,21 @@ class Layer:
             self._forward_pre_hooks.move_to_end(h._hook_id, last=False)
         return h
 
-    def register_forward_post_hook(self, hook: Callable, *, prepend: bool = False,
-                                   with_kwargs: bool = False,
-                                   always_call: bool = False) -> HookRemoveHelper:
+    def register_forward_post_hook(
+        self,
+        hook: Callable,
+        *,
+        prepend: bool = False,
+        with_kwargs: bool = False,
+        always_call: bool = False,
+    ) -> HookRemoveHelper:
         """Call ``hook(layer, inputs, outputs)`` after ``forward``; a non-None result replaces
         the outputs."""
-        h = HookRemoveHelper(self._forward_post_hooks, self._forward_post_hooks_with_kwargs_flag,
-                             self._forward_post_hooks_always_called)
+        h = HookRemoveHelper(
+            self._forward_post_hooks,
+            self._forward_post_hooks_with_kwargs_flag,
+            self._forward_post_hooks_always_called,
+        )
         self._forward_post_hooks[h._hook_id] = hook
         if with_kwargs:
             self._forward_post_hooks_with_kwargs_flag[h._hook_id] = True
@@ -221,18 +234,25 @@ class Layer:
         return h
 
     # -- creation ---------------------------------------------------------------------------
-    def create_parameter(self, shape, attr=None, dtype=None, is_bias: bool = False,
-                         default_initializer=None, device=None) -> Parameter | None:
+    def create_parameter(
+        self,
+        shape,
+        attr=None,
+        dtype=None,
+        is_bias: bool = False,
+        default_initializer=None,
+        device=None,
+    ) -> Parameter | None:
         """Create a Parameter named ``<full_name>.w_N`` (``.b_N`` for biases); weights default
         to XavierUniform, biases to zeros; ``attr=False`` returns None."""
         return _make_parameter(shape, dtype, attr, is_bias, default_initializer, self._full_name)
 
-    def create_variable(self, name: str | None = None, persistable: bool | None = None,
-                        dtype=None) -> Tensor:
+    def create_variable(
+        self, name: str | None = None, persistable: bool | None = None, dtype=None
+    ) -> Tensor:
         """Create an empty Tensor attribute (Paddle's variable placeholder)."""
         dt = _dt.to_dtype(dtype) if dtype is not None else _dt.to_dtype(self._dtype)
-        t = Tensor(jnp.zeros((0,), dt.np),
-                   name=name or _unique_name(f"{self._full_name}.tmp"))
+        t = Tensor(jnp.zeros((0,), dt.np), name=name or _unique_name(f"{self._full_name}.tmp"))
         t.persistable = bool(persistable)
         return t
 
@@ -258,8 +278,10 @@ class Layer:
         if hasattr(self, name) and name not in self._parameters:
             raise KeyError(f"The parameter '{name}' already exists.")
         if parameter is not None and not isinstance(parameter, Parameter):
-            raise TypeError(f"The parameter to be added should be a Parameter, but received "
-                            f"{_type_name(parameter)}.")
+            raise TypeError(
+                f"The parameter to be added should be a Parameter, but received "
+                f"{_type_name(parameter)}."
+            )
         if len(self._loaddict_holder) > 0 and parameter is not None:
             if parameter.name in self._loaddict_holder:
                 parameter.set_value(self._loaddict_holder[parameter.name])
@@ -277,8 +299,10 @@ class Layer:
         if hasattr(self, name) and name not in self._buffers:
             raise KeyError(f"attribute '{name}' already exists.")
         if tensor is not None and not isinstance(tensor, Tensor):
-            raise TypeError(f"The registered buffer should be a Paddle.Tensor, but received "
-                            f"{_type_name(tensor)}.")
+            raise TypeError(
+                f"The registered buffer should be a Paddle.Tensor, but received "
+                f"{_type_name(tensor)}."
+            )
         self._buffers[name] = tensor
         if persistable:
             self._non_persistable_buffer_names_set.discard(name)
@@ -311,8 +335,10 @@ class Layer:
             params[name] = value
         elif params is not None and name in params:
             if value is not None:
-                raise TypeError(f"assignment to parameter '{name}' should be of type Parameter "
-                                f"or None, but got '{_type_name(value)}'")
+                raise TypeError(
+                    f"assignment to parameter '{name}' should be of type Parameter "
+                    f"or None, but got '{_type_name(value)}'"
+                )
             params[name] = None
         elif isinstance(value, Layer):
             if layers is None:
@@ -321,8 +347,10 @@ class Layer:
             layers[name] = value
         elif layers is not None and name in layers:
             if value is not None:
-                raise TypeError(f"assignment to sublayer '{name}' should be of type Layer or "
-                                f"None, but got '{_type_name(value)}'")
+                raise TypeError(
+                    f"assignment to sublayer '{name}' should be of type Layer or "
+                    f"None, but got '{_type_name(value)}'"
+                )
             layers[name] = None
         elif isinstance(value, Tensor):
             if buffers is None:
@@ -333,8 +361,10 @@ class Layer:
             buffers[name] = value
         elif buffers is not None and name in buffers:
             if value is not None:
-                raise TypeError(f"assignment to buffers '{name}' should be of type "
-                                f"core.DenseTensor or None, but got '{_type_name(value)}'")
+                raise TypeError(
+                    f"assignment to buffers '{name}' should be of type "
+                    f"core.DenseTensor or None, but got '{_type_name(value)}'"
+                )
             buffers[name] = None
         else:
             object.__setattr__(self, name, value)
@@ -367,8 +397,9 @@ class Layer:
         """All parameters (each once), own first then sublayers' in registration order."""
         return [p for _, p in self.named_parameters(include_sublayers=include_sublayers)]
 
-    def named_parameters(self, prefix: str = "", include_sublayers: bool = True,
-                         remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
+    def named_parameters(
+        self, prefix: str = "", include_sublayers: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Parameter]]:
         """Yield ``(qualified_name, parameter)`` pairs."""
         return self._named_members("_parameters", prefix, include_sublayers, remove_duplicate)
 
@@ -376,19 +407,25 @@ class Layer:
         """All buffers (persistable or not)."""
         return [b for _, b in self.named_buffers(include_sublayers=include_sublayers)]
 
-    def named_buffers(self, prefix: str = "", include_sublayers: bool = True,
-                      remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
+    def named_buffers(
+        self, prefix: str = "", include_sublayers: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Tensor]]:
         """Yield ``(qualified_name, buffer)`` pairs."""
         return self._named_members("_buffers", prefix, include_sublayers, remove_duplicate)
 
-    def _named_members(self, attr: str, prefix: str, include_sublayers: bool,
-                       remove_duplicate: bool) -> Iterator[tuple[str, Tensor]]:
+    def _named_members(
+        self, attr: str, prefix: str, include_sublayers: bool, remove_duplicate: bool
+    ) -> Iterator[tuple[str, Tensor]]:
         """``(qualified_name, tensor)`` for the entries of each layer's ``attr`` dict
         (``_parameters`` or ``_buffers``), skipping None and (optionally) repeats."""
         seen = set()
-        layers = (self.named_sublayers(prefix=prefix, include_self=True,
-                                       remove_duplicate=remove_duplicate)
-                  if include_sublayers else [(prefix, self)])
+        layers = (
+            self.named_sublayers(
+                prefix=prefix, include_self=True, remove_duplicate=remove_duplicate
+            )
+            if include_sublayers
+            else [(prefix, self)]
+        )
         for lprefix, layer in layers:
             for name, t in getattr(layer, attr).items():
                 if t is None or (remove_duplicate and id(t) in seen):
@@ -413,9 +450,13 @@ class Layer:
         """All sublayers, depth first (pre-order)."""
         return [la for _, la in self.named_sublayers(include_self=include_self)]
 
-    def named_sublayers(self, prefix: str = "", include_self: bool = False,
-                        layers_set: set | None = None,
-                        remove_duplicate: bool = True) -> Iterator[tuple[str, Layer]]:
+    def named_sublayers(
+        self,
+        prefix: str = "",
+        include_self: bool = False,
+        layers_set: set | None = None,
+        remove_duplicate: bool = True,
+    ) -> Iterator[tuple[str, Layer]]:
         """Yield ``(qualified_name, layer)`` for every sublayer, depth first."""
         if layers_set is None:
             layers_set = set()
@@ -427,18 +468,23 @@ class Layer:
             if layer is None:
                 continue
             p = prefix + ("." if prefix else "") + key
-            yield from layer.named_sublayers(prefix=p, include_self=True,
-                                             layers_set=layers_set,
-                                             remove_duplicate=remove_duplicate)
+            yield from layer.named_sublayers(
+                prefix=p,
+                include_self=True,
+                layers_set=layers_set,
+                remove_duplicate=remove_duplicate,
+            )
 
     def modules(self) -> Iterator[Layer]:
         for _, m in self.named_modules():
             yield m
 
-    def named_modules(self, memo: set | None = None, prefix: str = "",
-                      remove_duplicate: bool = True):
-        return self.named_sublayers(prefix=prefix, include_self=True, layers_set=memo,
-                                    remove_duplicate=remove_duplicate)
+    def named_modules(
+        self, memo: set | None = None, prefix: str = "", remove_duplicate: bool = True
+    ):
+        return self.named_sublayers(
+            prefix=prefix, include_self=True, layers_set=memo, remove_duplicate=remove_duplicate
+        )
 
     def get_sublayer(self, target: str) -> Layer:
         """The sublayer at dotted path ``target`` ('' is self)."""

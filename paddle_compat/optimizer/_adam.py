@@ -59,9 +59,12 @@ def adam_moments_specs(opt, param) -> list:
 def adam_hyper(opt, group) -> tuple:
     """(beta1, beta2, epsilon, amsgrad) of ``group`` (falling back to ``opt``'s defaults)."""
     d = opt._default_dict
-    return (as_float(group.get("beta1", d["beta1"])),
-            as_float(group.get("beta2", d["beta2"])),
-            as_float(group.get("epsilon", d["epsilon"])), bool(opt._amsgrad))
+    return (
+        as_float(group.get("beta1", d["beta1"])),
+        as_float(group.get("beta2", d["beta2"])),
+        as_float(group.get("epsilon", d["epsilon"])),
+        bool(opt._amsgrad),
+    )
 
 
 def adam_update(p, g, states, lr, b1, b2, eps, amsgrad):
@@ -89,13 +92,29 @@ def adam_update(p, g, states, lr, b1, b2, eps, amsgrad):
 class Adam(Optimizer):
     """Adam (Kingma & Ba) with Paddle's bias-correction and epsilon placement."""
 
-    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
-                 parameters=None, weight_decay=None, grad_clip=None, lazy_mode: bool = False,
-                 multi_precision: bool = False, use_multi_tensor: bool = False,
-                 amsgrad: bool = False, name: str | None = None) -> None:
+    def __init__(
+        self,
+        learning_rate=0.001,
+        beta1=0.9,
+        beta2=0.999,
+        epsilon=1e-8,
+        parameters=None,
+        weight_decay=None,
+        grad_clip=None,
+        lazy_mode: bool = False,
+        multi_precision: bool = False,
+        use_multi_tensor: bool = False,
+        amsgrad: bool = False,
+        name: str | None = None,
+    ) -> None:
         check_betas(learning_rate, beta1, beta2, epsilon)
-        super().__init__(learning_rate=learning_rate, parameters=parameters,
-                         weight_decay=weight_decay, grad_clip=grad_clip, name=name)
+        super().__init__(
+            learning_rate=learning_rate,
+            parameters=parameters,
+            weight_decay=weight_decay,
+            grad_clip=grad_clip,
+            name=name,
+        )
         self.type = "adam"
         self._beta1 = beta1
         self._beta2 = beta2
@@ -104,8 +123,12 @@ class Adam(Optimizer):
         self._multi_precision = multi_precision
         self._use_multi_tensor = use_multi_tensor
         self._amsgrad = amsgrad
-        self._default_dict = {"beta1": beta1, "beta2": beta2, "epsilon": epsilon,
-                              "lazy_mode": lazy_mode}
+        self._default_dict = {
+            "beta1": beta1,
+            "beta2": beta2,
+            "epsilon": epsilon,
+            "lazy_mode": lazy_mode,
+        }
 
     def _acc_specs(self, param):
         return adam_moments_specs(self, param)

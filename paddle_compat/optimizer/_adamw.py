@@ -18,12 +18,23 @@ class AdamW(Optimizer):
 
     _group_decay_is_regularizer = False
 
-    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
-                 parameters=None, weight_decay=0.01, use_lowprecision_moment: bool = False,
-                 lr_ratio: Callable | None = None,
-                 apply_decay_param_fun: Callable[[str], bool] | None = None, grad_clip=None,
-                 lazy_mode: bool = False, multi_precision: bool = False, amsgrad: bool = False,
-                 name: str | None = None) -> None:
+    def __init__(
+        self,
+        learning_rate=0.001,
+        beta1=0.9,
+        beta2=0.999,
+        epsilon=1e-8,
+        parameters=None,
+        weight_decay=0.01,
+        use_lowprecision_moment: bool = False,
+        lr_ratio: Callable | None = None,
+        apply_decay_param_fun: Callable[[str], bool] | None = None,
+        grad_clip=None,
+        lazy_mode: bool = False,
+        multi_precision: bool = False,
+        amsgrad: bool = False,
+        name: str | None = None,
+    ) -> None:
         check_betas(learning_rate, beta1, beta2, epsilon)
         if not isinstance(weight_decay, int | float | Tensor) or isinstance(weight_decay, bool):
             raise TypeError("weight_decay should be int, float or Tensor.")
@@ -31,11 +42,20 @@ class AdamW(Optimizer):
             assert callable(lr_ratio)
         self._weight_decay = as_float(weight_decay)
         self._default_dict = {
-            "weight_decay": self._weight_decay, "beta1": beta1, "beta2": beta2,
-            "epsilon": epsilon, "lazy_mode": lazy_mode, "grad_clip": grad_clip,
+            "weight_decay": self._weight_decay,
+            "beta1": beta1,
+            "beta2": beta2,
+            "epsilon": epsilon,
+            "lazy_mode": lazy_mode,
+            "grad_clip": grad_clip,
         }
-        super().__init__(learning_rate=learning_rate, parameters=parameters,
-                         weight_decay=None, grad_clip=grad_clip, name=name)
+        super().__init__(
+            learning_rate=learning_rate,
+            parameters=parameters,
+            weight_decay=None,
+            grad_clip=grad_clip,
+            name=name,
+        )
         self.type = "adamw"
         self._params_name = set()
         self._apply_decay_param_fun = apply_decay_param_fun
@@ -59,11 +79,16 @@ class AdamW(Optimizer):
 
     def _hyper(self, param, group):
         d = self._default_dict
-        with_decay = not (self._apply_decay_param_fun is not None
-                          and not self._apply_decay_param_fun(param.name))
+        with_decay = not (
+            self._apply_decay_param_fun is not None and not self._apply_decay_param_fun(param.name)
+        )
         ratio = 1.0 if self._lr_ratio is None else float(self._lr_ratio(param))
-        return (*adam_hyper(self, group), as_float(group.get("weight_decay", d["weight_decay"])),
-                with_decay, ratio)
+        return (
+            *adam_hyper(self, group),
+            as_float(group.get("weight_decay", d["weight_decay"])),
+            with_decay,
+            ratio,
+        )
 
     @staticmethod
     def _rule(p, g, states, lr, hp):

@@ -99,8 +99,7 @@ def _make(key: Key):
             target = masters[i] if s.master else p
             ct = jnp.float32 if target.dtype in LOW_PRECISION else target.dtype
             lr_i = lr if s.lr_scale == 1.0 else lr * jnp.asarray(s.lr_scale, lr_dtype)
-            q, st = rule(target.astype(ct), g.astype(ct), list(states[i]),
-                         lr_i.astype(ct), s.hp)
+            q, st = rule(target.astype(ct), g.astype(ct), list(states[i]), lr_i.astype(ct), s.hp)
             st = [a.astype(b.dtype) for a, b in zip(st, states[i])]
             if found_inf is not None:
                 q = jnp.where(found_inf, target.astype(ct), q)

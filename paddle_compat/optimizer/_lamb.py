@@ -16,18 +16,31 @@ class Lamb(Optimizer):
     """LAMB (You et al.): Adam direction plus weight decay, scaled per parameter by the trust
     ratio when decay is on (or ``always_adapt``)."""
 
-    def __init__(self, learning_rate=0.001, lamb_weight_decay: float = 0.01,
-                 beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-6,
-                 parameters=None, grad_clip=None,
-                 exclude_from_weight_decay_fn: Callable | None = None,
-                 multi_precision: bool = False, always_adapt: bool = False,
-                 name: str | None = None) -> None:
+    def __init__(
+        self,
+        learning_rate=0.001,
+        lamb_weight_decay: float = 0.01,
+        beta1: float = 0.9,
+        beta2: float = 0.999,
+        epsilon: float = 1e-6,
+        parameters=None,
+        grad_clip=None,
+        exclude_from_weight_decay_fn: Callable | None = None,
+        multi_precision: bool = False,
+        always_adapt: bool = False,
+        name: str | None = None,
+    ) -> None:
         assert learning_rate is not None
         assert beta1 is not None
         assert beta2 is not None
         assert epsilon is not None
-        super().__init__(learning_rate=learning_rate, parameters=parameters,
-                         weight_decay=None, grad_clip=grad_clip, name=name)
+        super().__init__(
+            learning_rate=learning_rate,
+            parameters=parameters,
+            weight_decay=None,
+            grad_clip=grad_clip,
+            name=name,
+        )
         self.type = "lamb"
         self._beta1 = beta1
         self._beta2 = beta2
@@ -35,7 +48,9 @@ class Lamb(Optimizer):
         self._lamb_weight_decay = lamb_weight_decay
         self._exclude_from_weight_decay_fn = exclude_from_weight_decay_fn
         self._default_dict = {
-            "beta1": beta1, "beta2": beta2, "epsilon": epsilon,
+            "beta1": beta1,
+            "beta2": beta2,
+            "epsilon": epsilon,
             "lamb_weight_decay": lamb_weight_decay,
             "exclude_from_weight_decay_fn": exclude_from_weight_decay_fn,
         }
@@ -44,8 +59,12 @@ class Lamb(Optimizer):
 
     def _acc_specs(self, param):
         dt = moment_dtype(param)
-        return [("moment1", 0.0, None, dt), ("moment2", 0.0, None, dt),
-                ("beta1_pow_acc", self._beta1, [1], dt), ("beta2_pow_acc", self._beta2, [1], dt)]
+        return [
+            ("moment1", 0.0, None, dt),
+            ("moment2", 0.0, None, dt),
+            ("beta1_pow_acc", self._beta1, [1], dt),
+            ("beta2_pow_acc", self._beta2, [1], dt),
+        ]
 
     _param_dependent_hyper = True
 
@@ -55,8 +74,13 @@ class Lamb(Optimizer):
         wd = float(group.get("lamb_weight_decay", d["lamb_weight_decay"]))
         if exclude is not None and exclude(param):
             wd = 0.0
-        return (wd, float(group.get("beta1", d["beta1"])), float(group.get("beta2", d["beta2"])),
-                float(group.get("epsilon", d["epsilon"])), bool(self.always_adapt))
+        return (
+            wd,
+            float(group.get("beta1", d["beta1"])),
+            float(group.get("beta2", d["beta2"])),
+            float(group.get("epsilon", d["epsilon"])),
+            bool(self.always_adapt),
+        )
 
     @staticmethod
     def _rule(p, g, states, lr, hp):

@@ -47,38 +47,50 @@ class Optimizer:
 
     _group_decay_is_regularizer = True  # group 'weight_decay' -> param.regularizer (Paddle)
 
-    def __init__(self, learning_rate, parameters=None, weight_decay=None, grad_clip=None,
-                 name: str | None = None) -> None:
+    def __init__(
+        self,
+        learning_rate,
+        parameters=None,
+        weight_decay=None,
+        grad_clip=None,
+        name: str | None = None,
+    ) -> None:
         if parameters is not None:
             if isinstance(parameters, Tensor):
                 raise TypeError(
                     "`parameters` argument given to the optimizer should be an iterable of "
-                    f"paddle Tensors, but got argument type is `{type(parameters)}`.")
+                    f"paddle Tensors, but got argument type is `{type(parameters)}`."
+                )
             if isinstance(parameters, dict):
                 raise TypeError(
                     "`parameters` argument should not get dict type, if parameter groups is "
-                    "needed, please set `parameters` as list of dict")
+                    "needed, please set `parameters` as list of dict"
+                )
             self._parameter_list = list(parameters)
         else:
             self._parameter_list = None
         self._name = name
         if self._parameter_list is None:
             raise AttributeError(
-                "parameters argument given to the Optimizer should not be None in dygraph "
-                "mode.")
-        if weight_decay is not None and self._parameter_list and not isinstance(
-                self._parameter_list[0], dict):
+                "parameters argument given to the Optimizer should not be None in dygraph mode."
+            )
+        if (
+            weight_decay is not None
+            and self._parameter_list
+            and not isinstance(self._parameter_list[0], dict)
+        ):
             if any(getattr(p, "regularizer", None) is not None for p in self._parameter_list):
                 logging.info(
                     "If regularizer of a Parameter has been set by 'paddle.ParamAttr' already. "
                     f"The weight_decay[{weight_decay}] in Optimizer will not take effect, and "
-                    "it will only be applied to other Parameters!")
+                    "it will only be applied to other Parameters!"
+                )
         if not isinstance(learning_rate, float | LRScheduler):
             raise TypeError(
-                f"learning rate should be float or LRScheduler, got {type(learning_rate)} here")
+                f"learning rate should be float or LRScheduler, got {type(learning_rate)} here"
+            )
         if grad_clip is not None and not isinstance(grad_clip, _clip_base()):
-            raise TypeError(
-                "'grad_clip' should be an instance of GradientClipBase's derived class")
+            raise TypeError("'grad_clip' should be an instance of GradientClipBase's derived class")
         if isinstance(weight_decay, float | int) and not isinstance(weight_decay, bool):
             self.regularization = L2Decay(float(weight_decay))
         else:
@@ -94,7 +106,8 @@ class Optimizer:
                 for group in self._parameter_list:
                     assert "params" in group, (
                         "params should be set in parameters if parameter groups are optimized "
-                        "in different options")
+                        "in different options"
+                    )
                 first = list(first["params"])[0]
             self._dtype = first.dtype
         self._accumulators = defaultdict(dict)
@@ -150,11 +163,13 @@ class Optimizer:
         if not isinstance(value, int | float):
             raise TypeError(
                 "The type of 'value' in optimizer.set_lr must be float, but received "
-                f"{type(value)}.")
+                f"{type(value)}."
+            )
         if isinstance(self._learning_rate, LRScheduler):
             raise RuntimeError(
                 "optimizer's learning rate can't be LRScheduler when invoke this API, because "
-                "this will lead to conflict.")
+                "this will lead to conflict."
+            )
         self._learning_rate = float(value)
 
     def set_lr_scheduler(self, scheduler: LRScheduler) -> None:
@@ -162,7 +177,8 @@ class Optimizer:
         if not isinstance(scheduler, LRScheduler):
             raise TypeError(
                 "The type of 'scheduler' in optimizer.set_lr_scheduler must be LRScheduler, "
-                f"but received {type(scheduler)}.")
+                f"but received {type(scheduler)}."
+            )
         self._learning_rate = scheduler
 
     # -- parameter groups ---------------------------------------------------------------------
@@ -173,7 +189,8 @@ class Optimizer:
         elif isinstance(params, set):
             raise TypeError(
                 "optimizer parameters should be in ordered collections,but received set, "
-                "please use list instead.")
+                "please use list instead."
+            )
         else:
             group["params"] = list(params)
         for k, v in self._default_dict.items():
@@ -203,23 +220,28 @@ class Optimizer:
     def _acc_specs(self, param) -> list:
         return []
 
-    def _add_accumulator(self, name, param, dtype=None, fill_value=0.0, shape=None,
-                         type=None, device=None):  # noqa: A002 - Paddle's signature
+    def _add_accumulator(
+        self, name, param, dtype=None, fill_value=0.0, shape=None, type=None, device=None
+    ):  # noqa: A002 - Paddle's signature
         """Create (or return) the accumulator ``name`` of ``param``."""
         if self._name is not None:
             name = self._name + "_" + name
         if param.name in self._accumulators.get(name, {}):
             return self._accumulators[name][param.name]
         shape = list(param.shape) if shape is None else list(shape)
-        dt = jnp.dtype(param._value.dtype) if dtype is None else jnp.dtype(
-            dtype.np if hasattr(dtype, "np") else dtype)
+        dt = (
+            jnp.dtype(param._value.dtype)
+            if dtype is None
+            else jnp.dtype(dtype.np if hasattr(dtype, "np") else dtype)
+        )
         var_name = unique_name(param.name + "_" + name)
         self._opti_name_list.append(var_name)
         var = Tensor(jnp.full(shape, fill_value, dt), name=var_name)
         var.persistable = True
         if self._accumulators_holder:
             assert var_name in self._accumulators_holder, (
-                f"Optimizer set error, {var_name} should in state dict")
+                f"Optimizer set error, {var_name} should in state dict"
+            )
             var.set_value(_as_array(self._accumulators_holder.pop(var_name)))
         self._accumulators[name][param.name] = var
         return var
@@ -242,8 +264,10 @@ class Optimizer:
     def _create_master_weight(self, param) -> Tensor:
         var = self._master_weights.get(param.name)
         if var is None:
-            var = Tensor(trace_state.read(param).astype(jnp.float32),
-                         name=unique_name(param.name + "_fp32_master"))
+            var = Tensor(
+                trace_state.read(param).astype(jnp.float32),
+                name=unique_name(param.name + "_fp32_master"),
+            )
             var.persistable = True
             self._master_weights[param.name] = var
         return var
@@ -255,9 +279,9 @@ class Optimizer:
             target = self._create_master_weight(p) if self._uses_master(p) else p
             self._state_lists[p.name] = [
                 self._add_accumulator(name, target, dtype=dtype, fill_value=fill, shape=shape)
-                for name, fill, shape, dtype in self._acc_specs(target)]
+                for name, fill, shape, dtype in self._acc_specs(target)
+            ]
             self._already_create_accumulator.add(p.name)
-
 
     # -- state dict ---------------------------------------------------------------------------
     def state_dict(self) -> dict:
@@ -284,7 +308,8 @@ class Optimizer:
             lr_state = state_dict.get("LR_Scheduler", None)
             if not isinstance(lr, LambdaDecay):
                 assert lr_state is not None, (
-                    "LR_Scheduler state must be included in the state dict except LambdaDecay")
+                    "LR_Scheduler state must be included in the state dict except LambdaDecay"
+                )
             if lr_state:
                 lr.set_state_dict(lr_state)
         state_dict = dict(state_dict)
@@ -297,8 +322,9 @@ class Optimizer:
                     var.set_value(_as_array(value))
                 else:
                     if not isinstance(value, Tensor):
-                        value = Tensor(jnp.asarray(_as_array(value)),
-                                       name=unique_name(pname + "_fp32_master"))
+                        value = Tensor(
+                            jnp.asarray(_as_array(value)), name=unique_name(pname + "_fp32_master")
+                        )
                     self._master_weights[pname] = value
         self._accumulators_holder = state_dict
         for accs in self._accumulators.values():
@@ -330,8 +356,9 @@ class Optimizer:
     def zero_grad(self, set_to_none: bool = True) -> None:
         self.clear_grad(set_to_zero=not set_to_none)
 
-    def backward(self, loss, startup_program=None, parameters=None, no_grad_set=None,
-                 callbacks=None) -> list:
+    def backward(
+        self, loss, startup_program=None, parameters=None, no_grad_set=None, callbacks=None
+    ) -> list:
         """The (param, grad) pairs of the parameters that have a gradient (dygraph mode does
         not run backward here; call ``loss.backward()`` first)."""
         if self._dtype is None:
@@ -360,8 +387,7 @@ class Optimizer:
         """Update every parameter that has a gradient, in one compiled call."""
         batches = []
         for group, params in self._groups():
-            pairs = [(p, p.grad) for p in params
-                     if not p.stop_gradient and p.grad is not None]
+            pairs = [(p, p.grad) for p in params if not p.stop_gradient and p.grad is not None]
             batches.append((group, pairs))
         self._apply(batches)
 
@@ -377,7 +403,8 @@ class Optimizer:
     def _rule(p, g, states, lr, hp):
         raise NotImplementedError(
             'Class "Optimizer" cannot be used directly as an optimizer, please use its '
-            'subclasses such as "Adam"')
+            'subclasses such as "Adam"'
+        )
 
     def _grad_regularizer(self, param, group):
         """The regularizer whose term is added to ``param``'s gradient, or None."""
@@ -432,24 +459,40 @@ class Optimizer:
                         reg = RegRef(reg)
                 need_clip = getattr(p, "need_clip", True) is not False
                 master = self._uses_master(p)
-                slots.append(Slot(
-                    _lr_scale(p), reg, ci, need_clip,
-                    self._hyper(p, gdict) if per_param_hp else group_hp, master,
-                    inplace and need_clip and g._value.ndim != 0))
+                slots.append(
+                    Slot(
+                        _lr_scale(p),
+                        reg,
+                        ci,
+                        need_clip,
+                        self._hyper(p, gdict) if per_param_hp else group_hp,
+                        master,
+                        inplace and need_clip and g._value.ndim != 0,
+                    )
+                )
                 params.append(p)
                 grads.append(g_arr)
                 grad_tensors.append(g)
                 st = self._state_lists[p.name]
                 states.append(st)
                 masters.append(self._master_weights[p.name] if master else None)
-        key = _fused.Key(type(self)._rule, tuple(slots), tuple(clips),
-                         jnp.dtype(self._lr_dtype()), found_inf is not None)
+        key = _fused.Key(
+            type(self)._rule,
+            tuple(slots),
+            tuple(clips),
+            jnp.dtype(self._lr_dtype()),
+            found_inf is not None,
+        )
         fn = _fused.build(key)
         _fused.stats["compiled_calls"] += 1
         new_p, new_s, new_m, clipped = fn(
-            [read(p) for p in params], grads, [[read(t) for t in st] for st in states],
+            [read(p) for p in params],
+            grads,
+            [[read(t) for t in st] for st in states],
             [read(m) if m is not None else None for m in masters],
-            read(self._lr_tensor()), read(found_inf) if found_inf is not None else None)
+            read(self._lr_tensor()),
+            read(found_inf) if found_inf is not None else None,
+        )
         for p, a in zip(params, new_p):
             p._set_value(a)
         for st, arrs in zip(states, new_s):

@@ -8,10 +8,18 @@ import paddle
 
 def case_creation_dtypes():
     return [
-        paddle.to_tensor([1, 2]), paddle.to_tensor([1.5, 2]), paddle.to_tensor(True),
-        paddle.to_tensor(np.array([1.0, 2.0])), paddle.full([2], 1), paddle.full([2], True),
-        paddle.arange(5), paddle.arange(0, 1, 0.25), paddle.linspace(0, 1, 5),
-        paddle.eye(2, 3), paddle.zeros([2, 0]), paddle.ones([], dtype="int32"),
+        paddle.to_tensor([1, 2]),
+        paddle.to_tensor([1.5, 2]),
+        paddle.to_tensor(True),
+        paddle.to_tensor(np.array([1.0, 2.0])),
+        paddle.full([2], 1),
+        paddle.full([2], True),
+        paddle.arange(5),
+        paddle.arange(0, 1, 0.25),
+        paddle.linspace(0, 1, 5),
+        paddle.eye(2, 3),
+        paddle.zeros([2, 0]),
+        paddle.ones([], dtype="int32"),
     ]
 
 
@@ -19,25 +27,57 @@ def case_promotion():
     i = paddle.to_tensor([1, 2, 3])
     f = paddle.to_tensor([0.5, 1.5, 2.5])
     h = paddle.to_tensor([1, 2, 3], dtype="float16")
-    return [i + 1, i + 1.5, i / 2, i * 2.5, f + 1, f * h, 2 - f, 3 / f, i // 2, i % 2,
-            f ** 2, 2 ** f, -f, abs(-f), i == 2, f > 1.0]
+    return [
+        i + 1,
+        i + 1.5,
+        i / 2,
+        i * 2.5,
+        f + 1,
+        f * h,
+        2 - f,
+        3 / f,
+        i // 2,
+        i % 2,
+        f**2,
+        2**f,
+        -f,
+        abs(-f),
+        i == 2,
+        f > 1.0,
+    ]
 
 
 def case_promotion_errors():
     i32 = paddle.ones([2], dtype="int32")
-    return [expect_error(lambda: i32 + paddle.ones([2])),
-            expect_error(lambda: i32 + paddle.ones([2], dtype="int64")),
-            expect_error(lambda: paddle.ones([2, 3]) + paddle.ones([4, 3])),
-            expect_error(lambda: paddle.matmul(paddle.ones([2, 3]), paddle.ones([4, 3])))]
+    return [
+        expect_error(lambda: i32 + paddle.ones([2])),
+        expect_error(lambda: i32 + paddle.ones([2], dtype="int64")),
+        expect_error(lambda: paddle.ones([2, 3]) + paddle.ones([4, 3])),
+        expect_error(lambda: paddle.matmul(paddle.ones([2, 3]), paddle.ones([4, 3]))),
+    ]
 
 
 def case_unary_and_reductions():
     x = paddle.to_tensor(randn(3, 4))
     i = paddle.to_tensor([[1, 2], [3, 4]], dtype="int32")
-    return [paddle.exp(x), paddle.tanh(x), paddle.sqrt(paddle.abs(x)), x.sum(), x.sum(axis=1),
-            x.mean(axis=[0, 1], keepdim=True), x.max(axis=0), x.min(), x.argmax(axis=1),
-            paddle.logsumexp(x, axis=1), x.std(), x.var(axis=0, unbiased=False), i.sum(),
-            i.sum(axis=0), paddle.cumsum(x, axis=1), paddle.round(paddle.to_tensor([0.5, 1.5, -0.5]))]
+    return [
+        paddle.exp(x),
+        paddle.tanh(x),
+        paddle.sqrt(paddle.abs(x)),
+        x.sum(),
+        x.sum(axis=1),
+        x.mean(axis=[0, 1], keepdim=True),
+        x.max(axis=0),
+        x.min(),
+        x.argmax(axis=1),
+        paddle.logsumexp(x, axis=1),
+        x.std(),
+        x.var(axis=0, unbiased=False),
+        i.sum(),
+        i.sum(axis=0),
+        paddle.cumsum(x, axis=1),
+        paddle.round(paddle.to_tensor([0.5, 1.5, -0.5])),
+    ]
 
 
 def case_autograd_basic():
@@ -57,7 +97,7 @@ def case_grad_accumulation():
 
 def case_paddle_grad_create_graph():
     x = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
-    y = (x ** 3).sum()
+    y = (x**3).sum()
     (g,) = paddle.grad(y, x, create_graph=True)
     (g2,) = paddle.grad(g.sum(), x)
     return [g, g2]

@@ -21,8 +21,11 @@ class SimpleNet(nn.Layer):
 
 def case_print_simple_net():
     model = SimpleNet()
-    return {"repr": str(model), "keys": list(model.state_dict().keys()),
-            "shapes": [list(p.shape) for p in model.parameters()]}
+    return {
+        "repr": str(model),
+        "keys": list(model.state_dict().keys()),
+        "shapes": [list(p.shape) for p in model.parameters()],
+    }
 
 
 class RandomDataset(paddle.io.Dataset):

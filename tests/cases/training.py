@@ -7,9 +7,16 @@ from _util import rng
 
 import paddle
 
-TOLERANCE = {name: (1e-4, 1e-6) for name in (
-    "case_mlp_adam_eager", "case_mlp_adam_to_static", "case_mlp_sgd_grad_accumulation",
-    "case_cnn_momentum_eager", "case_cnn_adamw_to_static")}
+TOLERANCE = {
+    name: (1e-4, 1e-6)
+    for name in (
+        "case_mlp_adam_eager",
+        "case_mlp_adam_to_static",
+        "case_mlp_sgd_grad_accumulation",
+        "case_cnn_momentum_eager",
+        "case_cnn_adamw_to_static",
+    )
+}
 STEPS = 50
 
 
@@ -30,9 +37,15 @@ def _cnn():
     # gradient, and Adam's m/sqrt(v) turns the rounding noise left in it into lr-sized random
     # steps, so any two implementations (or Paddle on two devices) drift apart.
     model = nn.Sequential(
-        nn.Conv2D(1, 4, 3, padding=1), nn.ReLU(), nn.MaxPool2D(2),
-        nn.Conv2D(4, 8, 3, bias_attr=False), nn.BatchNorm2D(8), nn.ReLU(), nn.Flatten(),
-        nn.Linear(8, 3))
+        nn.Conv2D(1, 4, 3, padding=1),
+        nn.ReLU(),
+        nn.MaxPool2D(2),
+        nn.Conv2D(4, 8, 3, bias_attr=False),
+        nn.BatchNorm2D(8),
+        nn.ReLU(),
+        nn.Flatten(),
+        nn.Linear(8, 3),
+    )
     _set_weights(model, 2)
     return model
 
@@ -94,8 +107,7 @@ def case_mlp_sgd_grad_accumulation():
 
 def case_cnn_momentum_eager():
     model = _cnn()
-    opt = paddle.optimizer.Momentum(learning_rate=0.05, momentum=0.9,
-                                    parameters=model.parameters())
+    opt = paddle.optimizer.Momentum(learning_rate=0.05, momentum=0.9, parameters=model.parameters())
     losses = _train(model, opt, F.cross_entropy, _cnn_data())
     model.eval()
     x = paddle.to_tensor(_cnn_data()[0][0])
@@ -104,7 +116,10 @@ def case_cnn_momentum_eager():
 
 def case_cnn_adamw_to_static():
     model = _cnn()
-    opt = paddle.optimizer.AdamW(learning_rate=0.01, weight_decay=0.01,
-                                 parameters=model.parameters(),
-                                 grad_clip=nn.ClipGradByGlobalNorm(1.0))
+    opt = paddle.optimizer.AdamW(
+        learning_rate=0.01,
+        weight_decay=0.01,
+        parameters=model.parameters(),
+        grad_clip=nn.ClipGradByGlobalNorm(1.0),
+    )
     return _train(model, opt, F.cross_entropy, _cnn_data(), compiled=True)

@@ -7,10 +7,38 @@ from .._layer import Layer
 from ..initializer import Constant
 from ._base import default_dtype_name, name_suffix
 
-__all__ = ["ReLU", "ReLU6", "GELU", "Softmax", "LogSoftmax", "Sigmoid", "Tanh", "LeakyReLU",
-           "ELU", "SELU", "CELU", "Silu", "SiLU", "Swish", "Hardswish", "Hardsigmoid",
-           "Hardtanh", "Hardshrink", "Softshrink", "Mish", "PReLU", "Softplus", "Softsign",
-           "Tanhshrink", "LogSigmoid", "ThresholdedReLU", "Maxout", "RReLU", "GLU", "Softmax2D"]
+__all__ = [
+    "ReLU",
+    "ReLU6",
+    "GELU",
+    "Softmax",
+    "LogSoftmax",
+    "Sigmoid",
+    "Tanh",
+    "LeakyReLU",
+    "ELU",
+    "SELU",
+    "CELU",
+    "Silu",
+    "SiLU",
+    "Swish",
+    "Hardswish",
+    "Hardsigmoid",
+    "Hardtanh",
+    "Hardshrink",
+    "Softshrink",
+    "Mish",
+    "PReLU",
+    "Softplus",
+    "Softsign",
+    "Tanhshrink",
+    "LogSigmoid",
+    "ThresholdedReLU",
+    "Maxout",
+    "RReLU",
+    "GLU",
+    "Softmax2D",
+]
 
 
 class _Act(Layer):
@@ -67,8 +95,9 @@ class Softmax2D(_Simple):
 
     def forward(self, x):
         if len(x.shape) not in (3, 4):
-            raise ValueError(f"Softmax2D requires a 3D or 4D tensor as input. Received: "
-                             f"{len(x.shape)}D.")
+            raise ValueError(
+                f"Softmax2D requires a 3D or 4D tensor as input. Received: {len(x.shape)}D."
+            )
         return F.softmax(x, axis=-3)
 
 
@@ -135,8 +164,12 @@ class SELU(_Act):
 
     _fn, _args = staticmethod(F.selu), ("scale", "alpha")
 
-    def __init__(self, scale: float = 1.0507009873554805, alpha: float = 1.6732632423543772,
-                 name: str | None = None) -> None:
+    def __init__(
+        self,
+        scale: float = 1.0507009873554805,
+        alpha: float = 1.6732632423543772,
+        name: str | None = None,
+    ) -> None:
         super().__init__(name, scale=scale, alpha=alpha)
 
 
@@ -160,8 +193,12 @@ class Hardtanh(_Act):
 
     _fn, _args = staticmethod(F.hardtanh), ("min", "max")
 
-    def __init__(self, min: float = -1.0, max: float = 1.0,  # noqa: A002 - Paddle's names
-                 name: str | None = None) -> None:
+    def __init__(
+        self,
+        min: float = -1.0,
+        max: float = 1.0,  # noqa: A002 - Paddle's names
+        name: str | None = None,
+    ) -> None:
         super().__init__(name, min=min, max=max)
 
 
@@ -189,8 +226,7 @@ class ThresholdedReLU(_Act):
 
     _fn, _args = staticmethod(F.thresholded_relu), ("threshold", "value")
 
-    def __init__(self, threshold: float = 1.0, value: float = 0.0,
-                 name: str | None = None) -> None:
+    def __init__(self, threshold: float = 1.0, value: float = 0.0, name: str | None = None) -> None:
         super().__init__(name, threshold=threshold, value=value)
 
 
@@ -215,8 +251,9 @@ class Maxout(_Act):
 class RReLU(Layer):
     """Randomized leaky relu: random slopes in training, their mean in eval."""
 
-    def __init__(self, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0,
-                 name: str | None = None) -> None:
+    def __init__(
+        self, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0, name: str | None = None
+    ) -> None:
         super().__init__()
         self._lower, self._upper, self._name = lower, upper, name
 
@@ -224,25 +261,39 @@ class RReLU(Layer):
         return F.rrelu(x, self._lower, self._upper, training=self.training)
 
     def extra_repr(self) -> str:
-        return (f"lower={self._lower}, upper={self._upper}, training={self.training}, "
-                f"dtype={self._dtype}" + name_suffix(self._name))
+        return (
+            f"lower={self._lower}, upper={self._upper}, training={self.training}, "
+            f"dtype={self._dtype}" + name_suffix(self._name)
+        )
 
 
 class PReLU(Layer):
     """x for x > 0, weight * x otherwise; one learnable slope or one per channel."""
 
-    def __init__(self, num_parameters: int = 1, init: float = 0.25, weight_attr=None,
-                 data_format: str = "NCHW", name: str | None = None) -> None:
+    def __init__(
+        self,
+        num_parameters: int = 1,
+        init: float = 0.25,
+        weight_attr=None,
+        data_format: str = "NCHW",
+        name: str | None = None,
+    ) -> None:
         super().__init__(dtype=default_dtype_name())
         self._num_parameters, self._init = num_parameters, init
         self._data_format, self._name = data_format, name
-        self._weight = self.create_parameter([num_parameters], attr=weight_attr,
-                                             dtype=self._dtype, is_bias=False,
-                                             default_initializer=Constant(init))
+        self._weight = self.create_parameter(
+            [num_parameters],
+            attr=weight_attr,
+            dtype=self._dtype,
+            is_bias=False,
+            default_initializer=Constant(init),
+        )
 
     def forward(self, x):
         return F.prelu(x, self._weight, data_format=self._data_format)
 
     def extra_repr(self) -> str:
-        return (f"num_parameters={self._num_parameters}, data_format={self._data_format}, "
-                f"init={self._init}, dtype={self._dtype}" + name_suffix(self._name))
+        return (
+            f"num_parameters={self._num_parameters}, data_format={self._data_format}, "
+            f"init={self._init}, dtype={self._dtype}" + name_suffix(self._name)
+        )

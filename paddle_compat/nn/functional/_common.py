@@ -36,11 +36,13 @@ def linear(x, weight, bias=None):
     if x.shape[-1] != weight.shape[0]:
         raise ValueError(
             f"(InvalidArgument) linear: the last dimension of x ({list(x.shape)}) must equal "
-            f"the first dimension of weight ({list(weight.shape)})")
+            f"the first dimension of weight ({list(weight.shape)})"
+        )
     if x.dtype != weight.dtype:
         raise ValueError(
             f"(InvalidArgument) linear: x has dtype {_dt.to_dtype(x.dtype).name} but weight has "
-            f"dtype {_dt.to_dtype(weight.dtype).name}")
+            f"dtype {_dt.to_dtype(weight.dtype).name}"
+        )
     y = jnp.matmul(x, weight)
     return y if bias is None else y + bias
 
@@ -95,8 +97,9 @@ def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_
     else:
         axes = (axis,) if isinstance(axis, int) else tuple(axis)
         if builtins.max(axes) >= nd or builtins.min(axes) < -nd:
-            raise ValueError("axis value should be greater than or equal to 0 and less than "
-                             "dimensions of x")
+            raise ValueError(
+                "axis value should be greater than or equal to 0 and less than dimensions of x"
+            )
         axes = tuple(sorted(a % nd for a in axes))
     return _dropout(x, Tensor(_random.next_key()), p, axes, mode)
 
@@ -167,8 +170,7 @@ def feature_alpha_dropout(x, p=0.5, training=True):
 
 
 # -- pad --------------------------------------------------------------------------------------
-_PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge",
-              "circular": "wrap"}
+_PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "circular": "wrap"}
 _CHANNEL_LAST = {"NLC", "NHWC", "NDHWC"}
 
 
@@ -187,10 +189,12 @@ def pad_widths(shape, pad, mode, data_format, pad_from_left_axis=True):
         if nd not in (3, 4, 5) or len(pad) != 2 * (nd - 2):
             raise ValueError(
                 f"(InvalidArgument) Size of paddings should be equal to {2 * (nd - 2)}, "
-                f"but received {len(pad)}.")
+                f"but received {len(pad)}."
+            )
     if len(pad) > 2 * nd:
-        raise ValueError(f"The length of pad ({len(pad)}) is larger than twice the rank of x "
-                         f"({nd})")
+        raise ValueError(
+            f"The length of pad ({len(pad)}) is larger than twice the rank of x ({nd})"
+        )
     if data_format is not None and data_format in _CHANNEL_LAST:
         spatial = list(range(1, nd - 1))
     elif nd >= 3 and mode != "constant":
@@ -206,8 +210,9 @@ def pad_widths(shape, pad, mode, data_format, pad_from_left_axis=True):
 def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis=True):  # noqa: A002
     """Pad x: constant/reflect/replicate/circular (see ``pad_widths`` for the pad layout)."""
     if mode not in _PAD_MODES:
-        raise ValueError(f"mode should be one of constant, reflect, replicate, circular, got "
-                         f"{mode!r}")
+        raise ValueError(
+            f"mode should be one of constant, reflect, replicate, circular, got {mode!r}"
+        )
     if data_format is None:
         data_format = {3: "NCL", 4: "NCHW", 5: "NCDHW"}.get(x.ndim)
     w = pad_widths(x.shape, pad, mode, data_format, pad_from_left_axis)
@@ -223,8 +228,9 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
 @op("zeropad2d", composite=True, **_F)
 def zeropad2d(x, padding, data_format="NCHW"):
     """Zero-pad the H and W axes by [left, right, top, bottom]."""
-    return pad(x, as_list(padding, 4, "padding"), mode="constant", value=0.0,
-               data_format=data_format)
+    return pad(
+        x, as_list(padding, 4, "padding"), mode="constant", value=0.0, data_format=data_format
+    )
 
 
 # -- one_hot, embedding -----------------------------------------------------------------------
@@ -251,8 +257,11 @@ def one_hot(x, num_classes=-1):
         trace_state.check_concrete(x, "paddle.nn.functional.one_hot(num_classes=-1)")
         num_classes = int(np.asarray(x._value).max()) + 1
     _host_check_range(
-        x, num_classes, "(InvalidArgument) Illegal index value, Input(input) value should be "
-        "less than Input(depth), but received input ({bad}) not less than depth ({hi})")
+        x,
+        num_classes,
+        "(InvalidArgument) Illegal index value, Input(input) value should be "
+        "less than Input(depth), but received input ({bad}) not less than depth ({hi})",
+    )
     return _one_hot(x, num_classes)
 
 
@@ -265,8 +274,15 @@ def _embedding(x, weight, padding_idx):
 
 
 @op("embedding", composite=True, **_F)
-def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=False,
-              scale_grad_by_freq=False):
+def embedding(
+    x,
+    weight,
+    padding_idx=None,
+    max_norm=None,
+    norm_type=2.0,
+    sparse=False,
+    scale_grad_by_freq=False,
+):
     """Rows of ``weight`` [num_embeddings, dim] at the int ids ``x``; the ``padding_idx`` row
     reads as zeros and gets no gradient."""
     n = weight.shape[0]
@@ -275,8 +291,11 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
             raise ValueError(f"padding_idx must be within [-{n}, {n}), got {padding_idx}")
         padding_idx = padding_idx % n
     _host_check_range(
-        x, n, "(InvalidArgument) Variable value (input) of OP(embedding) expected >= 0 and "
-        "< {hi}, but got {bad}. Please check input value.")
+        x,
+        n,
+        "(InvalidArgument) Variable value (input) of OP(embedding) expected >= 0 and "
+        "< {hi}, but got {bad}. Please check input value.",
+    )
     if max_norm is not None:
         embedding_renorm_(x, weight, max_norm, norm_type)
     return _embedding(x, weight, padding_idx)
@@ -358,8 +377,9 @@ def label_smooth(label, prior_dist=None, epsilon=0.1):
 # -- shuffles ---------------------------------------------------------------------------------
 def _check_fmt(fmt):
     if fmt not in ("NCHW", "NHWC"):
-        raise ValueError(f"Attr(data_format) should be 'NCHW' or 'NHWC'. Received "
-                         f"Attr(data_format): {fmt}.")
+        raise ValueError(
+            f"Attr(data_format) should be 'NCHW' or 'NHWC'. Received Attr(data_format): {fmt}."
+        )
 
 
 @op("pixel_shuffle", **_F)
@@ -407,9 +427,14 @@ def _im2col(x, k, s, p, d):
     pt, pl, pb, pr = p
     x = jnp.pad(x, ((0, 0), (0, 0), (pt, pb), (pl, pr)))
     patches = jax.lax.conv_general_dilated_patches(
-        x, filter_shape=tuple(k), window_strides=tuple(s), padding="VALID",
-        rhs_dilation=tuple(d), dimension_numbers=("NCHW", "OIHW", "NCHW"),
-        precision=jax.lax.Precision.HIGHEST)
+        x,
+        filter_shape=tuple(k),
+        window_strides=tuple(s),
+        padding="VALID",
+        rhs_dilation=tuple(d),
+        dimension_numbers=("NCHW", "OIHW", "NCHW"),
+        precision=jax.lax.Precision.HIGHEST,
+    )
     return patches.reshape(n, c * k[0] * k[1], -1)
 
 
@@ -425,8 +450,9 @@ def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1):
     """im2col: [N, C, H, W] -> [N, C*kh*kw, L] sliding blocks."""
     if x.ndim != 4:
         raise ValueError(f"The input of unfold should be a 4-D Tensor, got shape {list(x.shape)}")
-    return _im2col(x, as_list(kernel_sizes, 2), as_list(strides, 2), _pads4(paddings),
-                   as_list(dilations, 2))
+    return _im2col(
+        x, as_list(kernel_sizes, 2), as_list(strides, 2), _pads4(paddings), as_list(dilations, 2)
+    )
 
 
 @op("fold", **_F)
