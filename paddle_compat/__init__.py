@@ -99,6 +99,10 @@ def __getattr__(name):
 
     if name in _SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
+    if name == "DataParallel":  # lives in parallel/, imported on first use
+        from parallel import DataParallel
+
+        return DataParallel
     raise AttributeError(f"module 'paddle' has no attribute '{name}'")
 
 

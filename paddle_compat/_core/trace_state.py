@@ -93,8 +93,29 @@ def check_concrete(t, what: str, control_flow: bool = False) -> None:
             else "its value is only known when the compiled program runs; return the Tensor "
             "from the to_static function and read it outside."
         )
-        raise DataDependentError(
+        err = DataDependentError(
             f"{what} needs a concrete value, but it was called on a Tensor inside "
             f"paddle.jit.to_static (shape {list(t._value.shape)}, dtype "
             f"{t._value.dtype}): {hint}"
         )
+        err.user_frame = user_frame()
+        raise err
+
+
+def user_frame() -> str:
+    """``File "...", line N: code`` of the innermost caller outside paddle_compat and JAX
+    (taken when raising: JAX may rebuild tracebacks with frames' final line numbers)."""
+    import linecache
+    import os
+    import sys
+
+    pkg = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    f = sys._getframe(1)
+    while f is not None:
+        name = f.f_code.co_filename
+        if not name.startswith(pkg) and f"{os.sep}jax{os.sep}" not in name and \
+                f"{os.sep}jaxlib{os.sep}" not in name:
+            line = linecache.getline(name, f.f_lineno).strip()
+            return f'File "{name}", line {f.f_lineno}: {line}'
+        f = f.f_back
+    return "<unknown location>"

@@ -392,6 +392,8 @@ def _keep_layout(v, layout):
 
 
 def _user_frame(err) -> str:
+    if getattr(err, "user_frame", None):
+        return err.user_frame
     tb = traceback.extract_tb(err.__traceback__)
     pkg = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     for fr in reversed(tb):
