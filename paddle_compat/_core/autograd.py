@@ -184,6 +184,12 @@ def _edge_tensor(value, src: Node, idx: int) -> Tensor:
     return t
 
 
+@jax.jit
+def _sum(a, b):
+    """Gradient accumulation, compiled (an uncompiled ``a + b`` costs ~3x more dispatch)."""
+    return a + b
+
+
 def _add(a, b, create_graph):
     if a is None:
         return b
@@ -191,7 +197,7 @@ def _add(a, b, create_graph):
         from .registry import call_op
 
         return call_op("add", a, b)
-    return a + b
+    return _sum(a, b)
 
 
 def _call_hooks(t: Tensor, g, create_graph):
@@ -216,7 +222,7 @@ def _accumulate_leaf(t: Tensor, g, create_graph):
     if t._grad is None:
         t._grad = Tensor(g, stop_gradient=False)
     else:
-        t._grad = Tensor(trace_state.read(t._grad) + g, stop_gradient=False)
+        t._grad = Tensor(_sum(trace_state.read(t._grad), g), stop_gradient=False)
 
 
 def run_backward(roots, retain_graph=False, create_graph=False, capture=None):

@@ -24,8 +24,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from . import autograd, trace_state
 from . import dtype as _dt
-from . import trace_state
 from .tensor import Tensor
 
 _MISSING = inspect.Parameter.empty
@@ -385,8 +385,6 @@ def get_kernel(key, make_f):
 def run_kernel(key, make_f, inputs, differentiable=True):
     """Run the pure function for ``key`` on ``inputs`` (Tensors or arrays), wrap outputs in
     Tensors and record an autograd node when some input requires grad."""
-    from . import autograd
-
     k = _KERNELS.get(key)
     f, jitted = k if k is not None else get_kernel(key, make_f)
     arrays = [trace_state.read(x) if isinstance(x, Tensor) else x for x in inputs]
