@@ -25,6 +25,14 @@ def run(python: str, script: str, cwd: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+_EXTRA = [
+    ("optimizer_step.py", "Fused optimizer step"),
+    ("bench_parallel.py", "Sharded MLP step on the 8-device CPU mesh"),
+    ("bench_quant.py", "Weight-only quantized linear"),
+    ("bench_serving.py", "Predictor latency and HTTP round trip"),
+]
+
+
 def main():
     paddle_py = os.environ.get("PADDLE_PYTHON", "/work/pdvenv/bin/python")
     ours = run(sys.executable, "bench_core.py", str(ROOT))
@@ -39,14 +47,24 @@ def main():
                     f"| {'' if j is None else f'{t / j:.2f}x'} |")
     table = "\n".join(rows)
     print(table)
+    sections = []
+    for script, title in _EXTRA:
+        out = subprocess.run([sys.executable, str(HERE / script)], capture_output=True,
+                             text=True, cwd=str(ROOT), timeout=1800,
+                             env={**os.environ, "PADDLE_PYTHON": paddle_py})
+        text = out.stdout.strip() if out.returncode == 0 else f"failed:\n{out.stderr[-2000:]}"
+        print(f"\n## {title}\n{text}")
+        sections.append(f"## {title} (`benchmarks/{script}`)\n\n```\n{text}\n```\n")
     doc = ROOT / "docs" / "benchmarks.md"
     doc.write_text(
         "# Benchmarks\n\n"
-        "Latest run of `python benchmarks/run_all.py` (all three columns measured in the same "
-        "session, medians of 5 repeats; ratio > 1 means paddle-compat is slower). Machine: "
+        "Latest run of `python benchmarks/run_all.py`: every comparison is measured in the same "
+        "session (ratio > 1 means paddle-compat is slower). Machine: "
         f"{platform.machine()}, {os.cpu_count()} CPU cores, no GPU, Python "
-        f"{platform.python_version()}.\n\n{table}\n\n"
-        "Read the ratios, not the absolute times: the machines are noisy.\n"
+        f"{platform.python_version()}. Read the ratios, not the absolute times: the machines "
+        "are noisy.\n\n## Core: eager ops, autograd, train step (`benchmarks/bench_core.py`, "
+        "`benchmarks/jax_reference.py`)\n\nMedians of 5 repeats.\n\n"
+        f"{table}\n\n" + "\n".join(sections)
     )
 
 
