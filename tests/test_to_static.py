@@ -141,3 +141,18 @@ def test_enable_to_static_false_runs_eagerly():
     finally:
         paddle.jit.enable_to_static(True)
     assert len(calls) == 3
+
+
+def test_donation_keeps_aliases_and_eager_graphs_valid():
+    W, b = _params()
+    x, y = _data()
+    step = paddle.jit.to_static(_make_step(W, b))
+    step(x, y)
+    step(x, y)  # compiled from here on, W and b donated
+    alias = W.detach()  # shares W's buffer
+    eager_loss = ((paddle.matmul(x, W) + b - y) ** 2).mean()  # an eager graph holding W
+    before = alias.numpy().copy()
+    step(x, y)
+    np.testing.assert_array_equal(alias.numpy(), before)
+    eager_loss.backward()
+    assert W.grad is not None and np.isfinite(W.grad.numpy()).all()

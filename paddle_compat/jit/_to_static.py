@@ -19,11 +19,13 @@ from __future__ import annotations
 import functools
 import gc
 import os
+import sys
 import traceback
 import warnings
 import weakref
 
 import jax
+import jax.numpy as jnp
 
 from .._core import autograd as _ag
 from .._core import registry as _reg
@@ -249,7 +251,7 @@ class StaticFunction:
         arg_vals = [t._value for t in tensors]
         if entry.donated:
             donated = set(entry.donated)
-            don = [v for i, v in enumerate(state_vals) if i in donated]
+            don = [_donatable(state_vals, i) for i in entry.donated]
             keep = [v for i, v in enumerate(state_vals) if i not in donated]
             outs = entry.compiled(don, keep, arg_vals)
         else:
@@ -292,6 +294,15 @@ class StaticFunction:
         for t in diff:
             t.stop_gradient = True  # record() sets it back on differentiable outputs
         _ag.record(("to_static", id(entry)), f, inputs, arrays, mask, ret_tensors)
+
+
+def _donatable(state_vals, i):
+    """``state_vals[i]`` if only its Tensor holds it; else a copy, so that donating the buffer
+    cannot invalidate an alias (``detach()``, another Tensor) or an eager autograd graph."""
+    # references: the Tensor's _value, the state_vals list, getrefcount's argument
+    if sys.getrefcount(state_vals[i]) > 3:
+        return jnp.copy(state_vals[i])
+    return state_vals[i]
 
 
 def _fill(slots, tensors):
