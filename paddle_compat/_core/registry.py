@@ -407,6 +407,8 @@ def run_kernel(key, make_f, inputs, differentiable=True):
         )
         if any(mask):
             autograd.record(key, f, inputs, arrays, mask, out_tensors)
+            for t in out_tensors:  # Paddle: every output of a differentiable op, ints too
+                t.stop_gradient = False
     if out_tree is None:
         return out_tensors[0]
     return jax.tree_util.tree_unflatten(out_tree, out_tensors)

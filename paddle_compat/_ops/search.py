@@ -37,12 +37,6 @@ def check_axis(axis: int, ndim: int, name: str) -> int:
     return axis % n
 
 
-def _like_grad(values: Tensor, indices: Tensor):
-    """Paddle marks every output of a differentiable op, int64 indices included."""
-    indices.stop_gradient = values.stop_gradient
-    return values, indices
-
-
 def _static_int(v, what: str) -> int:
     if isinstance(v, Tensor):
         trace_state.check_concrete(v, what)
@@ -80,7 +74,7 @@ def topk(x, k, axis=None, largest=True, sorted=True, out=None):  # noqa: A002
     """The k largest (or smallest) entries along ``axis`` and their int64 indices."""
     values, indices = _topk(x, _static_int(k, "topk(k=Tensor)"), axis, bool(largest),
                             bool(sorted))
-    return _like_grad(values, indices)
+    return values, indices
 
 
 @op("sort")
@@ -92,7 +86,7 @@ def sort(x, axis=-1, descending=False, stable=False):
     return jnp.sort(x, axis=axis, descending=bool(descending), stable=True)
 
 
-@op("argsort", differentiable=False)
+@op("argsort")
 def argsort(x, axis=-1, descending=False, stable=False):
     """int64 indices that sort ``x`` along ``axis`` (ties keep their order)."""
     if x.ndim == 0:
@@ -131,7 +125,7 @@ def _kthvalue(x, k, axis, keepdim):
 @op("kthvalue", composite=True)
 def kthvalue(x, k, axis=None, keepdim=False):
     """The k-th smallest entry (1-based) along ``axis`` and its int64 index."""
-    return _like_grad(*_kthvalue(x, int(k), axis, bool(keepdim)))
+    return _kthvalue(x, int(k), axis, bool(keepdim))
 
 
 @op("_mode", namespaces=(), method=None)
@@ -156,7 +150,7 @@ def _mode(x, axis, keepdim):
 @op("mode", composite=True)
 def mode(x, axis=-1, keepdim=False):
     """The most frequent value along ``axis`` (smallest among ties) and its last index."""
-    return _like_grad(*_mode(x, int(axis), bool(keepdim)))
+    return _mode(x, int(axis), bool(keepdim))
 
 
 # -- searching ---------------------------------------------------------------------------------

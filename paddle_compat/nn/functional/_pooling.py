@@ -147,34 +147,27 @@ def _adaptive_max_op(x, output_size, return_mask, nsp):
     return _adaptive_max(x, output_size, return_mask, nsp)
 
 
-def _with_mask(out):
-    """Paddle marks the int mask like the values (stop_gradient False when x needs grad)."""
-    if isinstance(out, tuple):
-        out[1].stop_gradient = out[0].stop_gradient
-    return out
-
-
 @op("max_pool1d", **_COMPOSITE)
 def max_pool1d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False):
     """Max over sliding windows of an [N, C, L] input (and the flat argmax with return_mask)."""
-    return _with_mask(_max_pool_op(x, kernel_size, stride, padding, bool(return_mask),
-                                   ceil_mode, "NCL", 1))
+    return _max_pool_op(x, kernel_size, stride, padding, bool(return_mask),
+                        ceil_mode, "NCL", 1)
 
 
 @op("max_pool2d", **_COMPOSITE)
 def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
                data_format="NCHW"):
     """Max over sliding windows of H, W (mask: flat index into H*W, int32)."""
-    return _with_mask(_max_pool_op(x, kernel_size, stride, padding, bool(return_mask),
-                                   ceil_mode, data_format, 2))
+    return _max_pool_op(x, kernel_size, stride, padding, bool(return_mask),
+                        ceil_mode, data_format, 2)
 
 
 @op("max_pool3d", **_COMPOSITE)
 def max_pool3d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
                data_format="NCDHW"):
     """Max over sliding windows of D, H, W."""
-    return _with_mask(_max_pool_op(x, kernel_size, stride, padding, bool(return_mask),
-                                   ceil_mode, data_format, 3))
+    return _max_pool_op(x, kernel_size, stride, padding, bool(return_mask),
+                        ceil_mode, data_format, 3)
 
 
 @op("avg_pool1d", **_POOL)
@@ -258,19 +251,19 @@ def adaptive_avg_pool3d(x, output_size, data_format="NCDHW"):
 @op("adaptive_max_pool1d", **_COMPOSITE)
 def adaptive_max_pool1d(x, output_size, return_mask=False):
     """Max over adaptive bins of L."""
-    return _with_mask(_adaptive_max_op(x, output_size, bool(return_mask), 1))
+    return _adaptive_max_op(x, output_size, bool(return_mask), 1)
 
 
 @op("adaptive_max_pool2d", **_COMPOSITE)
 def adaptive_max_pool2d(x, output_size, return_mask=False):
     """Max over adaptive bins of H, W."""
-    return _with_mask(_adaptive_max_op(x, output_size, bool(return_mask), 2))
+    return _adaptive_max_op(x, output_size, bool(return_mask), 2)
 
 
 @op("adaptive_max_pool3d", **_COMPOSITE)
 def adaptive_max_pool3d(x, output_size, return_mask=False):
     """Max over adaptive bins of D, H, W."""
-    return _with_mask(_adaptive_max_op(x, output_size, bool(return_mask), 3))
+    return _adaptive_max_op(x, output_size, bool(return_mask), 3)
 
 
 # -- Lp pooling and max unpooling -------------------------------------------------------------
