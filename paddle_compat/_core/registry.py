@@ -422,8 +422,11 @@ def _paddle_error(key, inputs, e, cls=None):
         f"dtype={_leaf_name(x)})"
         for x in inputs
     )
-    msg = str(e).split("\n")[0]
-    return (cls or type(e))(f"(InvalidArgument) {name}: {msg}. Inputs: [{desc}]")
+    msg = str(e).split("\n")[0].rstrip(".")
+    if msg.startswith("("):  # already a Paddle-style message from the op itself
+        return (cls or type(e))(f"{msg}. Inputs: [{desc}]")
+    where = "" if name.startswith("_") else f"{name}: "  # private kernels: no internal name
+    return (cls or type(e))(f"(InvalidArgument) {where}{msg}. Inputs: [{desc}]")
 
 
 def _leaf_name(x):

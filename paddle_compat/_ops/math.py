@@ -279,9 +279,19 @@ def equal_all(x, y):
 
 
 # -- matmul ------------------------------------------------------------------------------------
-@op("matmul", tensors=("x", "y"), promote=("x", "y"))
+def _same_dtype(name, x, y):
+    """Paddle's matmul kernels take one dtype (no promotion): float32 @ float64 is an error."""
+    if x.dtype != y.dtype:
+        raise ValueError(
+            f"(InvalidArgument) {name}: x and y must have the same dtype, but got "
+            f"x: {_dt.to_dtype(x.dtype).name} and y: {_dt.to_dtype(y.dtype).name}."
+        )
+
+
+@op("matmul", tensors=("x", "y"))
 def matmul(x, y, transpose_x=False, transpose_y=False):
     """Batched matrix product with optional transposes of the last two dims."""
+    _same_dtype("matmul", x, y)
     if transpose_x:
         x = jnp.swapaxes(x, -1, -2) if x.ndim > 1 else x
     if transpose_y:
@@ -297,13 +307,15 @@ def matmul(x, y, transpose_x=False, transpose_y=False):
     return jnp.matmul(x, y)
 
 
-@op("mm", tensors=("input", "mat2"), promote=("input", "mat2"))
+@op("mm", tensors=("input", "mat2"))
 def mm(input, mat2):  # noqa: A002
+    _same_dtype("mm", input, mat2)
     return jnp.matmul(input, mat2)
 
 
-@op("bmm", tensors=("x", "y"), promote=("x", "y"))
+@op("bmm", tensors=("x", "y"))
 def bmm(x, y):
+    _same_dtype("bmm", x, y)
     return jnp.matmul(x, y)
 
 
