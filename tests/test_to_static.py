@@ -156,3 +156,26 @@ def test_donation_keeps_aliases_and_eager_graphs_valid():
     np.testing.assert_array_equal(alias.numpy(), before)
     eager_loss.backward()
     assert W.grad is not None and np.isfinite(W.grad.numpy()).all()
+
+
+def test_function_creating_no_tensors():
+    f = paddle.jit.to_static(lambda x: x)
+    x = paddle.ones([2])
+    assert f(x) is x and f(x) is not None
+
+
+def test_new_shape_compiles_without_another_eager_run():
+    calls = []
+    W, b = _params()
+
+    def step(x, y):
+        calls.append(1)  # Python runs on eager calls and traces only
+        return _make_step(W, b)(x, y)
+
+    f = paddle.jit.to_static(step)
+    x, y = _data()
+    f(x, y), f(x, y), f(x, y)  # eager discovery; trace + donating jit's trace; cached
+    assert len(calls) == 3
+    f(x[:3], y[:3])  # new shape: the two traces, no eager run first
+    f(x[:3], y[:3])
+    assert len(calls) == 5

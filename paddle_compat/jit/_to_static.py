@@ -149,6 +149,10 @@ class StaticFunction:
             if entry is not None:
                 entries.remove(entry)
             known = self._known_state.get(key)
+            if known is None and self._known_state:
+                # a new shape or static argument: the state is the same parameters, moments
+                # and RNG key found before (a trace that finds more bakes it in and retraces)
+                known = self._known_state[key] = list(next(reversed(self._known_state.values())))
             if known is None:
                 return self._discover(key, args, kwargs)
             arg_ids = {id(t) for t in tensors}
@@ -185,7 +189,7 @@ class StaticFunction:
             t = ref()
             if t is not None and id(t) not in arg_ids:
                 state.setdefault(id(t), t)
-        del t
+        t = None
         self._known_state[key] = [weakref.ref(x) for x in state.values()]
         return out
 
