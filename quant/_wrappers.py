@@ -29,9 +29,8 @@ def _const_param(value) -> Parameter:
     return Parameter(jnp.asarray(arr, jnp.float32), trainable=False)
 
 
-class LinearQuanter(Layer):
-    """Quantize: ``clip(round(x / scales * bnt) + zero_point, qmin, qmax)`` (values stay float),
-    with scales per tensor, per channel (``quant_axis``) or per group of rows (2-D scales)."""
+class _LinearQuantBase(Layer):
+    """Scales, zero points, axis and bit width shared by LinearQuanter and LinearDequanter."""
 
     def __init__(self, scales, zero_point=None, quant_axis: int | None = None,
                  bit_length: int = 8, group_size: int = 128) -> None:
@@ -43,48 +42,39 @@ class LinearQuanter(Layer):
         self._bit_length = bit_length
         self._group_size = group_size
         self._qmin, self._qmax = K.qrange(bit_length)
+
+    def _axis(self):
+        return None if self._quant_axis in (None, -1) else int(self._quant_axis)
+
+    @classmethod
+    def from_quanter(cls, quanter: BaseQuanter):
+        return cls(quanter.scales(), zero_point=quanter.zero_points(),
+                   quant_axis=quanter.quant_axis(), bit_length=quanter.bit_length(),
+                   group_size=getattr(quanter, "group_size", 128))
+
+
+class LinearQuanter(_LinearQuantBase):
+    """Quantize: ``clip(round(x / scales * bnt) + zero_point, qmin, qmax)`` (values stay float),
+    with scales per tensor, per channel (``quant_axis``) or per group of rows (2-D scales)."""
 
     def forward(self, input):  # noqa: A002 - Paddle's name
         return K.linear_quant(input, self._scales, self._zero_point, int(self._bit_length),
                               self._axis())
 
-    def _axis(self):
-        return None if self._quant_axis in (None, -1) else int(self._quant_axis)
 
-    @staticmethod
-    def from_quanter(quanter: BaseQuanter) -> LinearQuanter:
-        return LinearQuanter(quanter.scales(), zero_point=quanter.zero_points(),
-                             quant_axis=quanter.quant_axis(), bit_length=quanter.bit_length(),
-                             group_size=getattr(quanter, "group_size", 128))
-
-
-class LinearDequanter(Layer):
+class LinearDequanter(_LinearQuantBase):
     """Dequantize: ``(q - zero_point) * scales / bnt``. ``q`` may be the int8 (or packed int4)
     weight a converted layer stores; the result has the original weight's dtype."""
 
     def __init__(self, scales, zero_point=None, quant_axis: int | None = None,
                  bit_length: int = 8, group_size: int = 128) -> None:
-        super().__init__()
-        self._scales = _const_param(scales)
-        self._zero_point = (_const_param(zero_point) if zero_point is not None
-                            else _const_param(jnp.zeros(self._scales.shape, jnp.float32)))
-        self._quant_axis = -1 if quant_axis is None else quant_axis
-        self._bit_length = bit_length
-        self._group_size = group_size
-        self._qmin, self._qmax = K.qrange(bit_length)
+        super().__init__(scales, zero_point, quant_axis, bit_length, group_size)
         self._out_dtype: str | None = None
         self._packed_rows: int | None = None
 
     def forward(self, input):  # noqa: A002 - Paddle's name
-        axis = None if self._quant_axis in (None, -1) else int(self._quant_axis)
         return K.linear_dequant(input, self._scales, self._zero_point, int(self._bit_length),
-                                axis, self._out_dtype, self._packed_rows)
-
-    @staticmethod
-    def from_quanter(quanter: BaseQuanter) -> LinearDequanter:
-        return LinearDequanter(quanter.scales(), zero_point=quanter.zero_points(),
-                               quant_axis=quanter.quant_axis(), bit_length=quanter.bit_length(),
-                               group_size=getattr(quanter, "group_size", 128))
+                                self._axis(), self._out_dtype, self._packed_rows)
 
 
 class LinearQuanterDequanter(Layer):
