@@ -212,6 +212,11 @@ def _call_hooks(t: Tensor, g, create_graph):
 def _accumulate_leaf(t: Tensor, g, create_graph):
     if t._hooks:
         g = _call_hooks(t, g, create_graph)
+    _store_grad(t, g, create_graph)
+
+
+def _store_grad(t: Tensor, g, create_graph):
+    """Add ``g`` into ``t.grad`` (leaves, and non-leaves that ``retain_grads()``)."""
     if create_graph:
         gt = g if isinstance(g, Tensor) else Tensor(g)
         t._grad = gt if t._grad is None else _add(t._grad, gt, True)
@@ -260,7 +265,7 @@ def run_backward(roots, retain_graph=False, create_graph=False, capture=None):
                 if t._hooks:
                     cts[k] = _call_hooks(t, cts[k], create_graph)
                 if t._retain_grad and capture is None:
-                    _accumulate_leaf_retained(t, cts[k], create_graph)
+                    _store_grad(t, cts[k], create_graph)  # hooks already ran above
             if capture is not None and (node, k) in capture and cts[k] is not None:
                 capture[(node, k)] = _add(capture[(node, k)], cts[k], create_graph)
         if node.primals is None:
@@ -287,15 +292,6 @@ def run_backward(roots, retain_graph=False, create_graph=False, capture=None):
             deps[src] -= 1
             if deps[src] == 0:
                 ready.append(src)
-
-
-def _accumulate_leaf_retained(t, g, create_graph):
-    gv = g if create_graph else (g._value if isinstance(g, Tensor) else g)
-    if t._grad is None:
-        t._grad = gv if isinstance(gv, Tensor) else Tensor(gv)
-    else:
-        t._grad = Tensor(trace_state.read(t._grad) + (gv._value if isinstance(gv, Tensor)
-                                                       else gv))
 
 
 def _deliver_leaf(t, g, create_graph, capture):

@@ -123,3 +123,14 @@ def case_stop_gradient_of_outputs():
         "max": paddle.max(x), "unique": paddle.unique(x), "zeros_like": paddle.zeros_like(x),
     }
     return {k: v.stop_gradient for k, v in outs.items()}
+
+
+def case_retain_grads():
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = x * 3
+    y.retain_grads()
+    (y * y).sum().backward()
+    z = x * 2
+    z.retain_grads()
+    (z.sum() + z.sum()).backward()  # accumulates twice into z.grad
+    return [y.grad, z.grad, x.grad]
