@@ -106,11 +106,6 @@ class Tensor:
     def size(self) -> int:
         return int(np.prod(self._value.shape, dtype=np.int64))
 
-    def numel(self):
-        from .. import _ops
-
-        return _ops.creation.to_tensor(self.size, dtype="int64")
-
     @property
     def dtype(self) -> _dt.DType:
         return _dt.to_dtype(self._value.dtype)

@@ -708,7 +708,7 @@ def tensordot(x, y, axes=2):
     return jnp.tensordot(x, y, (a, b))
 
 
-@op("numel", method=None, differentiable=False)
+@op("numel", differentiable=False)
 def numel(x):
     """Number of elements as an int64 0-d Tensor."""
     return jnp.asarray(int(np.prod(x.shape, dtype=np.int64)), jnp.int64)
