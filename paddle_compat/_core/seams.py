@@ -1,0 +1,56 @@
+"""The core's declared seams: the one module that ``parallel``, ``quant`` and ``serving`` import
+from the core (in the style of ``jax.extend``). Everything else under ``paddle_compat._*`` is
+private to ``paddle_compat``; an outer package that needs more asks for a new seam here.
+
+- Tensors: ``Tensor``, ``Parameter``, ``array_of`` (the array a Tensor holds, read under trace),
+  ``set_array`` (rebind a Tensor's array in place).
+- Ops: ``op`` (the registry decorator), ``call_op``, ``run_kernel`` (run a pure function as
+  an eager op with autograd).
+- Autograd: ``record`` (a tape node), ``run_backward``, ``no_grad``, ``is_grad_enabled``,
+  ``set_grad_enabled``.
+- Tracing: ``is_tracer``, ``check_concrete``, ``TraceContext``/``current_trace``/
+  ``set_current_trace``.
+- Dtypes and RNG: ``to_dtype``, ``is_inexact_np``, ``next_key``.
+"""
+
+from __future__ import annotations
+
+from .autograd import is_grad_enabled, no_grad, record, run_backward, set_grad_enabled
+from .dtype import is_inexact_np, to_dtype
+from .random import next_key
+from .registry import call_op, op, run_kernel
+from .tensor import Parameter, Tensor
+from .trace_state import TraceContext, check_concrete, is_tracer
+from .trace_state import current as current_trace
+from .trace_state import read as array_of
+from .trace_state import set_current as set_current_trace
+
+
+def set_array(t: Tensor, a) -> Tensor:
+    """Rebind ``t`` to hold array ``a`` (Paddle's in-place write, e.g. ``set_value``)."""
+    t._set_value(a)
+    return t
+
+
+__all__ = [
+    "Parameter",
+    "Tensor",
+    "TraceContext",
+    "array_of",
+    "call_op",
+    "check_concrete",
+    "current_trace",
+    "is_grad_enabled",
+    "is_inexact_np",
+    "is_tracer",
+    "next_key",
+    "no_grad",
+    "op",
+    "record",
+    "run_backward",
+    "run_kernel",
+    "set_array",
+    "set_current_trace",
+    "set_grad_enabled",
+    "to_dtype",
+]
