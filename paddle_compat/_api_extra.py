@@ -16,7 +16,6 @@ from ._core import dtype as _dt
 from ._core.random import seed as _seed
 from ._core.registry import call_op
 from ._core.tensor import Size, Tensor
-from ._ops.tensor_methods import INPLACE_ALIASES
 
 # -- dtype aliases and constants --------------------------------------------------------------
 float = _dt.float32  # noqa: A001 - Paddle's names
@@ -273,8 +272,6 @@ def tolist(x: Tensor):
     return x.tolist()
 
 
-globals().update(INPLACE_ALIASES)
-
 __all__ = [
     "Size",
     "as_tensor",
@@ -315,5 +312,4 @@ __all__ = [
     "uint16",
     "uint32",
     "uint64",
-    *INPLACE_ALIASES,
 ]

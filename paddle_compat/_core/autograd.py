@@ -401,3 +401,13 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 gt.stop_gradient = True
             result.append(gt)
     return result
+
+
+def rebind_inplace(x: Tensor, out: Tensor) -> Tensor:
+    """Make ``x`` hold ``out``'s array and autograd history (in-place semantics)."""
+    x._set_value(out._value)
+    x._node, x._out_idx = out._node, out._out_idx
+    if out._node is not None:
+        x.stop_gradient = False
+        out._node.out_refs[out._out_idx] = weakref.ref(x)
+    return x

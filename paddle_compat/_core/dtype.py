@@ -219,3 +219,8 @@ def is_inexact_np(npd) -> bool:
     if r is None:
         r = _INEXACT_CACHE[npd] = bool(jnp.issubdtype(npd, jnp.inexact))
     return r
+
+
+# dtype names for the ``dtypes=`` option of ops (Paddle's kernel dtype lists)
+FLOATING = ("float16", "bfloat16", "float32", "float64", "float8_e4m3fn", "float8_e5m2")
+INEXACT = (*FLOATING, "complex64", "complex128")

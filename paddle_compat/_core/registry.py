@@ -38,18 +38,27 @@ class OpDef:
     fn: Callable
     tensors: tuple[str, ...]
     promote: tuple[str, ...]
-    method: str | None
-    inplace: str | None
+    methods: tuple[str, ...]  # Tensor method names, the primary one first
+    inplace: tuple[str, ...]  # in-place variant names, the primary one first
+    tensor_inplace: bool  # the in-place variants are also Tensor methods
     aliases: dict[str, str]
     namespaces: tuple[str, ...]
     differentiable: bool
     composite: bool
     extra_names: tuple[str, ...]
+    dtypes: tuple[str, ...] | None  # dtype names the first tensor argument may have
+    kernel: str  # Paddle's kernel (_C_ops) name, used in dtype errors
+    dtype_error: type[Exception]
+    amp: str  # AMP O1 category: "white" (low precision), "black" (float32), "promote"
     params: tuple[str, ...] = ()
     defaults: dict = field(default_factory=dict)
     required: tuple[str, ...] = ()
     varargs: str | None = None  # name of a *args parameter, if any
     n_positional: int = 0  # parameters before *args
+
+    @property
+    def method(self) -> str | None:
+        return self.methods[0] if self.methods else None
 
     def __call__(self, *args, **kwargs):
         return call_op(self, *args, **kwargs)
@@ -67,24 +76,41 @@ def op(
     tensors: tuple[str, ...] | None = None,
     promote: tuple[str, ...] = (),
     method: str | bool | None = True,
+    method_aliases: tuple[str, ...] = (),
     inplace: str | None = None,
+    inplace_aliases: tuple[str, ...] = (),
+    tensor_inplace: bool | None = None,
     aliases: dict[str, str] | None = None,
     namespaces: tuple[str, ...] = ("paddle",),
     differentiable: bool = True,
     composite: bool = False,
     extra_names: tuple[str, ...] = (),
+    dtypes: tuple[str, ...] | None = None,
+    kernel: str | None = None,
+    dtype_error: type[Exception] = RuntimeError,
+    amp: str = "promote",
 ):
-    """Register ``fn`` as the Paddle op ``name``.
+    """Register ``fn`` as the Paddle op ``name``: the one place that declares its names.
 
     tensors: parameters that carry Tensors (default: the first parameter); all others are
         static Python values (part of the compile cache key).
     promote: tensor parameters that share one result dtype (Paddle's binary-op promotion).
-    method: Tensor method name (True: same as ``name``; None: no method).
-    inplace: name of the in-place variant (function and method), e.g. ``"add_"``.
+    method: Tensor method name (True: same as ``name``; None: no method);
+        method_aliases: more Tensor method names (``lt`` for ``less_than``).
+    inplace: name of the in-place variant, e.g. ``"add_"``: a function in every namespace of
+        the op and a Tensor method when the op has one (or ``tensor_inplace=True``);
+        inplace_aliases: more names for it (``clamp_`` for ``clip_``).
     aliases: extra keyword names accepted for parameters (``input`` -> ``x`` is default).
-    namespaces: public modules the op appears in (``"paddle"``, ``"paddle.nn.functional"``).
-    extra_names: other public names for the same op in those namespaces.
+    namespaces: public modules the op appears in (``"paddle"``, ``"paddle.linalg"``,
+        ``"paddle.nn.functional"``); extra_names: other public names there (``cat``).
+    dtypes: the dtype names the first tensor argument may have; any other raises
+        ``dtype_error`` (RuntimeError: Paddle's "kernel not registered", TypeError: its API
+        check) naming ``kernel`` (Paddle's kernel name, default ``name``).
+    amp: the op's AMP O1 list: "white" runs in float16/bfloat16, "black" in float32,
+        "promote" in the widest input dtype.
     """
+    if amp not in ("white", "black", "promote"):
+        raise ValueError(f"op {name!r}: amp must be 'white', 'black' or 'promote', got {amp!r}")
 
     def deco(fn):
         sig = inspect.signature(fn)
@@ -104,13 +130,19 @@ def op(
             fn=fn,
             tensors=tuple(tensors) if tensors is not None else params[:1],
             promote=tuple(promote),
-            method=(name if method is True else (method or None)),
-            inplace=inplace,
+            methods=tuple(dict.fromkeys(
+                ((name,) if method is True else (method,) if method else ()) + method_aliases)),
+            inplace=((inplace,) if inplace else ()) + tuple(inplace_aliases),
+            tensor_inplace=bool(method) if tensor_inplace is None else tensor_inplace,
             aliases={**_DEFAULT_ALIASES, **(aliases or {})},
             namespaces=tuple(namespaces),
             differentiable=differentiable,
             composite=composite,
             extra_names=tuple(extra_names),
+            dtypes=None if dtypes is None else tuple(dtypes),
+            kernel=kernel or name,
+            dtype_error=dtype_error,
+            amp=amp,
             params=params,
             defaults=defaults,
             required=required,
@@ -133,6 +165,8 @@ def call_op(od: OpDef | str, *args, **kwargs):
     if isinstance(od, str):
         od = REGISTRY[od]
     vals = _bind(od, args, kwargs)
+    if od.dtypes is not None:
+        check_dtype(vals[od.tensors[0]], od.dtypes, od.kernel, od.dtype_error, od.tensors[0])
     if od.composite:
         return call_with(od, vals)
     return _run_op(od, vals)
@@ -163,6 +197,21 @@ def _bind(od: OpDef, args, kwargs) -> dict:
         missing = [p for p in od.required if p not in vals]
         raise TypeError(f"{od.name}() missing required argument(s): {', '.join(missing)}")
     return vals
+
+
+def check_dtype(x, allowed, kernel: str, error=RuntimeError, arg: str = "x") -> None:
+    """Paddle's dtype check behind ``op(dtypes=...)``: RuntimeError (NotFound) when the kernel
+    has no such dtype, TypeError (InvalidType) where Paddle's Python API checks first."""
+    d = _leaf_dtype(x)
+    if d is None or d.name in allowed:
+        return
+    if error is TypeError:
+        raise TypeError(f"(InvalidType) {kernel}: the dtype of '{arg}' must be one of the "
+                        f"supported types, but received {d.name}.")
+    raise error(
+        f"(NotFound) The kernel with key (CPU, Undefined(AnyLayout), {d.name}) of kernel "
+        f"`{kernel}` is not registered; supported data types: {', '.join(allowed)}."
+    )
 
 
 def _is_tensor(x) -> bool:

@@ -15,12 +15,13 @@ import numpy as np
 
 from . import dtype as _dt
 from . import trace_state
+from .tensor_api import TensorApiMixin
 
 _uid_counter = itertools.count()
 _ARRAY_TYPES = (jax.Array, jax.core.Tracer)
 
 
-class Tensor:
+class Tensor(TensorApiMixin):
     """A Paddle Tensor backed by a ``jax.Array``."""
 
     __slots__ = (

@@ -3,11 +3,11 @@ op registry: the one place where this happens."""
 
 from __future__ import annotations
 
-import weakref
-
 from .._core import autograd
+from .._core.autograd import rebind_inplace
 from .._core.registry import REGISTRY, OpDef, call_op
 from .._core.tensor import Tensor
+from .indexing import getitem, setitem
 
 # operator -> (op name, reversed?)
 _OPERATORS = {
@@ -65,65 +65,76 @@ def _eq(opname):
     return method
 
 
-def rebind_inplace(x: Tensor, out: Tensor) -> Tensor:
-    """Make ``x`` hold ``out``'s array and autograd history (in-place semantics)."""
-    x._set_value(out._value)
-    x._node, x._out_idx = out._node, out._out_idx
-    if out._node is not None:
-        x.stop_gradient = False
-        out._node.out_refs[out._out_idx] = weakref.ref(x)
-    return x
-
-
-def make_inplace(od: OpDef):
+def make_inplace(od: OpDef, name: str | None = None):
     """``x.op_(...)``: compute ``op`` then rebind x's array and autograd history to the result."""
+    name = name or od.inplace[0]
 
     def inplace(x, *args, **kwargs):
         if not x.stop_gradient and x._node is None and autograd.is_grad_enabled():
             raise ValueError(
                 f"(InvalidArgument) Leaf Tensor (shape {x.shape}) that doesn't stop gradient "
-                f"can't use inplace strategy ({od.inplace})."
+                f"can't use inplace strategy ({name})."
             )
         return rebind_inplace(x, call_op(od, x, *args, **kwargs))
 
-    inplace.__name__ = od.inplace
+    inplace.__name__ = name
     inplace.__doc__ = f"In-place version of ``{od.name}``."
     return inplace
 
 
-def _method(od: OpDef):
+def _method(od: OpDef, name: str):
     def method(self, *args, **kwargs):
         return call_op(od, self, *args, **kwargs)
 
-    method.__name__ = od.method
+    method.__name__ = name
     method.__doc__ = od.__doc__
     return method
 
 
 def namespace(ns: str) -> dict:
-    """{public name: callable} for every op registered in namespace ``ns``."""
+    """{public name: callable} for every op registered in namespace ``ns``: its name, extra
+    names and in-place variants."""
     out = {}
     for od in REGISTRY.values():
         if ns in od.namespaces:
             for n in (od.name, *od.extra_names):
                 out[n] = od
-            if od.inplace:
-                out[od.inplace] = make_inplace(od)
+            for n in od.inplace:
+                out[n] = make_inplace(od, n)
+    return out
+
+
+def tensor_methods() -> dict:
+    """{Tensor attribute: function} generated from the registry: op methods, their in-place
+    variants and Python operators. Two ops claiming one name is an error."""
+    out: dict = {}
+    owner: dict = {}
+
+    def put(name, fn, od):
+        if name in owner and owner[name] is not od:
+            raise ValueError(f"Tensor.{name} claimed by ops {owner[name].name!r} and {od.name!r}")
+        owner[name] = od
+        out[name] = fn
+
+    for od in REGISTRY.values():
+        for m in od.methods:
+            put(m, _method(od, m), od)
+        if od.tensor_inplace:
+            for n in od.inplace:
+                put(n, make_inplace(od, n), od)
+    for dunder, (name, rev) in _OPERATORS.items():
+        out[dunder] = _binary(name, rev)
+    for dunder, name in _UNARY.items():
+        out[dunder] = lambda self, _n=name: call_op(_n, self)
+    out["__eq__"] = _eq("equal")
+    out["__ne__"] = _eq("not_equal")
+    out["__getitem__"], out["__setitem__"] = getitem, setitem
     return out
 
 
 def install_tensor_methods() -> None:
-    for od in REGISTRY.values():
-        if od.method and not hasattr(Tensor, od.method):
-            setattr(Tensor, od.method, _method(od))
-        if od.inplace and od.method and not hasattr(Tensor, od.inplace):
-            setattr(Tensor, od.inplace, make_inplace(od))
-    for dunder, (name, rev) in _OPERATORS.items():
-        if name in REGISTRY:
-            setattr(Tensor, dunder, _binary(name, rev))
-    for dunder, name in _UNARY.items():
-        if name in REGISTRY:
-            setattr(Tensor, dunder, lambda self, _n=name: call_op(_n, self))
-    if "equal" in REGISTRY:
-        Tensor.__eq__ = _eq("equal")
-        Tensor.__ne__ = _eq("not_equal")
+    """Attach the generated methods to ``Tensor``; names the class defines itself stay."""
+    own = {k for c in Tensor.__mro__[:-1] for k in vars(c)}
+    for name, fn in tensor_methods().items():
+        if name not in own or name.startswith("__"):
+            setattr(Tensor, name, fn)

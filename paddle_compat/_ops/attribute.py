@@ -116,7 +116,7 @@ def complex(real, imag):  # noqa: A001
     return jax_complex(r, i)
 
 
-@op("polar", tensors=("abs", "angle"), method=None)
+@op("polar", tensors=("abs", "angle"))
 def polar(abs, angle):  # noqa: A002
     """Complex Tensor abs * exp(i * angle)."""
     a, t = _pair(abs, angle, "polar", "abs", "angle")
@@ -127,7 +127,7 @@ def jax_complex(r, i):
     return lax.complex(r, i)
 
 
-@op("as_complex", extra_names=("view_as_complex",), aliases={"input": "x"})
+@op("as_complex", extra_names=("view_as_complex",), method_aliases=("view_as_complex",), aliases={"input": "x"})
 def as_complex(x):
     """[..., 2] real Tensor -> [...] complex Tensor (last dim = real, imaginary)."""
     if x.ndim == 0 or x.shape[-1] != 2:
@@ -138,7 +138,7 @@ def as_complex(x):
     return jax_complex(x[..., 0], x[..., 1])
 
 
-@op("as_real", extra_names=("view_as_real",), aliases={"input": "x"})
+@op("as_real", extra_names=("view_as_real",), method_aliases=("view_as_real",), aliases={"input": "x"})
 def as_real(x):
     """[...] complex Tensor -> [..., 2] real Tensor."""
     if not _is_cplx(x):

@@ -183,17 +183,17 @@ def assign(x, output=None):
     return jnp.array(x)
 
 
-@op("tril", aliases={"input": "x"})
+@op("tril", inplace="tril_", aliases={"input": "x"})
 def tril(x, diagonal=0):
     return jnp.tril(x, diagonal)
 
 
-@op("triu")
+@op("triu", inplace="triu_")
 def triu(x, diagonal=0):
     return jnp.triu(x, diagonal)
 
 
-@op("diag", method=None)
+@op("diag")
 def diag(x, offset=0, padding_value=0):
     if x.ndim == 1 and padding_value != 0:
         n = x.shape[0] + abs(offset)

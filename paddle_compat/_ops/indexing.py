@@ -23,9 +23,9 @@ from jax import lax
 
 from .._core import autograd, trace_state
 from .._core import dtype as _dt
+from .._core.autograd import rebind_inplace
 from .._core.registry import op, run_kernel
 from .._core.tensor import Tensor
-from ._methods import rebind_inplace
 
 # plan tokens: ("F",) whole dim, ("I",) int (dynamic start), ("T", k) 0-d int Tensor k,
 # ("S", length, step) slice (dynamic start of its span), ("N",) new axis, ("A", k) array k,
@@ -488,8 +488,7 @@ def _make_mask_set(k):
     return put
 
 
-Tensor.__getitem__ = _getitem
-Tensor.__setitem__ = _setitem
+getitem, setitem = _getitem, _setitem  # Tensor.__getitem__/__setitem__ (_methods.py)
 
 
 # -- paddle.slice / paddle.strided_slice ---------------------------------------------------------

@@ -10,17 +10,13 @@ import jax.numpy as jnp
 
 from .._core import dtype as _dt
 from .._core.registry import op
-from .search import check_axis, check_kernel_dtype
+from .search import check_axis
 
 _BOTH = ("paddle", "paddle.linalg")
 _LINALG = ("paddle.linalg",)
 FLOATS = ("float32", "float64", "complex64", "complex128")
 _HALF_FLOATS = ("float16", "bfloat16", "float32", "float64", "complex64", "complex128")
 _MATRIX_P = ("fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf)
-
-
-def check_float(x, name: str, allowed=FLOATS) -> None:
-    check_kernel_dtype(x, name, allowed)
 
 
 def check_square(x, name: str) -> None:
@@ -81,10 +77,9 @@ def _cast(x, dtype):
     return x if dtype is None else x.astype(_dt.to_dtype(dtype).np)
 
 
-@op("norm", namespaces=_BOTH)
+@op("norm", dtypes=_HALF_FLOATS, kernel="p_norm", namespaces=_BOTH)
 def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None):
     """Vector or matrix norm (Frobenius by default; a 2-axis ``axis`` selects a matrix norm)."""
-    check_float(x, "p_norm", _HALF_FLOATS)
     x = _cast(x, dtype)
     if axis is None:
         if p == "nuc":
@@ -109,22 +104,20 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None):
     return vector_norm_impl(x, 2 if p is None else p, axes, keepdim)
 
 
-@op("vector_norm", namespaces=_LINALG, method=None)
+@op("vector_norm", dtypes=_HALF_FLOATS, kernel="p_norm", namespaces=_LINALG, method=None)
 def vector_norm(x, p=2.0, axis=None, keepdim=False, dtype=None, out=None):
     """Vector p-norm over ``axis`` (all axes when None)."""
     if isinstance(p, str):
         raise ValueError(f"only valid p type is int and float, found {type(p)}")
-    check_float(x, "p_norm", _HALF_FLOATS)
     x = _cast(x, dtype)
     return vector_norm_impl(x, p, _axes(axis, x.ndim, "vector_norm"), keepdim)
 
 
-@op("matrix_norm", namespaces=_LINALG, method=None)
+@op("matrix_norm", dtypes=_HALF_FLOATS, namespaces=_LINALG, method=None)
 def matrix_norm(x, p="fro", axis=(-2, -1), keepdim=False):
     """Matrix norm ('fro', 'nuc', +-1, +-2, +-inf) over the two axes in ``axis``."""
     if isinstance(axis, int):
         raise TypeError("matrix_norm: axis must be a list of 2 ints, got an int")
-    check_float(x, "matrix_norm", _HALF_FLOATS)
     axes = _axes(axis, x.ndim, "matrix_norm")
     if len(axes) != 2:
         raise ValueError(f"matrix_norm: axis must have 2 entries, got {list(axis)}")
@@ -226,10 +219,9 @@ def multi_dot(x):
     return jnp.linalg.multi_dot(list(x))
 
 
-@op("matrix_power", namespaces=_LINALG)
+@op("matrix_power", dtypes=FLOATS, namespaces=_LINALG)
 def matrix_power(x, n):
     """x raised to the integer power n (negative n uses the inverse)."""
-    check_float(x, "matrix_power")
     check_square(x, "matrix_power")
     return jnp.linalg.matrix_power(x, int(n))
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from .._core.registry import op
 from .._core.tensor import Tensor
-from .linalg import check_float, check_square
+from .linalg import FLOATS, check_square
 
 _BOTH = ("paddle", "paddle.linalg")
 _LINALG = ("paddle.linalg",)
@@ -42,26 +42,23 @@ def _hermitian_from(x, lower: bool):
 
 
 # -- determinants and inverses -----------------------------------------------------------------
-@op("det", namespaces=_LINALG, method=None)
+@op("det", dtypes=FLOATS, kernel="determinant", namespaces=_LINALG, method=None)
 def det(x):
     """Determinant of (batches of) square matrices."""
-    check_float(x, "determinant")
     check_square(x, "det")
     return jnp.linalg.det(x)
 
 
-@op("slogdet", namespaces=_LINALG)
+@op("slogdet", dtypes=FLOATS, namespaces=_LINALG)
 def slogdet(x):
     """[sign, log|det|] stacked on a new leading axis of size 2."""
-    check_float(x, "slogdet")
     check_square(x, "slogdet")
     sign, logabs = jnp.linalg.slogdet(x)
     return jnp.stack([sign.astype(logabs.dtype), logabs])
 
 
-@op("_inv", namespaces=(), method=None)
+@op("_inv", dtypes=FLOATS, kernel="inverse", namespaces=(), method=None)
 def _inv(x):
-    check_float(x, "inverse")
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
         raise ValueError(
             f"(InvalidArgument) The last two dimensions are expected to be equal. But received: "
@@ -82,16 +79,14 @@ def inverse(x):
     return inv(x)
 
 
-@op("pinv", namespaces=_LINALG)
+@op("pinv", dtypes=FLOATS, namespaces=_LINALG)
 def pinv(x, rcond=1e-15, hermitian=False):
     """Moore-Penrose pseudo-inverse (singular values below rcond * max are dropped)."""
-    check_float(x, "pinv")
     return jnp.linalg.pinv(x, rtol=float(rcond), hermitian=bool(hermitian))
 
 
-@op("_solve", tensors=("x", "y"), promote=("x", "y"), namespaces=(), method=None)
+@op("_solve", dtypes=FLOATS, kernel="solve", tensors=("x", "y"), promote=("x", "y"), namespaces=(), method=None)
 def _solve(x, y, left):
-    check_float(x, "solve")
     check_square(x, "solve")
     if not left:
         return _mT(_solve.__wrapped__(_mT(x), _mT(y), True))
@@ -113,11 +108,10 @@ def solve(x, y, left=True, out=None):
     return _finite_or_raise(_solve(x, y, bool(left)), "Input is not invertible.")
 
 
-@op("triangular_solve", tensors=("x", "y"), promote=("x", "y"), namespaces=_LINALG,
+@op("triangular_solve", dtypes=FLOATS, tensors=("x", "y"), promote=("x", "y"), namespaces=_LINALG,
     method=None)
 def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False):
     """Solve x @ out = y for a triangular ``x`` (batched, broadcast)."""
-    check_float(x, "triangular_solve")
     if y.ndim < 2:
         raise ValueError(
             f"(InvalidArgument) The input tensor Y's dimensions of TriangularSolveOp should be "
@@ -132,9 +126,8 @@ def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False):
 
 
 # -- cholesky ----------------------------------------------------------------------------------
-@op("_cholesky", namespaces=(), method=None)
+@op("_cholesky", dtypes=FLOATS, kernel="cholesky", namespaces=(), method=None)
 def _cholesky(x, upper):
-    check_float(x, "cholesky")
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
         raise AssertionError(
             "Shape must have at least 2 dimensions and last two dimensions must be equal.")
@@ -172,10 +165,9 @@ def cholesky_inverse(x, upper=False):
 
 
 # -- decompositions ----------------------------------------------------------------------------
-@op("qr", namespaces=_LINALG)
+@op("qr", dtypes=FLOATS, namespaces=_LINALG)
 def qr(x, mode="reduced"):
     """QR decomposition: (Q, R), or only R when mode='r'."""
-    check_float(x, "qr")
     if mode not in ("reduced", "complete", "r"):
         raise ValueError(f"qr: mode must be 'reduced', 'complete' or 'r', got {mode!r}")
     if mode == "r":
@@ -184,23 +176,20 @@ def qr(x, mode="reduced"):
     return q, r
 
 
-@op("svd", namespaces=_LINALG, method=None)
+@op("svd", dtypes=FLOATS, namespaces=_LINALG, method=None)
 def svd(x, full_matrices=False, out=None):
     """Singular value decomposition: (U, S, VH) with x = U @ diag(S) @ VH."""
-    check_float(x, "svd")
     u, s, vh = jnp.linalg.svd(x, full_matrices=bool(full_matrices))
     return u, s, vh
 
 
-@op("svdvals", namespaces=_LINALG, method=None)
+@op("svdvals", dtypes=FLOATS, kernel="svd", namespaces=_LINALG, method=None)
 def svdvals(x):
     """Singular values in descending order."""
-    check_float(x, "svd")
     return jnp.linalg.svd(x, compute_uv=False)
 
 
 def _check_eigh(x, UPLO):
-    check_float(x, "eigh")
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
         raise ValueError(
             f"The input matrix must be batches of square matrices. But received x's dimension: "
@@ -209,7 +198,7 @@ def _check_eigh(x, UPLO):
         raise ValueError(f"UPLO must be 'L' or 'U', got {UPLO!r}")
 
 
-@op("eigh", namespaces=_LINALG, method=None)
+@op("eigh", dtypes=FLOATS, namespaces=_LINALG, method=None)
 def eigh(x, UPLO="L"):  # noqa: N803 - Paddle's name
     """Eigenvalues (ascending) and eigenvectors of Hermitian matrices, read from one triangle."""
     _check_eigh(x, UPLO)
@@ -217,35 +206,32 @@ def eigh(x, UPLO="L"):  # noqa: N803 - Paddle's name
     return w, v
 
 
-@op("eigvalsh", namespaces=_BOTH)
+@op("eigvalsh", dtypes=FLOATS, kernel="eigh", namespaces=_BOTH)
 def eigvalsh(x, UPLO="L"):  # noqa: N803
     """Eigenvalues (ascending) of Hermitian matrices, read from one triangle."""
     _check_eigh(x, UPLO)
     return jnp.linalg.eigvalsh(_hermitian_from(x, UPLO == "L"), symmetrize_input=False)
 
 
-@op("eig", namespaces=_LINALG)
+@op("eig", dtypes=FLOATS, namespaces=_LINALG)
 def eig(x):
     """Eigenvalues and eigenvectors (complex) of general square matrices (CPU only)."""
-    check_float(x, "eig")
     check_square(x, "eig")
     w, v = jnp.linalg.eig(x)
     return w, v
 
 
-@op("eigvals", namespaces=_LINALG)
+@op("eigvals", dtypes=FLOATS, kernel="eig", namespaces=_LINALG)
 def eigvals(x):
     """Eigenvalues (complex) of general square matrices (CPU only)."""
-    check_float(x, "eig")
     check_square(x, "eigvals")
     return jnp.linalg.eigvals(x)
 
 
-@op("matrix_rank", tensors=("x", "tol", "atol", "rtol"), namespaces=_LINALG, method=None,
+@op("matrix_rank", dtypes=FLOATS, tensors=("x", "tol", "atol", "rtol"), namespaces=_LINALG, method=None,
     differentiable=False)
 def matrix_rank(x, tol=None, hermitian=False, atol=None, rtol=None):
     """Number of singular values above the tolerance (int64)."""
-    check_float(x, "matrix_rank")
     if hermitian:
         s = jnp.abs(jnp.linalg.eigvalsh(x))
     else:
@@ -281,10 +267,9 @@ def lstsq(x, y, rcond=None, driver=None):
     return sol, resid, rank, s
 
 
-@op("_lstsq", tensors=("x", "y"), promote=("x", "y"), namespaces=(), method=None,
+@op("_lstsq", dtypes=FLOATS, kernel="lstsq", tensors=("x", "y"), promote=("x", "y"), namespaces=(), method=None,
     differentiable=False)
 def _lstsq(x, y, rcond, driver):
-    check_float(x, "lstsq")
     if y.ndim < 2:
         raise ValueError(f"The shape of y should be (*, M, K), but received ndim is [{y.ndim} < 2]")
     driver = driver or "gelsy"
@@ -320,10 +305,9 @@ def _lstsq(x, y, rcond, driver):
 
 
 # -- LU ----------------------------------------------------------------------------------------
-@op("lu", namespaces=_LINALG)
+@op("lu", dtypes=FLOATS, namespaces=_LINALG)
 def lu(x, pivot=True, get_infos=False):
     """Packed LU factorization with 1-based int32 pivots (and int32 infos on request)."""
-    check_float(x, "lu")
     if not pivot:
         raise NotImplementedError("lu(pivot=False) is only supported on GPU in Paddle")
     packed, piv, _ = jax.lax.linalg.lu(x)
@@ -361,18 +345,16 @@ def lu_solve(b, lu, pivots, trans="N"):
     return jax.scipy.linalg.lu_solve((lu, pivots.astype(jnp.int32) - 1), b, trans=t)
 
 
-@op("matrix_exp", namespaces=_LINALG, method=None)
+@op("matrix_exp", dtypes=FLOATS, namespaces=_LINALG, method=None)
 def matrix_exp(x):
     """Matrix exponential of (batches of) square matrices."""
-    check_float(x, "matrix_exp")
     check_square(x, "matrix_exp")
     return jax.scipy.linalg.expm(x)
 
 
-@op("cond", namespaces=_LINALG)
+@op("cond", dtypes=FLOATS, namespaces=_LINALG)
 def cond(x, p=None):
     """Condition number: norm(x, p) * norm(inv(x), p) (ratio of singular values for +-2)."""
-    check_float(x, "cond")
     if p in (None, 2, -2):
         s = jnp.linalg.svd(x, compute_uv=False)
         r = s[..., 0] / s[..., -1]
@@ -387,10 +369,9 @@ def cond(x, p=None):
 
 
 # -- Householder products and low-rank SVD -----------------------------------------------------
-@op("householder_product", tensors=("x", "tau"), namespaces=_LINALG)
+@op("householder_product", dtypes=FLOATS, tensors=("x", "tau"), namespaces=_LINALG)
 def householder_product(x, tau):
     """The first n columns of the product of Householder reflectors (x, tau) as from geqrf."""
-    check_float(x, "householder_product")
     return jax.lax.linalg.householder_product(x, tau.astype(x.dtype))
 
 

@@ -53,7 +53,7 @@ def scatter_reduce(input, dim, index, src, reduce, include_self=True):  # noqa: 
     return _scatter(input, dim, index, src, _SCATTER_REDUCE[reduce], include_self)
 
 
-@op("block_diag", tensors=("inputs",), method=None)
+@op("block_diag", tensors=("inputs",))
 def block_diag(inputs):
     """Block-diagonal matrix from 0-D, 1-D and 2-D Tensors."""
     mats = []
@@ -100,17 +100,17 @@ def as_strided(x, shape, stride, offset=0):
 
 
 # -- in-place fills (Tensor methods only) -------------------------------------------------------
-@op("_fill", namespaces=(), method=None, inplace="fill_")
+@op("_fill", tensor_inplace=True, namespaces=(), method=None, inplace="fill_")
 def _fill(x, value):
     return jnp.full(x.shape, value, x.dtype)
 
 
-@op("_zero", namespaces=(), method=None, inplace="zero_")
+@op("_zero", tensor_inplace=True, namespaces=(), method=None, inplace="zero_")
 def _zero(x):
     return jnp.zeros(x.shape, x.dtype)
 
 
-@op("_fill_diagonal", namespaces=(), method=None, inplace="fill_diagonal_")
+@op("_fill_diagonal", tensor_inplace=True, namespaces=(), method=None, inplace="fill_diagonal_")
 def _fill_diagonal(x, value, offset=0, wrap=False):
     if x.ndim < 2:
         raise ValueError(f"(InvalidArgument) fill_diagonal_: x must have at least 2 dims, but "
@@ -149,7 +149,7 @@ def _diag_scatter(x, y, offset, dim1, dim2):
     return jnp.moveaxis(xt, (-2, -1), (a1, a2))
 
 
-@op("fill_diagonal_tensor", tensors=("x", "y"), namespaces=(),
+@op("fill_diagonal_tensor", tensor_inplace=True, tensors=("x", "y"), namespaces=(),
     inplace="fill_diagonal_tensor_")
 def fill_diagonal_tensor(x, y, offset=0, dim1=0, dim2=1):
     """Write ``y`` onto the diagonal of x over dims (dim1, dim2)."""

@@ -224,7 +224,7 @@ def transpose(x, perm):
     return jnp.transpose(x, _perm(perm, x.ndim))
 
 
-@op("permute", namespaces=())
+@op("permute")
 def permute(x, *dims):
     """Tensor.permute(*dims) / permute(list): same as transpose."""
     if len(dims) == 1 and not isinstance(dims[0], int):
@@ -310,7 +310,7 @@ def unsqueeze(x, axis):
 
 
 # -- join / split -----------------------------------------------------------------------------
-@op("concat")
+@op("concat", extra_names=("cat", "concatenate"))
 def concat(x, axis=0, out=None):
     """Join tensors along an existing dim (dtypes must match)."""
     xs = tensor_list(x, "concat")
@@ -472,7 +472,7 @@ def _atleast(name, fn):
         return outs[0] if len(outs) == 1 else outs
 
     f.__doc__ = f"Each input viewed with at least {name[-2]} dims."
-    op(name, tensors=("inputs",), method=None)(f)
+    op(name, tensors=("inputs",))(f)
 
 
 _atleast("atleast_1d", jnp.atleast_1d)
@@ -531,7 +531,7 @@ def expand_as(x, y):
     return expand(x, list(y.shape))
 
 
-@op("broadcast_tensors", method=None)
+@op("broadcast_tensors")
 def broadcast_tensors(x):
     """Broadcast all inputs to their common shape."""
     xs = tensor_list(x, "broadcast_tensors", "input")
@@ -622,7 +622,7 @@ def rot90(x, k=1, axes=(0, 1)):
     return jnp.rot90(x, k, (a0, a1))
 
 
-@op("diagonal")
+@op("diagonal", namespaces=("paddle", "paddle.linalg"))
 def diagonal(x, offset=0, axis1=0, axis2=1):
     """The diagonal of the (axis1, axis2) planes, appended as the last dim."""
     a1, a2 = axis_of(axis1, x.ndim), axis_of(axis2, x.ndim)

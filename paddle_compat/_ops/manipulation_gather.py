@@ -11,9 +11,9 @@ from jax import lax
 
 from .._core import dtype as _dt
 from .._core import trace_state
+from .._core.autograd import rebind_inplace
 from .._core.registry import op
 from .._core.tensor import Tensor
-from ._methods import rebind_inplace
 from .manipulation import axis_of, int_list
 
 
@@ -87,7 +87,7 @@ def index_select(x, index, axis=0, out=None):
     return jnp.take(x, _wrap(index, x.shape[ax]), axis=ax, mode="clip")
 
 
-@op("take_along_axis", tensors=("arr", "indices"), aliases={"input": "arr"})
+@op("take_along_axis", extra_names=("take_along_dim",), method_aliases=("take_along_dim",), tensors=("arr", "indices"), aliases={"input": "arr"})
 def take_along_axis(arr, indices, axis, broadcast=True, out=None):
     """Values of ``arr`` at ``indices`` along ``axis`` (other dims broadcast together)."""
     _check_index(indices, "take_along_axis")
@@ -143,7 +143,7 @@ def scatter_nd_add(x, index, updates):
     )
 
 
-@op("scatter_nd", tensors=("index", "updates"), method=None)
+@op("scatter_nd", tensors=("index", "updates"))
 def scatter_nd(index, updates, shape):
     """Zeros of ``shape`` with ``updates`` summed at ``index``."""
     return scatter_nd_add.fn(jnp.zeros(tuple(int_list(shape)), updates.dtype), index, updates)
@@ -402,7 +402,7 @@ def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1):
     return jnp.moveaxis(moved, (-2, -1), (a1, a2))
 
 
-@op("shard_index", differentiable=False, method=None)
+@op("shard_index", differentiable=False)
 def shard_index(x, index_num, nshards, shard_id, ignore_value=-1):
     """Map global ids to ids local to shard ``shard_id`` (others -> ``ignore_value``)."""
     size = (index_num + nshards - 1) // nshards

@@ -27,19 +27,19 @@ def add(x, y):
     return jnp.add(x, y)
 
 
-@op("subtract", inplace="subtract_", extra_names=("sub",), **_BIN)
+@op("subtract", method_aliases=("sub",), inplace_aliases=("sub_",), inplace="subtract_", extra_names=("sub",), **_BIN)
 def subtract(x, y):
     return jnp.subtract(x, y)
 
 
-@op("multiply", inplace="multiply_", extra_names=("mul",), **_BIN)
+@op("multiply", method_aliases=("mul",), inplace_aliases=("mul_",), inplace="multiply_", extra_names=("mul",), **_BIN)
 def multiply(x, y):
     if x.dtype == jnp.bool_:
         return jnp.logical_and(x, y)
     return jnp.multiply(x, y)
 
 
-@op("divide", inplace="divide_", extra_names=("div",), **_BIN)
+@op("divide", inplace="divide_", extra_names=("div", "true_divide"), method_aliases=("div", "true_divide"), inplace_aliases=("div_",), **_BIN)
 def divide(x, y):
     """True division; int inputs give the default float dtype."""
     if not _dt.is_inexact_np(x.dtype):
@@ -53,7 +53,7 @@ def floor_divide(x, y):
     return jnp.floor_divide(x, y)
 
 
-@op("remainder", inplace="remainder_", extra_names=("mod", "floor_mod"), **_BIN)
+@op("remainder", method_aliases=("mod", "floor_mod"), inplace_aliases=("mod_", "floor_mod_"), inplace="remainder_", extra_names=("mod", "floor_mod"), **_BIN)
 def remainder(x, y):
     return jnp.remainder(x, y)
 
@@ -109,7 +109,8 @@ _UNARY = {
     "neg": (jnp.negative, False), "square": (jnp.square, False), "sign": (jnp.sign, False),
     "frac": (lambda x: x - jnp.trunc(x), True),
 }
-_UNARY_NO_INPLACE = {"neg", "sign", "frac", "erfinv", "digamma", "lgamma"}
+_UNARY_NO_INPLACE = {"sign"}
+_ALSO_IN_F = {"sigmoid", "tanh"}  # Paddle has them in paddle.nn.functional too
 
 
 def _make_unary(fn, float_only):
@@ -121,7 +122,8 @@ def _make_unary(fn, float_only):
 for _name, (_fn, _float_only) in _UNARY.items():
     _f = _make_unary(_fn, _float_only)
     _f.__doc__ = f"Elementwise ``{_name}``."
-    op(_name, inplace=None if _name in _UNARY_NO_INPLACE else f"{_name}_")(_f)
+    op(_name, inplace=None if _name in _UNARY_NO_INPLACE else f"{_name}_",
+       namespaces=("paddle", "paddle.nn.functional") if _name in _ALSO_IN_F else ("paddle",))(_f)
 
 
 @op("round", inplace="round_")
@@ -130,7 +132,7 @@ def round(x, decimals=0):  # noqa: A001
     return jnp.round(x, decimals)
 
 
-@op("logit")
+@op("logit", inplace="logit_")
 def logit(x, eps=None):
     x = _float_in(x)
     if eps is not None:
@@ -146,7 +148,7 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None):
     return x * s + b if bias_after_scale else (x + b) * s
 
 
-@op("clip", inplace="clip_", tensors=("x", "min", "max"))
+@op("clip", extra_names=("clamp",), method_aliases=("clamp",), inplace_aliases=("clamp_",), inplace="clip_", tensors=("x", "min", "max"))
 def clip(x, min=None, max=None):  # noqa: A002
     """Clamp to [min, max]; min/max may be numbers or Tensors, and keep x's dtype."""
     lo = None if min is None else jnp.asarray(min).astype(x.dtype)
@@ -159,7 +161,7 @@ def lerp(x, y, weight):
     return x + weight * (y - x)
 
 
-@op("addmm", tensors=("input", "x", "y"), aliases={"input": "input"}, method=None)
+@op("addmm", inplace="addmm_", tensors=("input", "x", "y"), aliases={"input": "input"})
 def addmm(input, x, y, beta=1.0, alpha=1.0):  # noqa: A002
     return beta * input + alpha * jnp.matmul(x, y)
 
@@ -168,82 +170,82 @@ def addmm(input, x, y, beta=1.0, alpha=1.0):  # noqa: A002
 _CMP = dict(tensors=("x", "y"), promote=("x", "y"), differentiable=False)
 
 
-@op("equal", **_CMP)
+@op("equal", extra_names=("eq",), method_aliases=("eq",), inplace="equal_", **_CMP)
 def equal(x, y):
     return jnp.equal(x, y)
 
 
-@op("not_equal", **_CMP)
+@op("not_equal", extra_names=("ne",), method_aliases=("ne",), inplace="not_equal_", **_CMP)
 def not_equal(x, y):
     return jnp.not_equal(x, y)
 
 
-@op("less_than", extra_names=("less",), **_CMP)
+@op("less_than", extra_names=("less", "lt"), method_aliases=("lt", "less"), inplace="less_than_", inplace_aliases=("less_",), **_CMP)
 def less_than(x, y):
     return jnp.less(x, y)
 
 
-@op("less_equal", **_CMP)
+@op("less_equal", extra_names=("le",), method_aliases=("le",), inplace="less_equal_", **_CMP)
 def less_equal(x, y):
     return jnp.less_equal(x, y)
 
 
-@op("greater_than", extra_names=("greater",), **_CMP)
+@op("greater_than", extra_names=("greater", "gt"), method_aliases=("gt", "greater"), inplace="greater_than_", **_CMP)
 def greater_than(x, y):
     return jnp.greater(x, y)
 
 
-@op("greater_equal", **_CMP)
+@op("greater_equal", extra_names=("ge",), method_aliases=("ge",), inplace="greater_equal_", **_CMP)
 def greater_equal(x, y):
     return jnp.greater_equal(x, y)
 
 
-@op("logical_and", tensors=("x", "y"), differentiable=False)
+@op("logical_and", inplace="logical_and_", tensors=("x", "y"), differentiable=False)
 def logical_and(x, y):
     return jnp.logical_and(x, y)
 
 
-@op("logical_or", tensors=("x", "y"), differentiable=False)
+@op("logical_or", inplace="logical_or_", tensors=("x", "y"), differentiable=False)
 def logical_or(x, y):
     return jnp.logical_or(x, y)
 
 
-@op("logical_xor", tensors=("x", "y"), differentiable=False)
+@op("logical_xor", inplace="logical_xor_", tensors=("x", "y"), differentiable=False)
 def logical_xor(x, y):
     return jnp.logical_xor(x, y)
 
 
-@op("logical_not", differentiable=False)
+@op("logical_not", inplace="logical_not_", differentiable=False)
 def logical_not(x):
     return jnp.logical_not(x)
 
 
-@op("bitwise_and", differentiable=False, **{k: v for k, v in _BIN.items()})
+@op("bitwise_and", inplace="bitwise_and_", differentiable=False, **{k: v for k, v in _BIN.items()})
 def bitwise_and(x, y):
     return jnp.bitwise_and(x, y)
 
 
-@op("bitwise_or", differentiable=False, **_BIN)
+@op("bitwise_or", inplace="bitwise_or_", differentiable=False, **_BIN)
 def bitwise_or(x, y):
     return jnp.bitwise_or(x, y)
 
 
-@op("bitwise_xor", differentiable=False, **_BIN)
+@op("bitwise_xor", inplace="bitwise_xor_", differentiable=False, **_BIN)
 def bitwise_xor(x, y):
     return jnp.bitwise_xor(x, y)
 
 
-@op("bitwise_not", differentiable=False)
+@op("bitwise_not", extra_names=("bitwise_invert",), method_aliases=("bitwise_invert",), inplace="bitwise_not_", inplace_aliases=("bitwise_invert_",), differentiable=False)
 def bitwise_not(x):
     return jnp.logical_not(x) if x.dtype == jnp.bool_ else jnp.bitwise_not(x)
 
 
-@op("bitwise_left_shift", differentiable=False, **_BIN)
+@op("bitwise_left_shift", inplace="bitwise_left_shift_", differentiable=False, **_BIN)
 def bitwise_left_shift(x, y, is_arithmetic=True):
     return jnp.left_shift(x, y)
 
 
-@op("bitwise_right_shift", differentiable=False, **_BIN)
+@op("bitwise_right_shift", inplace="bitwise_right_shift_", differentiable=False, **_BIN)
 def bitwise_right_shift(x, y, is_arithmetic=True):
     return jnp.right_shift(x, y)
 
@@ -288,7 +290,7 @@ def _same_dtype(name, x, y):
         )
 
 
-@op("matmul", tensors=("x", "y"))
+@op("matmul", tensors=("x", "y"), namespaces=("paddle", "paddle.linalg"))
 def matmul(x, y, transpose_x=False, transpose_y=False):
     """Batched matrix product with optional transposes of the last two dims."""
     _same_dtype("matmul", x, y)
@@ -324,7 +326,7 @@ def dot(x, y):
     return jnp.sum(x * y, axis=-1)
 
 
-@op("outer", tensors=("x", "y"), promote=("x", "y"))
+@op("outer", extra_names=("ger",), tensors=("x", "y"), promote=("x", "y"))
 def outer(x, y):
     return jnp.outer(x, y)
 

@@ -17,16 +17,6 @@ from .._core.tensor import Tensor
 _NUMERIC = ("float16", "bfloat16", "float32", "float64", "int32", "int64")
 
 
-def check_kernel_dtype(x, name: str, allowed=_NUMERIC) -> None:
-    """Paddle raises RuntimeError (NotFound) when an op has no kernel for a dtype."""
-    dn = _dt.to_dtype(x.dtype).name
-    if dn not in allowed:
-        raise RuntimeError(
-            f"(NotFound) The kernel of `{name}` is not registered for data type {dn}; "
-            f"supported data types: {', '.join(allowed)}."
-        )
-
-
 def check_axis(axis: int, ndim: int, name: str) -> int:
     n = builtins.max(ndim, 1)
     if not -n <= axis < n:
@@ -45,9 +35,8 @@ def _static_int(v, what: str) -> int:
 
 
 # -- sorting -----------------------------------------------------------------------------------
-@op("_topk", namespaces=(), method=None)
+@op("_topk", dtypes=_NUMERIC, kernel="topk", namespaces=(), method=None)
 def _topk(x, k, axis, largest, sorted):  # noqa: A002 - Paddle's name
-    check_kernel_dtype(x, "topk")
     if k < 1:
         raise ValueError(f"(InvalidArgument) the k in topk must be >= 1, but received {k}.")
     if x.ndim == 0:

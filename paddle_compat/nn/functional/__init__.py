@@ -6,8 +6,6 @@ import pkgutil as _pkgutil
 for _m in sorted(m.name for m in _pkgutil.iter_modules(__path__)):
     _importlib.import_module(f"{__name__}.{_m}")
 
-from ..._ops._methods import install_tensor_methods as _install  # noqa: E402
 from ..._ops._methods import namespace as _namespace  # noqa: E402
 
-_install()
 globals().update(_namespace("paddle.nn.functional"))

@@ -8,28 +8,12 @@ import jax.numpy as jnp
 
 from ..._core import dtype as _dt
 from ..._core import random as _random
-from ..._core.registry import REGISTRY, op
+from ..._core.registry import check_dtype, op
 from ..._core.tensor import Tensor
 
 _F = ("paddle.nn.functional",)
 _ACT = dict(namespaces=_F, method=None)
 _PRIVATE = dict(namespaces=(), method=None)
-
-# Paddle's sigmoid/tanh live in paddle.* and paddle.nn.functional: export the existing ops here too
-for _n in ("sigmoid", "tanh"):
-    if _n in REGISTRY and _F[0] not in REGISTRY[_n].namespaces:
-        REGISTRY[_n].namespaces = REGISTRY[_n].namespaces + _F
-
-
-def float_only(x, kernel: str):
-    """Paddle has no integer kernels for activations: it raises RuntimeError (NotFound)."""
-    if not _dt.is_inexact_np(x.dtype):
-        raise RuntimeError(
-            f"(NotFound) The kernel with key (CPU, Undefined(AnyLayout), {_dt.to_dtype(x.dtype).name}) "
-            f"of kernel `{kernel}` is not registered."
-        )
-    return x
-
 
 def _c(x, v):
     """A Python scalar as an array of x's dtype (keeps float16/bfloat16 results in dtype)."""
@@ -37,94 +21,82 @@ def _c(x, v):
 
 
 # -- relu family ------------------------------------------------------------------------------
-@op("relu", inplace="relu_", **_ACT)
+@op("relu", dtypes=_dt.INEXACT, inplace="relu_", **_ACT)
 def relu(x):
     """max(x, 0)."""
-    x = float_only(x, "relu")
     return jnp.where(x > 0, x, _c(x, 0))
 
 
-@op("relu6", **_ACT)
+@op("relu6", dtypes=_dt.INEXACT, **_ACT)
 def relu6(x):
     """min(max(x, 0), 6); gradient 1 strictly inside (0, 6)."""
-    x = float_only(x, "relu6")
     return jnp.where(x <= 0, _c(x, 0), jnp.where(x >= 6, _c(x, 6), x))
 
 
-@op("leaky_relu", inplace="leaky_relu_", **_ACT)
+@op("leaky_relu", dtypes=_dt.INEXACT, inplace="leaky_relu_", **_ACT)
 def leaky_relu(x, negative_slope=0.01):
     """x for x > 0, negative_slope * x otherwise."""
-    x = float_only(x, "leaky_relu")
     return jnp.where(x > 0, x, x * _c(x, negative_slope))
 
 
-@op("elu", inplace="elu_", **_ACT)
+@op("elu", dtypes=_dt.INEXACT, inplace="elu_", **_ACT)
 def elu(x, alpha=1.0):
     """x for x > 0, alpha * (exp(x) - 1) otherwise."""
-    x = float_only(x, "elu")
     return jnp.where(x > 0, x, _c(x, alpha) * jnp.expm1(jnp.minimum(x, 0)))
 
 
-@op("selu", **_ACT)
+@op("selu", dtypes=_dt.INEXACT, **_ACT)
 def selu(x, scale=1.0507009873554805, alpha=1.6732632423543772):
     """scale * (x if x > 0 else alpha * (exp(x) - 1))."""
-    x = float_only(x, "selu")
     neg = _c(x, alpha) * jnp.expm1(jnp.minimum(x, 0))
     return _c(x, scale) * jnp.where(x > 0, x, neg)
 
 
-@op("celu", **_ACT)
+@op("celu", dtypes=_dt.INEXACT, **_ACT)
 def celu(x, alpha=1.0):
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
-    x = float_only(x, "celu")
     if alpha == 0:
         raise ZeroDivisionError("alpha cannot be 0 for celu")
     a = _c(x, alpha)
     return jnp.where(x > 0, x, a * jnp.expm1(jnp.minimum(x, 0) / a))
 
 
-@op("hardtanh", inplace="hardtanh_", **_ACT)
+@op("hardtanh", dtypes=_dt.INEXACT, inplace="hardtanh_", **_ACT)
 def hardtanh(x, min=-1.0, max=1.0):  # noqa: A002 - Paddle's names
     """Clip to [min, max]; gradient 1 strictly inside."""
-    x = float_only(x, "hardtanh")
     return jnp.where(x <= min, _c(x, min), jnp.where(x >= max, _c(x, max), x))
 
 
-@op("hardshrink", **_ACT)
+@op("hardshrink", dtypes=_dt.INEXACT, **_ACT)
 def hardshrink(x, threshold=0.5):
     """x where |x| > threshold, else 0."""
-    x = float_only(x, "hardshrink")
     return jnp.where((x > threshold) | (x < -threshold), x, _c(x, 0))
 
 
-@op("softshrink", **_ACT)
+@op("softshrink", dtypes=_dt.INEXACT, **_ACT)
 def softshrink(x, threshold=0.5):
     """x - threshold above threshold, x + threshold below -threshold, 0 between."""
-    x = float_only(x, "softshrink")
     if threshold < 0:
         raise ValueError(f"The threshold must be no less than zero. Received: {threshold}.")
     t = _c(x, threshold)
     return jnp.where(x > t, x - t, jnp.where(x < -t, x + t, _c(x, 0)))
 
 
-@op("thresholded_relu", inplace="thresholded_relu_", **_ACT)
+@op("thresholded_relu", dtypes=_dt.INEXACT, inplace="thresholded_relu_", **_ACT)
 def thresholded_relu(x, threshold=1.0, value=0.0):
     """x where x > threshold, else value."""
-    x = float_only(x, "thresholded_relu")
     return jnp.where(x > threshold, x, _c(x, value))
 
 
-@op("tanhshrink", **_ACT)
+@op("tanhshrink", dtypes=_dt.INEXACT, kernel="tanh_shrink", **_ACT)
 def tanhshrink(x):
     """x - tanh(x)."""
-    x = float_only(x, "tanh_shrink")
     return x - jnp.tanh(x)
 
 
-@op("softsign", **_ACT)
+@op("softsign", dtypes=_dt.INEXACT, **_ACT)
 def softsign(x):
     """x / (1 + |x|)."""
-    x = float_only(x, "softsign")
     return x / (1 + jnp.abs(x))
 
 
@@ -136,43 +108,39 @@ def _softplus(x, beta=1.0, threshold=20.0):
     return jnp.where(bx > threshold, x, jnp.logaddexp(safe, _c(x, 0)) / b)
 
 
-@op("softplus", **_ACT)
+@op("softplus", dtypes=_dt.INEXACT, **_ACT)
 def softplus(x, beta=1, threshold=20):
     """log(1 + exp(beta * x)) / beta, and x where beta * x > threshold."""
-    return _softplus(float_only(x, "softplus"), beta, threshold)
+    return _softplus(x, beta, threshold)
 
 
-@op("log_sigmoid", extra_names=("logsigmoid",), **_ACT)
+@op("log_sigmoid", dtypes=_dt.INEXACT, kernel="logsigmoid", extra_names=("logsigmoid",), **_ACT)
 def log_sigmoid(x):
     """log(sigmoid(x))."""
-    return jax.nn.log_sigmoid(float_only(x, "logsigmoid"))
+    return jax.nn.log_sigmoid(x)
 
 
-@op("silu", **_ACT)
+@op("silu", dtypes=_dt.INEXACT, **_ACT)
 def silu(x, inplace=False):
     """x * sigmoid(x)."""
-    x = float_only(x, "silu")
     return x * jax.nn.sigmoid(x)
 
 
-@op("swish", **_ACT)
+@op("swish", dtypes=_dt.INEXACT, **_ACT)
 def swish(x):
     """x * sigmoid(x)."""
-    x = float_only(x, "swish")
     return x * jax.nn.sigmoid(x)
 
 
-@op("mish", **_ACT)
+@op("mish", dtypes=_dt.INEXACT, **_ACT)
 def mish(x):
     """x * tanh(softplus(x)) (softplus threshold 20)."""
-    x = float_only(x, "mish")
     return x * jnp.tanh(_softplus(x, 1.0, 20.0))
 
 
-@op("gelu", **_ACT)
+@op("gelu", dtypes=_dt.INEXACT, **_ACT)
 def gelu(x, approximate=False):
     """Gaussian error linear unit; ``approximate=True`` or ``'tanh'`` uses the tanh formula."""
-    x = float_only(x, "gelu")
     if isinstance(approximate, str):
         if approximate not in ("tanh", "none"):
             raise ValueError(
@@ -181,17 +149,15 @@ def gelu(x, approximate=False):
     return jax.nn.gelu(x, approximate=bool(approximate))
 
 
-@op("hardswish", **_ACT)
+@op("hardswish", dtypes=_dt.INEXACT, **_ACT)
 def hardswish(x):
     """x * relu6(x + 3) / 6."""
-    x = float_only(x, "hardswish")
     return x * jnp.clip(x + 3, 0, 6) / 6
 
 
-@op("hardsigmoid", **_ACT)
+@op("hardsigmoid", dtypes=_dt.INEXACT, **_ACT)
 def hardsigmoid(x, slope=0.1666667, offset=0.5):
     """clip(slope * x + offset, 0, 1); gradient slope strictly inside."""
-    x = float_only(x, "hardsigmoid")
     y = x * _c(x, slope) + _c(x, offset)
     return jnp.where(y <= 0, _c(x, 0), jnp.where(y >= 1, _c(x, 1), y))
 
@@ -204,21 +170,22 @@ def _cast(x, dtype):
 @op("softmax", inplace="softmax_", **_ACT)
 def softmax(x, axis=-1, dtype=None):
     """exp(x) / sum(exp(x)) along ``axis`` (x cast to ``dtype`` first)."""
-    x = float_only(_cast(x, dtype), "softmax")
+    x = _cast(x, dtype)
+    check_dtype(x, _dt.INEXACT, "softmax")
     return jax.nn.softmax(x, axis=axis)
 
 
 @op("log_softmax", **_ACT)
 def log_softmax(x, axis=-1, dtype=None):
     """log(softmax(x)) along ``axis`` (x cast to ``dtype`` first)."""
-    x = float_only(_cast(x, dtype), "log_softmax")
+    x = _cast(x, dtype)
+    check_dtype(x, _dt.INEXACT, "log_softmax")
     return jax.nn.log_softmax(x, axis=axis)
 
 
-@op("glu", **_ACT)
+@op("glu", dtypes=_dt.INEXACT, **_ACT)
 def glu(x, axis=-1):
     """Split x in two halves a, b along ``axis``; a * sigmoid(b)."""
-    x = float_only(x, "glu")
     if x.shape[axis] % 2:
         raise ValueError(
             f"The axis to split the input must have an even size, got {x.shape[axis]} "
@@ -227,10 +194,9 @@ def glu(x, axis=-1):
     return a * jax.nn.sigmoid(b)
 
 
-@op("maxout", **_ACT)
+@op("maxout", dtypes=_dt.INEXACT, **_ACT)
 def maxout(x, groups, axis=1):
     """Max over ``groups`` consecutive channels along ``axis``."""
-    x = float_only(x, "maxout")
     axis = axis % x.ndim
     c = x.shape[axis]
     if c % groups:
@@ -240,10 +206,9 @@ def maxout(x, groups, axis=1):
     return jnp.max(x.reshape(shape), axis=axis + 1)
 
 
-@op("prelu", tensors=("x", "weight"), **_ACT)
+@op("prelu", dtypes=_dt.INEXACT, tensors=("x", "weight"), **_ACT)
 def prelu(x, weight, data_format="NCHW"):
     """x for x > 0, weight * x otherwise; weight has 1 element or one per channel."""
-    x = float_only(x, "prelu")
     if data_format not in ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
         raise ValueError(f"data_format must be one of NC/NCL/NCHW/NCDHW/NLC/NHWC/NDHWC, got "
                          f"{data_format!r}")
@@ -284,9 +249,8 @@ def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True):
     return _rrelu_train(x, Tensor(_random.next_key()), float(lower), float(upper))
 
 
-@op("_nn_gumbel_softmax", tensors=("x", "key"), **_PRIVATE)
+@op("_nn_gumbel_softmax", dtypes=_dt.INEXACT, kernel="gumbel_softmax", tensors=("x", "key"), **_PRIVATE)
 def _gumbel_softmax(x, key, temperature, hard, axis):
-    x = float_only(x, "gumbel_softmax")
     u = jax.random.uniform(jax.random.wrap_key_data(key), x.shape, x.dtype,
                            minval=jnp.finfo(x.dtype).tiny, maxval=1.0)
     y = jax.nn.softmax((x - jnp.log(-jnp.log(u))) / temperature, axis=axis)
