@@ -103,39 +103,51 @@ def __getattr__(name):
         from parallel import DataParallel
 
         return DataParallel
+    if name in _NOT_YET:
+        raise AttributeError(
+            f"module 'paddle' has no attribute '{name}': paddle.{name} is not implemented by "
+            "paddle-compat yet (docs/porting.md lists the missing areas)"
+        )
     raise AttributeError(f"module 'paddle' has no attribute '{name}'")
 
 
+# public submodules imported on first use (each has a file here)
 _SUBMODULES = (
-    "nn",
-    "optimizer",
-    "io",
-    "jit",
     "autograd",
     "device",
-    "framework",
-    "linalg",
     "distributed",
-    "quantization",
+    "framework",
     "inference",
-    "static",
-    "amp",
-    "metric",
-    "vision",
-    "utils",
-    "fft",
-    "signal",
-    "sparse",
-    "incubate",
-    "hapi",
+    "io",
+    "jit",
+    "linalg",
+    "nn",
+    "optimizer",
+    "quantization",
     "regularizer",
-    "callbacks",
+    "static",
+)
+# Paddle 3.3 modules that paddle-compat does not have yet
+_NOT_YET = (
+    "amp",
+    "audio",
     "base",
+    "callbacks",
     "distribution",
-    "text",
-    "version",
+    "fft",
+    "geometric",
+    "hapi",
+    "hub",
+    "incubate",
+    "metric",
     "onnx",
     "profiler",
-    "hub",
+    "signal",
+    "sparse",
     "sysconfig",
+    "text",
+    "utils",
+    "version",
+    "vision",
+    "Model",
 )

@@ -57,6 +57,8 @@ def imports(mods: dict[str, Path]):
                 base = _resolve(mod, is_pkg, node)
                 targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base
                            for a in node.names]
+            if _under_type_checking(tree, node):
+                continue  # not imported at run time
             lazy = id(node) not in top_level and not _under_toplevel_try(tree, node)
             for t in targets:
                 while t and t not in mods:
@@ -64,6 +66,14 @@ def imports(mods: dict[str, Path]):
                 if t and t != mod:
                     out.append((mod, t, lazy))
     return out
+
+
+def _under_type_checking(tree: ast.Module, node) -> bool:
+    for stmt in tree.body:
+        if (isinstance(stmt, ast.If) and "TYPE_CHECKING" in ast.unparse(stmt.test)
+                and any(n is node for n in ast.walk(stmt))):
+            return True
+    return False
 
 
 def _under_toplevel_try(tree: ast.Module, node) -> bool:

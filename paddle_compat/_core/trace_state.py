@@ -87,7 +87,7 @@ def check_concrete(t, what: str, control_flow: bool = False) -> None:
     if isinstance(t._value, jax.core.Tracer):
         hint = (
             "Python control flow (if/while/for) on a Tensor value is not converted yet; use "
-            "paddle.where / paddle.static.nn.cond, or call the function with "
+            "paddle.where, or call the function with "
             "paddle.jit.to_static(..., full_graph=False) to run it eagerly."
             if control_flow
             else "its value is only known when the compiled program runs; return the Tensor "

@@ -77,7 +77,7 @@ def _cast(x, dtype):
     return x if dtype is None else x.astype(_dt.to_dtype(dtype).np)
 
 
-@op("norm", dtypes=_HALF_FLOATS, kernel="p_norm", namespaces=_BOTH)
+@op("norm", amp="black", dtypes=_HALF_FLOATS, kernel="p_norm", namespaces=_BOTH)
 def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None):
     """Vector or matrix norm (Frobenius by default; a 2-axis ``axis`` selects a matrix norm)."""
     x = _cast(x, dtype)
@@ -104,7 +104,7 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None):
     return vector_norm_impl(x, 2 if p is None else p, axes, keepdim)
 
 
-@op("vector_norm", dtypes=_HALF_FLOATS, kernel="p_norm", namespaces=_LINALG, method=None)
+@op("vector_norm", amp="black", dtypes=_HALF_FLOATS, kernel="p_norm", namespaces=_LINALG, method=None)
 def vector_norm(x, p=2.0, axis=None, keepdim=False, dtype=None, out=None):
     """Vector p-norm over ``axis`` (all axes when None)."""
     if isinstance(p, str):
@@ -113,7 +113,7 @@ def vector_norm(x, p=2.0, axis=None, keepdim=False, dtype=None, out=None):
     return vector_norm_impl(x, p, _axes(axis, x.ndim, "vector_norm"), keepdim)
 
 
-@op("matrix_norm", dtypes=_HALF_FLOATS, namespaces=_LINALG, method=None)
+@op("matrix_norm", amp="black", dtypes=_HALF_FLOATS, namespaces=_LINALG, method=None)
 def matrix_norm(x, p="fro", axis=(-2, -1), keepdim=False):
     """Matrix norm ('fro', 'nuc', +-1, +-2, +-inf) over the two axes in ``axis``."""
     if isinstance(axis, int):
@@ -124,7 +124,7 @@ def matrix_norm(x, p="fro", axis=(-2, -1), keepdim=False):
     return _matrix_norm_impl(x, p, axes, keepdim)
 
 
-@op("dist", tensors=("x", "y"), promote=("x", "y"))
+@op("dist", amp="black", tensors=("x", "y"), promote=("x", "y"))
 def dist(x, y, p=2):
     """p-norm of ``x - y`` (broadcast) over all entries."""
     try:

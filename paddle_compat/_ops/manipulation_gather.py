@@ -116,7 +116,7 @@ def _align(arr, indices, ax, broadcast):
 
 
 # -- scatter ----------------------------------------------------------------------------------
-@op("scatter", tensors=("x", "index", "updates"), inplace="scatter_")
+@op("scatter", amp="black", tensors=("x", "index", "updates"), inplace="scatter_")
 def scatter(x, index, updates, overwrite=True, out=None):
     """Rows of ``x`` at ``index`` replaced by (overwrite) or summed from ``updates`` (rows
     that are hit are zeroed first when ``overwrite`` is False)."""

@@ -58,7 +58,7 @@ def remainder(x, y):
     return jnp.remainder(x, y)
 
 
-@op("pow", inplace="pow_", **_BIN)
+@op("pow", amp="black", inplace="pow_", **_BIN)
 def pow(x, y):  # noqa: A001 - Paddle's name
     return jnp.power(x, y)
 
@@ -111,6 +111,9 @@ _UNARY = {
 }
 _UNARY_NO_INPLACE = {"sign"}
 _ALSO_IN_F = {"sigmoid", "tanh"}  # Paddle has them in paddle.nn.functional too
+# Paddle's AMP O1 black list (run in float32 under auto_cast)
+_AMP_BLACK = {"acos", "asin", "atanh", "cosh", "sinh", "tan", "erfinv", "exp", "expm1", "log",
+              "log10", "log2", "reciprocal", "rsqrt", "square"}
 
 
 def _make_unary(fn, float_only):
@@ -123,7 +126,8 @@ for _name, (_fn, _float_only) in _UNARY.items():
     _f = _make_unary(_fn, _float_only)
     _f.__doc__ = f"Elementwise ``{_name}``."
     op(_name, inplace=None if _name in _UNARY_NO_INPLACE else f"{_name}_",
-       namespaces=("paddle", "paddle.nn.functional") if _name in _ALSO_IN_F else ("paddle",))(_f)
+       namespaces=("paddle", "paddle.nn.functional") if _name in _ALSO_IN_F else ("paddle",),
+       amp="black" if _name in _AMP_BLACK else "promote")(_f)
 
 
 @op("round", inplace="round_")
@@ -290,7 +294,7 @@ def _same_dtype(name, x, y):
         )
 
 
-@op("matmul", tensors=("x", "y"), namespaces=("paddle", "paddle.linalg"))
+@op("matmul", amp="white", tensors=("x", "y"), namespaces=("paddle", "paddle.linalg"))
 def matmul(x, y, transpose_x=False, transpose_y=False):
     """Batched matrix product with optional transposes of the last two dims."""
     _same_dtype("matmul", x, y)
@@ -309,7 +313,7 @@ def matmul(x, y, transpose_x=False, transpose_y=False):
     return jnp.matmul(x, y)
 
 
-@op("mm", tensors=("input", "mat2"))
+@op("mm", amp="white", tensors=("input", "mat2"))
 def mm(input, mat2):  # noqa: A002
     _same_dtype("mm", input, mat2)
     return jnp.matmul(input, mat2)
@@ -341,6 +345,6 @@ def kron(x, y):
     return jnp.kron(x, y)
 
 
-@op("einsum", tensors=("operands",), method=None)
+@op("einsum", amp="white", tensors=("operands",), method=None)
 def einsum(equation, *operands):
     return jnp.einsum(equation, *operands)

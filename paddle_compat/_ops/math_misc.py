@@ -164,7 +164,7 @@ def multiplex(inputs, index):
     return stacked[index.reshape(-1).astype(jnp.int32), rows]
 
 
-@op("renorm", inplace="renorm_")
+@op("renorm", amp="black", inplace="renorm_")
 def renorm(x, p, axis, max_norm):
     """Scale each slice along ``axis`` whose p-norm exceeds ``max_norm`` down to max_norm."""
     ax = axis_of(axis, x.ndim)

@@ -41,7 +41,7 @@ def _acc_dtype(x, dtype):
     return x.dtype
 
 
-@op("sum")
+@op("sum", amp="black")
 def sum(x, axis=None, dtype=None, keepdim=False):  # noqa: A001
     return jnp.sum(x, axis=norm_axis(axis, x.ndim), dtype=_acc_dtype(x, dtype), keepdims=keepdim)
 
@@ -52,7 +52,7 @@ def nansum(x, axis=None, dtype=None, keepdim=False):
                       keepdims=keepdim)
 
 
-@op("mean")
+@op("mean", amp="black")
 def mean(x, axis=None, keepdim=False):
     if not _dt.is_inexact_np(x.dtype):
         raise TypeError(
@@ -67,7 +67,7 @@ def nanmean(x, axis=None, keepdim=False):
     return jnp.nanmean(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
-@op("prod")
+@op("prod", amp="black")
 def prod(x, axis=None, keepdim=False, dtype=None):
     return jnp.prod(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim,
                     dtype=_acc_dtype(x, dtype) if dtype is not None else None)
@@ -143,14 +143,14 @@ def median(x, axis=None, keepdim=False, mode="avg"):
     return jnp.median(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
-@op("cumsum", inplace="cumsum_")
+@op("cumsum", amp="black", inplace="cumsum_")
 def cumsum(x, axis=None, dtype=None):
     if axis is None:
         x, axis = x.reshape(-1), 0
     return jnp.cumsum(x, axis=int(axis), dtype=None if dtype is None else _dt.to_dtype(dtype).np)
 
 
-@op("cumprod", inplace="cumprod_")
+@op("cumprod", amp="black", inplace="cumprod_")
 def cumprod(x, dim=None, dtype=None):
     if dim is None:
         x, dim = x.reshape(-1), 0

@@ -88,7 +88,7 @@ def thresholded_relu(x, threshold=1.0, value=0.0):
     return jnp.where(x > threshold, x, _c(x, value))
 
 
-@op("tanhshrink", dtypes=_dt.INEXACT, kernel="tanh_shrink", **_ACT)
+@op("tanhshrink", amp="black", dtypes=_dt.INEXACT, kernel="tanh_shrink", **_ACT)
 def tanhshrink(x):
     """x - tanh(x)."""
     return x - jnp.tanh(x)
@@ -108,7 +108,7 @@ def _softplus(x, beta=1.0, threshold=20.0):
     return jnp.where(bx > threshold, x, jnp.logaddexp(safe, _c(x, 0)) / b)
 
 
-@op("softplus", dtypes=_dt.INEXACT, **_ACT)
+@op("softplus", amp="black", dtypes=_dt.INEXACT, **_ACT)
 def softplus(x, beta=1, threshold=20):
     """log(1 + exp(beta * x)) / beta, and x where beta * x > threshold."""
     return _softplus(x, beta, threshold)
@@ -167,7 +167,7 @@ def _cast(x, dtype):
     return x if dtype is None else x.astype(_dt.to_dtype(dtype).np)
 
 
-@op("softmax", inplace="softmax_", **_ACT)
+@op("softmax", amp="black", inplace="softmax_", **_ACT)
 def softmax(x, axis=-1, dtype=None):
     """exp(x) / sum(exp(x)) along ``axis`` (x cast to ``dtype`` first)."""
     x = _cast(x, dtype)
@@ -175,7 +175,7 @@ def softmax(x, axis=-1, dtype=None):
     return jax.nn.softmax(x, axis=axis)
 
 
-@op("log_softmax", **_ACT)
+@op("log_softmax", amp="black", **_ACT)
 def log_softmax(x, axis=-1, dtype=None):
     """log(softmax(x)) along ``axis`` (x cast to ``dtype`` first)."""
     x = _cast(x, dtype)

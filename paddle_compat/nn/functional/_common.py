@@ -30,7 +30,7 @@ def as_list(v, n: int, name: str = "value") -> list:
 
 
 # -- linear -----------------------------------------------------------------------------------
-@op("linear", tensors=("x", "weight", "bias"), **_F)
+@op("linear", amp="white", tensors=("x", "weight", "bias"), **_F)
 def linear(x, weight, bias=None):
     """x @ weight + bias, with weight of shape [in_features, out_features]."""
     if x.shape[-1] != weight.shape[0]:
@@ -273,7 +273,7 @@ def _embedding(x, weight, padding_idx):
     return out
 
 
-@op("embedding", composite=True, **_F)
+@op("embedding", amp="black", composite=True, **_F)
 def embedding(
     x,
     weight,

@@ -130,13 +130,13 @@ _CONV_P = dict(tensors=("x", "weight", "bias"), namespaces=("paddle.nn.functiona
                method=None)
 
 
-@op("conv1d", **_CONV_P)
+@op("conv1d", amp="white", **_CONV_P)
 def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCL"):
     """1-D convolution; weight [out_channels, in_channels / groups, k]."""
     return _conv(x, weight, bias, stride, padding, dilation, groups, data_format, 1, "conv1d")
 
 
-@op("conv2d", **_CONV_P)
+@op("conv2d", amp="white", **_CONV_P)
 def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
            data_format="NCHW"):
     """2-D convolution; weight [out_channels, in_channels / groups, kh, kw]; padding is an int,

@@ -111,7 +111,7 @@ def _static_list(v):
     return [x.item() if isinstance(x, Tensor) else x for x in v]
 
 
-@op("interpolate", composite=True, **_F)
+@op("interpolate", amp="black", composite=True, **_F)
 def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=False,
                 align_mode=0, data_format=None, recompute_scale_factor=None, antialias=False):
     """Resize the spatial axes of x to ``size`` or by ``scale_factor``."""
@@ -161,7 +161,7 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
                    channel_last)
 
 
-@op("upsample", composite=True, **_F)
+@op("upsample", amp="black", composite=True, **_F)
 def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=False,
              align_mode=0, data_format=None):
     """Same as ``interpolate``."""

@@ -18,7 +18,8 @@ _F = dict(namespaces=("paddle.nn.functional",), method=None)
 _PRIVATE = dict(namespaces=(), method=None)
 
 
-def loss_op(name: str, tensors: tuple[str, ...], no_grad: tuple[str, ...] = ()):
+def loss_op(name: str, tensors: tuple[str, ...], no_grad: tuple[str, ...] = (),
+            amp: str = "promote"):
     """Register ``fn`` as a private kernel plus the public composite ``name`` that detaches the
     ``no_grad`` inputs first: Paddle's loss kernels give labels (and some weights) no gradient,
     so their ``.grad`` stays None."""
@@ -36,7 +37,7 @@ def loss_op(name: str, tensors: tuple[str, ...], no_grad: tuple[str, ...] = ()):
         public.__signature__ = inspect.signature(fn)
         public.__doc__ = fn.__doc__
         public.__name__ = name
-        return op(name, composite=True, **_F)(public)
+        return op(name, composite=True, amp=amp, **_F)(public)
 
     return deco
 
@@ -135,7 +136,7 @@ def _ce_soft(input, label, weight, reduction, axis, use_softmax, smoothing, from
     return _reduce(loss, reduction)
 
 
-@op("cross_entropy", composite=True, **_F)
+@op("cross_entropy", amp="black", composite=True, **_F)
 def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean",
                   soft_label=False, axis=-1, use_softmax=True, label_smoothing=0.0):
     """Softmax (or, with use_softmax=False, plain log) cross entropy with hard int labels or
@@ -182,7 +183,7 @@ def _swce(logits, label, soft_label, ignore_index, axis):
     return loss, jax.lax.stop_gradient(jnp.exp(logp))  # Paddle: no gradient via the softmax
 
 
-@op("softmax_with_cross_entropy", composite=True, **_F)
+@op("softmax_with_cross_entropy", amp="black", composite=True, **_F)
 def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100,
                                numeric_stable_mode=True, return_softmax=False, axis=-1):
     """Legacy softmax cross entropy: per-sample loss with the class axis kept (size 1)."""
@@ -219,7 +220,7 @@ def _nll(input, label, weight, ignore_index, reduction):
     return jnp.sum(loss) / jnp.sum(w)
 
 
-@op("nll_loss", composite=True, **_F)
+@op("nll_loss", amp="black", composite=True, **_F)
 def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean"):
     """Negative log likelihood of log-probabilities [N, C, ...] at int labels [N, ...];
     ``mean`` divides by the total weight of the non-ignored labels."""
@@ -254,7 +255,7 @@ def square_error_cost(input, label):
     return jnp.square(input - label.astype(input.dtype))
 
 
-@op("smooth_l1_loss", **_PAIR)
+@op("smooth_l1_loss", amp="black", **_PAIR)
 def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True):
     """Huber loss (is_huber) or smooth L1 with threshold ``delta``."""
     check_reduction(reduction, "smooth_l1_loss")
@@ -267,7 +268,7 @@ def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True):
     return _reduce(loss, reduction)
 
 
-@loss_op("log_loss", ("input", "label"), ("label",))
+@loss_op("log_loss", ("input", "label"), ("label",), amp="black")
 def log_loss(input, label, epsilon=0.0001):
     """-label * log(input + eps) - (1 - label) * log(1 - input + eps); input is [N, 1]."""
     if input.ndim != 2 or input.shape[1] != 1:
@@ -295,7 +296,7 @@ def binary_cross_entropy(input, label, weight=None, reduction="mean"):
 
 
 @loss_op("binary_cross_entropy_with_logits", ("logit", "label", "weight", "pos_weight"),
-         ("label", "pos_weight"))
+         ("label", "pos_weight"), amp="black")
 def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean",
                                      pos_weight=None):
     """Sigmoid + binary cross entropy computed stably from logits; ``pos_weight`` scales the
@@ -434,7 +435,7 @@ def _pdist(x, y, p, eps):
     return jnp.sum(d**p, axis=-1) ** (1.0 / p)
 
 
-@op("triplet_margin_loss", tensors=("input", "positive", "negative"), **_F)
+@op("triplet_margin_loss", amp="black", tensors=("input", "positive", "negative"), **_F)
 def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-6, swap=False,
                         reduction="mean"):
     """max(d(a, p) - d(a, n) + margin, 0) with p-norm distances."""

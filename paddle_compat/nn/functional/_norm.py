@@ -106,7 +106,7 @@ def _normalize(xa, axes, epsilon):
     return xc * jax.lax.rsqrt(var + jnp.asarray(epsilon, xa.dtype))
 
 
-@op("layer_norm", tensors=("x", "weight", "bias"),
+@op("layer_norm", amp="black", tensors=("x", "weight", "bias"),
     namespaces=("paddle.nn.functional", "paddle"), method=None)
 def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05):
     """Normalize over the trailing ``normalized_shape`` axes, then scale and shift."""
@@ -136,7 +136,7 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
     return _affine(y, weight, bias, _bshape(x.ndim, ch, x.shape[ch])).astype(x.dtype)
 
 
-@op("group_norm", tensors=("x", "weight", "bias"),
+@op("group_norm", amp="black", tensors=("x", "weight", "bias"),
     namespaces=("paddle.nn.functional", "paddle"), method=None)
 def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format="NCHW"):
     """Normalize over groups of channels (and the spatial axes), then a per-channel affine."""
