@@ -93,27 +93,28 @@ def heaviside(x, y):
     return jnp.heaviside(x, y)
 
 
-# -- unary table: name -> (jax function, float-only?) -------------------------------------------
+# -- unary table: a row per op, its traits as data for the one decorator ------------------------
+# float: ints compute in the default float dtype; amp: Paddle's AMP O1 list (default promote);
+# F: also in paddle.nn.functional; every op has an in-place variant ``<name>_`` unless noted.
+_BLACK, _F = {"amp": "black"}, {"namespaces": ("paddle", "paddle.nn.functional")}
 _UNARY = {
-    "exp": (jnp.exp, True), "expm1": (jnp.expm1, True), "log": (jnp.log, True),
-    "log2": (jnp.log2, True), "log10": (jnp.log10, True), "log1p": (jnp.log1p, True),
-    "sqrt": (jnp.sqrt, True), "rsqrt": (jax.lax.rsqrt, True), "sin": (jnp.sin, True),
-    "cos": (jnp.cos, True), "tan": (jnp.tan, True), "asin": (jnp.arcsin, True),
-    "acos": (jnp.arccos, True), "atan": (jnp.arctan, True), "sinh": (jnp.sinh, True),
-    "cosh": (jnp.cosh, True), "tanh": (jnp.tanh, True), "asinh": (jnp.arcsinh, True),
-    "acosh": (jnp.arccosh, True), "atanh": (jnp.arctanh, True),
-    "sigmoid": (jax.nn.sigmoid, True), "erf": (jsp.erf, True), "erfinv": (jsp.erfinv, True),
-    "lgamma": (jsp.gammaln, True), "digamma": (jsp.digamma, True),
-    "reciprocal": (jnp.reciprocal, True), "floor": (jnp.floor, False),
-    "ceil": (jnp.ceil, False), "trunc": (jnp.trunc, False), "abs": (jnp.abs, False),
-    "neg": (jnp.negative, False), "square": (jnp.square, False), "sign": (jnp.sign, False),
-    "frac": (lambda x: x - jnp.trunc(x), True),
+    "exp": (jnp.exp, True, _BLACK), "expm1": (jnp.expm1, True, _BLACK),
+    "log": (jnp.log, True, _BLACK), "log2": (jnp.log2, True, _BLACK),
+    "log10": (jnp.log10, True, _BLACK), "log1p": (jnp.log1p, True, {}),
+    "sqrt": (jnp.sqrt, True, {}), "rsqrt": (jax.lax.rsqrt, True, _BLACK),
+    "sin": (jnp.sin, True, {}), "cos": (jnp.cos, True, {}), "tan": (jnp.tan, True, _BLACK),
+    "asin": (jnp.arcsin, True, _BLACK), "acos": (jnp.arccos, True, _BLACK),
+    "atan": (jnp.arctan, True, {}), "sinh": (jnp.sinh, True, _BLACK),
+    "cosh": (jnp.cosh, True, _BLACK), "tanh": (jnp.tanh, True, _F),
+    "asinh": (jnp.arcsinh, True, {}), "acosh": (jnp.arccosh, True, {}),
+    "atanh": (jnp.arctanh, True, _BLACK), "sigmoid": (jax.nn.sigmoid, True, _F),
+    "erf": (jsp.erf, True, {}), "erfinv": (jsp.erfinv, True, _BLACK),
+    "lgamma": (jsp.gammaln, True, {}), "digamma": (jsp.digamma, True, {}),
+    "reciprocal": (jnp.reciprocal, True, _BLACK), "floor": (jnp.floor, False, {}),
+    "ceil": (jnp.ceil, False, {}), "trunc": (jnp.trunc, False, {}), "abs": (jnp.abs, False, {}),
+    "neg": (jnp.negative, False, {}), "square": (jnp.square, False, _BLACK),
+    "sign": (jnp.sign, False, {"inplace": None}), "frac": (lambda x: x - jnp.trunc(x), True, {}),
 }
-_UNARY_NO_INPLACE = {"sign"}
-_ALSO_IN_F = {"sigmoid", "tanh"}  # Paddle has them in paddle.nn.functional too
-# Paddle's AMP O1 black list (run in float32 under auto_cast)
-_AMP_BLACK = {"acos", "asin", "atanh", "cosh", "sinh", "tan", "erfinv", "exp", "expm1", "log",
-              "log10", "log2", "reciprocal", "rsqrt", "square"}
 
 
 def _make_unary(fn, float_only):
@@ -122,12 +123,10 @@ def _make_unary(fn, float_only):
     return lambda x: fn(x)
 
 
-for _name, (_fn, _float_only) in _UNARY.items():
+for _name, (_fn, _float_only, _traits) in _UNARY.items():
     _f = _make_unary(_fn, _float_only)
     _f.__doc__ = f"Elementwise ``{_name}``."
-    op(_name, inplace=None if _name in _UNARY_NO_INPLACE else f"{_name}_",
-       namespaces=("paddle", "paddle.nn.functional") if _name in _ALSO_IN_F else ("paddle",),
-       amp="black" if _name in _AMP_BLACK else "promote")(_f)
+    op(_name, **{"inplace": f"{_name}_", **_traits})(_f)
 
 
 @op("round", inplace="round_")
