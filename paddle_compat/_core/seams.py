@@ -11,12 +11,36 @@ private to ``paddle_compat``; an outer package that needs more asks for a new se
 - Tracing: ``is_tracer``, ``check_concrete``, ``TraceContext``/``current_trace``/
   ``set_current_trace``.
 - Dtypes and RNG: ``to_dtype``, ``is_inexact_np``, ``next_key``.
+- Distribution (``paddle_compat/_core/dist_attr.py``): the value types ``ProcessMesh``,
+  ``Placement``/``Shard``/``Replicate``/``Partial``/``ReduceType``; placements <-> JAX
+  ``PartitionSpec`` (``to_partition_spec``, ``from_partition_spec``, ``normalize_placements``,
+  ``parse_shard_spec``); ``place_array`` (lay an array out as placements), ``storage_sharding``
+  (the sharding it is stored with eagerly), ``named_sharding`` (an array's, or None);
+  ``set_dist_attr``/``dist_attr`` (what a sharding cannot say: ``Partial``, uneven shards).
+  A Tensor's ``placements``/``process_mesh``/``is_dist()``/``_local_value()`` derive from these.
 """
 
 from __future__ import annotations
 
 from .autograd import is_grad_enabled, no_grad, record, run_backward, set_grad_enabled
+from .dist_attr import (
+    Partial,
+    Placement,
+    ReduceType,
+    Replicate,
+    Shard,
+    dist_attr,
+    from_partition_spec,
+    named_sharding,
+    normalize_placements,
+    parse_shard_spec,
+    place_array,
+    set_dist_attr,
+    storage_sharding,
+    to_partition_spec,
+)
 from .dtype import is_inexact_np, to_dtype
+from .process_mesh import ProcessMesh
 from .random import next_key
 from .registry import call_op, op, run_kernel
 from .tensor import Parameter, Tensor
@@ -34,23 +58,38 @@ def set_array(t: Tensor, a) -> Tensor:
 
 __all__ = [
     "Parameter",
+    "Partial",
+    "Placement",
+    "ProcessMesh",
+    "ReduceType",
+    "Replicate",
+    "Shard",
     "Tensor",
     "TraceContext",
     "array_of",
     "call_op",
     "check_concrete",
     "current_trace",
+    "dist_attr",
+    "from_partition_spec",
     "is_grad_enabled",
     "is_inexact_np",
     "is_tracer",
+    "named_sharding",
     "next_key",
     "no_grad",
+    "normalize_placements",
     "op",
+    "parse_shard_spec",
+    "place_array",
     "record",
     "run_backward",
     "run_kernel",
     "set_array",
     "set_current_trace",
+    "set_dist_attr",
     "set_grad_enabled",
+    "storage_sharding",
     "to_dtype",
+    "to_partition_spec",
 ]
