@@ -28,21 +28,24 @@ import numpy as np
 from jax.sharding import NamedSharding, PartitionSpec
 
 import paddle_compat as paddle
-from paddle_compat._core import autograd as _ag
-from paddle_compat._core import trace_state
-from paddle_compat._core.dtype import is_inexact_np
 from paddle_compat._core.seams import (
     Parameter,
     Placement,
     ProcessMesh,
     Replicate,
     Tensor,
+    array_of,
     dist_attr,
-    named_sharding,
+    is_grad_enabled,
+    is_inexact_np,
+    is_tracer,
+    no_grad,
     normalize_placements,
     parse_shard_spec,
     place_array,
+    record,
     set_dist_attr,
+    sharding_of,
     to_partition_spec,
 )
 
@@ -50,13 +53,13 @@ from paddle_compat._core.seams import (
 # -- placing arrays ------------------------------------------------------------------------------
 def _grad_back(src):
     """Backward of a placement change: the cotangent goes back to the source's layout."""
-    sharding = None if trace_state.is_tracer(src) else src.sharding
+    sharding = None if is_tracer(src) else src.sharding
     committed = sharding is not None and getattr(src, "committed", True)
 
     def custom(cts, create_graph):
         c = cts[0]
-        arr = c._value if isinstance(c, Tensor) else c
-        if sharding is not None and not trace_state.is_tracer(arr) and arr.sharding != sharding:
+        arr = array_of(c) if isinstance(c, Tensor) else c
+        if sharding is not None and not is_tracer(arr) and arr.sharding != sharding:
             # a dense source gets a dense (uncommitted, single-device) gradient back
             arr = jax.device_put(arr, sharding) if committed else jnp.asarray(np.asarray(arr))
         return [Tensor(arr) if create_graph else arr]
@@ -73,14 +76,14 @@ def _grad_layout_hook(p: Parameter):
         p = ref()
         if p is None:
             return None
-        v = g._value
-        if trace_state.is_tracer(v):
+        v = array_of(g)
+        if is_tracer(v):
             a = dist_attr(p, stale_ok=True)
             if a is None:
                 return None
             spec = to_partition_spec(a[1], a[0].dim_names, v.ndim)
             return Tensor(jax.lax.with_sharding_constraint(v, NamedSharding(a[0].jax_mesh, spec)))
-        s = named_sharding(p._value)
+        s = sharding_of(p)
         if s is None or v.sharding == s:
             return None
         return Tensor(jax.device_put(v, s))
@@ -90,12 +93,12 @@ def _grad_layout_hook(p: Parameter):
 
 def _placed(x: Tensor, mesh: ProcessMesh, placements, key: str) -> Tensor:
     """A new Tensor with ``x``'s value laid out as ``placements``; differentiable."""
-    v = trace_state.read(x)
+    v = array_of(x)
     placements = normalize_placements(placements, mesh.ndim, v.ndim)
     out = Tensor(place_array(v, mesh, placements))
     set_dist_attr(out, mesh, placements)
-    if _ag.is_grad_enabled() and not x.stop_gradient and is_inexact_np(v.dtype):
-        _ag.record((key,), None, [x], [v], (True,), [out], custom=_grad_back(v))
+    if is_grad_enabled() and not x.stop_gradient and is_inexact_np(v.dtype):
+        record((key,), None, [x], [v], (True,), [out], custom=_grad_back(v))
     return out
 
 
@@ -140,9 +143,9 @@ def shard_tensor(
             raise TypeError("shard_tensor() missing required argument: 'placements'")
         placements = parse_shard_spec(shard_spec, mesh.dim_names, x.ndim)
     if isinstance(x, Parameter):
-        with _ag.no_grad():
+        with no_grad():
             moved = _placed(x, mesh, placements, "shard_tensor")
-        p = Parameter(moved._value, name=f"{x.name}.dist", trainable=True)
+        p = Parameter(array_of(moved), name=f"{x.name}.dist", trainable=True)
         for k in (
             "optimize_attr",
             "regularizer",
@@ -178,7 +181,7 @@ def reshard(dist_tensor: Tensor, mesh: ProcessMesh, placements: Sequence[Placeme
     all-gather for Shard -> Replicate, all-reduce for Partial -> Replicate, ...)."""
     _check_mesh(mesh)
     if not isinstance(dist_tensor, Tensor) or not (
-        dist_tensor.is_dist() or trace_state.is_tracer(dist_tensor._value)
+        dist_tensor.is_dist() or is_tracer(array_of(dist_tensor))
     ):
         raise ValueError(
             "(InvalidArgument) The input tensor of ReshardFunction should be a distributed "
@@ -191,8 +194,8 @@ def unshard_dtensor(dist_tensor: Tensor) -> Tensor:
     """The global value of a distributed tensor as an ordinary (dense) tensor."""
     if not dist_tensor.is_dist():
         return dist_tensor
-    v = trace_state.read(dist_tensor)
-    if trace_state.is_tracer(v):
+    v = array_of(dist_tensor)
+    if is_tracer(v):
         mesh = dist_tensor.process_mesh
         dense = jax.lax.with_sharding_constraint(v, NamedSharding(mesh.jax_mesh, PartitionSpec()))
     elif v.is_fully_addressable:
@@ -206,10 +209,8 @@ def unshard_dtensor(dist_tensor: Tensor) -> Tensor:
         p.stop_gradient = dist_tensor.stop_gradient
         return p
     out = Tensor(dense)
-    if _ag.is_grad_enabled() and not dist_tensor.stop_gradient and is_inexact_np(v.dtype):
-        _ag.record(
-            ("unshard_dtensor",), None, [dist_tensor], [v], (True,), [out], custom=_grad_back(v)
-        )
+    if is_grad_enabled() and not dist_tensor.stop_gradient and is_inexact_np(v.dtype):
+        record(("unshard_dtensor",), None, [dist_tensor], [v], (True,), [out], custom=_grad_back(v))
     return out
 
 

@@ -24,20 +24,23 @@ import weakref
 from collections.abc import Callable
 
 import jax
-from jax.sharding import NamedSharding
 
-from paddle_compat._core import trace_state
 from paddle_compat._core.seams import (
     ProcessMesh,
     Replicate,
     Shard,
+    Tensor,
+    array_of,
     dist_attr,
+    is_tracer,
+    no_grad,
     normalize_placements,
     place_array,
+    set_array,
     set_dist_attr,
+    sharding_of,
     storage_sharding,
 )
-from paddle_compat._core.tensor import Tensor
 from paddle_compat.optimizer import Optimizer
 
 from ._api import is_dist, placements, process_mesh
@@ -48,15 +51,15 @@ __all__ = ["ShardingStage1", "ShardingStage2", "ShardingStage3", "shard_optimize
 
 def place(t: Tensor, mesh: ProcessMesh, pls) -> None:
     """Lay ``t``'s array out as ``pls`` on ``mesh`` in place (same Tensor object)."""
-    v = trace_state.read(t)
+    v = array_of(t)
     pls = normalize_placements(list(pls), mesh.ndim, v.ndim)
-    if trace_state.is_tracer(v):
+    if is_tracer(v):
         new = place_array(v, mesh, pls)
     else:
         target = storage_sharding(mesh, pls, v.shape)
         new = v if getattr(v, "sharding", None) == target else jax.device_put(v, target)
     if new is not v:
-        t._set_value(new)
+        set_array(t, new)
     set_dist_attr(t, mesh, pls)
 
 
@@ -203,22 +206,21 @@ class _ShardOptimizer(Optimizer):
     def _apply_fn(self, key: str, param: Tensor, tensor: Tensor) -> None:
         out = self._shard_fn(key, param, tensor)
         if out is not None and out is not tensor:  # a user shard_fn returned a new Tensor
-            tensor._set_value(out._value)
+            set_array(tensor, array_of(out))
             a = dist_attr(out)
             if a is not None:
                 set_dist_attr(tensor, a[0], a[1])
         self._remember(tensor)
 
     def _remember(self, t: Tensor) -> None:
-        v = t._value
-        s = getattr(v, "sharding", None)
-        if is_dist(t) and isinstance(s, NamedSharding) and not trace_state.is_tracer(v):
+        s = sharding_of(t)
+        if s is not None and is_dist(t):
             a = dist_attr(t)
             self._layouts[id(t)] = (weakref.ref(t), s, a[0] if a else None, a[1] if a else None)
 
     def _grad_hook(self, param: Tensor) -> Callable:
         def hook(g):
-            t = Tensor(g._value, stop_gradient=g.stop_gradient)
+            t = Tensor(array_of(g), stop_gradient=g.stop_gradient)
             out = self._shard_fn("grad", param, t)
             return out if out is not None else t
 
@@ -245,11 +247,11 @@ class _ShardOptimizer(Optimizer):
             if t is None:
                 dead.append(k)
                 continue
-            v = t._value
-            if trace_state.is_tracer(v):
-                t._set_value(jax.lax.with_sharding_constraint(v, sharding))
+            v = array_of(t)
+            if is_tracer(v):
+                set_array(t, jax.lax.with_sharding_constraint(v, sharding))
             elif getattr(v, "sharding", None) != sharding:
-                t._set_value(jax.device_put(v, sharding))
+                set_array(t, jax.device_put(v, sharding))
             if mesh is not None:
                 set_dist_attr(t, mesh, pls)
         for k in dead:
@@ -261,13 +263,11 @@ class _ShardOptimizer(Optimizer):
         ``gradient_accumulation_steps``), then restore the layouts."""
         k = self.gradient_accumulation_steps
         if k > 1:
-            from paddle_compat._core.autograd import no_grad
-
             with no_grad():
                 batches = []
                 for group, params in self._inner_opt._groups():
                     pairs = [
-                        (p, Tensor(trace_state.read(p.grad) / k))
+                        (p, Tensor(array_of(p.grad) / k))
                         for p in params
                         if not p.stop_gradient and p.grad is not None
                     ]

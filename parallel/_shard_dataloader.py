@@ -26,11 +26,12 @@ from paddle_compat._core.seams import (
     ProcessMesh,
     Replicate,
     Shard,
+    Tensor,
+    array_of,
     normalize_placements,
     set_dist_attr,
     to_partition_spec,
 )
-from paddle_compat._core.tensor import Tensor
 from paddle_compat.io import DataLoader, DistributedBatchSampler
 
 from ._api import shard_tensor
@@ -236,7 +237,7 @@ def _from_local(t: Tensor, mesh: ProcessMesh, pls) -> Tensor:
     """The global tensor whose dim 0 is the concatenation of every process's ``t``."""
     pls = normalize_placements(pls, mesh.ndim, t.ndim)
     sharding = NamedSharding(mesh.jax_mesh, to_partition_spec(pls, mesh.dim_names, t.ndim))
-    arr = jax.make_array_from_process_local_data(sharding, np.asarray(t._value))
+    arr = jax.make_array_from_process_local_data(sharding, np.asarray(array_of(t)))
     out = Tensor(arr, stop_gradient=t.stop_gradient)
     set_dist_attr(out, mesh, pls)
     return out

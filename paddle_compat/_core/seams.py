@@ -3,7 +3,8 @@ from the core (in the style of ``jax.extend``). Everything else under ``paddle_c
 private to ``paddle_compat``; an outer package that needs more asks for a new seam here.
 
 - Tensors: ``Tensor``, ``Parameter``, ``array_of`` (the array a Tensor holds, read under trace),
-  ``set_array`` (rebind a Tensor's array in place).
+  ``set_array`` (rebind a Tensor's array in place), ``sharding_of`` (the ``NamedSharding`` of
+  its concrete array, recording nothing).
 - Ops: ``op`` (the registry decorator), ``call_op``, ``run_kernel`` (run a pure function as
   an eager op with autograd).
 - Autograd: ``record`` (a tape node), ``run_backward``, ``no_grad``, ``is_grad_enabled``,
@@ -11,13 +12,13 @@ private to ``paddle_compat``; an outer package that needs more asks for a new se
 - Tracing: ``is_tracer``, ``check_concrete``, ``TraceContext``/``current_trace``/
   ``set_current_trace``.
 - Dtypes and RNG: ``to_dtype``, ``is_inexact_np``, ``next_key``.
-- Distribution (``paddle_compat/_core/dist_attr.py``): the value types ``ProcessMesh``,
-  ``Placement``/``Shard``/``Replicate``/``Partial``/``ReduceType``; placements <-> JAX
-  ``PartitionSpec`` (``to_partition_spec``, ``from_partition_spec``, ``normalize_placements``,
-  ``parse_shard_spec``); ``place_array`` (lay an array out as placements), ``storage_sharding``
-  (the sharding it is stored with eagerly), ``named_sharding`` (an array's, or None);
-  ``set_dist_attr``/``dist_attr`` (what a sharding cannot say: ``Partial``, uneven shards).
-  A Tensor's ``placements``/``process_mesh``/``is_dist()``/``_local_value()`` derive from these.
+- Distribution (``dist_attr.py``, ``process_mesh.py``): the value types ``ProcessMesh``,
+  ``Placement``/``Shard``/``Replicate``/``Partial``/``ReduceType``; placements -> JAX
+  ``PartitionSpec`` (``to_partition_spec``, ``normalize_placements``, ``parse_shard_spec``);
+  ``place_array`` (lay an array out as placements) and ``storage_sharding`` (the sharding it is
+  stored with eagerly); ``set_dist_attr``/``dist_attr`` (what a sharding cannot say:
+  ``Partial``, uneven shards). A Tensor's ``placements``/``process_mesh``/``is_dist()``/
+  ``_local_value()`` derive from these.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from .dist_attr import (
     Replicate,
     Shard,
     dist_attr,
-    from_partition_spec,
     named_sharding,
     normalize_placements,
     parse_shard_spec,
@@ -56,6 +56,12 @@ def set_array(t: Tensor, a) -> Tensor:
     return t
 
 
+def sharding_of(t: Tensor):
+    """The ``NamedSharding`` of ``t``'s concrete array; None for a dense or traced one. It only
+    inspects the layout: unlike ``array_of`` it records no state under a trace."""
+    return named_sharding(t._value)
+
+
 __all__ = [
     "Parameter",
     "Partial",
@@ -71,11 +77,9 @@ __all__ = [
     "check_concrete",
     "current_trace",
     "dist_attr",
-    "from_partition_spec",
     "is_grad_enabled",
     "is_inexact_np",
     "is_tracer",
-    "named_sharding",
     "next_key",
     "no_grad",
     "normalize_placements",
@@ -89,6 +93,7 @@ __all__ = [
     "set_current_trace",
     "set_dist_attr",
     "set_grad_enabled",
+    "sharding_of",
     "storage_sharding",
     "to_dtype",
     "to_partition_spec",
