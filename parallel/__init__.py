@@ -5,6 +5,15 @@
 (``tests/conftest.py`` does); importing this package changes no JAX setting.
 """
 
+from paddle_compat._core.seams import (
+    Partial,
+    Placement,
+    ProcessMesh,
+    ReduceType,
+    Replicate,
+    Shard,
+)
+
 from ._api import (
     dtensor_from_fn,
     reshard,
@@ -12,17 +21,21 @@ from ._api import (
     shard_tensor,
     unshard_dtensor,
 )
-from ._api import (
-    install as _install_tensor_attrs,
-)
-from ._mesh import ProcessMesh, get_mesh, set_mesh
-from ._placement import Partial, Placement, ReduceType, Replicate, Shard
-
-_install_tensor_attrs()
+from ._mesh import get_mesh, set_mesh
 
 __all__ = [
-    "Partial", "Placement", "ProcessMesh", "ReduceType", "Replicate", "Shard",
-    "dtensor_from_fn", "get_mesh", "reshard", "set_mesh", "shard_layer", "shard_tensor",
+    "Partial",
+    "Placement",
+    "ProcessMesh",
+    "ReduceType",
+    "Replicate",
+    "Shard",
+    "dtensor_from_fn",
+    "get_mesh",
+    "reshard",
+    "set_mesh",
+    "shard_layer",
+    "shard_tensor",
     "unshard_dtensor",
 ]
 
@@ -53,9 +66,27 @@ from ._optimizer import (  # noqa: E402
 from ._shard_dataloader import ShardDataloader, shard_dataloader  # noqa: E402
 
 __all__ += [
-    "DataParallel", "DistModel", "Group", "ParallelEnv", "ShardDataloader", "ShardingStage1",
-    "ShardingStage2", "ShardingStage3", "Strategy", "barrier", "destroy_process_group",
-    "fleet", "get_backend", "get_group", "get_rank", "get_world_size", "init_parallel_env",
-    "is_available", "is_initialized", "new_group", "shard_dataloader", "shard_optimizer",
+    "DataParallel",
+    "DistModel",
+    "Group",
+    "ParallelEnv",
+    "ShardDataloader",
+    "ShardingStage1",
+    "ShardingStage2",
+    "ShardingStage3",
+    "Strategy",
+    "barrier",
+    "destroy_process_group",
+    "fleet",
+    "get_backend",
+    "get_group",
+    "get_rank",
+    "get_world_size",
+    "init_parallel_env",
+    "is_available",
+    "is_initialized",
+    "new_group",
+    "shard_dataloader",
+    "shard_optimizer",
     "to_static",
 ]

@@ -25,9 +25,7 @@ import jax
 import numpy as np
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
-from paddle_compat._core import registry as _reg
-from paddle_compat._core import trace_state
-from paddle_compat._core.tensor import Tensor
+from paddle_compat._core.seams import Tensor, array_of, is_tracer, run_kernel, set_array
 from paddle_compat.nn import Layer
 
 from . import _env
@@ -70,22 +68,25 @@ _MEAN: dict = {}
 def process_mean(arr):
     """The average of ``arr`` (this process's value) over all processes, as a local array
     laid out like ``arr``; blocks until it is done."""
-    if trace_state.is_tracer(arr):
+    if is_tracer(arr):
         raise NotImplementedError(
             "DataParallel across processes averages gradients eagerly; inside "
             "paddle.jit.to_static shard the batch with dist.shard_dataloader/dist.to_static "
-            "instead.")
+            "instead."
+        )
     mesh = _process_mesh()
     dev = jax.local_devices()[0]
     local = arr.addressable_shards[0].data if arr.is_fully_replicated else arr
     local = jax.device_put(local, dev)[None]
     n = jax.process_count()
     stacked = jax.make_array_from_single_device_arrays(
-        (n, *arr.shape), NamedSharding(mesh, PartitionSpec("proc")), [local])
+        (n, *arr.shape), NamedSharding(mesh, PartitionSpec("proc")), [local]
+    )
     fn = _MEAN.get(mesh)
     if fn is None:
-        fn = _MEAN[mesh] = jax.jit(lambda a: a.mean(0, dtype=a.dtype),
-                                   out_shardings=NamedSharding(mesh, PartitionSpec()))
+        fn = _MEAN[mesh] = jax.jit(
+            lambda a: a.mean(0, dtype=a.dtype), out_shardings=NamedSharding(mesh, PartitionSpec())
+        )
     out = fn(stacked).addressable_data(0)
     out.block_until_ready()  # several un-awaited CPU collectives in a row can hang
     sharding = getattr(arr, "sharding", None)
@@ -96,14 +97,13 @@ def process_mean(arr):
 
 def _constrain(x: Tensor, sharding: NamedSharding) -> Tensor:
     """``x`` laid out with ``sharding`` (differentiable; a sharding constraint when traced)."""
-    v = x._value
-    if not trace_state.is_tracer(v) and x.stop_gradient:
+    v = array_of(x)
+    if not is_tracer(v) and x.stop_gradient:
         if getattr(v, "sharding", None) == sharding:
             return x
         return Tensor(jax.device_put(v, sharding), stop_gradient=True)
     key = ("dp_shard", sharding)
-    return _reg.run_kernel(key, lambda: lambda a: jax.lax.with_sharding_constraint(a, sharding),
-                           [x])
+    return run_kernel(key, lambda: lambda a: jax.lax.with_sharding_constraint(a, sharding), [x])
 
 
 def shard_batch(x, mesh: Mesh, axis: str = "dp"):
@@ -111,7 +111,7 @@ def shard_batch(x, mesh: Mesh, axis: str = "dp"):
     if not isinstance(x, Tensor):
         return x
     n = mesh.shape[axis]
-    if x.ndim == 0 or x._value.shape[0] % n:
+    if x.ndim == 0 or x.shape[0] % n:
         return _constrain(x, NamedSharding(mesh, PartitionSpec()))
     return _constrain(x, NamedSharding(mesh, PartitionSpec(axis)))
 
@@ -121,9 +121,9 @@ def replicate_state(layer: Layer, mesh: Mesh) -> None:
     rep = NamedSharding(mesh, PartitionSpec())
     tensors = list(layer.parameters()) + [b for b in layer.buffers() if b is not None]
     for t in tensors:
-        v = t._value
-        if not trace_state.is_tracer(v) and getattr(v, "sharding", None) != rep:
-            t._set_value(jax.device_put(v, rep))
+        v = array_of(t)
+        if not is_tracer(v) and getattr(v, "sharding", None) != rep:
+            set_array(t, jax.device_put(v, rep))
 
 
 def _sync_from_process0(layer: Layer) -> None:
@@ -131,22 +131,30 @@ def _sync_from_process0(layer: Layer) -> None:
     from jax.experimental import multihost_utils
 
     tensors = list(layer.parameters()) + [b for b in layer.buffers() if b is not None]
-    values = multihost_utils.broadcast_one_to_all([np.asarray(t._value) for t in tensors])
-    for t, v in zip(tensors, values):
-        t._set_value(jax.numpy.asarray(v, dtype=t._value.dtype))
+    arrays = [array_of(t) for t in tensors]
+    values = multihost_utils.broadcast_one_to_all([np.asarray(a) for a in arrays])
+    for t, a, v in zip(tensors, arrays, values):
+        set_array(t, jax.numpy.asarray(v, dtype=a.dtype))
 
 
 class DataParallel(Layer):
     """Run ``layers`` data-parallel: parameters replicated, each batch split over the devices
     (see the module docstring); otherwise a transparent wrapper."""
 
-    def __init__(self, layers: Layer, strategy=None, comm_buffer_size: int = 25,
-                 last_comm_buffer_size: float = 1, find_unused_parameters: bool = False,
-                 group=None) -> None:
+    def __init__(
+        self,
+        layers: Layer,
+        strategy=None,
+        comm_buffer_size: int = 25,
+        last_comm_buffer_size: float = 1,
+        find_unused_parameters: bool = False,
+        group=None,
+    ) -> None:
         super().__init__(layers.full_name() + "_data_parallel")
         if not isinstance(layers, Layer):
-            raise TypeError("The data parallel module should be a Layer, but received "
-                            f"{type(layers).__name__}.")
+            raise TypeError(
+                f"The data parallel module should be a Layer, but received {type(layers).__name__}."
+            )
         self._layers = layers
         self.find_unused_parameters = find_unused_parameters
         self.grad_need_sync = True
@@ -170,10 +178,10 @@ class DataParallel(Layer):
         def hook(g):
             if not self.grad_need_sync:
                 return None
-            acc = param._grad_slot
-            total = g._value if acc is None else g._value + acc._value
+            acc = param.grad
+            total = array_of(g) if acc is None else array_of(g) + array_of(acc)
             avg = process_mean(total)
-            return Tensor(avg if acc is None else avg - acc._value)
+            return Tensor(avg if acc is None else avg - array_of(acc))
 
         return hook
 
@@ -185,10 +193,12 @@ class DataParallel(Layer):
     def forward(self, *inputs, **kwargs):
         mesh = self._mesh
         if mesh is not None:
-            inputs = jax.tree_util.tree_map(lambda x: shard_batch(x, mesh), inputs,
-                                            is_leaf=lambda x: isinstance(x, Tensor))
-            kwargs = jax.tree_util.tree_map(lambda x: shard_batch(x, mesh), kwargs,
-                                            is_leaf=lambda x: isinstance(x, Tensor))
+            inputs = jax.tree_util.tree_map(
+                lambda x: shard_batch(x, mesh), inputs, is_leaf=lambda x: isinstance(x, Tensor)
+            )
+            kwargs = jax.tree_util.tree_map(
+                lambda x: shard_batch(x, mesh), kwargs, is_leaf=lambda x: isinstance(x, Tensor)
+            )
         return self._layers(*inputs, **kwargs)
 
     @contextlib.contextmanager
@@ -209,14 +219,22 @@ class DataParallel(Layer):
     def apply_collective_grads(self) -> None:
         """No-op: the partitioner already reduced the gradients."""
 
-    def state_dict(self, destination=None, include_sublayers: bool = True,
-                   structured_name_prefix: str = "", use_hook: bool = True,
-                   keep_vars: bool = True):
+    def state_dict(
+        self,
+        destination=None,
+        include_sublayers: bool = True,
+        structured_name_prefix: str = "",
+        use_hook: bool = True,
+        keep_vars: bool = True,
+    ):
         """The wrapped layer's ``state_dict`` (keys without the ``_layers.`` prefix)."""
-        return self._layers.state_dict(destination=destination,
-                                       include_sublayers=include_sublayers,
-                                       structured_name_prefix=structured_name_prefix,
-                                       use_hook=use_hook, keep_vars=keep_vars)
+        return self._layers.state_dict(
+            destination=destination,
+            include_sublayers=include_sublayers,
+            structured_name_prefix=structured_name_prefix,
+            use_hook=use_hook,
+            keep_vars=keep_vars,
+        )
 
     def set_state_dict(self, state_dict, use_structured_name: bool = True):
         """Load into the wrapped layer (keeping the replicated layout)."""

@@ -20,48 +20,47 @@ the usual dp-first layouts).
 
 from __future__ import annotations
 
-import math
 import weakref
 from collections.abc import Callable
 
 import jax
-from jax.sharding import NamedSharding
 
-from paddle_compat._core import trace_state
-from paddle_compat._core.tensor import Tensor
+from paddle_compat._core.seams import (
+    ProcessMesh,
+    Replicate,
+    Shard,
+    Tensor,
+    array_of,
+    dist_attr,
+    is_tracer,
+    no_grad,
+    normalize_placements,
+    place_array,
+    set_array,
+    set_dist_attr,
+    sharding_of,
+    storage_sharding,
+)
 from paddle_compat.optimizer import Optimizer
 
-from ._api import _attr, _place_array, _set_attr, is_dist, placements, process_mesh
-from ._mesh import ProcessMesh, get_mesh
-from ._placement import Replicate, Shard, normalize_placements, to_partition_spec
+from ._api import is_dist, placements, process_mesh
+from ._mesh import get_mesh
 
 __all__ = ["ShardingStage1", "ShardingStage2", "ShardingStage3", "shard_optimizer"]
 
 
-def _even_sharding(mesh: ProcessMesh, pls, shape) -> NamedSharding:
-    """The NamedSharding an array of ``shape`` with placements ``pls`` is stored with."""
-    jmesh = mesh.jax_mesh
-    spec = to_partition_spec(pls, mesh.dim_names, len(shape))
-    entries = []
-    for d, entry in enumerate(tuple(spec)):
-        names = () if entry is None else entry if isinstance(entry, tuple) else (entry,)
-        k = math.prod(jmesh.shape[n] for n in names)
-        entries.append(entry if names and shape[d] % k == 0 else None)
-    return NamedSharding(jmesh, jax.sharding.PartitionSpec(*entries))
-
-
 def place(t: Tensor, mesh: ProcessMesh, pls) -> None:
     """Lay ``t``'s array out as ``pls`` on ``mesh`` in place (same Tensor object)."""
-    v = trace_state.read(t)
+    v = array_of(t)
     pls = normalize_placements(list(pls), mesh.ndim, v.ndim)
-    if trace_state.is_tracer(v):
-        new = _place_array(v, mesh, pls)
+    if is_tracer(v):
+        new = place_array(v, mesh, pls)
     else:
-        target = _even_sharding(mesh, pls, v.shape)
+        target = storage_sharding(mesh, pls, v.shape)
         new = v if getattr(v, "sharding", None) == target else jax.device_put(v, target)
     if new is not v:
-        t._set_value(new)
-    _set_attr(t, mesh, pls)
+        set_array(t, new)
+    set_dist_attr(t, mesh, pls)
 
 
 def sharded_placements(pls, axis: int, ndim: int) -> list:
@@ -83,8 +82,9 @@ class _ShardingStageBase:
 
     def __init__(self, sharding_mesh_dim: int | str = 0, mesh: ProcessMesh | None = None):
         if mesh is not None and not isinstance(mesh, ProcessMesh):
-            raise TypeError(f"mesh must be a paddle.distributed.ProcessMesh, got "
-                            f"{type(mesh).__name__}")
+            raise TypeError(
+                f"mesh must be a paddle.distributed.ProcessMesh, got {type(mesh).__name__}"
+            )
         self._sharding_mesh_dim = sharding_mesh_dim
         self._mesh = mesh
 
@@ -92,12 +92,12 @@ class _ShardingStageBase:
         dim = self._sharding_mesh_dim
         if isinstance(dim, str):
             if dim not in mesh.dim_names:
-                raise ValueError(f"sharding_mesh_dim {dim!r} is not a dim of the mesh "
-                                 f"{mesh.dim_names}.")
+                raise ValueError(
+                    f"sharding_mesh_dim {dim!r} is not a dim of the mesh {mesh.dim_names}."
+                )
             return mesh.dim_names.index(dim)
         if not -mesh.ndim <= dim < mesh.ndim:
-            raise ValueError(f"sharding_mesh_dim {dim} is out of range for a {mesh.ndim}-d "
-                             "mesh.")
+            raise ValueError(f"sharding_mesh_dim {dim} is out of range for a {mesh.ndim}-d mesh.")
         return dim % mesh.ndim
 
     def _placements(self, key: str, param: Tensor, tensor: Tensor):
@@ -155,28 +155,36 @@ class _ShardOptimizer(Optimizer):
     """The optimizer returned by ``shard_optimizer``: the wrapped optimizer with its state laid
     out on the mesh (every other attribute is the wrapped optimizer's)."""
 
-    def __init__(self, optimizer: Optimizer, shard_fn=None,
-                 gradient_accumulation_steps: int = 1) -> None:
+    def __init__(
+        self, optimizer: Optimizer, shard_fn=None, gradient_accumulation_steps: int = 1
+    ) -> None:
         assert optimizer is not None, "The argument `optimizer` cannot be empty."
         if not isinstance(optimizer, Optimizer):
-            raise TypeError(f"shard_optimizer expects a paddle.optimizer.Optimizer, got "
-                            f"{type(optimizer).__name__}")
+            raise TypeError(
+                f"shard_optimizer expects a paddle.optimizer.Optimizer, got "
+                f"{type(optimizer).__name__}"
+            )
         d = self.__dict__
         d["_inner_opt"] = optimizer
         d["_shard_fn"] = shard_fn if shard_fn is not None else _ShardingStage0()
         d["gradient_accumulation_steps"] = int(gradient_accumulation_steps)
         d["_layouts"] = {}  # id -> (weakref, NamedSharding, mesh, placements)
         if not callable(self._shard_fn):
-            raise TypeError("shard_fn must be a ShardingStage or a callable "
-                            "(key, param, tensor) -> tensor")
+            raise TypeError(
+                "shard_fn must be a ShardingStage or a callable (key, param, tensor) -> tensor"
+            )
         stage = self._shard_fn if isinstance(self._shard_fn, _ShardingStageBase) else None
         params = list(self._params())
         if stage is not None and stage.stage:
-            mesh = stage._mesh or get_mesh() or next(
-                (process_mesh(p) for p in params if is_dist(p)), None)
+            mesh = (
+                stage._mesh
+                or get_mesh()
+                or next((process_mesh(p) for p in params if is_dist(p)), None)
+            )
             if mesh is None:
                 raise ValueError(
-                    "The global mesh or shard_fn mesh should be set for the sharding strategy.")
+                    "The global mesh or shard_fn mesh should be set for the sharding strategy."
+                )
             stage._mesh = mesh
             stage._axis(mesh)  # validate the dim early
             for p in params:
@@ -198,23 +206,21 @@ class _ShardOptimizer(Optimizer):
     def _apply_fn(self, key: str, param: Tensor, tensor: Tensor) -> None:
         out = self._shard_fn(key, param, tensor)
         if out is not None and out is not tensor:  # a user shard_fn returned a new Tensor
-            tensor._set_value(out._value)
-            a = _attr(out)
+            set_array(tensor, array_of(out))
+            a = dist_attr(out)
             if a is not None:
-                _set_attr(tensor, a[0], a[1])
+                set_dist_attr(tensor, a[0], a[1])
         self._remember(tensor)
 
     def _remember(self, t: Tensor) -> None:
-        v = t._value
-        s = getattr(v, "sharding", None)
-        if is_dist(t) and isinstance(s, NamedSharding) and not trace_state.is_tracer(v):
-            a = _attr(t)
-            self._layouts[id(t)] = (weakref.ref(t), s, a[0] if a else None,
-                                    a[1] if a else None)
+        s = sharding_of(t)
+        if s is not None and is_dist(t):
+            a = dist_attr(t)
+            self._layouts[id(t)] = (weakref.ref(t), s, a[0] if a else None, a[1] if a else None)
 
     def _grad_hook(self, param: Tensor) -> Callable:
         def hook(g):
-            t = Tensor(g._value, stop_gradient=g.stop_gradient)
+            t = Tensor(array_of(g), stop_gradient=g.stop_gradient)
             out = self._shard_fn("grad", param, t)
             return out if out is not None else t
 
@@ -241,13 +247,13 @@ class _ShardOptimizer(Optimizer):
             if t is None:
                 dead.append(k)
                 continue
-            v = t._value
-            if trace_state.is_tracer(v):
-                t._set_value(jax.lax.with_sharding_constraint(v, sharding))
+            v = array_of(t)
+            if is_tracer(v):
+                set_array(t, jax.lax.with_sharding_constraint(v, sharding))
             elif getattr(v, "sharding", None) != sharding:
-                t._set_value(jax.device_put(v, sharding))
+                set_array(t, jax.device_put(v, sharding))
             if mesh is not None:
-                _set_attr(t, mesh, pls)
+                set_dist_attr(t, mesh, pls)
         for k in dead:
             del self._layouts[k]
 
@@ -257,13 +263,14 @@ class _ShardOptimizer(Optimizer):
         ``gradient_accumulation_steps``), then restore the layouts."""
         k = self.gradient_accumulation_steps
         if k > 1:
-            from paddle_compat._core.autograd import no_grad
-
             with no_grad():
                 batches = []
                 for group, params in self._inner_opt._groups():
-                    pairs = [(p, Tensor(trace_state.read(p.grad) / k)) for p in params
-                             if not p.stop_gradient and p.grad is not None]
+                    pairs = [
+                        (p, Tensor(array_of(p.grad) / k))
+                        for p in params
+                        if not p.stop_gradient and p.grad is not None
+                    ]
                     batches.append((group, pairs))
                 self._inner_opt._apply(batches)
         else:
@@ -302,8 +309,10 @@ def _delegate(name: str):
 
 
 def _delegate_property(name: str):
-    return property(lambda self: getattr(self._inner_opt, name),
-                    lambda self, v: setattr(self._inner_opt, name, v))
+    return property(
+        lambda self: getattr(self._inner_opt, name),
+        lambda self, v: setattr(self._inner_opt, name, v),
+    )
 
 
 for _name, _member in vars(Optimizer).items():
@@ -315,8 +324,9 @@ for _name, _member in vars(Optimizer).items():
         setattr(_ShardOptimizer, _name, _delegate(_name))
 
 
-def shard_optimizer(optimizer: Optimizer, shard_fn=None,
-                    gradient_accumulation_steps: int = 1) -> _ShardOptimizer:
+def shard_optimizer(
+    optimizer: Optimizer, shard_fn=None, gradient_accumulation_steps: int = 1
+) -> _ShardOptimizer:
     """Lay an optimizer's state out on the mesh: like its parameters (``shard_fn=None``), or
     split along a mesh dim with ``ShardingStage1/2/3(mesh_dim, mesh)``."""
     if isinstance(optimizer, _ShardOptimizer):

@@ -22,12 +22,19 @@ import jax
 import numpy as np
 from jax.sharding import NamedSharding
 
-from paddle_compat._core.tensor import Tensor
+from paddle_compat._core.seams import (
+    ProcessMesh,
+    Replicate,
+    Shard,
+    Tensor,
+    array_of,
+    normalize_placements,
+    set_dist_attr,
+    to_partition_spec,
+)
 from paddle_compat.io import DataLoader, DistributedBatchSampler
 
-from ._api import _set_attr, shard_tensor
-from ._mesh import ProcessMesh
-from ._placement import Replicate, Shard, normalize_placements, to_partition_spec
+from ._api import shard_tensor
 
 __all__ = ["ShardDataloader", "shard_dataloader"]
 
@@ -36,11 +43,26 @@ class _RanksBatchSampler:
     """Batches of several dp ranks' ``DistributedBatchSampler`` shares, concatenated in rank
     order."""
 
-    def __init__(self, dataset, batch_size: int, ranks: Sequence[int], nranks: int,
-                 shuffle: bool, drop_last: bool) -> None:
-        self._samplers = [DistributedBatchSampler(dataset, batch_size, num_replicas=nranks,
-                                                  rank=r, shuffle=shuffle, drop_last=drop_last)
-                          for r in ranks]
+    def __init__(
+        self,
+        dataset,
+        batch_size: int,
+        ranks: Sequence[int],
+        nranks: int,
+        shuffle: bool,
+        drop_last: bool,
+    ) -> None:
+        self._samplers = [
+            DistributedBatchSampler(
+                dataset,
+                batch_size,
+                num_replicas=nranks,
+                rank=r,
+                shuffle=shuffle,
+                drop_last=drop_last,
+            )
+            for r in ranks
+        ]
         self.batch_size = batch_size * len(self._samplers)
         self.shuffle, self.drop_last = shuffle, drop_last
         self._acc_steps = 1
@@ -60,8 +82,7 @@ class _RanksBatchSampler:
 def _mesh_dim(mesh: ProcessMesh, dim) -> int:
     if isinstance(dim, str):
         if dim not in mesh.dim_names:
-            raise ValueError(f"shard_dims {dim!r} is not a dim name of the mesh "
-                             f"{mesh.dim_names}.")
+            raise ValueError(f"shard_dims {dim!r} is not a dim name of the mesh {mesh.dim_names}.")
         return mesh.dim_names.index(dim)
     return int(dim) % mesh.ndim
 
@@ -70,8 +91,15 @@ class ShardDataloader:
     """Iterates a DataLoader and returns each batch as distributed tensors (see
     ``shard_dataloader``)."""
 
-    def __init__(self, dataloader: DataLoader, meshes, input_keys=None, shard_dims=None,
-                 is_dataset_splitted: bool = False, dense_tensor_idx=None) -> None:
+    def __init__(
+        self,
+        dataloader: DataLoader,
+        meshes,
+        input_keys=None,
+        shard_dims=None,
+        is_dataset_splitted: bool = False,
+        dense_tensor_idx=None,
+    ) -> None:
         if is_dataset_splitted is True and shard_dims is None:
             raise ValueError("shard_dims must be set when is_dataset_splitted is True")
         self._meshes = list(meshes) if isinstance(meshes, list | tuple) else [meshes]
@@ -80,47 +108,59 @@ class ShardDataloader:
         for m in self._meshes:
             for mm in m if isinstance(m, list | tuple) else [m]:
                 if not isinstance(mm, ProcessMesh):
-                    raise TypeError(f"meshes must be ProcessMesh objects, got "
-                                    f"{type(mm).__name__}")
+                    raise TypeError(f"meshes must be ProcessMesh objects, got {type(mm).__name__}")
         self._one_mesh = len(self._meshes) == 1
         self._input_keys = input_keys
         if isinstance(shard_dims, int | str) or shard_dims is None:
             self._shard_dims = [shard_dims] * len(self._meshes)
         else:
             if len(shard_dims) != len(self._meshes):
-                raise ValueError(f"shard_dims must be the same length as meshes, but got "
-                                 f"{len(shard_dims)} != {len(self._meshes)}")
+                raise ValueError(
+                    f"shard_dims must be the same length as meshes, but got "
+                    f"{len(shard_dims)} != {len(self._meshes)}"
+                )
             self._shard_dims = list(shard_dims)
         self.dense_tensor_idx = dense_tensor_idx
         self._process_local = jax.process_count() > 1
         self._dataloader = dataloader
         self.batch_size = getattr(dataloader.batch_sampler, "batch_size", None)
         self.batch_sampler = dataloader.batch_sampler
-        mesh0 = self._meshes[0][0] if isinstance(self._meshes[0], list | tuple) else \
-            self._meshes[0]
+        mesh0 = self._meshes[0][0] if isinstance(self._meshes[0], list | tuple) else self._meshes[0]
         dim0 = self._shard_dims[0]
         dim0 = dim0[0] if isinstance(dim0, list | tuple) else dim0
-        split = not (is_dataset_splitted or shard_dims is None or dim0 is None
-                     or isinstance(dataloader.batch_sampler, DistributedBatchSampler)
-                     or getattr(dataloader, "_iterable", False)
-                     or dataloader.batch_sampler is None)
+        split = not (
+            is_dataset_splitted
+            or shard_dims is None
+            or dim0 is None
+            or isinstance(dataloader.batch_sampler, DistributedBatchSampler)
+            or getattr(dataloader, "_iterable", False)
+            or dataloader.batch_sampler is None
+        )
         if split:
             degree = mesh0.get_dim_size(_mesh_dim(mesh0, dim0))
             sampler = dataloader.batch_sampler
             ranks = list(range(degree))
             if self._process_local:  # this process reads the shares of its own ranks
                 n, me = jax.process_count(), jax.process_index()
-                ranks = ranks[me * degree // n:(me + 1) * degree // n]
+                ranks = ranks[me * degree // n : (me + 1) * degree // n]
             self.batch_sampler = _RanksBatchSampler(
-                dataloader.dataset, max(sampler.batch_size // degree, 1), ranks, degree,
+                dataloader.dataset,
+                max(sampler.batch_size // degree, 1),
+                ranks,
+                degree,
                 bool(getattr(sampler, "shuffle", False)),
-                bool(getattr(sampler, "drop_last", False)))
+                bool(getattr(sampler, "drop_last", False)),
+            )
             self.batch_size = self.batch_sampler.batch_size
             self._dataloader = DataLoader(
-                dataloader.dataset, batch_sampler=self.batch_sampler,
-                return_list=dataloader.return_list, collate_fn=dataloader.collate_fn,
-                num_workers=dataloader.num_workers, places=dataloader.places,
-                worker_init_fn=dataloader.worker_init_fn)
+                dataloader.dataset,
+                batch_sampler=self.batch_sampler,
+                return_list=dataloader.return_list,
+                collate_fn=dataloader.collate_fn,
+                num_workers=dataloader.num_workers,
+                places=dataloader.places,
+                worker_init_fn=dataloader.worker_init_fn,
+            )
         self.iter = None
 
     @property
@@ -159,13 +199,19 @@ class ShardDataloader:
 
     def _place_item(self, item, index: int):
         mesh, dim = self._mesh_and_dim(index)
-        dense = set(self.dense_tensor_idx[index]) if self.dense_tensor_idx and index < len(
-            self.dense_tensor_idx) and self.dense_tensor_idx[index] else set()
+        dense = (
+            set(self.dense_tensor_idx[index])
+            if self.dense_tensor_idx
+            and index < len(self.dense_tensor_idx)
+            and self.dense_tensor_idx[index]
+            else set()
+        )
         if isinstance(item, list | tuple):
             meshes = mesh if isinstance(mesh, list | tuple) else [mesh] * len(item)
             dims = dim if isinstance(dim, list | tuple) else [dim] * len(item)
-            return [x if j in dense else self._place(x, meshes[j], dims[j])
-                    for j, x in enumerate(item)]
+            return [
+                x if j in dense else self._place(x, meshes[j], dims[j]) for j, x in enumerate(item)
+            ]
         if isinstance(mesh, list | tuple):
             mesh, dim = mesh[0], dim[0] if isinstance(dim, list | tuple) else dim
         return self._place(item, mesh, dim)
@@ -180,8 +226,9 @@ class ShardDataloader:
             return out
         if isinstance(batch, list | tuple):
             if not self._one_mesh and len(batch) != len(self._meshes):
-                raise ValueError(f"the batch has {len(batch)} items but {len(self._meshes)} "
-                                 "meshes were given")
+                raise ValueError(
+                    f"the batch has {len(batch)} items but {len(self._meshes)} meshes were given"
+                )
             return [self._place_item(x, i) for i, x in enumerate(batch)]
         return self._place_item(batch, 0)
 
@@ -190,18 +237,23 @@ def _from_local(t: Tensor, mesh: ProcessMesh, pls) -> Tensor:
     """The global tensor whose dim 0 is the concatenation of every process's ``t``."""
     pls = normalize_placements(pls, mesh.ndim, t.ndim)
     sharding = NamedSharding(mesh.jax_mesh, to_partition_spec(pls, mesh.dim_names, t.ndim))
-    arr = jax.make_array_from_process_local_data(sharding, np.asarray(t._value))
+    arr = jax.make_array_from_process_local_data(sharding, np.asarray(array_of(t)))
     out = Tensor(arr, stop_gradient=t.stop_gradient)
-    _set_attr(out, mesh, pls)
+    set_dist_attr(out, mesh, pls)
     return out
 
 
-def shard_dataloader(dataloader: DataLoader, meshes, input_keys=None, shard_dims=None,
-                     is_dataset_splitted: bool = False,
-                     dense_tensor_idx=None) -> ShardDataloader:
+def shard_dataloader(
+    dataloader: DataLoader,
+    meshes,
+    input_keys=None,
+    shard_dims=None,
+    is_dataset_splitted: bool = False,
+    dense_tensor_idx=None,
+) -> ShardDataloader:
     """Wrap ``dataloader`` so its batches come out distributed over ``meshes`` (one mesh, or
     one per batch item), split along the mesh dim ``shard_dims`` (name or index; None: not
     split)."""
-    return ShardDataloader(dataloader, meshes, input_keys, shard_dims, is_dataset_splitted,
-                           dense_tensor_idx)
-
+    return ShardDataloader(
+        dataloader, meshes, input_keys, shard_dims, is_dataset_splitted, dense_tensor_idx
+    )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from paddle_compat._core.registry import op
+from paddle_compat._core.seams import op
 
 _PRIVATE = dict(namespaces=(), method=None)
 
@@ -41,8 +41,7 @@ def fake_qdq(x, scale, bit_length=8):
     return x - jax.lax.stop_gradient(x) + jax.lax.stop_gradient(y)
 
 
-@op("_quant_ma_absmax_update", tensors=("x", "state", "accum"), differentiable=False,
-    **_PRIVATE)
+@op("_quant_ma_absmax_update", tensors=("x", "state", "accum"), differentiable=False, **_PRIVATE)
 def ma_absmax_update(x, state, accum, moving_rate):
     """Moving-average abs-max: state = r * state + 1, accum = r * accum + max|x|,
     scale = accum / state."""
@@ -95,8 +94,7 @@ def _bcast_scale(x, scales, quant_axis):
     return s.reshape(shape)
 
 
-@op("_quant_linear_quant", tensors=("x", "scales", "zero_point"), differentiable=False,
-    **_PRIVATE)
+@op("_quant_linear_quant", tensors=("x", "scales", "zero_point"), differentiable=False, **_PRIVATE)
 def linear_quant(x, scales, zero_point=None, bit_length=8, quant_axis=None):
     """x -> clip(round(x / s * bnt) + zp, qmin, qmax) (halves to even), as float."""
     qmin, qmax = qrange(bit_length)
@@ -108,8 +106,9 @@ def linear_quant(x, scales, zero_point=None, bit_length=8, quant_axis=None):
 
 
 @op("_quant_linear_dequant", tensors=("q", "scales", "zero_point"), **_PRIVATE)
-def linear_dequant(q, scales, zero_point=None, bit_length=8, quant_axis=None, out_dtype=None,
-                   packed_rows=None):
+def linear_dequant(
+    q, scales, zero_point=None, bit_length=8, quant_axis=None, out_dtype=None, packed_rows=None
+):
     """(q - zp) * s / bnt; ``q`` may be int8 (or int4 packed two per byte along axis 0 when
     ``packed_rows`` is the unpacked row count)."""
     _, qmax = qrange(bit_length)

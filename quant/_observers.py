@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
-from paddle_compat._core.tensor import Tensor
+from paddle_compat._core.seams import Tensor, array_of, set_array
 
 from . import _kernels as K
 from ._base import BaseObserver, ObserverFactory
 
-__all__ = ["AbsmaxObserver", "AbsmaxObserverLayer", "GroupWiseWeightObserver",
-           "GroupWiseWeightObserverLayer"]
+__all__ = [
+    "AbsmaxObserver",
+    "AbsmaxObserverLayer",
+    "GroupWiseWeightObserver",
+    "GroupWiseWeightObserverLayer",
+]
 
 
 class AbsmaxObserver(ObserverFactory):
@@ -44,11 +48,11 @@ class AbsmaxObserverLayer(BaseObserver):
 
     def forward(self, input):  # noqa: A002 - Paddle's name
         new = K.absmax_update(self.abs_max_val, input)
-        self.abs_max_val._set_value(new._value)
+        set_array(self.abs_max_val, array_of(new))
         return input
 
     def cal_thresholds(self) -> None:
-        self._scale = Tensor(self.abs_max_val._value)
+        self._scale = Tensor(array_of(self.abs_max_val))
         self._zero_point = Tensor(jnp.zeros((), jnp.float32))
 
     def bit_length(self) -> int:
@@ -100,9 +104,11 @@ class GroupWiseWeightObserverLayer(BaseObserver):
 
     def cal_thresholds(self) -> None:
         if self._max is None:
-            raise RuntimeError("GroupWiseWeightObserver: no weight observed yet; run the model "
-                               "on calibration data before reading scales")
-        self._scale = Tensor(self._max._value)
+            raise RuntimeError(
+                "GroupWiseWeightObserver: no weight observed yet; run the model "
+                "on calibration data before reading scales"
+            )
+        self._scale = Tensor(array_of(self._max))
         self._zero_point = Tensor(jnp.zeros(self._max.shape, jnp.float32))
 
     def min_value(self):

@@ -4,8 +4,7 @@ quant-dequant forward, straight-through gradient)."""
 from __future__ import annotations
 
 from paddle_compat import framework
-from paddle_compat._core import autograd, trace_state
-from paddle_compat._core.tensor import Tensor
+from paddle_compat._core.seams import Tensor, array_of, is_grad_enabled, set_array
 from paddle_compat.nn import initializer
 
 from . import _kernels as K
@@ -24,8 +23,13 @@ class FakeQuanterWithAbsMaxObserver(QuanterFactory):
         qat = paddle.quantization.QAT(paddle.quantization.QuantConfig(activation=q, weight=q))
     """
 
-    def __init__(self, moving_rate: float = 0.9, bit_length: int = 8, dtype: str = "float32",
-                 name: str | None = None) -> None:
+    def __init__(
+        self,
+        moving_rate: float = 0.9,
+        bit_length: int = 8,
+        dtype: str = "float32",
+        name: str | None = None,
+    ) -> None:
         super().__init__(name=name, moving_rate=moving_rate, bit_length=bit_length, dtype=dtype)
 
     def _get_class(self):
@@ -38,8 +42,14 @@ class FakeQuanterWithAbsMaxObserverLayer(BaseQuanter):
     stored scale is used. The parameters ``_scale``, ``_state``, ``_accum`` (shape [1]) are
     non-trainable."""
 
-    def __init__(self, layer=None, name: str | None = None, moving_rate: float = 0.9,
-                 bit_length: int = 8, dtype: str = "float32") -> None:
+    def __init__(
+        self,
+        layer=None,
+        name: str | None = None,
+        moving_rate: float = 0.9,
+        bit_length: int = 8,
+        dtype: str = "float32",
+    ) -> None:
         super().__init__()
         self._moving_rate = moving_rate
         self._bit_length = bit_length
@@ -53,14 +63,15 @@ class FakeQuanterWithAbsMaxObserverLayer(BaseQuanter):
 
     def forward(self, input):  # noqa: A002 - Paddle's name
         if self.training:
-            scale, state, accum = K.ma_absmax_update(input, self._state, self._accum,
-                                                     float(self._moving_rate))
+            scale, state, accum = K.ma_absmax_update(
+                input, self._state, self._accum, float(self._moving_rate)
+            )
             for t, v in ((self._scale, scale), (self._state, state), (self._accum, accum)):
-                t._set_value(v._value)
-                if not input.stop_gradient and autograd.is_grad_enabled():
+                set_array(t, array_of(v))
+                if not input.stop_gradient and is_grad_enabled():
                     t.stop_gradient = False  # as Paddle marks its in-place outputs
         # the scale enters as a constant: it never gets a gradient (Paddle's grad is None)
-        scale = Tensor(trace_state.read(self._scale))
+        scale = Tensor(array_of(self._scale))
         return K.fake_qdq(input, scale, int(self._bit_length))
 
     def bit_length(self) -> int:

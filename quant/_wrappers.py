@@ -9,21 +9,29 @@ import abc
 
 import jax.numpy as jnp
 
-from paddle_compat._core.tensor import Parameter, Tensor
+from paddle_compat._core.seams import Parameter, Tensor, array_of
 from paddle_compat.nn import Layer
 from paddle_compat.nn import functional as F
 
 from . import _kernels as K
 from ._base import BaseQuanter
 
-__all__ = ["ConvertibleQuantedLayer", "LinearDequanter", "LinearQuanter",
-           "LinearQuanterDequanter", "ObserveWrapper", "QuantedConv2D", "QuantedLinear",
-           "QuanterStub", "Stub"]
+__all__ = [
+    "ConvertibleQuantedLayer",
+    "LinearDequanter",
+    "LinearQuanter",
+    "LinearQuanterDequanter",
+    "ObserveWrapper",
+    "QuantedConv2D",
+    "QuantedLinear",
+    "QuanterStub",
+    "Stub",
+]
 
 
 def _const_param(value) -> Parameter:
     if isinstance(value, Tensor):
-        arr = value._value
+        arr = array_of(value)
     else:
         arr = jnp.asarray(value, jnp.float32)
     return Parameter(jnp.asarray(arr, jnp.float32), trainable=False)
@@ -32,12 +40,21 @@ def _const_param(value) -> Parameter:
 class _LinearQuantBase(Layer):
     """Scales, zero points, axis and bit width shared by LinearQuanter and LinearDequanter."""
 
-    def __init__(self, scales, zero_point=None, quant_axis: int | None = None,
-                 bit_length: int = 8, group_size: int = 128) -> None:
+    def __init__(
+        self,
+        scales,
+        zero_point=None,
+        quant_axis: int | None = None,
+        bit_length: int = 8,
+        group_size: int = 128,
+    ) -> None:
         super().__init__()
         self._scales = _const_param(scales)
-        self._zero_point = (_const_param(zero_point) if zero_point is not None
-                            else _const_param(jnp.zeros(self._scales.shape, jnp.float32)))
+        self._zero_point = (
+            _const_param(zero_point)
+            if zero_point is not None
+            else _const_param(jnp.zeros(self._scales.shape, jnp.float32))
+        )
         self._quant_axis = -1 if quant_axis is None else quant_axis
         self._bit_length = bit_length
         self._group_size = group_size
@@ -48,9 +65,13 @@ class _LinearQuantBase(Layer):
 
     @classmethod
     def from_quanter(cls, quanter: BaseQuanter):
-        return cls(quanter.scales(), zero_point=quanter.zero_points(),
-                   quant_axis=quanter.quant_axis(), bit_length=quanter.bit_length(),
-                   group_size=getattr(quanter, "group_size", 128))
+        return cls(
+            quanter.scales(),
+            zero_point=quanter.zero_points(),
+            quant_axis=quanter.quant_axis(),
+            bit_length=quanter.bit_length(),
+            group_size=getattr(quanter, "group_size", 128),
+        )
 
 
 class LinearQuanter(_LinearQuantBase):
@@ -58,23 +79,37 @@ class LinearQuanter(_LinearQuantBase):
     with scales per tensor, per channel (``quant_axis``) or per group of rows (2-D scales)."""
 
     def forward(self, input):  # noqa: A002 - Paddle's name
-        return K.linear_quant(input, self._scales, self._zero_point, int(self._bit_length),
-                              self._axis())
+        return K.linear_quant(
+            input, self._scales, self._zero_point, int(self._bit_length), self._axis()
+        )
 
 
 class LinearDequanter(_LinearQuantBase):
     """Dequantize: ``(q - zero_point) * scales / bnt``. ``q`` may be the int8 (or packed int4)
     weight a converted layer stores; the result has the original weight's dtype."""
 
-    def __init__(self, scales, zero_point=None, quant_axis: int | None = None,
-                 bit_length: int = 8, group_size: int = 128) -> None:
+    def __init__(
+        self,
+        scales,
+        zero_point=None,
+        quant_axis: int | None = None,
+        bit_length: int = 8,
+        group_size: int = 128,
+    ) -> None:
         super().__init__(scales, zero_point, quant_axis, bit_length, group_size)
         self._out_dtype: str | None = None
         self._packed_rows: int | None = None
 
     def forward(self, input):  # noqa: A002 - Paddle's name
-        return K.linear_dequant(input, self._scales, self._zero_point, int(self._bit_length),
-                                self._axis(), self._out_dtype, self._packed_rows)
+        return K.linear_dequant(
+            input,
+            self._scales,
+            self._zero_point,
+            int(self._bit_length),
+            self._axis(),
+            self._out_dtype,
+            self._packed_rows,
+        )
 
 
 class LinearQuanterDequanter(Layer):
@@ -96,8 +131,9 @@ class LinearQuanterDequanter(Layer):
 
     @staticmethod
     def from_quanter(quanter: BaseQuanter) -> LinearQuanterDequanter:
-        return LinearQuanterDequanter(LinearQuanter.from_quanter(quanter),
-                                      LinearDequanter.from_quanter(quanter))
+        return LinearQuanterDequanter(
+            LinearQuanter.from_quanter(quanter), LinearDequanter.from_quanter(quanter)
+        )
 
 
 class ConvertibleQuantedLayer(Layer, metaclass=abc.ABCMeta):
@@ -130,7 +166,7 @@ class ConvertibleQuantedLayer(Layer, metaclass=abc.ABCMeta):
         along axis 0 for <= 4 bits), int16 above."""
         weight = getattr(self, weight_name)
         quanter, dequanter = qdq._quanter, qdq._dequanter
-        q = quanter(weight)._value
+        q = array_of(quanter(weight))
         bits = quanter._bit_length
         if bits <= 4:
             arr = K.pack_int4(q)
@@ -139,7 +175,7 @@ class ConvertibleQuantedLayer(Layer, metaclass=abc.ABCMeta):
             arr = q.astype(jnp.int8)
         else:
             arr = q.astype(jnp.int16)
-        dequanter._out_dtype = str(weight._value.dtype)
+        dequanter._out_dtype = str(array_of(weight).dtype)
         self._parameters[weight_name] = Parameter(arr, name=weight.name, trainable=False)
 
     def _convert(self, remain_weight: bool = False) -> None:
@@ -189,8 +225,17 @@ class QuantedConv2D(ConvertibleQuantedLayer):
 
     def __init__(self, layer: Layer, q_config) -> None:
         super().__init__()
-        for attr in ("_in_channels", "_out_channels", "_kernel_size", "_stride", "_padding",
-                     "_dilation", "_groups", "_padding_mode", "_data_format"):
+        for attr in (
+            "_in_channels",
+            "_out_channels",
+            "_kernel_size",
+            "_stride",
+            "_padding",
+            "_dilation",
+            "_groups",
+            "_padding_mode",
+            "_data_format",
+        ):
             object.__setattr__(self, attr, getattr(layer, attr))
         self.weight = layer.weight
         self.bias = layer.bias
@@ -205,12 +250,23 @@ class QuantedConv2D(ConvertibleQuantedLayer):
             weight = self.weight_quanter(weight)
         padding = self._padding
         if self._padding_mode != "zeros":
-            input = F.pad(input, [self._padding] * 4, mode=self._padding_mode,  # noqa: A001
-                          data_format=self._data_format)
+            input = F.pad(
+                input,
+                [self._padding] * 4,
+                mode=self._padding_mode,  # noqa: A001
+                data_format=self._data_format,
+            )
             padding = 0
-        return F.conv2d(input, weight, self.bias, stride=self._stride, padding=padding,
-                        dilation=self._dilation, groups=self._groups,
-                        data_format=self._data_format)
+        return F.conv2d(
+            input,
+            weight,
+            self.bias,
+            stride=self._stride,
+            padding=padding,
+            dilation=self._dilation,
+            groups=self._groups,
+            data_format=self._data_format,
+        )
 
     def weights_to_quanters(self) -> list[tuple[str, str]]:
         return [("weight", "weight_quanter")]

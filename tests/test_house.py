@@ -4,6 +4,7 @@ outside, the public surface is honest, files stay small, outer packages use decl
 from __future__ import annotations
 
 import importlib
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -29,6 +30,19 @@ def test_no_source_file_over_800_lines():
     over = [f"{p.relative_to(ROOT)}: {n}" for p in _py_files()
             if (n := len(p.read_text().splitlines())) > MAX_LINES]
     assert not over, f"split these files by sub-category (cap {MAX_LINES} lines): {over}"
+
+
+# Tensor's methods are generated in one place (the registry's _methods.py); Layer defines its own
+_PATCH = re.compile(r"setattr\((Tensor|Layer|Parameter),|^\s*(Tensor|Layer|Parameter)\.\w+\s*=",
+                    re.M)
+_MAY_PATCH = {"paddle_compat/_ops/_methods.py"}
+
+
+def test_nothing_patches_tensor_or_layer_from_outside():
+    found = [f"{p.relative_to(ROOT)}:{m.group(0).strip()}" for p in _py_files()
+             for m in _PATCH.finditer(p.read_text())
+             if str(p.relative_to(ROOT)) not in _MAY_PATCH]
+    assert not found, f"patches of Tensor/Layer outside their definitions: {found}"
 
 
 def test_no_hand_lists_of_op_names():

@@ -346,3 +346,32 @@ def test_distributed_module_alias():
     x = dist.shard_tensor(paddle.ones([4]), _mesh(), [dist.Shard(0), dist.Replicate()])
     assert isinstance(x, paddle.Tensor) and x.is_dist()
     assert not paddle.ones([2]).is_dist() and paddle.ones([2]).placements is None
+
+
+def test_tensor_placements_without_importing_distributed():
+    """The core derives placements from the array's sharding: a process that never imports
+    paddle.distributed prints dense tensors as before and still reads a sharded array's
+    layout (nothing patches Tensor when parallel is imported)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, jax, numpy as np, paddle\n"
+        "from jax.sharding import Mesh, NamedSharding, PartitionSpec as P\n"
+        "x = paddle.ones([2, 3])\n"
+        "assert x.placements is None and x.process_mesh is None and not x.is_dist()\n"
+        "assert x._local_value() is x and 'process_mesh' not in repr(x)\n"
+        "m = Mesh(np.array(jax.devices()[:4]).reshape(2, 2), ('dp', 'mp'))\n"
+        "a = jax.device_put(np.arange(8.0, dtype='float32').reshape(4, 2),\n"
+        "                   NamedSharding(m, P('mp')))\n"
+        "t = paddle.to_tensor(a)\n"
+        "assert t.is_dist() and [repr(p) for p in t.placements] == ['Replicate()',\n"
+        "                                                           'Shard(dim=0)'], t.placements\n"
+        "assert str(t.process_mesh) == '{shape: [2,2], process_ids: [0,1,2,3], '\\\n"
+        "    'dim_names: [dp,mp]}'\n"
+        "assert 'placements=[Replicate(), Shard(dim=0)], GlobalDenseTensor=' in repr(t)\n"
+        "assert 'parallel' not in sys.modules\n"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert res.returncode == 0, res.stderr

@@ -3,7 +3,8 @@ from the core (in the style of ``jax.extend``). Everything else under ``paddle_c
 private to ``paddle_compat``; an outer package that needs more asks for a new seam here.
 
 - Tensors: ``Tensor``, ``Parameter``, ``array_of`` (the array a Tensor holds, read under trace),
-  ``set_array`` (rebind a Tensor's array in place).
+  ``set_array`` (rebind a Tensor's array in place), ``sharding_of`` (the ``NamedSharding`` of
+  its concrete array, recording nothing).
 - Ops: ``op`` (the registry decorator), ``call_op``, ``run_kernel`` (run a pure function as
   an eager op with autograd).
 - Autograd: ``record`` (a tape node), ``run_backward``, ``no_grad``, ``is_grad_enabled``,
@@ -11,12 +12,35 @@ private to ``paddle_compat``; an outer package that needs more asks for a new se
 - Tracing: ``is_tracer``, ``check_concrete``, ``TraceContext``/``current_trace``/
   ``set_current_trace``.
 - Dtypes and RNG: ``to_dtype``, ``is_inexact_np``, ``next_key``.
+- Distribution (``dist_attr.py``, ``process_mesh.py``): the value types ``ProcessMesh``,
+  ``Placement``/``Shard``/``Replicate``/``Partial``/``ReduceType``; placements -> JAX
+  ``PartitionSpec`` (``to_partition_spec``, ``normalize_placements``, ``parse_shard_spec``);
+  ``place_array`` (lay an array out as placements) and ``storage_sharding`` (the sharding it is
+  stored with eagerly); ``set_dist_attr``/``dist_attr`` (what a sharding cannot say:
+  ``Partial``, uneven shards). A Tensor's ``placements``/``process_mesh``/``is_dist()``/
+  ``_local_value()`` derive from these.
 """
 
 from __future__ import annotations
 
 from .autograd import is_grad_enabled, no_grad, record, run_backward, set_grad_enabled
+from .dist_attr import (
+    Partial,
+    Placement,
+    ReduceType,
+    Replicate,
+    Shard,
+    dist_attr,
+    named_sharding,
+    normalize_placements,
+    parse_shard_spec,
+    place_array,
+    set_dist_attr,
+    storage_sharding,
+    to_partition_spec,
+)
 from .dtype import is_inexact_np, to_dtype
+from .process_mesh import ProcessMesh
 from .random import next_key
 from .registry import call_op, op, run_kernel
 from .tensor import Parameter, Tensor
@@ -32,25 +56,45 @@ def set_array(t: Tensor, a) -> Tensor:
     return t
 
 
+def sharding_of(t: Tensor):
+    """The ``NamedSharding`` of ``t``'s concrete array; None for a dense or traced one. It only
+    inspects the layout: unlike ``array_of`` it records no state under a trace."""
+    return named_sharding(t._value)
+
+
 __all__ = [
     "Parameter",
+    "Partial",
+    "Placement",
+    "ProcessMesh",
+    "ReduceType",
+    "Replicate",
+    "Shard",
     "Tensor",
     "TraceContext",
     "array_of",
     "call_op",
     "check_concrete",
     "current_trace",
+    "dist_attr",
     "is_grad_enabled",
     "is_inexact_np",
     "is_tracer",
     "next_key",
     "no_grad",
+    "normalize_placements",
     "op",
+    "parse_shard_spec",
+    "place_array",
     "record",
     "run_backward",
     "run_kernel",
     "set_array",
     "set_current_trace",
+    "set_dist_attr",
     "set_grad_enabled",
+    "sharding_of",
+    "storage_sharding",
     "to_dtype",
+    "to_partition_spec",
 ]

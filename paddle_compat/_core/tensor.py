@@ -13,6 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from . import dist_attr as _dist
 from . import dtype as _dt
 from . import trace_state
 from .tensor_api import TensorApiMixin
@@ -280,7 +281,8 @@ class Tensor(TensorApiMixin):
 
     # -- misc Paddle API ----------------------------------------------------------------------
     def set_value(self, value) -> None:
-        """Replace the data in place; shape must match (dtype is converted)."""
+        """Replace the data in place; shape must match (dtype is converted). A distributed
+        tensor keeps its layout (sharding and placements)."""
         if isinstance(value, Tensor):
             arr = value._value
         else:
@@ -290,7 +292,13 @@ class Tensor(TensorApiMixin):
                 f"(InvalidArgument) The shape of the new value {list(arr.shape)} must be the "
                 f"same as the shape of the tensor {self.shape}."
             )
-        self._set_value(arr.astype(self._value.dtype))
+        arr = arr.astype(self._value.dtype)
+        layout, sharding = _dist.dist_attr(self), _dist.named_sharding(self._value)
+        if sharding is not None and not trace_state.is_tracer(arr):
+            arr = jax.device_put(arr, sharding)
+        self._set_value(arr)
+        if layout is not None:
+            _dist.set_dist_attr(self, *layout)
 
     def copy_(self, other, blocking: bool = True) -> Tensor:
         self.set_value(other)
@@ -305,8 +313,30 @@ class Tensor(TensorApiMixin):
     def is_dense(self) -> bool:
         return True
 
+    # -- distribution (derived from the array's sharding; see dist_attr) ----------------------
     def is_dist(self) -> bool:
-        return False
+        """True for a distributed tensor (its array is sharded over a ProcessMesh)."""
+        return _dist.is_dist(self)
+
+    @property
+    def placements(self):
+        """The placements of a distributed tensor (None for a dense one)."""
+        return _dist.placements_of(self)
+
+    @property
+    def process_mesh(self):
+        """The ProcessMesh of a distributed tensor (None for a dense one)."""
+        return _dist.process_mesh_of(self)
+
+    def _local_value(self) -> Tensor:
+        """This process's piece of a distributed tensor (Paddle's local DenseTensor)."""
+        if not self.is_dist():
+            return self
+        trace_state.check_concrete(self, "Tensor._local_value()")
+        arr = _dist.local_array(self)
+        if arr is None:  # this process is outside the tensor's mesh
+            return Tensor(jnp.zeros((0,), self._value.dtype))
+        return Tensor(arr, stop_gradient=self.stop_gradient)
 
     def data_ptr(self) -> int:
         return self._value.unsafe_buffer_pointer()

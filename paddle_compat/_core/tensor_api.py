@@ -171,8 +171,6 @@ _PROPERTIES = {
                                 doc="How many times the Tensor was modified in place."),
     "grad_fn": property(lambda self: self._node, doc="The autograd node that made x, or None."),
     "grad_": property(lambda self: self.grad, doc="Same as ``grad``."),
-    "placements": property(lambda self: None, doc="None for a non-distributed Tensor."),
-    "process_mesh": property(lambda self: None, doc="None for a non-distributed Tensor."),
     "num_shard": property(lambda self: None, doc="None for a non-distributed Tensor."),
 }
 

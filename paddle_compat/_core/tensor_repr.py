@@ -4,7 +4,9 @@ The layout rules below were measured on Paddle 3.3.1's output:
 
 - Header ``Tensor(shape=[..], dtype=.., place=.., stop_gradient=..,`` then the data on the
   next line, indented by 7 spaces (``len("Tensor") + 1``); Parameters get a
-  ``Parameter containing:`` line first.
+  ``Parameter containing:`` line first. A distributed tensor adds
+  ``process_mesh={shape: [..], process_ids: [..], dim_names: [..]}, placements=[..],
+  GlobalDenseTensor=`` to the header and prints its global value.
 - Floats: ``{:.Pf}``; integer-valued floats (and +-inf) print as ``{:.0f}.``; ``sci_mode``
   prints every float as ``{:.Pe}``. bfloat16/float8 print through float32. Complex:
   ``(re{+}imj)``, each part as ``{:.Pf}``/``{:.Pe}``, ``+`` only when ``imag >= 0`` (so
@@ -28,8 +30,7 @@ import math
 import jax
 import numpy as np
 
-_DEFAULTS = {"precision": 8, "threshold": 1000, "edgeitems": 3, "sci_mode": False,
-             "linewidth": 80}
+_DEFAULTS = {"precision": 8, "threshold": 1000, "edgeitems": 3, "sci_mode": False, "linewidth": 80}
 _opts = dict(_DEFAULTS)
 
 _INF = math.inf
@@ -39,28 +40,38 @@ _TRACED_NOTE = "<traced value: computed when the paddle.jit.to_static program ru
 _DEVICE_SLICE_MIN = 1 << 16
 
 
-def set_printoptions(precision: int | None = None, threshold: int | None = None,
-                     edgeitems: int | None = None, sci_mode: bool | None = None,
-                     linewidth: int | None = None) -> None:
+def set_printoptions(
+    precision: int | None = None,
+    threshold: int | None = None,
+    edgeitems: int | None = None,
+    sci_mode: bool | None = None,
+    linewidth: int | None = None,
+) -> None:
     """Set how tensors print: digits after the point, the element count above which tensors
     are summarized, items kept at each edge when summarizing, scientific notation for
     floats, and characters per line. Arguments left as None keep their current value."""
     new = {}
-    for name, value in (("precision", precision), ("threshold", threshold),
-                        ("edgeitems", edgeitems), ("linewidth", linewidth)):
+    for name, value in (
+        ("precision", precision),
+        ("threshold", threshold),
+        ("edgeitems", edgeitems),
+        ("linewidth", linewidth),
+    ):
         if value is None:
             continue
         if not isinstance(value, int | np.integer):
             # Paddle raises RuntimeError here too (from its C++ option setter).
             raise RuntimeError(
                 f"paddle.set_printoptions: {name} must be an int, but received "
-                f"{type(value).__name__} ({value!r}).")
+                f"{type(value).__name__} ({value!r})."
+            )
         new[name] = int(value)
     if sci_mode is not None:
         if not isinstance(sci_mode, bool | int | np.bool_ | np.integer):
             raise RuntimeError(
                 f"paddle.set_printoptions: sci_mode must be a bool, but received "
-                f"{type(sci_mode).__name__} ({sci_mode!r}).")
+                f"{type(sci_mode).__name__} ({sci_mode!r})."
+            )
         new["sci_mode"] = bool(sci_mode)
     _opts.update(new)
 
@@ -93,6 +104,7 @@ def _place_str(t) -> str:
 
 def tensor_to_string(t, prefix: str = "Tensor") -> str:
     """``str(t)``/``repr(t)`` exactly as Paddle prints it."""
+    from .dist_attr import is_dist, placements_of, process_mesh_of
     from .tensor import Parameter
     from .trace_state import is_tracer
 
@@ -101,8 +113,17 @@ def tensor_to_string(t, prefix: str = "Tensor") -> str:
     if not traced and isinstance(value, jax.Array) and value.is_deleted():
         return f"{prefix}(Not initialized)"  # e.g. a buffer donated by to_static
     indent = len(prefix) + 1
-    head = (f"{prefix}(shape={list(value.shape)}, dtype={_dtype_name(t)}, "
-            f"place={_place_str(t)}, stop_gradient={t.stop_gradient},\n{' ' * indent}")
+    head = (
+        f"{prefix}(shape={list(value.shape)}, dtype={_dtype_name(t)}, "
+        f"place={_place_str(t)}, stop_gradient={t.stop_gradient},"
+    )
+    if is_dist(t):
+        pls = ", ".join(repr(p) for p in placements_of(t))
+        head += (
+            f" process_mesh={process_mesh_of(t)._brace_str()}, placements=[{pls}], "
+            "GlobalDenseTensor="
+        )
+    head += f"\n{' ' * indent}"
     data = _TRACED_NOTE if traced else format_array(value, indent)
     text = head + data + ")"
     if isinstance(t, Parameter):
@@ -139,8 +160,7 @@ def _item_formatter(kind: str):
 
         def fmt_complex(v):
             im = v.imag
-            return ("(" + format(v.real, spec) + ("+" if im >= 0 else "")
-                    + format(im, spec) + "j)")
+            return "(" + format(v.real, spec) + ("+" if im >= 0 else "") + format(im, spec) + "j)"
 
         return fmt_complex
     return str
@@ -196,16 +216,23 @@ def format_array(value, indent: int = 7) -> str:
     # Column width and sign come from the edge items only (Paddle's rule), even when the
     # tensor prints in full.
     if summary:
-        print_idx = [_edge_index(n, e, True) if long else None
-                     for n, long in zip(shape, long_dims, strict=True)]
+        print_idx = [
+            _edge_index(n, e, True) if long else None
+            for n, long in zip(shape, long_dims, strict=True)
+        ]
         src = value if size >= _DEVICE_SLICE_MIN else _host(value)
         # With edgeitems > 0 these are exactly the edge items; with 0 only "..." prints.
         printed = edge = _host(_take(src, print_idx))
         trunc = long_dims
     else:
         printed = _host(value)
-        edge = _take(printed, [_edge_index(n, e, False) if long else None
-                               for n, long in zip(shape, long_dims, strict=True)])
+        edge = _take(
+            printed,
+            [
+                _edge_index(n, e, False) if long else None
+                for n, long in zip(shape, long_dims, strict=True)
+            ],
+        )
         trunc = [False] * ndim
 
     fmt = _item_formatter(printed.dtype.kind)
@@ -224,7 +251,7 @@ def _edge_index(n: int, e: int, printing: bool) -> np.ndarray:
     # Paddle's width pass keeps r[:e] + r[-e:] (all of r when e == 0); its print pass keeps
     # the last e entries (none when e == 0).
     r = range(n)  # sliced lazily: n may be huge
-    tail = r[n - e:] if printing else r[-e:]
+    tail = r[n - e :] if printing else r[-e:]
     return np.asarray([*r[:e], *tail], dtype=np.int64)
 
 
@@ -246,13 +273,13 @@ def _layout(items: list, shape: tuple, trunc: list, e: int, indent: int, width: 
     def block(offset: int, d: int, ind: int) -> str:
         n = shape[d]
         if d == ndim - 1:
-            row = items[offset:offset + n]
+            row = items[offset : offset + n]
             if trunc[d]:
                 row = row[:e] + ["..."] + row[e:]
             per_line = max(1, (linewidth - ind) // (width + 2))
             if len(row) <= per_line:
                 return "[" + ", ".join(row) + "]"
-            lines = [", ".join(row[i:i + per_line]) for i in range(0, len(row), per_line)]
+            lines = [", ".join(row[i : i + per_line]) for i in range(0, len(row), per_line)]
             return "[" + (",\n" + " " * (ind + 1)).join(lines) + "]"
         st = strides[d]
         subs = [block(offset + i * st, d + 1, ind + 1) for i in range(n)]
@@ -261,7 +288,6 @@ def _layout(items: list, shape: tuple, trunc: list, e: int, indent: int, width: 
         return "[" + ("," + "\n" * (ndim - d - 1) + " " * (ind + 1)).join(subs) + "]"
 
     return block(0, 0, indent)
-
 
 
 def _format_empty(shape: tuple, indent: int) -> str:

@@ -19,6 +19,7 @@ from .._core import dtype as _dt
 from .._core import trace_state
 from .._core.tensor import Parameter, Tensor, _unique_name
 from ..framework._param_attr import ParamAttr, _make_parameter
+from ._layer_state import LayerStateMixin
 
 __all__ = ["Layer", "ParamAttr"]
 
@@ -77,9 +78,10 @@ def _remove_from(name: str, *dicts) -> None:
                 d.discard(name)
 
 
-class Layer:
+class Layer(LayerStateMixin):
     """Base class for neural-network layers: holds parameters, buffers and sublayers, runs
-    ``forward`` through ``__call__`` with forward pre/post hooks."""
+    ``forward`` through ``__call__`` with forward pre/post hooks (state methods such as
+    ``state_dict`` and ``to`` come from ``LayerStateMixin``)."""
 
     def __init__(self, name_scope: str | None = None, dtype: Any = "float32") -> None:
         d = self.__dict__
@@ -573,7 +575,3 @@ def _type_name(v) -> str:
         return "Tensor"
     return type(v).__name__
 
-
-from ._layer_state import install as _install_state  # noqa: E402
-
-_install_state(Layer)
