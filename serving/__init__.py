@@ -2,7 +2,8 @@
 create_predictor, Predictor) and an HTTP server (``python -m serving --model PATH --port N``).
 See docs/serving.md."""
 
-from ._artifact import ArtifactError
+from paddle_compat._export import ArtifactError
+
 from ._predictor import (
     AnalysisConfig,
     Config,

@@ -23,7 +23,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="do not compile the batch-1 shape before serving")
     args = ap.parse_args(argv)
 
-    from ._artifact import ArtifactError
+    from paddle_compat._export import ArtifactError
+
     from ._http import HOST, serve
 
     try:
