@@ -29,7 +29,8 @@ def dtype_kind(dt) -> str:
 def shape_matches(spec: IOSpec, shape) -> bool:
     """Whether ``shape`` fits ``spec.shape`` (-1 matches any size)."""
     return len(shape) == len(spec.shape) and all(
-        w == -1 or w == d for w, d in zip(spec.shape, shape))
+        w == -1 or w == d for w, d in zip(spec.shape, shape)
+    )
 
 
 def check_input(spec: IOSpec, value, who: str = "Predictor"):
@@ -40,13 +41,15 @@ def check_input(spec: IOSpec, value, who: str = "Predictor"):
     if not shape_matches(spec, shape):
         raise ValueError(
             f"(InvalidArgument) {who}: input '{spec.name}' has shape {list(shape)}, but the "
-            f"saved model expects {spec.shape} (-1: any size).")
+            f"saved model expects {spec.shape} (-1: any size)."
+        )
     want = np_dtype(spec.dtype)
     if value.dtype != want:
         if dtype_kind(value.dtype) != dtype_kind(want):
             raise ValueError(
                 f"(InvalidArgument) {who}: input '{spec.name}' has dtype {np.dtype(value.dtype)}"
-                f", but the saved model expects {want}.")
+                f", but the saved model expects {want}."
+            )
         value = value.astype(want)
     return value
 
@@ -54,6 +57,12 @@ def check_input(spec: IOSpec, value, who: str = "Predictor"):
 def shape_error_text(e: Exception, names: list[str]) -> str:
     """jax.export's shape-check message, shortened and with input names."""
     text = str(e).splitlines()[0].split(". Using the following")[0]
-    return re.sub(r"args\[1\]\[(\d+)\]\.shape",
-                  lambda m: f"input '{names[int(m.group(1))]}'.shape"
-                  if int(m.group(1)) < len(names) else m.group(0), text)
+    return re.sub(
+        r"args\[1\]\[(\d+)\]\.shape",
+        lambda m: (
+            f"input '{names[int(m.group(1))]}'.shape"
+            if int(m.group(1)) < len(names)
+            else m.group(0)
+        ),
+        text,
+    )

@@ -22,7 +22,7 @@ import numpy as np
 from .. import _export
 from .._core import autograd as _ag
 from .._core import dtype as _dt
-from .._core import trace_state
+from .._core import functional, trace_state
 from .._core.tensor import Parameter, Tensor, _unique_name
 from ..nn import Layer
 from ..static import InputSpec
@@ -84,19 +84,8 @@ def _arg_names(fn) -> list[str]:
 
 def _specs_from_cache(sf) -> list[InputSpec] | None:
     """The shapes of the last call of a to_static function (Paddle saves its last program)."""
-    cache = getattr(sf, "_cache", None) or getattr(sf, "_known_state", None)
-    if not cache:
-        return None
-    treedef, statics = list(cache)[-1]
-    args_kwargs = jax.tree_util.tree_unflatten(treedef, list(statics))
-    if args_kwargs[1]:
-        return None
-    specs = []
-    for s in args_kwargs[0]:
-        if not (isinstance(s, tuple) and s and s[0] == "T"):
-            return None
-        specs.append(InputSpec(list(s[1]), s[2]))
-    return specs
+    last = sf.last_call_shapes()
+    return None if last is None else [InputSpec(list(shape), dtype) for shape, dtype in last]
 
 
 def _input_specs(input_spec, sf, fn_for_names, obj) -> tuple[list[InputSpec], list[str]]:
@@ -153,17 +142,10 @@ def _collect_state(layer) -> list[tuple[str, str, Tensor]]:
     unique name as Paddle orders ``.pdiparams``."""
     if layer is None:
         return []
-    out, seen = [], set()
-    for key, p in layer.named_parameters():
-        seen.add(id(p))
-        out.append((p.name, key, p))
-    for key, b in layer.state_dict().items():  # persistable buffers (and hook-added entries)
-        if isinstance(b, Tensor) and id(b) not in seen:
-            seen.add(id(b))
-            out.append((b.name or key, key, b))
     names: dict[str, int] = {}
     fixed = []
-    for name, key, t in out:
+    for key, t in functional.state_of(layer).items():
+        name = t.name or key
         if name in names:  # two Tensors share a name: keep the table unambiguous
             names[name] += 1
             name = f"{name}@{names[name]}"
@@ -232,19 +214,14 @@ def _symbolic_error(e: Exception, dims) -> bool:
 
 def _export_forward(fn, state, specs, platforms, output_spec=None):
     """jax.export the forward; returns (Exported, dims per input)."""
-    from ._to_static import _traced_body
-
     state_t = [t for _, _, t in state]
     holders = [Tensor(np.zeros([1 if d == -1 else d for d in s.shape], s.dtype.np))
                for s in specs]
-    leaves, treedef = jax.tree_util.tree_flatten((tuple(holders), {}),
-                                                 is_leaf=lambda x: isinstance(x, Tensor))
-    info: dict = {}
+    body = functional.functionalize(fn, state_t, tuple(holders))
 
     def pure(state_vals, arg_vals):
         with _ag.no_grad():
-            ret_vals, _writes = _traced_body(fn, state_t, state_vals, holders, arg_vals,
-                                             leaves, treedef, info)
+            ret_vals, _writes = body(state_vals, arg_vals)
         if output_spec is not None:
             return [ret_vals[i] for i in _select_outputs(output_spec, len(ret_vals))]
         return list(ret_vals)
@@ -264,9 +241,9 @@ def _export_forward(fn, state, specs, platforms, output_spec=None):
                 exp = jax.export.export(jax.jit(pure))(state_avals, arg_avals)
                 warnings.warn(f"paddle.jit.save: could not lower the model for {platforms}; the "
                               f"artifact runs on {jax.default_backend()} only.", stacklevel=4)
-            if info.get("writes"):
+            if body.writes:
                 warnings.warn(
-                    f"paddle.jit.save: the forward updates {len(info['writes'])} Tensor(s) in eval "
+                    f"paddle.jit.save: the forward updates {len(body.writes)} Tensor(s) in eval "
                     "mode; the saved program returns its outputs only and does not keep those "
                     "updates.", stacklevel=4)
             return exp, dims
