@@ -11,12 +11,21 @@ private to ``paddle_compat``; an outer package that needs more asks for a new se
 - Tracing: ``is_tracer``, ``check_concrete``, ``TraceContext``/``current_trace``/
   ``set_current_trace``.
 - Dtypes and RNG: ``to_dtype``, ``is_inexact_np``, ``next_key``.
+- Functionalization (``_core/functional.py``): ``state_of`` (a Layer, optimizer or Generator as
+  ``{name: Tensor}``), ``rng_state``, ``recording`` (the Tensors a run touches), ``swap_in``
+  (run a block with other arrays in Tensors, restored after), ``functionalize`` (a call as a
+  pure function of arrays), ``write_back``.
+- Saved models: ``saved_model`` (``paddle_compat._export``: ``load``/``Artifact``, ``IOSpec``,
+  ``ArtifactError``, ``np_dtype``, ``check_input``, ``shape_matches``, ``dtype_kind``,
+  ``shape_error_text``).
 """
 
 from __future__ import annotations
 
+from .. import _export as saved_model
 from .autograd import is_grad_enabled, no_grad, record, run_backward, set_grad_enabled
 from .dtype import is_inexact_np, to_dtype
+from .functional import functionalize, recording, rng_state, state_of, swap_in, write_back
 from .random import next_key
 from .registry import call_op, op, run_kernel
 from .tensor import Parameter, Tensor
@@ -40,6 +49,7 @@ __all__ = [
     "call_op",
     "check_concrete",
     "current_trace",
+    "functionalize",
     "is_grad_enabled",
     "is_inexact_np",
     "is_tracer",
@@ -47,10 +57,16 @@ __all__ = [
     "no_grad",
     "op",
     "record",
+    "recording",
+    "rng_state",
     "run_backward",
     "run_kernel",
+    "saved_model",
     "set_array",
     "set_current_trace",
     "set_grad_enabled",
+    "state_of",
+    "swap_in",
     "to_dtype",
+    "write_back",
 ]
