@@ -23,9 +23,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from paddle_compat._core import functional
-from paddle_compat._core.autograd import no_grad
-from paddle_compat._core.tensor import Tensor
+from paddle_compat._core.seams import Tensor, no_grad, state_of
 
 from ._api import is_dist, process_mesh
 from ._optimizer import (
@@ -339,7 +337,7 @@ class DistModel:
 
     # -- state ------------------------------------------------------------------------------
     def _opt_tensors(self) -> dict:
-        return {} if self._optimizer is None else functional.state_of(self._optimizer)
+        return {} if self._optimizer is None else state_of(self._optimizer)
 
     def state_dict(self, mode: str = "all", split_fusion: bool = True) -> dict:
         """Parameters by structured name (``mode='param'``), optimizer state by accumulator

@@ -9,8 +9,8 @@ node on the eager tape whose backward recomputes the forward:
   pure function of the Tensors it reads, so XLA rematerializes it in the backward pass.
 
 The Tensors the block reads (parameters, buffers, closed-over Tensors, the RNG key) are found by
-running the forward under ``functional.recording``, as ``to_static`` does; the recomputation
-runs the block with the recorded values swapped in (``functional.swap_in``). State the block
+running the forward under ``recording`` (``_core/functional.py``), as ``to_static`` does; the
+recomputation runs the block with the recorded values swapped in (``swap_in``). State the block
 writes (RNG advance, running statistics) is written once, by the forward; the recomputation
 restores it. Results and gradients equal those of the plain block.
 """
@@ -22,10 +22,8 @@ from contextlib import contextmanager
 
 import jax
 
-from paddle_compat._core import autograd as _ag
-from paddle_compat._core import functional, trace_state
-from paddle_compat._core.dtype import is_inexact_np
-from paddle_compat._core.tensor import Tensor
+from paddle_compat._core import seams
+from paddle_compat._core.seams import Tensor, is_inexact_np
 
 __all__ = ["recompute", "recompute_hybrid", "recompute_sequential"]
 
@@ -49,9 +47,9 @@ class _Block:
 
     def forward(self):
         """Run the block without autograd, recording the Tensors it reads."""
-        with functional.recording() as rec, _ag.no_grad():
+        with seams.recording() as rec, seams.no_grad():
             out = self.function(*self.args, **self.kwargs)
-        rng = {id(t) for t in functional.rng_state().values()}
+        rng = {id(t) for t in seams.rng_state().values()}
         for t in rec.read():
             if id(t) in rng and not self.preserve:
                 continue
@@ -71,8 +69,8 @@ class _Block:
         Tensors, which become leaves); yields its outputs, and restores the state on exit."""
         diff_ids = {id(t): v for t, v in zip(self.diff, diff_values)}
         values = [diff_ids.get(id(t), v) for t, v in zip(self.state, self.values)]
-        with functional.swap_in(self.state, values, leaves=self.diff, eager=True):
-            with _ag.set_grad_enabled(grad):
+        with seams.swap_in(self.state, values, leaves=self.diff, eager=True):
+            with seams.set_grad_enabled(grad):
                 out = self.function(*self.args, **self.kwargs)
             yield out
 
@@ -91,7 +89,7 @@ def _eager_backward(block: _Block):
         with block.rerun(block.values_of_diff(), True) as out:
             roots = [(o, c) for o, c in zip(_diff_outputs(out), cts) if not o.stop_gradient]
             capture = {("leaf", id(t)): None for t in block.diff}
-            _ag.run_backward(roots, create_graph=create_graph, capture=capture)
+            seams.run_backward(roots, create_graph=create_graph, capture=capture)
         grads = [capture[("leaf", id(t))] for t in block.diff]
         if create_graph:
             return [g if g is None or isinstance(g, Tensor) else Tensor(g) for g in grads]
@@ -126,7 +124,7 @@ def recompute(function, *args, **kwargs):
     preserve = kwargs.pop("preserve_rng_state", True)
     use_reentrant = kwargs.pop("use_reentrant", True)
     kwargs.pop("offload_indices", None)
-    if not _ag.is_grad_enabled():
+    if not seams.is_grad_enabled():
         return function(*args, **kwargs)
     arg_tensors = [x for x in jax.tree_util.tree_leaves((args, kwargs), is_leaf=_is_tensor)
                    if isinstance(x, Tensor)]
@@ -135,7 +133,7 @@ def recompute(function, *args, **kwargs):
             "[Recompute]: None of the inputs to current recompute block need grad, therefore "
             "there is NO need to recompute this block in backward !")
         if use_reentrant:
-            with _ag.no_grad():
+            with seams.no_grad():
                 return function(*args, **kwargs)
     block = _Block(function, args, kwargs, bool(preserve))
     out = block.forward()
@@ -143,12 +141,12 @@ def recompute(function, *args, **kwargs):
     # fresh Tensors: an input returned as-is keeps its own history
     wrapped = [Tensor(x._value) if isinstance(x, Tensor) else x for x in leaves]
     if block.diff:
-        ctx = trace_state.current()
+        ctx = seams.current_trace()
         traced = ctx is not None and not ctx.eager
         custom = _traced_backward(block) if traced else _eager_backward(block)
         diff_outs = [w for w in wrapped if isinstance(w, Tensor)]
         name = getattr(function, "__name__", type(function).__name__)
-        _ag.record(("recompute", name), None, block.diff, block.values_of_diff(),
+        seams.record(("recompute", name), None, block.diff, block.values_of_diff(),
                    (True,) * len(block.diff), diff_outs, custom=custom)
     return jax.tree_util.tree_unflatten(tree, wrapped)
 

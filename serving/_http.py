@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from paddle_compat import _export as saved_model
+from paddle_compat._core.seams import saved_model
 
 from ._predictor import Predictor
 

@@ -15,7 +15,7 @@ import warnings
 import jax
 import numpy as np
 
-from paddle_compat import _export as saved_model
+from paddle_compat._core.seams import saved_model
 
 
 # -- enums (names and values as Paddle's) ---------------------------------------------------------
@@ -468,7 +468,7 @@ class Tensor:
 
     def share_external_data(self, tensor) -> None:
         """Feed a paddle Tensor without a host copy."""
-        from paddle_compat._core.tensor import Tensor as PTensor
+        from paddle_compat._core.seams import Tensor as PTensor
 
         if not isinstance(tensor, PTensor):
             raise TypeError("share_external_data takes a paddle.Tensor, got "
@@ -584,7 +584,7 @@ class Predictor:
             for h, o in zip(self._out_list, outs):
                 h._value, h._dims = o, list(o.shape)
             return None
-        from paddle_compat._core.tensor import Tensor as PTensor
+        from paddle_compat._core.seams import Tensor as PTensor
 
         if isinstance(inputs, PTensor | np.ndarray):
             inputs = [inputs]
