@@ -1,5 +1,5 @@
 """``import paddle`` -> paddle_compat: the same module objects at any depth."""
 
-from paddle_compat._install import install
+from paddle_compat import install
 
 install()

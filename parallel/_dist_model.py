@@ -23,8 +23,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from paddle_compat._core.autograd import no_grad
-from paddle_compat._core.tensor import Tensor
+from paddle_compat._core.seams import Tensor, no_grad, state_of
 
 from ._api import is_dist, process_mesh
 from ._optimizer import (
@@ -338,18 +337,7 @@ class DistModel:
 
     # -- state ------------------------------------------------------------------------------
     def _opt_tensors(self) -> dict:
-        out = {}
-        opt = self._optimizer
-        if opt is None:
-            return out
-        for k, v in opt.state_dict().items():
-            if isinstance(v, Tensor):
-                out[k] = v
-            elif k == "master_weights":
-                out.update({t.name: t for t in v.values()})
-        lr = opt._inner_opt._lr_tensor()
-        out[lr.name] = lr
-        return out
+        return {} if self._optimizer is None else state_of(self._optimizer)
 
     def state_dict(self, mode: str = "all", split_fusion: bool = True) -> dict:
         """Parameters by structured name (``mode='param'``), optimizer state by accumulator

@@ -9,23 +9,21 @@ node on the eager tape whose backward recomputes the forward:
   pure function of the Tensors it reads, so XLA rematerializes it in the backward pass.
 
 The Tensors the block reads (parameters, buffers, closed-over Tensors, the RNG key) are found by
-running the forward under a ``trace_state`` recording context, as ``to_static`` does. State the
-block writes (RNG advance, running statistics) is written once, by the forward; the recomputation
+running the forward under ``recording`` (``_core/functional.py``), as ``to_static`` does; the
+recomputation runs the block with the recorded values swapped in (``swap_in``). State the block
+writes (RNG advance, running statistics) is written once, by the forward; the recomputation
 restores it. Results and gradients equal those of the plain block.
 """
 
 from __future__ import annotations
 
 import logging
+from contextlib import contextmanager
 
 import jax
 
-from paddle_compat._core import autograd as _ag
-from paddle_compat._core import random as _random
-from paddle_compat._core import tensor as _tensor_mod
-from paddle_compat._core import trace_state
-from paddle_compat._core.dtype import is_inexact_np
-from paddle_compat._core.tensor import Tensor
+from paddle_compat._core import seams
+from paddle_compat._core.seams import Tensor, is_inexact_np
 
 __all__ = ["recompute", "recompute_hybrid", "recompute_sequential"]
 
@@ -34,28 +32,6 @@ _logger = logging.getLogger("paddle.distributed.fleet.recompute")
 
 def _is_tensor(x) -> bool:
     return isinstance(x, Tensor)
-
-
-def _new_ctx() -> trace_state.TraceContext:
-    return trace_state.TraceContext(next(_tensor_mod._uid_counter), {}, eager=True)
-
-
-def _merge(outer: trace_state.TraceContext | None, inner: trace_state.TraceContext) -> None:
-    """Report what the block touched to an enclosing to_static recording context."""
-    if outer is None:
-        return
-    prev = trace_state.set_current(outer)
-    try:
-        for t in inner.discovered.values():
-            trace_state.read(t)
-    finally:
-        trace_state.set_current(prev)
-    for k, v in inner.written.items():
-        outer.written.setdefault(k, v)
-    for k, v in inner.grads.items():
-        outer.grads.setdefault(k, v)
-    outer.created.extend(inner.created)
-    outer.guards.update(inner.guards)
 
 
 class _Block:
@@ -71,22 +47,14 @@ class _Block:
 
     def forward(self):
         """Run the block without autograd, recording the Tensors it reads."""
-        outer = trace_state.current()
-        ctx = _new_ctx()
-        trace_state.set_current(ctx)
-        try:
-            with _ag.no_grad():
-                out = self.function(*self.args, **self.kwargs)
-        finally:
-            trace_state.set_current(outer)
-        _merge(outer, ctx)
-        rng = _random.default_generator._key
-        for t in ctx.discovered.values():
-            if t is rng and not self.preserve:
+        with seams.recording() as rec, seams.no_grad():
+            out = self.function(*self.args, **self.kwargs)
+        rng = {id(t) for t in seams.rng_state().values()}
+        for t in rec.read():
+            if id(t) in rng and not self.preserve:
                 continue
-            w = ctx.written.get(id(t))
             self.state.append(t)
-            self.values.append(t._value if w is None else w[1])
+            self.values.append(rec.before(t))
         self.diff = [t for t, v in zip(self.state, self.values)
                      if not t.stop_gradient and is_inexact_np(v.dtype)]
         return out
@@ -95,41 +63,16 @@ class _Block:
         by_id = {id(t): v for t, v in zip(self.state, self.values)}
         return [by_id[id(t)] for t in self.diff]
 
+    @contextmanager
     def rerun(self, diff_values, grad: bool):
         """Run the block again on the recorded state (``diff_values`` for the differentiable
-        Tensors, which become leaves); returns (outputs, restore callback)."""
-        saved = [(t, t._value, t._node, t._out_idx, t.stop_gradient, t._hooks)
-                 for t in self.state]
+        Tensors, which become leaves); yields its outputs, and restores the state on exit."""
         diff_ids = {id(t): v for t, v in zip(self.diff, diff_values)}
-        for t, v in zip(self.state, self.values):
-            t._value = diff_ids.get(id(t), v)
-            if id(t) in diff_ids:
-                t._node, t._out_idx, t.stop_gradient, t._hooks = None, 0, False, None
-        outer = trace_state.current()
-        ctx = _new_ctx()
-        trace_state.set_current(ctx)
-
-        def restore():
-            trace_state.set_current(outer)
-            for ref, value, node, idx in ctx.written.values():
-                t = ref()
-                if t is not None:
-                    t._value, t._node, t._out_idx = value, node, idx
-            for ref, orig in ctx.grads.values():
-                t = ref()
-                if t is not None:
-                    t._grad_slot = orig
-            for t, value, node, idx, sg, hooks in saved:
-                t._value, t._node, t._out_idx, t.stop_gradient, t._hooks = (
-                    value, node, idx, sg, hooks)
-
-        try:
-            with _ag.set_grad_enabled(grad):
+        values = [diff_ids.get(id(t), v) for t, v in zip(self.state, self.values)]
+        with seams.swap_in(self.state, values, leaves=self.diff, eager=True):
+            with seams.set_grad_enabled(grad):
                 out = self.function(*self.args, **self.kwargs)
-        except BaseException:
-            restore()
-            raise
-        return out, restore
+            yield out
 
 
 def _diff_outputs(out):
@@ -143,13 +86,10 @@ def _eager_backward(block: _Block):
             raise NotImplementedError(
                 "recompute: higher-order gradients (create_graph=True) through a recomputed "
                 "block are only supported when its differentiable inputs are leaf Tensors.")
-        out, restore = block.rerun(block.values_of_diff(), True)
-        try:
+        with block.rerun(block.values_of_diff(), True) as out:
             roots = [(o, c) for o, c in zip(_diff_outputs(out), cts) if not o.stop_gradient]
             capture = {("leaf", id(t)): None for t in block.diff}
-            _ag.run_backward(roots, create_graph=create_graph, capture=capture)
-        finally:
-            restore()
+            seams.run_backward(roots, create_graph=create_graph, capture=capture)
         grads = [capture[("leaf", id(t))] for t in block.diff]
         if create_graph:
             return [g if g is None or isinstance(g, Tensor) else Tensor(g) for g in grads]
@@ -165,11 +105,8 @@ def _traced_backward(block: _Block):
                 "recompute inside paddle.jit.to_static does not support create_graph=True.")
 
         def pure(*diff_values):
-            out, restore = block.rerun(diff_values, False)
-            try:
+            with block.rerun(diff_values, False) as out:
                 return [o._value for o in _diff_outputs(out)]
-            finally:
-                restore()
 
         primals = block.values_of_diff()
         cts = [c._value if isinstance(c, Tensor) else c for c in cts]
@@ -187,7 +124,7 @@ def recompute(function, *args, **kwargs):
     preserve = kwargs.pop("preserve_rng_state", True)
     use_reentrant = kwargs.pop("use_reentrant", True)
     kwargs.pop("offload_indices", None)
-    if not _ag.is_grad_enabled():
+    if not seams.is_grad_enabled():
         return function(*args, **kwargs)
     arg_tensors = [x for x in jax.tree_util.tree_leaves((args, kwargs), is_leaf=_is_tensor)
                    if isinstance(x, Tensor)]
@@ -196,7 +133,7 @@ def recompute(function, *args, **kwargs):
             "[Recompute]: None of the inputs to current recompute block need grad, therefore "
             "there is NO need to recompute this block in backward !")
         if use_reentrant:
-            with _ag.no_grad():
+            with seams.no_grad():
                 return function(*args, **kwargs)
     block = _Block(function, args, kwargs, bool(preserve))
     out = block.forward()
@@ -204,12 +141,12 @@ def recompute(function, *args, **kwargs):
     # fresh Tensors: an input returned as-is keeps its own history
     wrapped = [Tensor(x._value) if isinstance(x, Tensor) else x for x in leaves]
     if block.diff:
-        ctx = trace_state.current()
+        ctx = seams.current_trace()
         traced = ctx is not None and not ctx.eager
         custom = _traced_backward(block) if traced else _eager_backward(block)
         diff_outs = [w for w in wrapped if isinstance(w, Tensor)]
         name = getattr(function, "__name__", type(function).__name__)
-        _ag.record(("recompute", name), None, block.diff, block.values_of_diff(),
+        seams.record(("recompute", name), None, block.diff, block.values_of_diff(),
                    (True,) * len(block.diff), diff_outs, custom=custom)
     return jax.tree_util.tree_unflatten(tree, wrapped)
 

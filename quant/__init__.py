@@ -13,7 +13,7 @@ from ._base import (
     QuanterFactory,
     quanter,
 )
-from ._config import QuantConfig, SingleLayerConfig
+from ._config import DEFAULT_QAT_LAYER_MAPPINGS, QuantConfig, SingleLayerConfig
 from ._functional_layers import (
     FloatFunctionalLayer,
     add,
@@ -59,7 +59,7 @@ from ._wrappers import (
 )
 
 __all__ = [
-    "PTQ", "QAT", "AbsmaxObserver", "AbsmaxObserverLayer", "BaseObserver", "BaseQuanter",
+    "DEFAULT_QAT_LAYER_MAPPINGS", "PTQ", "QAT", "AbsmaxObserver", "AbsmaxObserverLayer", "BaseObserver", "BaseQuanter",
     "ClassWithArguments", "ConvertibleQuantedLayer", "FakeQuanterWithAbsMaxObserver",
     "FakeQuanterWithAbsMaxObserverLayer", "FloatFunctionalLayer", "GroupWiseWeightObserver",
     "GroupWiseWeightObserverLayer", "LinearDequanter", "LinearQuanter", "LinearQuanterDequanter",

@@ -2,7 +2,8 @@
 create_predictor, Predictor) and an HTTP server (``python -m serving --model PATH --port N``).
 See docs/serving.md."""
 
-from ._artifact import ArtifactError
+from paddle_compat._core.seams import saved_model
+
 from ._predictor import (
     AnalysisConfig,
     Config,
@@ -19,6 +20,8 @@ from ._predictor import (
     get_trt_runtime_version,
     get_version,
 )
+
+ArtifactError = saved_model.ArtifactError
 
 __all__ = ["AnalysisConfig", "ArtifactError", "Config", "DataType", "PlaceType", "Precision",
            "PrecisionType", "Predictor", "PredictorPool", "Tensor", "create_predictor",

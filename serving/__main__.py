@@ -23,13 +23,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="do not compile the batch-1 shape before serving")
     args = ap.parse_args(argv)
 
-    from ._artifact import ArtifactError
+    from paddle_compat._core.seams import saved_model
+
     from ._http import HOST, serve
 
     try:
         server = serve(args.model, args.port, args.device, int(args.max_body_mb * (1 << 20)),
                        args.access_log, warmup=not args.no_warmup)
-    except (ArtifactError, RuntimeError, ValueError, OSError) as e:
+    except (saved_model.ArtifactError, RuntimeError, ValueError, OSError) as e:
         print(f"serving: {e}", file=sys.stderr, flush=True)
         return 2
 

@@ -25,8 +25,11 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from . import _artifact
-from ._predictor import Predictor, _kind, shape_matches
+from paddle_compat._core.seams import saved_model
+
+from ._predictor import Predictor
+
+_kind, shape_matches = saved_model.dtype_kind, saved_model.shape_matches
 
 HOST = "127.0.0.1"
 DEFAULT_MAX_BODY = 16 << 20
@@ -40,11 +43,11 @@ class BadRequest(Exception):
         self.code = code
 
 
-def _spec_json(s: _artifact.IOSpec) -> dict:
+def _spec_json(s: saved_model.IOSpec) -> dict:
     return {"name": s.name, "shape": s.shape, "dtype": s.dtype}
 
 
-def parse_inputs(req, specs: list[_artifact.IOSpec]) -> list[np.ndarray]:
+def parse_inputs(req, specs: list[saved_model.IOSpec]) -> list[np.ndarray]:
     """The numpy input arrays of a ``/v1/predict`` request body (raises BadRequest)."""
     names = [s.name for s in specs]
     if isinstance(req, dict):
@@ -75,7 +78,7 @@ def parse_inputs(req, specs: list[_artifact.IOSpec]) -> list[np.ndarray]:
     return [_parse_one(spec, inputs[spec.name]) for spec in specs]
 
 
-def _parse_one(spec: _artifact.IOSpec, item) -> np.ndarray:
+def _parse_one(spec: saved_model.IOSpec, item) -> np.ndarray:
     name = spec.name
     shape = None
     dtype = None
@@ -91,10 +94,10 @@ def _parse_one(spec: _artifact.IOSpec, item) -> np.ndarray:
         data, dtype, shape = item["data"], item.get("dtype"), item.get("shape")
     else:
         data = item
-    want = _artifact.np_dtype(spec.dtype)
+    want = saved_model.np_dtype(spec.dtype)
     if dtype is not None:
         try:
-            given = _artifact.np_dtype(str(dtype))
+            given = saved_model.np_dtype(str(dtype))
         except (TypeError, AttributeError):
             raise BadRequest(f"input '{name}': unknown dtype {dtype!r}") from None
         if given != want:
@@ -134,10 +137,10 @@ def _parse_one(spec: _artifact.IOSpec, item) -> np.ndarray:
     return arr
 
 
-def _parse_b64(spec: _artifact.IOSpec, item: dict) -> np.ndarray:
+def _parse_b64(spec: saved_model.IOSpec, item: dict) -> np.ndarray:
     """``{"b64": base64 of the raw little-endian C-order bytes, "dtype", "shape"}``."""
     name = spec.name
-    want = _artifact.np_dtype(spec.dtype)
+    want = saved_model.np_dtype(spec.dtype)
     if item.get("dtype") is None or item.get("shape") is None:
         raise BadRequest(f"input '{name}': \"b64\" data needs \"dtype\" and \"shape\"")
     if str(item["dtype"]) != spec.dtype:
@@ -331,7 +334,7 @@ def serve(model: str, port: int = 0, device: str = "cpu", max_body: int = DEFAUL
     if warmup:  # compile the batch-1 (or fixed) shape before the first request
         try:
             pred._call([np.zeros([1 if d == -1 else d for d in s.shape],
-                                 _artifact.np_dtype(s.dtype)) for s in pred.input_specs])
+                                 saved_model.np_dtype(s.dtype)) for s in pred.input_specs])
         except Exception:
             pass
     return ModelServer(pred, port, max_body, model_path=model, access_log=access_log)

@@ -1,5 +1,5 @@
 """paddle.inference on JAX: Config, create_predictor, Predictor and its Tensor handles over the
-artifact ``paddle.jit.save`` writes (see ``_artifact``).
+artifact ``paddle.jit.save`` writes (``paddle_compat._export``).
 
 The predictor runs ``jax.jit(exported.call)(params, inputs)``: one XLA executable per input
 shape (compiled on first use, shared by clones), parameters resident on the chosen device.
@@ -13,10 +13,9 @@ import enum
 import warnings
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
-from . import _artifact
+from paddle_compat._core.seams import saved_model
 
 
 # -- enums (names and values as Paddle's) ---------------------------------------------------------
@@ -76,7 +75,7 @@ _DTYPE_OF_NAME = {v: k for k, v in _DTYPE_NAMES.items()}
 
 def get_num_bytes_of_data_type(dtype: PaddleDType) -> int:
     """Bytes per element of an inference DataType."""
-    return _artifact.np_dtype(_DTYPE_NAMES[PaddleDType(dtype)]).itemsize
+    return saved_model.np_dtype(_DTYPE_NAMES[PaddleDType(dtype)]).itemsize
 
 
 def get_version() -> str:
@@ -94,44 +93,6 @@ def get_trt_compile_version() -> tuple[int, int, int]:
 
 def get_trt_runtime_version() -> tuple[int, int, int]:
     return (0, 0, 0)
-
-
-# -- input checks (shared with TranslatedLayer and the HTTP server) -------------------------------
-def _kind(dt) -> str:
-    dt = np.dtype(dt)
-    if dt == np.bool_:
-        return "bool"
-    if jnp.issubdtype(dt, jnp.complexfloating):
-        return "complex"
-    if jnp.issubdtype(dt, jnp.floating):
-        return "float"
-    if jnp.issubdtype(dt, jnp.integer):
-        return "int"
-    return str(dt)
-
-
-def shape_matches(spec: _artifact.IOSpec, shape) -> bool:
-    return len(shape) == len(spec.shape) and all(
-        w == -1 or w == d for w, d in zip(spec.shape, shape))
-
-
-def check_input(spec: _artifact.IOSpec, value, who: str = "Predictor"):
-    """``value`` (numpy or jax array) checked against ``spec``: shape must fit (-1 = any),
-    dtype is cast within its kind (int64 -> int32, float64 -> float32, like Paddle's feed);
-    a different kind (float data for an int input) is a ValueError."""
-    shape = tuple(value.shape)
-    if not shape_matches(spec, shape):
-        raise ValueError(
-            f"(InvalidArgument) {who}: input '{spec.name}' has shape {list(shape)}, but the "
-            f"saved model expects {spec.shape} (-1: any size).")
-    want = _artifact.np_dtype(spec.dtype)
-    if value.dtype != want:
-        if _kind(value.dtype) != _kind(want):
-            raise ValueError(
-                f"(InvalidArgument) {who}: input '{spec.name}' has dtype {np.dtype(value.dtype)}"
-                f", but the saved model expects {want}.")
-        value = value.astype(want)
-    return value
 
 
 # -- Config ------------------------------------------------------------------------------------
@@ -463,11 +424,11 @@ class Config:
             out += [f"| {k:<{w1}} | {v:<{w2}} |" for k, v in g] + [sep]
         return "\n".join(out) + "\n"
 
-    def _artifact(self) -> _artifact.Artifact:
+    def _artifact(self) -> saved_model.Artifact:
         if self._prog_file:
-            return _artifact.load(prog_file=self._prog_file,
+            return saved_model.load(prog_file=self._prog_file,
                                   params_file=self._params_file or None)
-        return _artifact.load(self._model_dir or None)
+        return saved_model.load(self._model_dir or None)
 
 
 AnalysisConfig = Config
@@ -477,7 +438,7 @@ AnalysisConfig = Config
 class Tensor:
     """paddle.inference.Tensor: a named input or output slot of a Predictor."""
 
-    def __init__(self, spec: _artifact.IOSpec, is_input: bool, device) -> None:
+    def __init__(self, spec: saved_model.IOSpec, is_input: bool, device) -> None:
         self._spec = spec
         self._is_input = is_input
         self._device = device
@@ -507,7 +468,7 @@ class Tensor:
 
     def share_external_data(self, tensor) -> None:
         """Feed a paddle Tensor without a host copy."""
-        from paddle_compat._core.tensor import Tensor as PTensor
+        from paddle_compat._core.seams import Tensor as PTensor
 
         if not isinstance(tensor, PTensor):
             raise TypeError("share_external_data takes a paddle.Tensor, got "
@@ -529,7 +490,7 @@ class Tensor:
         return list(self._dims)
 
     def type(self) -> PaddleDType:
-        dt = self._value.dtype if self._value is not None else _artifact.np_dtype(
+        dt = self._value.dtype if self._value is not None else saved_model.np_dtype(
             self._spec.dtype)
         return _DTYPE_OF_NAME.get(str(np.dtype(dt)), PaddleDType.FLOAT32)
 
@@ -555,7 +516,7 @@ class Predictor:
         else:
             try:
                 self._art = config._artifact()
-            except _artifact.ArtifactError as e:
+            except saved_model.ArtifactError as e:
                 raise RuntimeError(f"(NotFound) {e}") from None
             self._device = config._jax_device()
             self._params = [jax.device_put(a, self._device) for a in self._art.arrays()]
@@ -563,7 +524,7 @@ class Predictor:
         self._inputs = {s.name: Tensor(s, True, self._device) for s in self._art.inputs}
         self._outputs = {s.name: Tensor(s, False, self._device) for s in self._art.outputs}
         self._in_list = list(self._inputs.values())
-        self._in_dtypes = [_artifact.np_dtype(s.dtype) for s in self._art.inputs]
+        self._in_dtypes = [saved_model.np_dtype(s.dtype) for s in self._art.inputs]
         self._out_list = list(self._outputs.values())
 
     def get_input_names(self) -> list[str]:
@@ -589,23 +550,23 @@ class Predictor:
         return h
 
     @property
-    def input_specs(self) -> list[_artifact.IOSpec]:
+    def input_specs(self) -> list[saved_model.IOSpec]:
         return list(self._art.inputs)
 
     @property
-    def output_specs(self) -> list[_artifact.IOSpec]:
+    def output_specs(self) -> list[saved_model.IOSpec]:
         return list(self._art.outputs)
 
     def _call(self, arrays: list) -> list:
-        arrays = [a if a.dtype == want and shape_matches(s, a.shape) else check_input(s, a)
+        arrays = [a if a.dtype == want and saved_model.shape_matches(s, a.shape)
+                  else saved_model.check_input(s, a)
                   for s, want, a in zip(self._art.inputs, self._in_dtypes, arrays)]
         try:  # numpy inputs follow the (committed) parameters onto their device
             return self._fn(self._params, arrays)
         except ValueError as e:  # e.g. two inputs whose shared dynamic dims differ
-            from paddle_compat.jit._save_load import shape_error_text
-
             raise ValueError(f"(InvalidArgument) the inputs do not fit the saved model: "
-                             f"{shape_error_text(e, self._art.input_names)}") from None
+                             f"{saved_model.shape_error_text(e, self._art.input_names)}"
+                             ) from None
 
     def run(self, inputs: list | None = None):
         """Run the model. Without arguments: on the data fed to the input handles (outputs in
@@ -623,7 +584,7 @@ class Predictor:
             for h, o in zip(self._out_list, outs):
                 h._value, h._dims = o, list(o.shape)
             return None
-        from paddle_compat._core.tensor import Tensor as PTensor
+        from paddle_compat._core.seams import Tensor as PTensor
 
         if isinstance(inputs, PTensor | np.ndarray):
             inputs = [inputs]

@@ -111,3 +111,9 @@ def test_ruff_clean():
 def test_house_report_runs():
     r = house_report.report()
     assert r["files"] > 0 and r["files_over_cap"] == []
+
+
+def test_outer_packages_use_only_declared_seams():
+    """parallel/quant/serving reach the core only through paddle_compat._core.seams, and no
+    package imports another's private modules."""
+    assert house_report.report()["private_cross_import_list"] == []

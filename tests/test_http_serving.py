@@ -203,7 +203,7 @@ def test_routes_and_headers(server):
 
 
 def test_parse_inputs_dtype_rules():
-    from serving._artifact import IOSpec
+    from paddle_compat._export import IOSpec
     from serving._http import BadRequest, parse_inputs
 
     specs = [IOSpec("ids", [-1, 3], "int64"), IOSpec("w", [3], "float32")]

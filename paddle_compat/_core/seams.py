@@ -19,10 +19,18 @@ private to ``paddle_compat``; an outer package that needs more asks for a new se
   stored with eagerly); ``set_dist_attr``/``dist_attr`` (what a sharding cannot say:
   ``Partial``, uneven shards). A Tensor's ``placements``/``process_mesh``/``is_dist()``/
   ``_local_value()`` derive from these.
+- Functionalization (``_core/functional.py``): ``state_of`` (a Layer, optimizer or Generator as
+  ``{name: Tensor}``), ``rng_state``, ``recording`` (the Tensors a run touches), ``swap_in``
+  (run a block with other arrays in Tensors, restored after), ``functionalize`` (a call as a
+  pure function of arrays), ``write_back``.
+- Saved models: ``saved_model`` (``paddle_compat._export``: ``load``/``Artifact``, ``IOSpec``,
+  ``ArtifactError``, ``np_dtype``, ``check_input``, ``shape_matches``, ``dtype_kind``,
+  ``shape_error_text``).
 """
 
 from __future__ import annotations
 
+from .. import _export as saved_model
 from .autograd import is_grad_enabled, no_grad, record, run_backward, set_grad_enabled
 from .dist_attr import (
     Partial,
@@ -40,6 +48,7 @@ from .dist_attr import (
     to_partition_spec,
 )
 from .dtype import is_inexact_np, to_dtype
+from .functional import functionalize, recording, rng_state, state_of, swap_in, write_back
 from .process_mesh import ProcessMesh
 from .random import next_key
 from .registry import call_op, op, run_kernel
@@ -77,6 +86,7 @@ __all__ = [
     "check_concrete",
     "current_trace",
     "dist_attr",
+    "functionalize",
     "is_grad_enabled",
     "is_inexact_np",
     "is_tracer",
@@ -87,14 +97,20 @@ __all__ = [
     "parse_shard_spec",
     "place_array",
     "record",
+    "recording",
+    "rng_state",
     "run_backward",
     "run_kernel",
+    "saved_model",
     "set_array",
     "set_current_trace",
     "set_dist_attr",
     "set_grad_enabled",
     "sharding_of",
+    "state_of",
     "storage_sharding",
+    "swap_in",
     "to_dtype",
     "to_partition_spec",
+    "write_back",
 ]

@@ -4,8 +4,8 @@
 the forward runs with tracers swapped into those Tensors, in eval mode, exactly as to_static
 traces it), exports it with ``jax.export`` (StableHLO; ``None``/-1 dims of the InputSpecs become
 symbolic dims) and writes ``<prefix>.json`` (manifest) + ``<prefix>.stablehlo`` +
-``<prefix>.pdiparams`` through ``serving._artifact``. ``load`` returns a ``TranslatedLayer``
-that runs the exported program without the model's Python class.
+``<prefix>.pdiparams`` in the saved-model format of ``paddle_compat._export``. ``load`` returns
+a ``TranslatedLayer`` that runs the exported program without the model's Python class.
 """
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ import warnings
 import jax
 import numpy as np
 
+from .. import _export
 from .._core import autograd as _ag
 from .._core import dtype as _dt
-from .._core import trace_state
+from .._core import functional, trace_state
 from .._core.tensor import Parameter, Tensor, _unique_name
 from ..nn import Layer
 from ..static import InputSpec
@@ -83,19 +84,8 @@ def _arg_names(fn) -> list[str]:
 
 def _specs_from_cache(sf) -> list[InputSpec] | None:
     """The shapes of the last call of a to_static function (Paddle saves its last program)."""
-    cache = getattr(sf, "_cache", None) or getattr(sf, "_known_state", None)
-    if not cache:
-        return None
-    treedef, statics = list(cache)[-1]
-    args_kwargs = jax.tree_util.tree_unflatten(treedef, list(statics))
-    if args_kwargs[1]:
-        return None
-    specs = []
-    for s in args_kwargs[0]:
-        if not (isinstance(s, tuple) and s and s[0] == "T"):
-            return None
-        specs.append(InputSpec(list(s[1]), s[2]))
-    return specs
+    last = sf.last_call_shapes()
+    return None if last is None else [InputSpec(list(shape), dtype) for shape, dtype in last]
 
 
 def _input_specs(input_spec, sf, fn_for_names, obj) -> tuple[list[InputSpec], list[str]]:
@@ -152,17 +142,10 @@ def _collect_state(layer) -> list[tuple[str, str, Tensor]]:
     unique name as Paddle orders ``.pdiparams``."""
     if layer is None:
         return []
-    out, seen = [], set()
-    for key, p in layer.named_parameters():
-        seen.add(id(p))
-        out.append((p.name, key, p))
-    for key, b in layer.state_dict().items():  # persistable buffers (and hook-added entries)
-        if isinstance(b, Tensor) and id(b) not in seen:
-            seen.add(id(b))
-            out.append((b.name or key, key, b))
     names: dict[str, int] = {}
     fixed = []
-    for name, key, t in out:
+    for key, t in functional.state_of(layer).items():
+        name = t.name or key
         if name in names:  # two Tensors share a name: keep the table unambiguous
             names[name] += 1
             name = f"{name}@{names[name]}"
@@ -219,14 +202,6 @@ def _modes(specs) -> list[str]:
     return modes
 
 
-def shape_error_text(e: Exception, names: list[str]) -> str:
-    """jax.export's shape-check message, shortened and with input names."""
-    text = str(e).splitlines()[0].split(". Using the following")[0]
-    return re.sub(r"args\[1\]\[(\d+)\]\.shape",
-                  lambda m: f"input '{names[int(m.group(1))]}'.shape"
-                  if int(m.group(1)) < len(names) else m.group(0), text)
-
-
 def _symbolic_error(e: Exception, dims) -> bool:
     """Whether ``e`` comes from a dynamic dim used where a concrete size was needed."""
     text = f"{type(e).__name__}: {e}"
@@ -237,21 +212,16 @@ def _symbolic_error(e: Exception, dims) -> bool:
     return any(re.search(rf"\b{re.escape(s)}\b", text) for s in syms)
 
 
-def _export(fn, state, specs, platforms, output_spec=None):
+def _export_forward(fn, state, specs, platforms, output_spec=None):
     """jax.export the forward; returns (Exported, dims per input)."""
-    from ._to_static import _traced_body
-
     state_t = [t for _, _, t in state]
     holders = [Tensor(np.zeros([1 if d == -1 else d for d in s.shape], s.dtype.np))
                for s in specs]
-    leaves, treedef = jax.tree_util.tree_flatten((tuple(holders), {}),
-                                                 is_leaf=lambda x: isinstance(x, Tensor))
-    info: dict = {}
+    body = functional.functionalize(fn, state_t, tuple(holders))
 
     def pure(state_vals, arg_vals):
         with _ag.no_grad():
-            ret_vals, _writes = _traced_body(fn, state_t, state_vals, holders, arg_vals,
-                                             leaves, treedef, info)
+            ret_vals, _writes = body(state_vals, arg_vals)
         if output_spec is not None:
             return [ret_vals[i] for i in _select_outputs(output_spec, len(ret_vals))]
         return list(ret_vals)
@@ -271,9 +241,9 @@ def _export(fn, state, specs, platforms, output_spec=None):
                 exp = jax.export.export(jax.jit(pure))(state_avals, arg_avals)
                 warnings.warn(f"paddle.jit.save: could not lower the model for {platforms}; the "
                               f"artifact runs on {jax.default_backend()} only.", stacklevel=4)
-            if info.get("writes"):
+            if body.writes:
                 warnings.warn(
-                    f"paddle.jit.save: the forward updates {len(info['writes'])} Tensor(s) in eval "
+                    f"paddle.jit.save: the forward updates {len(body.writes)} Tensor(s) in eval "
                     "mode; the saved program returns its outputs only and does not keep those "
                     "updates.", stacklevel=4)
             return exp, dims
@@ -302,8 +272,6 @@ def save(layer, path, input_spec=None, **configs) -> None:
         if k not in _KNOWN_CONFIGS:
             raise ValueError(f"The additional config ({k}) of `paddle.jit.save` is not "
                              "supported.")
-    from serving import _artifact
-
     prefix = _check_prefix(path)
     fn, lay, sf, names_of = _resolve_target(layer, bool(configs.get("with_hook", False)))
     specs, in_names = _input_specs(input_spec, sf, names_of, layer)
@@ -314,7 +282,7 @@ def save(layer, path, input_spec=None, **configs) -> None:
     try:
         if lay is not None:
             lay.eval()
-        exp, dims = _export(fn, state, specs, platforms, configs.get("output_spec"))
+        exp, dims = _export_forward(fn, state, specs, platforms, configs.get("output_spec"))
     finally:
         for sub, mode in modes:
             sub.__dict__["_training"] = mode
@@ -324,24 +292,24 @@ def save(layer, path, input_spec=None, **configs) -> None:
     except Exception:  # a forward JAX cannot differentiate still serves inference
         vjp = 0
         program = exp.serialize()
-    inputs = [_artifact.IOSpec(n, [int(d) for d in s.shape], str(np.dtype(s.dtype.np)),
-                               d) for n, s, d in zip(in_names, specs, dims)]
-    outputs = [_artifact.IOSpec(f"fetch_name_{i}", [_static_dim(d) for d in a.shape],
-                                str(np.dtype(a.dtype)), [_dim_json(d) for d in a.shape])
+    inputs = [_export.IOSpec(n, [int(d) for d in s.shape], str(np.dtype(s.dtype.np)), d)
+              for n, s, d in zip(in_names, specs, dims)]
+    outputs = [_export.IOSpec(f"fetch_name_{i}", [_static_dim(d) for d in a.shape],
+                              str(np.dtype(a.dtype)), [_dim_json(d) for d in a.shape])
                for i, a in enumerate(exp.out_avals)]
-    params = [_artifact.ParamSpec(name, key, [int(d) for d in t._value.shape],
-                                  str(np.dtype(t._value.dtype)), not t.stop_gradient)
+    params = [_export.ParamSpec(name, key, [int(d) for d in t._value.shape],
+                                str(np.dtype(t._value.dtype)), not t.stop_gradient)
               for name, key, t in state]
     arrays = [np.asarray(jax.device_get(t._value)) for _, _, t in state]
     from .. import __compat_version__, __version__
 
-    _artifact.write(prefix, inputs=inputs, outputs=outputs, params=params, arrays=arrays,
-                    program=program, extra={
-                        "platforms": list(exp.platforms), "vjp_order": vjp,
-                        "layer": type(lay).__name__ if lay is not None else
-                        getattr(getattr(fn, "dygraph_function", fn), "__qualname__", "function"),
-                        "producer": {"paddle_compat": __compat_version__, "paddle_api": __version__,
-                                     "jax": jax.__version__}})
+    _export.write(prefix, inputs=inputs, outputs=outputs, params=params, arrays=arrays,
+                  program=program, extra={
+                      "platforms": list(exp.platforms), "vjp_order": vjp,
+                      "layer": type(lay).__name__ if lay is not None else
+                      getattr(getattr(fn, "dygraph_function", fn), "__qualname__", "function"),
+                      "producer": {"paddle_compat": __compat_version__, "paddle_api": __version__,
+                                   "jax": jax.__version__}})
 
 
 def _select_outputs(output_spec, n_out) -> list[int]:
@@ -380,13 +348,11 @@ def _artifact_uid(art) -> int:
 def load(path, **configs):
     """Load a model saved by ``paddle.jit.save`` as a ``TranslatedLayer`` (runs without the
     model's Python class)."""
-    from serving import _artifact
-
     if isinstance(path, os.PathLike):
         path = os.fspath(path)
     try:
-        art = _artifact.load(_check_prefix(path))
-    except _artifact.ArtifactError as e:
+        art = _export.load(_check_prefix(path))
+    except _export.ArtifactError as e:
         raise ValueError(str(e)) from None
     return TranslatedLayer(art)
 
@@ -434,10 +400,8 @@ class TranslatedLayer(Layer):
             raise ValueError(
                 f"The saved model takes {len(art.inputs)} input(s) {art.input_names}, but "
                 f"{sum(x is not None for x in inputs)} were given.")
-        from serving._predictor import check_input
-
         tensors = [x if isinstance(x, Tensor) else Tensor(np.asarray(x)) for x in inputs]
-        arrays = [check_input(spec, trace_state.read(t), "TranslatedLayer")
+        arrays = [_export.check_input(spec, trace_state.read(t), "TranslatedLayer")
                   for spec, t in zip(art.inputs, tensors)]
         params = list(self._parameters.values())
         pvals = [trace_state.read(p) for p in params]
@@ -446,7 +410,7 @@ class TranslatedLayer(Layer):
             outs = fn(pvals, arrays)
         except ValueError as e:
             raise ValueError(f"TranslatedLayer: the inputs do not fit the saved model: "
-                             f"{shape_error_text(e, art.input_names)}") from None
+                             f"{_export.shape_error_text(e, art.input_names)}") from None
         out_tensors = [Tensor(o) for o in outs]
         if _ag.is_grad_enabled() and self._artifact.manifest.get("vjp_order", 0):
             all_in = params + tensors

@@ -6,7 +6,9 @@ that the function reads: Parameters, buffers, optimizer moments, ``.grad``s, the
 discovered by running the function once eagerly under a recording context (first call), then
 lifted to explicit inputs of the compiled program. Everything the traced run rebinds
 (``_set_value``, ``.grad``) or creates and keeps alive becomes an output, written back into the
-same Tensor objects after each call; written state buffers are donated.
+same Tensor objects after each call; written state buffers are donated. Discovery, the pure
+function and the write-back are ``_core/functional.py``'s ``recording``, ``functionalize`` and
+``write_back``.
 
 Cache key: the arguments' tree structure, Tensor shapes/dtypes/stop_gradient, static
 (non-Tensor) arguments, plus guards on Python attributes read during tracing
@@ -17,7 +19,6 @@ baked in as a constant for that call) and marks its entry stale, so the next cal
 from __future__ import annotations
 
 import functools
-import gc
 import os
 import sys
 import traceback
@@ -28,9 +29,8 @@ import jax
 import jax.numpy as jnp
 
 from .._core import autograd as _ag
+from .._core import functional, trace_state
 from .._core import registry as _reg
-from .._core import tensor as _tensor_mod
-from .._core import trace_state
 from .._core.tensor import Tensor
 
 _enabled = True
@@ -125,6 +125,18 @@ class StaticFunction:
     def input_spec(self):
         return self._input_spec
 
+    def last_call_shapes(self) -> list[tuple[tuple, str]] | None:
+        """(shape, dtype) of each argument of the last specialization called, when all its
+        arguments are positional Tensors (``jit.save`` saves that program); else None."""
+        cache = self._cache or self._known_state
+        if not cache:
+            return None
+        treedef, statics = list(cache)[-1]
+        args, kwargs = jax.tree_util.tree_unflatten(treedef, list(statics))
+        if kwargs or not all(isinstance(s, tuple) and s and s[0] == "T" for s in args):
+            return None
+        return [(s[1], s[2]) for s in args]
+
     def __call__(self, *args, **kwargs):
         if not _enabled or trace_state.current() is not None:
             return self._fn(*args, **kwargs)  # disabled, or nested inside another trace
@@ -157,7 +169,7 @@ class StaticFunction:
                 return self._discover(key, args, kwargs)
             arg_ids = {id(t) for t in tensors}
             state = [t for t in (r() for r in known) if t is not None and id(t) not in arg_ids]
-            entry = self._trace(key, state, leaves, treedef, tensors)
+            entry = self._trace(key, state, args, kwargs)
             entries.append(entry)
             if entry.eager:
                 return self._fn(*args, **kwargs)
@@ -165,61 +177,33 @@ class StaticFunction:
 
     # -- first call: run eagerly and record the state it touches -------------------------------
     def _discover(self, key, args, kwargs):
-        ctx = trace_state.TraceContext(next(_tensor_mod._uid_counter), {}, eager=True)
-        prev = trace_state.set_current(ctx)
-        try:
+        with functional.recording() as rec:
             out = self._fn(*args, **kwargs)
-        finally:
-            trace_state.set_current(prev)
-        arg_ids = {id(x) for x in jax.tree_util.tree_leaves((args, kwargs), is_leaf=_is_tensor)}
-        out_ids = {id(x) for x in jax.tree_util.tree_leaves(out, is_leaf=_is_tensor)}
-        gc.collect()  # drop Layers/Tensors the call created and released (reference cycles)
-        grad_ids = set()
-        state = {i: t for i, t in ctx.discovered.items() if i not in arg_ids}
-        for ref, _ in ctx.grads.values():
-            t = ref()
-            if t is not None and t._grad_slot is not None:
-                grad_ids.add(id(t._grad_slot))
-                state.setdefault(id(t._grad_slot), t._grad_slot)
-        for ref in ctx.created:  # e.g. optimizer moments created by the first step
-            t = ref()
-            if t is not None and id(t) not in out_ids and id(t) not in grad_ids:
-                state.setdefault(id(t), t)
-        for ref, *_ in ctx.written.values():
-            t = ref()
-            if t is not None and id(t) not in arg_ids:
-                state.setdefault(id(t), t)
-        t = None
-        self._known_state[key] = [weakref.ref(x) for x in state.values()]
+        state = rec.touched((args, kwargs), out)
+        self._known_state[key] = [weakref.ref(x) for x in state]
         return out
 
     # -- tracing -----------------------------------------------------------------------------
-    def _trace(self, key, state, leaves, treedef, tensors) -> _Entry:
+    def _trace(self, key, state, args, kwargs) -> _Entry:
         entry = _Entry()
         entry.state = [weakref.ref(t) for t in state]
         n_state = entry.n_state = len(state)
-        fn = self._fn
-        info = {}
-
-        def pure(state_vals, arg_vals):
-            return _traced_body(fn, state, state_vals, tensors, arg_vals, leaves, treedef,
-                                info)
-
+        pure = functional.functionalize(self._fn, state, args, kwargs)
         state_vals = [t._value for t in state]
-        arg_vals = [t._value for t in tensors]
+        arg_vals = [t._value for t in pure.arg_tensors]
         try:
             jax.jit(pure).trace(state_vals, arg_vals)  # learn outputs and writes; no compile
         except trace_state.DataDependentError as e:
             return self._control_flow_fallback(entry, e)
-        entry.out_tree, entry.ret_sg = info["out_tree"], info["ret_sg"]
-        entry.writes, entry.guards = info["writes"], info["guards"]
-        entry.wrote_grads = info["wrote_grads"]
-        if info["discovered"]:  # correct for this call (baked in); retrace with it next time
+        entry.out_tree, entry.ret_sg = pure.out_tree, pure.ret_sg
+        entry.writes, entry.guards = pure.writes, pure.guards
+        entry.wrote_grads = pure.wrote_grads
+        if pure.discovered:  # correct for this call (baked in); retrace with it next time
             entry.stale = True
             self._known_state[key] = self._known_state[key] + [
-                weakref.ref(t) for t in info["discovered"]]
+                weakref.ref(t) for t in pure.discovered]
         entry.pure = pure
-        written = [i for i, t in enumerate(state) if id(t) in info["written_ids"]]
+        written = [i for i, t in enumerate(state) if id(t) in pure.written_ids]
         entry.donated = tuple(written) if _DONATE else ()
         if entry.donated:
             donated = set(entry.donated)
@@ -239,7 +223,7 @@ class StaticFunction:
         if self._full_graph:
             raise trace_state.DataDependentError(
                 f"{err}\n  at {where}\n(paddle.jit.to_static with full_graph=True: rewrite the "
-                "condition with paddle.where/paddle.static.nn.cond, or use full_graph=False)"
+                "condition with paddle.where, or use full_graph=False)"
             ) from None
         warnings.warn(
             f"paddle.jit.to_static: {getattr(self._fn, '__qualname__', self._fn)} depends on a "
@@ -264,15 +248,7 @@ class StaticFunction:
 
     def _finish(self, entry, outs, state, tensors):
         ret_vals, write_vals = outs
-        for (kind, ref, sg), v in zip(entry.writes, write_vals):
-            t = ref()
-            if t is None:
-                continue
-            if kind == "value":
-                t._value = v
-                t._version += 1
-            elif kind == "grad":
-                t._grad_slot = None if v is None else Tensor(v, stop_gradient=sg)
+        functional.write_back(entry.writes, write_vals)
         ret_tensors = [Tensor(v, stop_gradient=sg) for v, sg in zip(ret_vals, entry.ret_sg)]
         if (_ag.is_grad_enabled() and not entry.wrote_grads
                 and any(not t.stop_gradient for t in ret_tensors)):
@@ -311,99 +287,6 @@ def _donatable(state_vals, i):
 
 def _fill(slots, tensors):
     return [tensors[s] if isinstance(s, int) else s[1] for s in slots]
-
-
-def _traced_body(fn, state, state_vals, tensors, arg_vals, leaves, treedef, info):
-    """Run ``fn`` with tracers swapped into the state and argument Tensors; collect outputs."""
-    swapped = list(state) + list(tensors)
-    saved = [(t._value, t._node, t._out_idx, t._grad_slot) for t in swapped]
-    layouts = _sharded_layouts(swapped)  # sharded state keeps its layout when written back
-    for t, v in zip(swapped, list(state_vals) + list(arg_vals)):
-        t._value, t._node, t._out_idx = v, None, 0
-    known = {id(t): t for t in swapped}
-    ctx = trace_state.TraceContext(next(_tensor_mod._uid_counter), known)
-    prev = trace_state.set_current(ctx)
-    try:
-        args, kwargs = jax.tree_util.tree_unflatten(treedef, leaves)
-        out = fn(*args, **kwargs)
-        out_leaves, out_def = jax.tree_util.tree_flatten(out, is_leaf=_is_tensor)
-        slots, ret_vals, ret_sg, seen = [], [], [], {}
-        for x in out_leaves:
-            if isinstance(x, Tensor):
-                slots.append(len(ret_vals))
-                ret_vals.append(x._value)
-                ret_sg.append(x.stop_gradient)
-                seen[id(x)] = True
-            else:
-                slots.append(("const", x))
-        x = out = out_leaves = args = kwargs = None
-        gc.collect()  # what is still alive now is kept by the user's objects
-        writes, write_vals = [], []
-        # gradients created in the trace are written back through their owner's .grad below
-        new_grads = {id(ref()._grad_slot) for ref, _ in ctx.grads.values()
-                     if ref() is not None and ref()._grad_slot is not None}
-        for ref, *_ in ctx.written.values():
-            t = ref()
-            if (t is not None and trace_state.is_tracer(t._value)
-                    and not (id(t) in new_grads and t._uid >= ctx.start_uid)):
-                writes.append(("value", weakref.ref(t), t.stop_gradient))
-                write_vals.append(_keep_layout(t._value, layouts.get(id(t))))
-        for ref in ctx.created:
-            t = ref()
-            if (t is not None and id(t) not in ctx.written and id(t) not in seen
-                    and id(t) not in new_grads and trace_state.is_tracer(t._value)):
-                writes.append(("value", weakref.ref(t), t.stop_gradient))
-                write_vals.append(t._value)
-        wrote_grads = False
-        for ref, _orig in ctx.grads.values():
-            t = ref()
-            if t is None:
-                continue
-            g = t._grad_slot
-            wrote_grads = True
-            writes.append(("grad", weakref.ref(t), True if g is None else g.stop_gradient))
-            write_vals.append(None if g is None else _keep_layout(g._value,
-                                                                  layouts.get(id(_orig))))
-        info.update(
-            out_tree=(out_def, slots), ret_sg=ret_sg, writes=writes,
-            written_ids={id(ref()) for ref, *_ in ctx.written.values() if ref() is not None},
-            guards=list(ctx.guards.values()), discovered=list(ctx.discovered.values()),
-            wrote_grads=wrote_grads,
-        )
-        t = None
-        return ret_vals, write_vals
-    finally:
-        trace_state.set_current(prev)
-        for ref, value, node, idx in ctx.written.values():
-            t = ref()
-            if t is not None and id(t) not in known:
-                t._value, t._node, t._out_idx = value, node, idx
-        for ref, orig in ctx.grads.values():
-            t = ref()
-            if t is not None and id(t) not in known:
-                t._grad_slot = orig
-        for t, (v, node, idx, g) in zip(swapped, saved):
-            t._value, t._node, t._out_idx, t._grad_slot = v, node, idx, g
-
-
-def _sharded_layouts(tensors) -> dict:
-    """id -> (shape, NamedSharding) of the concrete multi-device arrays among ``tensors``."""
-    out = {}
-    for t in tensors:
-        if trace_state.is_tracer(t._value):
-            continue
-        s = getattr(t._value, "sharding", None)
-        if isinstance(s, jax.sharding.NamedSharding):
-            out[id(t)] = (t._value.shape, s)
-    return out
-
-
-def _keep_layout(v, layout):
-    """Pin a written-back state value to the layout its Tensor had (GSPMD may otherwise pick
-    another one, e.g. a replicated ``zeros_like`` for a cleared sharded gradient)."""
-    if layout is None or v.shape != layout[0]:
-        return v
-    return jax.lax.with_sharding_constraint(v, layout[1])
 
 
 def _user_frame(err) -> str:

@@ -1,6 +1,5 @@
 """paddle.quantization.config."""
 
-from quant import QuantConfig, SingleLayerConfig
-from quant._config import DEFAULT_QAT_LAYER_MAPPINGS
+from quant import DEFAULT_QAT_LAYER_MAPPINGS, QuantConfig, SingleLayerConfig
 
 __all__ = ["DEFAULT_QAT_LAYER_MAPPINGS", "QuantConfig", "SingleLayerConfig"]

@@ -1,4 +1,5 @@
-"""The saved-model format of ``paddle.jit.save``: writer, reader and path resolution.
+"""The saved-model format of ``paddle.jit.save``: writer, reader and path resolution (``jit``
+writes it, ``jit.load`` and ``serving`` read it).
 
 A model saved under the prefix ``PATH/model`` is three files::
 
@@ -90,7 +91,7 @@ def np_dtype(name: str) -> np.dtype:
 
 # -- writing ------------------------------------------------------------------------------------
 def _atomic_write(path: str, data: bytes | None = None, write_fn=None) -> None:
-    from paddle_compat._io.serialization import _write
+    from .._io.serialization import _write
 
     _write(path, write_fn if write_fn is not None else (lambda f: f.write(data)))
 
@@ -102,7 +103,7 @@ def write(prefix: str, *, inputs: list[IOSpec], outputs: list[IOSpec], params: l
     if dirname:
         os.makedirs(dirname, exist_ok=True)
     base = os.path.basename(prefix)
-    from paddle_compat._io._tensor_binary import dense_tensor_to_bytes
+    from .._io._tensor_binary import dense_tensor_to_bytes
 
     def write_params(f):
         for spec, a in zip(params, arrays):
@@ -304,7 +305,7 @@ def read_params(path: str | None, specs: list[ParamSpec]) -> list[np.ndarray]:
         return []
     if path is None or not os.path.isfile(path):
         raise ArtifactError(f"The parameter file {path} of the saved model does not exist.")
-    from paddle_compat._io._tensor_binary import read_dense_tensor
+    from .._io._tensor_binary import read_dense_tensor
 
     out = []
     with open(path, "rb") as raw:

@@ -1,0 +1,80 @@
+"""paddle_compat/_core/functional.py: split state, run pure under jax.jit, write back."""
+
+from __future__ import annotations
+
+import jax
+import numpy as np
+
+import paddle
+from paddle_compat._core import functional as F
+
+
+def _bn_net():
+    paddle.seed(0)
+    return paddle.nn.Sequential(paddle.nn.Linear(3, 4), paddle.nn.BatchNorm1D(4))
+
+
+def test_state_of_layer_optimizer_generator():
+    net = _bn_net()
+    st = F.state_of(net)
+    assert list(st) == ["0.weight", "0.bias", "1.weight", "1.bias", "1._mean", "1._variance"]
+    assert st["0.weight"] is net[0].weight and st["1._mean"] is net[1]._mean
+    opt = paddle.optimizer.Adam(parameters=net.parameters())
+    net(paddle.ones([2, 3])).sum().backward()
+    opt.step()
+    ost = F.state_of(opt)
+    assert any("moment1" in k for k in ost) and all(
+        isinstance(t, paddle.Tensor) for t in ost.values()
+    )
+    assert list(F.rng_state()) == ["key"]
+
+
+def test_swap_in_restores_everything():
+    w = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    other = paddle.to_tensor([5.0])
+    before_w, before_o = w.numpy(), other.numpy()
+    with F.swap_in([w], [jax.numpy.zeros(2)], leaves=[w]):
+        assert w.numpy().tolist() == [0.0, 0.0] and not w.stop_gradient
+        other.set_value(other * 3)  # a Tensor rebound inside the block is restored too
+        (w * 2).sum().backward()
+    np.testing.assert_array_equal(w.numpy(), before_w)
+    np.testing.assert_array_equal(other.numpy(), before_o)
+    assert w.grad is None
+
+
+def test_functionalize_is_pure_and_write_back_applies():
+    net = _bn_net()
+    net.train()
+    x = paddle.to_tensor(np.arange(6, dtype="float32").reshape(2, 3))
+    state = list(F.state_of(net).values())
+    pure = F.functionalize(net, state, (x,))
+    before = [t.numpy() for t in state]
+    out, written = jax.jit(pure)([t._value for t in state], [x._value])
+    for t, b in zip(state, before):  # nothing changed yet
+        np.testing.assert_array_equal(t.numpy(), b)
+    assert len(pure.writes) == len(written) == 2  # BatchNorm's running mean and variance
+    eager = net(x)  # the eager call updates the running statistics in place
+    after = [t.numpy() for t in state]
+    for t, b in zip(state, before):
+        t.set_value(b)
+    F.write_back(pure.writes, written)
+    np.testing.assert_allclose(out[0], eager.numpy(), rtol=1e-6)
+    for t, a in zip(state, after):
+        np.testing.assert_allclose(t.numpy(), a, rtol=1e-6)
+
+
+def test_recording_touched_finds_state_and_created():
+    w = paddle.to_tensor([1.0, 2.0])
+    keep = []
+
+    def f(x):
+        keep.append(paddle.zeros([2]))  # created and kept alive: state
+        return x * w
+
+    x = paddle.to_tensor([3.0, 4.0])
+    with F.recording() as rec:
+        out = f(x)
+    touched = rec.touched((x,), out)
+    ids = {id(t) for t in touched}
+    assert id(w) in ids and id(keep[0]) in ids and id(x) not in ids and id(out) not in ids
+    assert {id(t) for t in rec.read()} == {id(x), id(w)}  # read: what existed before
