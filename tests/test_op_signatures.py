@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import pydoc
 import subprocess
 import sys
 from pathlib import Path
@@ -113,6 +114,19 @@ CASES = [
 @pytest.mark.parametrize("obj, expected", CASES, ids=[o.__name__ for o, _ in CASES])
 def test_public_signature_reads_tensor(obj, expected):
     assert str(inspect.signature(obj)) == expected
+
+
+def test_help_shows_the_signature_and_docstring():
+    text = pydoc.render_doc(paddle.concat, renderer=pydoc.plaintext)
+    assert "concat(x: 'Sequence[Tensor]', axis: 'int' = 0, out: 'None' = None) -> 'Tensor'" in text
+    assert paddle.concat.__doc__.strip() in text
+
+
+def test_an_op_stored_on_a_class_is_not_bound():
+    class Holder:
+        fn = paddle.exp
+
+    assert Holder.fn is paddle.exp and Holder().fn is paddle.exp
 
 
 def test_calling_an_op_does_not_build_its_signature():

@@ -99,6 +99,11 @@ class OpDef:
     def __call__(self, *args, **kwargs):
         return call_op(self, *args, **kwargs)
 
+    def __get__(self, obj, owner=None):
+        """Never binds (an op stored on a class stays the op); makes the op a routine to
+        ``inspect``/``pydoc``, so ``help(paddle.add)`` shows its signature and docstring."""
+        return self
+
     def __repr__(self) -> str:
         return f"<paddle op {self.name}>"
 
