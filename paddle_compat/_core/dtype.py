@@ -8,6 +8,7 @@ import numpy as np
 
 __all__ = [
     "DType",
+    "DTypeLike",
     "to_dtype",
     "get_default_dtype",
     "set_default_dtype",
@@ -111,6 +112,10 @@ _INTS = {uint8, int8, int16, int32, int64, uint16, uint32, uint64}
 _COMPLEX = {complex64, complex128}
 
 _default_float = float32
+
+# What ``to_dtype`` accepts: paddle.float32, "float32", np.float32 / np.dtype, jnp dtypes, and
+# the Python types bool/int/float/complex (the annotation of every op's ``dtype`` argument).
+DTypeLike = DType | str | np.dtype | type
 
 
 def to_dtype(dtype) -> DType:

@@ -12,11 +12,16 @@ The ``paddle.*`` namespace, Tensor methods and in-place variants are generated f
 
 ``composite=True`` marks an op written over Tensors with other ops (for data-dependent shapes
 computed on the host, e.g. ``nonzero``): it is called as-is and gets no autograd of its own.
+
+An op function is annotated for what it receives (``jax.Array`` for tensor parameters, Python
+types for static ones); ``inspect.signature(paddle.add)`` and ``help`` show the signature users
+call, with ``Tensor`` for ``jax.Array`` (``OpDef.__signature__``, computed on first use).
 """
 
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -30,6 +35,35 @@ from .tensor import Tensor
 
 _MISSING = inspect.Parameter.empty
 _DEFAULT_ALIASES = {"input": "x", "other": "y"}
+_JAX_ARRAY = re.compile(r"\bjax\.Array\b")
+
+
+def _public_annotation(ann):
+    if ann is _MISSING:
+        return ann
+    text = ann if isinstance(ann, str) else inspect.formatannotation(ann)
+    return _JAX_ARRAY.sub("Tensor", text)
+
+
+def public_signature(fn: Callable) -> inspect.Signature:
+    """``fn``'s signature as users call it: ``jax.Array`` in its annotations (alone, in unions,
+    sequences, tuples) reads ``Tensor``; annotations stay strings, as in Paddle's own code."""
+    sig = inspect.signature(fn)
+    params = [p.replace(annotation=_public_annotation(p.annotation))
+              for p in sig.parameters.values()]
+    return sig.replace(parameters=params,
+                       return_annotation=_public_annotation(sig.return_annotation))
+
+
+class _PublicSignature:
+    """``OpDef.__signature__``: built on first read (inspect, help), then cached on the op;
+    never touched by ``call_op``."""
+
+    def __get__(self, od, owner=None):
+        if od is None:  # on the class itself: inspect.signature(OpDef) works as usual
+            return None
+        sig = od.__dict__["__signature__"] = public_signature(od.fn)
+        return sig
 
 
 @dataclass(eq=False, repr=False)
@@ -56,12 +90,19 @@ class OpDef:
     varargs: str | None = None  # name of a *args parameter, if any
     n_positional: int = 0  # parameters before *args
 
+    __signature__ = _PublicSignature()
+
     @property
     def method(self) -> str | None:
         return self.methods[0] if self.methods else None
 
     def __call__(self, *args, **kwargs):
         return call_op(self, *args, **kwargs)
+
+    def __get__(self, obj, owner=None):
+        """Never binds (an op stored on a class stays the op); makes the op a routine to
+        ``inspect``/``pydoc``, so ``help(paddle.add)`` shows its signature and docstring."""
+        return self
 
     def __repr__(self) -> str:
         return f"<paddle op {self.name}>"

@@ -4,6 +4,7 @@ is_floating_point / is_integer, real, imag, conj, angle, complex, polar, as_comp
 
 from __future__ import annotations
 
+import jax
 import jax.numpy as jnp
 from jax import lax
 
@@ -23,19 +24,19 @@ def _no_kernel(what, a, supported="complex64, complex128"):
 
 # -- attributes -------------------------------------------------------------------------------
 @op("rank", differentiable=False, method=True)
-def rank(input):  # noqa: A002
+def rank(input: jax.Array) -> jax.Array:  # noqa: A002
     """Number of dims as an int32 0-d Tensor."""
     return jnp.asarray(input.ndim, jnp.int32)
 
 
 @op("shape", differentiable=False, method=None)
-def shape(input):  # noqa: A002
+def shape(input: jax.Array) -> jax.Array:  # noqa: A002
     """The shape as a 1-D int64 Tensor."""
     return jnp.asarray(input.shape, jnp.int64).reshape(input.ndim)
 
 
 @op("is_empty", differentiable=False)
-def is_empty(x):
+def is_empty(x: jax.Array) -> jax.Array:
     """0-d bool Tensor: True when x has no elements."""
     return jnp.asarray(x.size == 0)
 
@@ -47,19 +48,19 @@ def _tensor_arg(x, what):
 
 
 @op("is_complex", composite=True)
-def is_complex(x) -> bool:
+def is_complex(x: Tensor) -> bool:
     """True for complex64/complex128 Tensors."""
     return _dt.is_complex(_tensor_arg(x, "is_complex"))
 
 
 @op("is_floating_point", composite=True)
-def is_floating_point(x) -> bool:
+def is_floating_point(x: Tensor) -> bool:
     """True for floating-point Tensors."""
     return _dt.is_floating(_tensor_arg(x, "is_floating_point"))
 
 
 @op("is_integer", composite=True)
-def is_integer(x) -> bool:
+def is_integer(x: Tensor) -> bool:
     """True for integer Tensors (bool is not an integer)."""
     return _dt.is_integer(_tensor_arg(x, "is_integer"))
 
@@ -70,7 +71,7 @@ def _is_cplx(x) -> bool:
 
 
 @op("real")
-def real(x):
+def real(x: jax.Array) -> jax.Array:
     """Real part of a complex Tensor."""
     if not _is_cplx(x):
         raise _no_kernel("real", x)
@@ -78,7 +79,7 @@ def real(x):
 
 
 @op("imag")
-def imag(x):
+def imag(x: jax.Array) -> jax.Array:
     """Imaginary part of a complex Tensor."""
     if not _is_cplx(x):
         raise _no_kernel("imag", x)
@@ -86,13 +87,13 @@ def imag(x):
 
 
 @op("conj")
-def conj(x):
+def conj(x: jax.Array) -> jax.Array:
     """Complex conjugate (real Tensors are returned unchanged)."""
     return jnp.conj(x) if _is_cplx(x) else x
 
 
 @op("angle")
-def angle(x):
+def angle(x: jax.Array) -> jax.Array:
     """Argument of each element (0 or pi for real numbers)."""
     if not (_is_cplx(x) or jnp.issubdtype(x.dtype, jnp.floating)):
         raise _no_kernel("angle", x, "float32, float64, complex64, complex128")
@@ -110,14 +111,14 @@ def _pair(a, b, what, an, bn):
 
 
 @op("complex", tensors=("real", "imag"), method=None)
-def complex(real, imag):  # noqa: A001
+def complex(real: jax.Array, imag: jax.Array) -> jax.Array:  # noqa: A001
     """Complex Tensor from real and imaginary parts (broadcast together)."""
     r, i = _pair(real, imag, "complex", "real", "imag")
     return jax_complex(r, i)
 
 
 @op("polar", tensors=("abs", "angle"))
-def polar(abs, angle):  # noqa: A002
+def polar(abs: jax.Array, angle: jax.Array) -> jax.Array:  # noqa: A002
     """Complex Tensor abs * exp(i * angle)."""
     a, t = _pair(abs, angle, "polar", "abs", "angle")
     return jax_complex(a * jnp.cos(t), a * jnp.sin(t))
@@ -128,7 +129,7 @@ def jax_complex(r, i):
 
 
 @op("as_complex", extra_names=("view_as_complex",), method_aliases=("view_as_complex",), aliases={"input": "x"})
-def as_complex(x):
+def as_complex(x: jax.Array) -> jax.Array:
     """[..., 2] real Tensor -> [...] complex Tensor (last dim = real, imaginary)."""
     if x.ndim == 0 or x.shape[-1] != 2:
         raise ValueError(f"(InvalidArgument) as_complex: the last dim of x must be 2, but got "
@@ -139,7 +140,7 @@ def as_complex(x):
 
 
 @op("as_real", extra_names=("view_as_real",), method_aliases=("view_as_real",), aliases={"input": "x"})
-def as_real(x):
+def as_real(x: jax.Array) -> jax.Array:
     """[...] complex Tensor -> [..., 2] real Tensor."""
     if not _is_cplx(x):
         raise _no_kernel("as_real", x)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from .._core import dtype as _dt
-from .._core.place import to_jax_device
+from .._core.dtype import DTypeLike
+from .._core.place import Place, to_jax_device
 from .._core.registry import op
 from .._core.tensor import Tensor
 
@@ -72,7 +75,9 @@ def _host(x):
 
 
 @op("to_tensor", tensors=(), composite=True, method=None)
-def to_tensor(data, dtype=None, place=None, stop_gradient=True):
+def to_tensor(data: Tensor | np.ndarray | np.generic | complex | Sequence,
+              dtype: DTypeLike | None = None, place: Place | str | None = None,
+              stop_gradient: bool = True) -> Tensor:
     """Create a Tensor from Python data, a numpy array or a Tensor."""
     if isinstance(data, Tensor):
         arr = data._value
@@ -94,7 +99,8 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
 
 
 @op("full", tensors=(), method=None)
-def full(shape, fill_value, dtype=None):
+def full(shape: int | Sequence[int], fill_value: bool | complex,
+         dtype: DTypeLike | None = None) -> jax.Array:
     """Tensor of ``shape`` filled with ``fill_value`` (default dtype float32; bool for bool)."""
     if dtype is None:
         default = _dt.bool_ if isinstance(fill_value, bool) else None
@@ -105,17 +111,17 @@ def full(shape, fill_value, dtype=None):
 
 
 @op("zeros", tensors=(), method=None)
-def zeros(shape, dtype=None):
+def zeros(shape: int | Sequence[int], dtype: DTypeLike | None = None) -> jax.Array:
     return jnp.zeros(_shape(shape), _dtype_or_default(dtype))
 
 
 @op("ones", tensors=(), method=None)
-def ones(shape, dtype=None):
+def ones(shape: int | Sequence[int], dtype: DTypeLike | None = None) -> jax.Array:
     return jnp.ones(_shape(shape), _dtype_or_default(dtype))
 
 
 @op("empty", tensors=(), method=None)
-def empty(shape, dtype=None):
+def empty(shape: int | Sequence[int], dtype: DTypeLike | None = None) -> jax.Array:
     """Uninitialized in Paddle; zeros here (XLA has no uninitialized buffers)."""
     return jnp.zeros(_shape(shape), _dtype_or_default(dtype))
 
@@ -125,27 +131,29 @@ def _like_dtype(x, dtype):
 
 
 @op("full_like", differentiable=False, method=None)
-def full_like(x, fill_value, dtype=None):
+def full_like(x: jax.Array, fill_value: bool | complex,
+              dtype: DTypeLike | None = None) -> jax.Array:
     return jnp.full(x.shape, fill_value, _like_dtype(x, dtype))
 
 
 @op("zeros_like", differentiable=False, method=None)
-def zeros_like(x, dtype=None):
+def zeros_like(x: jax.Array, dtype: DTypeLike | None = None) -> jax.Array:
     return jnp.zeros(x.shape, _like_dtype(x, dtype))
 
 
 @op("ones_like", differentiable=False, method=None)
-def ones_like(x, dtype=None):
+def ones_like(x: jax.Array, dtype: DTypeLike | None = None) -> jax.Array:
     return jnp.ones(x.shape, _like_dtype(x, dtype))
 
 
 @op("empty_like", differentiable=False, method=None)
-def empty_like(x, dtype=None):
+def empty_like(x: jax.Array, dtype: DTypeLike | None = None) -> jax.Array:
     return jnp.zeros(x.shape, _like_dtype(x, dtype))
 
 
 @op("arange", tensors=(), method=None)
-def arange(start=0, end=None, step=1, dtype=None):
+def arange(start: float = 0, end: float | None = None, step: float = 1,
+           dtype: DTypeLike | None = None) -> jax.Array:
     """int64 when start/end/step are all ints, else the default float dtype."""
     if end is None:
         start, end = 0, start
@@ -160,41 +168,42 @@ def arange(start=0, end=None, step=1, dtype=None):
 
 
 @op("linspace", tensors=(), method=None)
-def linspace(start, stop, num, dtype=None):
+def linspace(start: float, stop: float, num: int, dtype: DTypeLike | None = None) -> jax.Array:
     dt = _dtype_or_default(dtype)
     return jnp.linspace(start, stop, int(num), dtype=np.float64).astype(dt)
 
 
 @op("logspace", tensors=(), method=None)
-def logspace(start, stop, num, base=10.0, dtype=None):
+def logspace(start: float, stop: float, num: int, base: float = 10.0,
+             dtype: DTypeLike | None = None) -> jax.Array:
     dt = _dtype_or_default(dtype)
     return jnp.logspace(start, stop, int(num), base=base, dtype=np.float64).astype(dt)
 
 
 @op("eye", tensors=(), method=None)
-def eye(num_rows, num_columns=None, dtype=None):
+def eye(num_rows: int, num_columns: int | None = None, dtype: DTypeLike | None = None) -> jax.Array:
     return jnp.eye(int(num_rows), None if num_columns is None else int(num_columns),
                    dtype=_dtype_or_default(dtype))
 
 
 @op("assign", extra_names=("clone",), method=None)
-def assign(x, output=None):
+def assign(x: jax.Array, output: None = None) -> jax.Array:
     """A copy of ``x`` (gradient flows through)."""
     return jnp.array(x)
 
 
 @op("tril", inplace="tril_", aliases={"input": "x"})
-def tril(x, diagonal=0):
+def tril(x: jax.Array, diagonal: int = 0) -> jax.Array:
     return jnp.tril(x, diagonal)
 
 
 @op("triu", inplace="triu_")
-def triu(x, diagonal=0):
+def triu(x: jax.Array, diagonal: int = 0) -> jax.Array:
     return jnp.triu(x, diagonal)
 
 
 @op("diag")
-def diag(x, offset=0, padding_value=0):
+def diag(x: jax.Array, offset: int = 0, padding_value: float = 0) -> jax.Array:
     if x.ndim == 1 and padding_value != 0:
         n = x.shape[0] + abs(offset)
         base = jnp.full((n, n), padding_value, x.dtype)

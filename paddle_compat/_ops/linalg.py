@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import builtins
 import math
+from collections.abc import Sequence
 
+import jax
 import jax.numpy as jnp
 
 from .._core import dtype as _dt
+from .._core.dtype import DTypeLike
 from .._core.registry import op
 from .search import check_axis
 
@@ -78,7 +81,8 @@ def _cast(x, dtype):
 
 
 @op("norm", amp="black", dtypes=_HALF_FLOATS, kernel="p_norm", namespaces=_BOTH)
-def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None):
+def norm(x: jax.Array, p: float | str | None = None, axis: int | Sequence[int] | None = None,
+         keepdim: bool = False, out: None = None, dtype: DTypeLike | None = None) -> jax.Array:
     """Vector or matrix norm (Frobenius by default; a 2-axis ``axis`` selects a matrix norm)."""
     x = _cast(x, dtype)
     if axis is None:
@@ -105,7 +109,9 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None):
 
 
 @op("vector_norm", amp="black", dtypes=_HALF_FLOATS, kernel="p_norm", namespaces=_LINALG, method=None)
-def vector_norm(x, p=2.0, axis=None, keepdim=False, dtype=None, out=None):
+def vector_norm(x: jax.Array, p: float = 2.0, axis: int | Sequence[int] | None = None,
+                keepdim: bool = False, dtype: DTypeLike | None = None,
+                out: None = None) -> jax.Array:
     """Vector p-norm over ``axis`` (all axes when None)."""
     if isinstance(p, str):
         raise ValueError(f"only valid p type is int and float, found {type(p)}")
@@ -114,7 +120,8 @@ def vector_norm(x, p=2.0, axis=None, keepdim=False, dtype=None, out=None):
 
 
 @op("matrix_norm", amp="black", dtypes=_HALF_FLOATS, namespaces=_LINALG, method=None)
-def matrix_norm(x, p="fro", axis=(-2, -1), keepdim=False):
+def matrix_norm(x: jax.Array, p: float | str = "fro", axis: Sequence[int] = (-2, -1),
+                keepdim: bool = False) -> jax.Array:
     """Matrix norm ('fro', 'nuc', +-1, +-2, +-inf) over the two axes in ``axis``."""
     if isinstance(axis, int):
         raise TypeError("matrix_norm: axis must be a list of 2 ints, got an int")
@@ -125,7 +132,7 @@ def matrix_norm(x, p="fro", axis=(-2, -1), keepdim=False):
 
 
 @op("dist", amp="black", tensors=("x", "y"), promote=("x", "y"))
-def dist(x, y, p=2):
+def dist(x: jax.Array, y: jax.Array, p: float = 2) -> jax.Array:
     """p-norm of ``x - y`` (broadcast) over all entries."""
     try:
         shape = jnp.broadcast_shapes(x.shape, y.shape)
@@ -139,7 +146,8 @@ def dist(x, y, p=2):
 
 
 @op("cdist", tensors=("x", "y"))
-def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+def cdist(x: jax.Array, y: jax.Array, p: float = 2.0,
+          compute_mode: str = "use_mm_for_euclid_dist_if_necessary") -> jax.Array:
     """Pairwise p-norm distances between the rows of x [..., P, M] and y [..., R, M]."""
     if x.ndim < 2 or y.ndim < 2:
         raise AssertionError(
@@ -152,7 +160,7 @@ def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
 
 
 @op("cross", tensors=("x", "y"), promote=("x", "y"), namespaces=_BOTH)
-def cross(x, y, axis=9):
+def cross(x: jax.Array, y: jax.Array, axis: int = 9) -> jax.Array:
     """Cross product of 3-vectors along ``axis`` (default: the first axis of size 3)."""
     if x.shape != y.shape:
         raise ValueError(
@@ -173,7 +181,7 @@ def cross(x, y, axis=9):
 
 
 @op("t", inplace="t_")
-def t(x):
+def t(x: jax.Array) -> jax.Array:
     """Transpose of a tensor with at most 2 dimensions (0-D and 1-D are returned as is)."""
     if x.ndim > 2:
         raise ValueError(
@@ -184,7 +192,7 @@ def t(x):
 
 
 @op("trace")
-def trace(x, offset=0, axis1=0, axis2=1):
+def trace(x: jax.Array, offset: int = 0, axis1: int = 0, axis2: int = 1) -> jax.Array:
     """Sum of the diagonal (shifted by ``offset``) of the 2-D slices over axis1/axis2."""
     if x.ndim < 2:
         raise IndexError(
@@ -198,7 +206,7 @@ def trace(x, offset=0, axis1=0, axis2=1):
 
 
 @op("multi_dot", namespaces=_LINALG)
-def multi_dot(x):
+def multi_dot(x: Sequence[jax.Array]) -> jax.Array:
     """Chained matrix product of a list of tensors (first/last may be 1-D vectors)."""
     if len(x) < 2:
         raise ValueError(
@@ -220,20 +228,21 @@ def multi_dot(x):
 
 
 @op("matrix_power", dtypes=FLOATS, namespaces=_LINALG)
-def matrix_power(x, n):
+def matrix_power(x: jax.Array, n: int) -> jax.Array:
     """x raised to the integer power n (negative n uses the inverse)."""
     check_square(x, "matrix_power")
     return jnp.linalg.matrix_power(x, int(n))
 
 
 @op("vecdot", tensors=("x", "y"), promote=("x", "y"), namespaces=_BOTH, method=None)
-def vecdot(x, y, axis=-1):
+def vecdot(x: jax.Array, y: jax.Array, axis: int = -1) -> jax.Array:
     """Dot product of vectors along ``axis`` (conjugating x), broadcast over other axes."""
     return jnp.sum(jnp.conj(x) * y, axis=axis)
 
 
 @op("cov", tensors=("x", "fweights", "aweights"), namespaces=_LINALG)
-def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None):
+def cov(x: jax.Array, rowvar: bool = True, ddof: bool = True, fweights: jax.Array | None = None,
+        aweights: jax.Array | None = None) -> jax.Array:
     """Covariance matrix of the variables in the rows (or columns) of ``x``."""
     if not _dt.is_inexact_np(x.dtype):
         raise TypeError(
@@ -247,6 +256,6 @@ def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None):
 
 
 @op("corrcoef", namespaces=_LINALG)
-def corrcoef(x, rowvar=True):
+def corrcoef(x: jax.Array, rowvar: bool = True) -> jax.Array:
     """Pearson correlation coefficients of the rows (or columns) of ``x``."""
     return jnp.clip(jnp.corrcoef(x, rowvar=rowvar), -1, 1).astype(x.dtype)

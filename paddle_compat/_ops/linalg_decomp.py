@@ -43,14 +43,14 @@ def _hermitian_from(x, lower: bool):
 
 # -- determinants and inverses -----------------------------------------------------------------
 @op("det", dtypes=FLOATS, kernel="determinant", namespaces=_LINALG, method=None)
-def det(x):
+def det(x: jax.Array) -> jax.Array:
     """Determinant of (batches of) square matrices."""
     check_square(x, "det")
     return jnp.linalg.det(x)
 
 
 @op("slogdet", dtypes=FLOATS, namespaces=_LINALG)
-def slogdet(x):
+def slogdet(x: jax.Array) -> jax.Array:
     """[sign, log|det|] stacked on a new leading axis of size 2."""
     check_square(x, "slogdet")
     sign, logabs = jnp.linalg.slogdet(x)
@@ -68,19 +68,19 @@ def _inv(x):
 
 
 @op("inv", composite=True, namespaces=_LINALG, method=None)
-def inv(x):
+def inv(x: Tensor) -> Tensor:
     """Inverse of (batches of) square matrices; raises on a singular matrix."""
     return _finite_or_raise(_inv(x), "Input is not invertible.")
 
 
 @op("inverse", composite=True)
-def inverse(x):
+def inverse(x: Tensor) -> Tensor:
     """Same as ``paddle.linalg.inv``."""
     return inv(x)
 
 
 @op("pinv", dtypes=FLOATS, namespaces=_LINALG)
-def pinv(x, rcond=1e-15, hermitian=False):
+def pinv(x: jax.Array, rcond: float = 1e-15, hermitian: bool = False) -> jax.Array:
     """Moore-Penrose pseudo-inverse (singular values below rcond * max are dropped)."""
     return jnp.linalg.pinv(x, rtol=float(rcond), hermitian=bool(hermitian))
 
@@ -103,14 +103,15 @@ def _solve(x, y, left):
 
 
 @op("solve", tensors=("x", "y"), composite=True, namespaces=_LINALG)
-def solve(x, y, left=True, out=None):
+def solve(x: Tensor, y: Tensor, left: bool = True, out: None = None) -> Tensor:
     """Solve x @ out = y (or out @ x = y when ``left`` is False)."""
     return _finite_or_raise(_solve(x, y, bool(left)), "Input is not invertible.")
 
 
 @op("triangular_solve", dtypes=FLOATS, tensors=("x", "y"), promote=("x", "y"), namespaces=_LINALG,
     method=None)
-def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False):
+def triangular_solve(x: jax.Array, y: jax.Array, upper: bool = True, transpose: bool = False,
+                     unitriangular: bool = False) -> jax.Array:
     """Solve x @ out = y for a triangular ``x`` (batched, broadcast)."""
     if y.ndim < 2:
         raise ValueError(
@@ -136,7 +137,7 @@ def _cholesky(x, upper):
 
 
 @op("cholesky", composite=True, namespaces=_BOTH)
-def cholesky(x, upper=False):
+def cholesky(x: Tensor, upper: bool = False) -> Tensor:
     """Cholesky factor (lower, or upper if ``upper``) of Hermitian positive-definite matrices."""
     return _finite_or_raise(
         _cholesky(x, bool(upper)),
@@ -145,7 +146,7 @@ def cholesky(x, upper=False):
 
 
 @op("cholesky_solve", tensors=("x", "y"), promote=("x", "y"), namespaces=_LINALG)
-def cholesky_solve(x, y, upper=False):
+def cholesky_solve(x: jax.Array, y: jax.Array, upper: bool = False) -> jax.Array:
     """Solve A @ out = x given the Cholesky factor ``y`` of A."""
     low = jnp.conj(_mT(y)) if upper else y
     batch = jnp.broadcast_shapes(x.shape[:-2], y.shape[:-2])
@@ -157,7 +158,7 @@ def cholesky_solve(x, y, upper=False):
 
 
 @op("cholesky_inverse", namespaces=_LINALG)
-def cholesky_inverse(x, upper=False):
+def cholesky_inverse(x: jax.Array, upper: bool = False) -> jax.Array:
     """Inverse of A given its Cholesky factor ``x``."""
     low = jnp.conj(_mT(x)) if upper else x
     a = low @ jnp.conj(_mT(low))
@@ -166,7 +167,7 @@ def cholesky_inverse(x, upper=False):
 
 # -- decompositions ----------------------------------------------------------------------------
 @op("qr", dtypes=FLOATS, namespaces=_LINALG)
-def qr(x, mode="reduced"):
+def qr(x: jax.Array, mode: str = "reduced") -> jax.Array | tuple[jax.Array, jax.Array]:
     """QR decomposition: (Q, R), or only R when mode='r'."""
     if mode not in ("reduced", "complete", "r"):
         raise ValueError(f"qr: mode must be 'reduced', 'complete' or 'r', got {mode!r}")
@@ -177,14 +178,15 @@ def qr(x, mode="reduced"):
 
 
 @op("svd", dtypes=FLOATS, namespaces=_LINALG, method=None)
-def svd(x, full_matrices=False, out=None):
+def svd(x: jax.Array, full_matrices: bool = False,
+        out: None = None) -> tuple[jax.Array, jax.Array, jax.Array]:
     """Singular value decomposition: (U, S, VH) with x = U @ diag(S) @ VH."""
     u, s, vh = jnp.linalg.svd(x, full_matrices=bool(full_matrices))
     return u, s, vh
 
 
 @op("svdvals", dtypes=FLOATS, kernel="svd", namespaces=_LINALG, method=None)
-def svdvals(x):
+def svdvals(x: jax.Array) -> jax.Array:
     """Singular values in descending order."""
     return jnp.linalg.svd(x, compute_uv=False)
 
@@ -199,7 +201,7 @@ def _check_eigh(x, UPLO):
 
 
 @op("eigh", dtypes=FLOATS, namespaces=_LINALG, method=None)
-def eigh(x, UPLO="L"):  # noqa: N803 - Paddle's name
+def eigh(x: jax.Array, UPLO: str = "L") -> tuple[jax.Array, jax.Array]:  # noqa: N803 - Paddle's name
     """Eigenvalues (ascending) and eigenvectors of Hermitian matrices, read from one triangle."""
     _check_eigh(x, UPLO)
     w, v = jnp.linalg.eigh(_hermitian_from(x, UPLO == "L"), symmetrize_input=False)
@@ -207,14 +209,14 @@ def eigh(x, UPLO="L"):  # noqa: N803 - Paddle's name
 
 
 @op("eigvalsh", dtypes=FLOATS, kernel="eigh", namespaces=_BOTH)
-def eigvalsh(x, UPLO="L"):  # noqa: N803
+def eigvalsh(x: jax.Array, UPLO: str = "L") -> jax.Array:  # noqa: N803
     """Eigenvalues (ascending) of Hermitian matrices, read from one triangle."""
     _check_eigh(x, UPLO)
     return jnp.linalg.eigvalsh(_hermitian_from(x, UPLO == "L"), symmetrize_input=False)
 
 
 @op("eig", dtypes=FLOATS, namespaces=_LINALG)
-def eig(x):
+def eig(x: jax.Array) -> tuple[jax.Array, jax.Array]:
     """Eigenvalues and eigenvectors (complex) of general square matrices (CPU only)."""
     check_square(x, "eig")
     w, v = jnp.linalg.eig(x)
@@ -222,7 +224,7 @@ def eig(x):
 
 
 @op("eigvals", dtypes=FLOATS, kernel="eig", namespaces=_LINALG)
-def eigvals(x):
+def eigvals(x: jax.Array) -> jax.Array:
     """Eigenvalues (complex) of general square matrices (CPU only)."""
     check_square(x, "eigvals")
     return jnp.linalg.eigvals(x)
@@ -230,7 +232,8 @@ def eigvals(x):
 
 @op("matrix_rank", dtypes=FLOATS, tensors=("x", "tol", "atol", "rtol"), namespaces=_LINALG, method=None,
     differentiable=False)
-def matrix_rank(x, tol=None, hermitian=False, atol=None, rtol=None):
+def matrix_rank(x: jax.Array, tol: jax.Array | None = None, hermitian: bool = False,
+                atol: jax.Array | None = None, rtol: jax.Array | None = None) -> jax.Array:
     """Number of singular values above the tolerance (int64)."""
     if hermitian:
         s = jnp.abs(jnp.linalg.eigvalsh(x))
@@ -252,7 +255,8 @@ def matrix_rank(x, tol=None, hermitian=False, atol=None, rtol=None):
 
 
 @op("lstsq", tensors=("x", "y"), composite=True, namespaces=_LINALG)
-def lstsq(x, y, rcond=None, driver=None):
+def lstsq(x: Tensor, y: Tensor, rcond: float | None = None,
+          driver: str | None = None) -> tuple[Tensor, Tensor, Tensor, Tensor]:
     """Least-squares solution of x @ out = y: (solution, residuals, rank, singular_values).
 
     As Paddle on CPU: the default driver 'gelsy' returns empty residuals and singular values;
@@ -306,7 +310,7 @@ def _lstsq(x, y, rcond, driver):
 
 # -- LU ----------------------------------------------------------------------------------------
 @op("lu", dtypes=FLOATS, namespaces=_LINALG)
-def lu(x, pivot=True, get_infos=False):
+def lu(x: jax.Array, pivot: bool = True, get_infos: bool = False) -> tuple[jax.Array, ...]:
     """Packed LU factorization with 1-based int32 pivots (and int32 infos on request)."""
     if not pivot:
         raise NotImplementedError("lu(pivot=False) is only supported on GPU in Paddle")
@@ -326,7 +330,8 @@ def _perm_from_pivots(piv, m):
 
 
 @op("lu_unpack", tensors=("x", "y"), namespaces=_LINALG)
-def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True):
+def lu_unpack(x: jax.Array, y: jax.Array, unpack_ludata: bool = True,
+              unpack_pivots: bool = True) -> tuple[jax.Array, jax.Array, jax.Array]:
     """(P, L, U) from a packed LU factorization ``x`` and its pivots ``y``."""
     m, n = x.shape[-2:]
     k = min(m, n)
@@ -339,21 +344,21 @@ def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True):
 
 
 @op("lu_solve", tensors=("b", "lu", "pivots"), namespaces=_LINALG, method=None)
-def lu_solve(b, lu, pivots, trans="N"):
+def lu_solve(b: jax.Array, lu: jax.Array, pivots: jax.Array, trans: str = "N") -> jax.Array:
     """Solve A @ out = b (or A^T, A^H with trans 'T'/'C') from A's packed LU and pivots."""
     t = {"N": 0, "T": 1, "C": 2}[trans]
     return jax.scipy.linalg.lu_solve((lu, pivots.astype(jnp.int32) - 1), b, trans=t)
 
 
 @op("matrix_exp", dtypes=FLOATS, namespaces=_LINALG, method=None)
-def matrix_exp(x):
+def matrix_exp(x: jax.Array) -> jax.Array:
     """Matrix exponential of (batches of) square matrices."""
     check_square(x, "matrix_exp")
     return jax.scipy.linalg.expm(x)
 
 
 @op("cond", dtypes=FLOATS, namespaces=_LINALG)
-def cond(x, p=None):
+def cond(x: jax.Array, p: float | str | None = None) -> jax.Array:
     """Condition number: norm(x, p) * norm(inv(x), p) (ratio of singular values for +-2)."""
     if p in (None, 2, -2):
         s = jnp.linalg.svd(x, compute_uv=False)
@@ -370,13 +375,14 @@ def cond(x, p=None):
 
 # -- Householder products and low-rank SVD -----------------------------------------------------
 @op("householder_product", dtypes=FLOATS, tensors=("x", "tau"), namespaces=_LINALG)
-def householder_product(x, tau):
+def householder_product(x: jax.Array, tau: jax.Array) -> jax.Array:
     """The first n columns of the product of Householder reflectors (x, tau) as from geqrf."""
     return jax.lax.linalg.householder_product(x, tau.astype(x.dtype))
 
 
 @op("ormqr", tensors=("x", "tau", "y"), namespaces=_LINALG)
-def ormqr(x, tau, y, left=True, transpose=False):
+def ormqr(x: jax.Array, tau: jax.Array, y: jax.Array, left: bool = True,
+          transpose: bool = False) -> jax.Array:
     """Multiply ``y`` by the full Q of the reflectors (x, tau): Q @ y, Q^H @ y, y @ Q, ..."""
     if left and x.shape[-1] != y.shape[-2]:
         raise AssertionError(
@@ -394,7 +400,8 @@ def ormqr(x, tau, y, left=True, transpose=False):
 
 
 @op("svd_lowrank", tensors=("x", "M"), namespaces=_LINALG)
-def svd_lowrank(x, q=None, niter=2, M=None):  # noqa: N803 - Paddle's name
+def svd_lowrank(x: jax.Array, q: int | None = None, niter: int = 2,  # noqa: N803 - Paddle's name
+                M: jax.Array | None = None) -> tuple[jax.Array, jax.Array, jax.Array]:
     """Rank-q SVD (U [m, q], S [q], V [n, q]) of x - M; computed exactly (Paddle uses a
     randomized approximation), so results are at least as accurate."""
     a = x if M is None else x - M
@@ -405,7 +412,8 @@ def svd_lowrank(x, q=None, niter=2, M=None):  # noqa: N803 - Paddle's name
 
 
 @op("pca_lowrank", namespaces=_LINALG)
-def pca_lowrank(x, q=None, center=True, niter=2):
+def pca_lowrank(x: jax.Array, q: int | None = None, center: bool = True,
+                niter: int = 2) -> tuple[jax.Array, jax.Array, jax.Array]:
     """Principal components: rank-q SVD of x (centered over rows when ``center``)."""
     a = x - jnp.mean(x, axis=-2, keepdims=True) if center else x
     return svd_lowrank.__wrapped__(a, q, niter, None)

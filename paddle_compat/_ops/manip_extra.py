@@ -5,18 +5,21 @@ diagflat, range, split_with_sizes."""
 from __future__ import annotations
 
 import builtins
+from collections.abc import Sequence
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
 from .._core import dtype as _dt
+from .._core.dtype import DTypeLike
 from .._core.registry import op
 from .manipulation import _sections, _split_at, axis_of, int_list
 from .manipulation_gather import put_along_axis as _put_along_axis
 
 
 @op("ravel", aliases={"input": "x"})
-def ravel(x):
+def ravel(x: jax.Array) -> jax.Array:
     """Flatten to 1-D."""
     return x.reshape(-1)
 
@@ -37,14 +40,15 @@ def _scatter(x, dim, index, src, reduce, include_self):
 
 @op("scatter_add", tensors=("input", "index", "src"), aliases={"input": "input", "x": "input"},
     inplace="scatter_add_")
-def scatter_add(input, dim, index, src):  # noqa: A002
+def scatter_add(input: jax.Array, dim: int, index: jax.Array, src: jax.Array) -> jax.Array:  # noqa: A002
     """Add ``src`` into ``input`` at ``index`` along ``dim`` (duplicates accumulate)."""
     return _scatter(input, dim, index, src, "add", True)
 
 
 @op("scatter_reduce", tensors=("input", "index", "src"),
     aliases={"input": "input", "x": "input"})
-def scatter_reduce(input, dim, index, src, reduce, include_self=True):  # noqa: A002
+def scatter_reduce(input: jax.Array, dim: int, index: jax.Array, src: jax.Array, reduce: str,  # noqa: A002
+                   include_self: bool = True) -> jax.Array:
     """Reduce ``src`` into ``input`` at ``index`` along ``dim`` ('sum', 'prod', 'mean', 'amin',
     'amax')."""
     if reduce not in _SCATTER_REDUCE:
@@ -54,7 +58,7 @@ def scatter_reduce(input, dim, index, src, reduce, include_self=True):  # noqa: 
 
 
 @op("block_diag", tensors=("inputs",))
-def block_diag(inputs):
+def block_diag(inputs: Sequence[jax.Array]) -> jax.Array:
     """Block-diagonal matrix from 0-D, 1-D and 2-D Tensors."""
     mats = []
     for a in inputs:
@@ -76,7 +80,8 @@ def block_diag(inputs):
 
 
 @op("as_strided")
-def as_strided(x, shape, stride, offset=0):
+def as_strided(x: jax.Array, shape: Sequence[int], stride: Sequence[int],
+               offset: int = 0) -> jax.Array:
     """A Tensor of ``shape`` reading x's (contiguous) elements at sum(i * stride), starting
     ``offset`` bytes in (Paddle measures the offset in bytes, strides in elements)."""
     shape, stride = int_list(shape), int_list(stride)
@@ -166,7 +171,7 @@ def _tri_indices(row, col, offset, dtype, lower):
 
 
 @op("tril_indices", tensors=(), method=None, differentiable=False)
-def tril_indices(row, col, offset=0, dtype="int64"):
+def tril_indices(row: int, col: int, offset: int = 0, dtype: DTypeLike = "int64") -> jax.Array:
     """[2, N] row/column indices of the lower triangle of a row x col matrix."""
     if row < 0 or col < 0:
         raise ValueError("(InvalidArgument) tril_indices: row and col must be non-negative.")
@@ -174,7 +179,8 @@ def tril_indices(row, col, offset=0, dtype="int64"):
 
 
 @op("triu_indices", tensors=(), method=None, differentiable=False)
-def triu_indices(row, col=None, offset=0, dtype="int64"):
+def triu_indices(row: int, col: int | None = None, offset: int = 0,
+                 dtype: DTypeLike = "int64") -> jax.Array:
     """[2, N] row/column indices of the upper triangle of a row x col matrix."""
     col = row if col is None else col
     if row < 0 or col < 0:
@@ -183,13 +189,14 @@ def triu_indices(row, col=None, offset=0, dtype="int64"):
 
 
 @op("diagflat", method=True)
-def diagflat(x, offset=0):
+def diagflat(x: jax.Array, offset: int = 0) -> jax.Array:
     """2-D Tensor with the flattened x on diagonal ``offset``."""
     return jnp.diag(x.reshape(-1), k=offset)
 
 
 @op("range", tensors=(), method=None, differentiable=False)
-def range(start=0, end=None, step=1, dtype=None):  # noqa: A001
+def range(start: float = 0, end: float | None = None, step: float = 1,  # noqa: A001
+          dtype: DTypeLike | None = None) -> jax.Array:
     """Deprecated Paddle API: values from start to end *inclusive*, step apart (default dtype:
     the default float)."""
     if end is None:

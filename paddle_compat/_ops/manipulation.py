@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import math
+from collections.abc import Sequence
 
 import jax
 import jax.numpy as jnp
@@ -15,7 +16,9 @@ import numpy as np
 from jax import lax
 
 from .._core import dtype as _dt
+from .._core.dtype import DTypeLike
 from .._core.registry import op
+from .._core.tensor import Tensor
 
 
 # -- helpers ----------------------------------------------------------------------------------
@@ -72,7 +75,7 @@ def _same_dtypes(xs, what):
 
 # -- dtype ------------------------------------------------------------------------------------
 @op("cast", inplace="cast_")
-def cast(x, dtype):
+def cast(x: jax.Array, dtype: DTypeLike) -> jax.Array:
     """Convert ``x`` to ``dtype`` (float -> int truncates toward zero)."""
     return x.astype(_dt.to_dtype(dtype).np)
 
@@ -137,7 +140,7 @@ def infer_shape(in_shape, shape, what="reshape"):
 
 
 @op("reshape", inplace="reshape_")
-def reshape(x, shape, *more):
+def reshape(x: jax.Array, shape: int | Sequence[int], *more: int) -> jax.Array:
     """New shape with the same data; 0 keeps the input dim, -1 is inferred."""
     return jnp.reshape(x, infer_shape(x.shape, _with_more(shape, more)))
 
@@ -160,7 +163,7 @@ def _view_dtype(x, dtype):
 
 
 @op("view")
-def view(x, shape_or_dtype, *more):
+def view(x: jax.Array, shape_or_dtype: int | Sequence[int] | DTypeLike, *more: int) -> jax.Array:
     """Reshape (shape) or reinterpret the bits (dtype) of ``x``."""
     s = shape_or_dtype
     if not more and (isinstance(s, str | _dt.DType | type) or isinstance(s, np.dtype)):
@@ -169,13 +172,13 @@ def view(x, shape_or_dtype, *more):
 
 
 @op("view_as", composite=True)
-def view_as(x, other):
+def view_as(x: Tensor, other: Tensor) -> Tensor:
     """Reshape ``x`` to ``other``'s shape."""
     return reshape(x, list(other.shape))
 
 
 @op("unflatten")
-def unflatten(x, axis, shape):
+def unflatten(x: jax.Array, axis: int, shape: Sequence[int]) -> jax.Array:
     """Split dim ``axis`` into ``shape`` (one -1 allowed)."""
     ax = axis_of(axis, x.ndim)
     sub = infer_shape((x.shape[ax],), shape)
@@ -183,7 +186,7 @@ def unflatten(x, axis, shape):
 
 
 @op("flatten", inplace="flatten_")
-def flatten(x, start_axis=0, stop_axis=-1):
+def flatten(x: jax.Array, start_axis: int = 0, stop_axis: int = -1) -> jax.Array:
     """Merge dims ``start_axis..stop_axis`` into one (0-d input -> shape [1])."""
     nd = x.ndim
     if nd == 0:
@@ -219,13 +222,13 @@ def _perm(perm, nd):
 
 
 @op("transpose", inplace="transpose_")
-def transpose(x, perm):
+def transpose(x: jax.Array, perm: Sequence[int]) -> jax.Array:
     """Permute the dims of ``x``."""
     return jnp.transpose(x, _perm(perm, x.ndim))
 
 
 @op("permute")
-def permute(x, *dims):
+def permute(x: jax.Array, *dims: int | Sequence[int]) -> jax.Array:
     """Tensor.permute(*dims) / permute(list): same as transpose."""
     if len(dims) == 1 and not isinstance(dims[0], int):
         dims = dims[0]
@@ -233,7 +236,8 @@ def permute(x, *dims):
 
 
 @op("moveaxis")
-def moveaxis(x, source, destination):
+def moveaxis(x: jax.Array, source: int | Sequence[int],
+             destination: int | Sequence[int]) -> jax.Array:
     """Move dims ``source`` to positions ``destination``."""
     src, dst = int_list(source), int_list(destination)
     nd = x.ndim
@@ -253,7 +257,7 @@ def moveaxis(x, source, destination):
 
 
 @op("swapaxes", extra_names=("swapdims",))
-def swapaxes(x, perm, *more):
+def swapaxes(x: jax.Array, perm: int | Sequence[int], *more: int) -> jax.Array:
     """Swap two dims: ``swapaxes(x, 0, 1)`` (or a full permutation list)."""
     if more:
         a, b = axis_of(int(perm), x.ndim), axis_of(int(more[0]), x.ndim)
@@ -274,7 +278,7 @@ def _axes(axis, nd, what="axis"):
 
 
 @op("squeeze", inplace="squeeze_")
-def squeeze(x, axis=None):
+def squeeze(x: jax.Array, axis: int | Sequence[int] | None = None) -> jax.Array:
     """Drop size-1 dims (all, or those in ``axis``; other listed dims are kept)."""
     if axis is None:
         return jnp.squeeze(x)
@@ -294,7 +298,7 @@ def squeeze(x, axis=None):
 
 
 @op("unsqueeze", inplace="unsqueeze_")
-def unsqueeze(x, axis):
+def unsqueeze(x: jax.Array, axis: int | Sequence[int]) -> jax.Array:
     """Insert size-1 dims at ``axis`` (a list is applied one insertion at a time)."""
     shape = list(x.shape)
     for a in int_list(axis):
@@ -311,7 +315,7 @@ def unsqueeze(x, axis):
 
 # -- join / split -----------------------------------------------------------------------------
 @op("concat", extra_names=("cat", "concatenate"))
-def concat(x, axis=0, out=None):
+def concat(x: Sequence[jax.Array], axis: int = 0, out: None = None) -> jax.Array:
     """Join tensors along an existing dim (dtypes must match)."""
     xs = tensor_list(x, "concat")
     _same_dtypes(xs, "concat")
@@ -329,7 +333,7 @@ def concat(x, axis=0, out=None):
 
 
 @op("stack")
-def stack(x, axis=0, out=None):
+def stack(x: Sequence[jax.Array], axis: int = 0, out: None = None) -> jax.Array:
     """Join same-shape tensors along a new dim."""
     xs = tensor_list(x, "stack")
     _same_dtypes(xs, "stack")
@@ -385,21 +389,22 @@ def _split_at(x, sizes, ax):
 
 
 @op("split")
-def split(x, num_or_sections, axis=0):
+def split(x: jax.Array, num_or_sections: int | Sequence[int], axis: int = 0) -> list[jax.Array]:
     """Split into equal parts (int) or parts of the given sizes (list; one -1 inferred)."""
     ax = axis_of(axis, x.ndim)
     return _split_at(x, _sections(x.shape[ax], num_or_sections), ax)
 
 
 @op("chunk")
-def chunk(x, chunks, axis=0):
+def chunk(x: jax.Array, chunks: int, axis: int = 0) -> list[jax.Array]:
     """Split into ``chunks`` equal parts."""
     ax = axis_of(axis, x.ndim)
     return _split_at(x, _sections(x.shape[ax], int(chunks)), ax)
 
 
 @op("tensor_split")
-def tensor_split(x, num_or_indices, axis=0):
+def tensor_split(x: jax.Array, num_or_indices: int | Sequence[int],
+                 axis: int = 0) -> list[jax.Array]:
     """numpy.array_split: n nearly equal parts, or split before the given indices."""
     ax = axis_of(axis, x.ndim)
     return list(jnp.array_split(x, num_or_indices if isinstance(num_or_indices, int)
@@ -407,7 +412,7 @@ def tensor_split(x, num_or_indices, axis=0):
 
 
 @op("hsplit")
-def hsplit(x, num_or_indices):
+def hsplit(x: jax.Array, num_or_indices: int | Sequence[int]) -> list[jax.Array]:
     """tensor_split along dim 1 (dim 0 for 1-D)."""
     if x.ndim < 1:
         raise ValueError("hsplit needs a tensor with at least 1 dim.")
@@ -415,7 +420,7 @@ def hsplit(x, num_or_indices):
 
 
 @op("vsplit")
-def vsplit(x, num_or_indices):
+def vsplit(x: jax.Array, num_or_indices: int | Sequence[int]) -> list[jax.Array]:
     """tensor_split along dim 0 (needs >= 2 dims)."""
     if x.ndim < 2:
         raise ValueError("vsplit needs a tensor with at least 2 dims.")
@@ -423,7 +428,7 @@ def vsplit(x, num_or_indices):
 
 
 @op("dsplit")
-def dsplit(x, num_or_indices):
+def dsplit(x: jax.Array, num_or_indices: int | Sequence[int]) -> list[jax.Array]:
     """tensor_split along dim 2 (needs >= 3 dims)."""
     if x.ndim < 3:
         raise ValueError("dsplit needs a tensor with at least 3 dims.")
@@ -431,14 +436,14 @@ def dsplit(x, num_or_indices):
 
 
 @op("unbind")
-def unbind(x, axis=0):
+def unbind(x: jax.Array, axis: int = 0) -> list[jax.Array]:
     """Split into the slices along ``axis`` (that dim removed)."""
     ax = axis_of(axis, x.ndim)
     return [jnp.squeeze(p, ax) for p in _split_at(x, [1] * x.shape[ax], ax)]
 
 
 @op("unstack")
-def unstack(x, axis=0, num=None):
+def unstack(x: jax.Array, axis: int = 0, num: int | None = None) -> list[jax.Array]:
     """Same as unbind; ``num`` must equal the dim size when given."""
     ax = axis_of(axis, x.ndim)
     if num is not None and num != x.shape[ax]:
@@ -450,7 +455,7 @@ def unstack(x, axis=0, num=None):
 
 
 def _stack_fn(name, fn, doc):
-    def f(x):
+    def f(x: Sequence[jax.Array]) -> jax.Array:
         xs = tensor_list(x, name)
         _same_dtypes(xs, name)
         return fn(xs)
@@ -467,7 +472,7 @@ _stack_fn("column_stack", jnp.column_stack, "Stack 1-D inputs as columns, else h
 
 
 def _atleast(name, fn):
-    def f(*inputs):
+    def f(*inputs: jax.Array) -> jax.Array | list[jax.Array]:
         outs = [fn(a) for a in inputs]
         return outs[0] if len(outs) == 1 else outs
 
@@ -514,25 +519,25 @@ def _expand_shape(in_shape, shape, what="expand_v2"):
 
 
 @op("expand")
-def expand(x, shape, *more):
+def expand(x: jax.Array, shape: int | Sequence[int], *more: int) -> jax.Array:
     """Broadcast ``x`` to ``shape`` (-1 keeps the input dim)."""
     return jnp.broadcast_to(x, _expand_shape(x.shape, _with_more(shape, more)))
 
 
 @op("broadcast_to")
-def broadcast_to(x, shape):
+def broadcast_to(x: jax.Array, shape: Sequence[int]) -> jax.Array:
     """Broadcast ``x`` to ``shape`` (-1 keeps the input dim)."""
     return jnp.broadcast_to(x, _expand_shape(x.shape, shape))
 
 
 @op("expand_as", composite=True)
-def expand_as(x, y):
+def expand_as(x: Tensor, y: Tensor) -> Tensor:
     """Broadcast ``x`` to ``y``'s shape."""
     return expand(x, list(y.shape))
 
 
 @op("broadcast_tensors")
-def broadcast_tensors(x):
+def broadcast_tensors(x: Sequence[jax.Array]) -> list[jax.Array]:
     """Broadcast all inputs to their common shape."""
     xs = tensor_list(x, "broadcast_tensors", "input")
     _same_dtypes(xs, "broadcast_tensors")
@@ -547,7 +552,7 @@ def broadcast_tensors(x):
 
 
 @op("tile")
-def tile(x, repeat_times, *more):
+def tile(x: jax.Array, repeat_times: int | Sequence[int], *more: int) -> jax.Array:
     """Repeat the whole tensor ``repeat_times[i]`` times along each dim."""
     reps = int_list(_with_more(repeat_times, more))
     for r in reps:
@@ -579,7 +584,7 @@ def _flip_axes(axis, nd):
 
 
 @op("flip", extra_names=("reverse",))
-def flip(x, axis):
+def flip(x: jax.Array, axis: int | Sequence[int]) -> jax.Array:
     """Reverse the order of elements along ``axis``."""
     return jnp.flip(x, _flip_axes(axis, x.ndim)) if x.ndim else x
 
@@ -591,7 +596,8 @@ def reverse(x, axis):
 
 
 @op("roll")
-def roll(x, shifts, axis=None):
+def roll(x: jax.Array, shifts: int | Sequence[int],
+         axis: int | Sequence[int] | None = None) -> jax.Array:
     """Shift elements circularly (over the flattened tensor when ``axis`` is None)."""
     sh = int_list(shifts)
     if axis is None:
@@ -606,7 +612,7 @@ def roll(x, shifts, axis=None):
 
 
 @op("rot90")
-def rot90(x, k=1, axes=(0, 1)):
+def rot90(x: jax.Array, k: int = 1, axes: Sequence[int] = (0, 1)) -> jax.Array:
     """Rotate by 90 degrees ``k`` times in the plane of ``axes``."""
     a0, a1 = int_list(axes)
     nd = x.ndim
@@ -623,7 +629,7 @@ def rot90(x, k=1, axes=(0, 1)):
 
 
 @op("diagonal", namespaces=("paddle", "paddle.linalg"))
-def diagonal(x, offset=0, axis1=0, axis2=1):
+def diagonal(x: jax.Array, offset: int = 0, axis1: int = 0, axis2: int = 1) -> jax.Array:
     """The diagonal of the (axis1, axis2) planes, appended as the last dim."""
     a1, a2 = axis_of(axis1, x.ndim), axis_of(axis2, x.ndim)
     if a1 == a2:
@@ -633,7 +639,7 @@ def diagonal(x, offset=0, axis1=0, axis2=1):
 
 
 @op("tensor_unfold", extra_names=("unfold",), method="unfold")
-def tensor_unfold(x, axis, size, step):
+def tensor_unfold(x: jax.Array, axis: int, size: int, step: int) -> jax.Array:
     """Windows of ``size`` with stride ``step`` along ``axis``, appended as the last dim."""
     ax = axis_of(axis, x.ndim)
     n = x.shape[ax]
@@ -651,7 +657,7 @@ def tensor_unfold(x, axis, size, step):
 
 # -- grids, crops, contractions ---------------------------------------------------------------
 @op("meshgrid", tensors=("args",), method=None)
-def meshgrid(*args, indexing="ij"):
+def meshgrid(*args: jax.Array | Sequence[jax.Array], indexing: str = "ij") -> list[jax.Array]:
     """Coordinate grids from 1-D (or 0-d) inputs (``indexing='ij'`` by default)."""
     xs = list(args[0]) if len(args) == 1 and isinstance(args[0], list | tuple) else list(args)
     tensor_list(xs, "meshgrid", "inputs")
@@ -660,7 +666,8 @@ def meshgrid(*args, indexing="ij"):
 
 
 @op("crop", method=None)
-def crop(x, shape=None, offsets=None):
+def crop(x: jax.Array, shape: Sequence[int] | None = None,
+         offsets: Sequence[int] | None = None) -> jax.Array:
     """Slice a block of ``shape`` (-1: up to the end) starting at ``offsets``."""
     nd = x.ndim
     offs = [0] * nd if offsets is None else int_list(offsets)
@@ -697,7 +704,8 @@ def _td_axes(axes, nx):
 
 
 @op("tensordot", tensors=("x", "y"))
-def tensordot(x, y, axes=2):
+def tensordot(x: jax.Array, y: jax.Array,
+              axes: int | Sequence[int] | Sequence[Sequence[int]] = 2) -> jax.Array:
     """Sum products over the paired ``axes`` of x and y."""
     if x.dtype != y.dtype:
         raise ValueError(
@@ -709,13 +717,13 @@ def tensordot(x, y, axes=2):
 
 
 @op("numel", differentiable=False)
-def numel(x):
+def numel(x: jax.Array) -> jax.Array:
     """Number of elements as an int64 0-d Tensor."""
     return jnp.asarray(int(np.prod(x.shape, dtype=np.int64)), jnp.int64)
 
 
 @op("narrow", aliases={"input": "x", "dim": "axis"})
-def narrow(x, axis, start, length):
+def narrow(x: jax.Array, axis: int, start: int, length: int) -> jax.Array:
     """``length`` elements of dim ``axis`` from ``start`` (negative start counts back)."""
     ax = axis_of(axis, x.ndim)
     n = x.shape[ax]

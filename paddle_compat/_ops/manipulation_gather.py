@@ -4,7 +4,9 @@ take/put_along_axis, where, masked_fill/scatter, repeat_interleave, *_scatter, s
 from __future__ import annotations
 
 import builtins
+from collections.abc import Sequence
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
@@ -56,7 +58,7 @@ def _last_wins(idx, n):
 
 # -- gather -----------------------------------------------------------------------------------
 @op("gather", tensors=("x", "index"))
-def gather(x, index, axis=None, out=None):
+def gather(x: jax.Array, index: jax.Array, axis: int | None = None, out: None = None) -> jax.Array:
     """Rows (or slices along ``axis``) of ``x`` at ``index`` (1-D or 0-d)."""
     _check_index(index, "gather")
     ax = 0 if axis is None else axis_of(int(axis), x.ndim)
@@ -65,7 +67,7 @@ def gather(x, index, axis=None, out=None):
 
 
 @op("gather_nd", tensors=("x", "index"))
-def gather_nd(x, index):
+def gather_nd(x: jax.Array, index: jax.Array) -> jax.Array:
     """``x[index[..., 0], index[..., 1], ...]`` over the last dim of ``index``."""
     _check_index(index, "gather_nd")
     k = index.shape[-1]
@@ -75,7 +77,7 @@ def gather_nd(x, index):
 
 
 @op("index_select", tensors=("x", "index"))
-def index_select(x, index, axis=0, out=None):
+def index_select(x: jax.Array, index: jax.Array, axis: int = 0, out: None = None) -> jax.Array:
     """Slices of ``x`` along ``axis`` at the 1-D ``index``."""
     _check_index(index, "index_select")
     if index.ndim != 1:
@@ -88,7 +90,8 @@ def index_select(x, index, axis=0, out=None):
 
 
 @op("take_along_axis", extra_names=("take_along_dim",), method_aliases=("take_along_dim",), tensors=("arr", "indices"), aliases={"input": "arr"})
-def take_along_axis(arr, indices, axis, broadcast=True, out=None):
+def take_along_axis(arr: jax.Array, indices: jax.Array, axis: int, broadcast: bool = True,
+                    out: None = None) -> jax.Array:
     """Values of ``arr`` at ``indices`` along ``axis`` (other dims broadcast together)."""
     _check_index(indices, "take_along_axis")
     ax = axis_of(axis, arr.ndim)
@@ -117,7 +120,8 @@ def _align(arr, indices, ax, broadcast):
 
 # -- scatter ----------------------------------------------------------------------------------
 @op("scatter", amp="black", tensors=("x", "index", "updates"), inplace="scatter_")
-def scatter(x, index, updates, overwrite=True, out=None):
+def scatter(x: jax.Array, index: jax.Array, updates: jax.Array, overwrite: bool = True,
+            out: None = None) -> jax.Array:
     """Rows of ``x`` at ``index`` replaced by (overwrite) or summed from ``updates`` (rows
     that are hit are zeroed first when ``overwrite`` is False)."""
     _check_index(index, "scatter")
@@ -132,7 +136,7 @@ def scatter(x, index, updates, overwrite=True, out=None):
 
 
 @op("scatter_nd_add", tensors=("x", "index", "updates"))
-def scatter_nd_add(x, index, updates):
+def scatter_nd_add(x: jax.Array, index: jax.Array, updates: jax.Array) -> jax.Array:
     """``x`` plus ``updates`` summed at the coordinates in the last dim of ``index``."""
     _check_index(index, "scatter_nd_add")
     _same_dtype(x, updates, "scatter_nd_add")
@@ -144,13 +148,14 @@ def scatter_nd_add(x, index, updates):
 
 
 @op("scatter_nd", tensors=("index", "updates"))
-def scatter_nd(index, updates, shape):
+def scatter_nd(index: jax.Array, updates: jax.Array, shape: Sequence[int]) -> jax.Array:
     """Zeros of ``shape`` with ``updates`` summed at ``index``."""
     return scatter_nd_add.fn(jnp.zeros(tuple(int_list(shape)), updates.dtype), index, updates)
 
 
 @op("index_add", tensors=("x", "index", "value"), inplace="index_add_")
-def index_add(x, index, axis, value, alpha=1, out=None):
+def index_add(x: jax.Array, index: jax.Array, axis: int, value: jax.Array, alpha: float = 1,
+              out: None = None) -> jax.Array:
     """``x`` plus ``alpha * value`` added at ``index`` along ``axis``."""
     _check_index(index, "index_add")
     ax = axis_of(axis, x.ndim)
@@ -159,7 +164,7 @@ def index_add(x, index, axis, value, alpha=1, out=None):
 
 
 @op("index_fill", tensors=("x", "index", "value"), inplace="index_fill_")
-def index_fill(x, index, axis, value):
+def index_fill(x: jax.Array, index: jax.Array, axis: int, value: jax.Array) -> jax.Array:
     """``x`` with the slices at ``index`` along ``axis`` set to ``value``."""
     _check_index(index, "index_fill")
     ax = axis_of(axis, x.ndim)
@@ -175,7 +180,8 @@ def _index_put_kernel(x, indices, value, accumulate=False):
 
 
 @op("index_put", composite=True, inplace="index_put_")
-def index_put(x, indices, value, accumulate=False):
+def index_put(x: Tensor, indices: Sequence[Tensor], value: Tensor | float,
+              accumulate: bool = False) -> Tensor:
     """``x`` with ``value`` put (or accumulated) at the advanced index ``indices``."""
     idx = []
     for t in indices:
@@ -195,7 +201,9 @@ _REDUCE = ("assign", "add", "mul", "multiply", "mean", "amin", "amax")
     inplace="put_along_axis_",
     aliases={"input": "arr"},
 )
-def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=True, broadcast=True):
+def put_along_axis(arr: jax.Array, indices: jax.Array, values: jax.Array, axis: int,
+                   reduce: str = "assign", include_self: bool = True,
+                   broadcast: bool = True) -> jax.Array:
     """Put ``values`` into ``arr`` at ``indices`` along ``axis`` with a reduction."""
     if reduce not in _REDUCE:
         raise ValueError(
@@ -276,7 +284,8 @@ def _check_cond(condition):
 
 
 @op("where", composite=True)
-def where(condition, x=None, y=None, out=None):
+def where(condition: Tensor, x: Tensor | float | None = None, y: Tensor | float | None = None,
+          out: None = None) -> Tensor | tuple[Tensor, ...]:
     """Elementwise ``x if condition else y`` (Paddle promotion of x and y); with only
     ``condition``, the tuple of int64 coordinates of its True entries."""
     if x is None and y is None:
@@ -292,7 +301,7 @@ def where(condition, x=None, y=None, out=None):
 
 
 @op("where_", composite=True)
-def where_(condition, x=None, y=None):
+def where_(condition: Tensor, x: Tensor | None = None, y: Tensor | float | None = None) -> Tensor:
     """In-place where: the result is written into ``x``."""
     if not isinstance(x, Tensor):
         raise TypeError("where_: x must be a Tensor")
@@ -309,7 +318,7 @@ def where_(condition, x=None, y=None):
 
 
 @op("masked_fill", tensors=("x", "mask", "value"), inplace="masked_fill_")
-def masked_fill(x, mask, value):
+def masked_fill(x: jax.Array, mask: jax.Array, value: jax.Array) -> jax.Array:
     """``x`` with the entries where ``mask`` is True set to ``value`` (cast to x's dtype).
     As in Paddle 3.3.1, no gradient flows to a Tensor ``value``."""
     v = lax.stop_gradient(jnp.asarray(value).astype(x.dtype))
@@ -317,7 +326,7 @@ def masked_fill(x, mask, value):
 
 
 @op("masked_scatter", tensors=("x", "mask", "value"), inplace="masked_scatter_")
-def masked_scatter(x, mask, value):
+def masked_scatter(x: jax.Array, mask: jax.Array, value: jax.Array) -> jax.Array:
     """``x`` with the True positions of ``mask`` filled, in order, from ``value``."""
     m = jnp.broadcast_to(mask.astype(bool), x.shape).reshape(-1)
     pos = jnp.clip(jnp.cumsum(m) - 1, 0, builtins.max(value.size - 1, 0))
@@ -341,7 +350,8 @@ def _repeat_interleave_int(x, repeats, axis):
 
 
 @op("repeat_interleave", composite=True)
-def repeat_interleave(x, repeats, axis=None, output_size=None):
+def repeat_interleave(x: Tensor, repeats: int | Tensor, axis: int | None = None,
+                      output_size: int | None = None) -> Tensor:
     """Repeat each element (or slice along ``axis``) ``repeats`` times."""
     if isinstance(repeats, int | np.integer):
         return _repeat_interleave_int(x, int(repeats), axis)
@@ -366,7 +376,7 @@ def repeat_interleave(x, repeats, axis=None, output_size=None):
 
 # -- *_scatter --------------------------------------------------------------------------------
 @op("select_scatter", tensors=("x", "values"))
-def select_scatter(x, values, axis, index):
+def select_scatter(x: jax.Array, values: jax.Array, axis: int, index: int) -> jax.Array:
     """``x`` with the slice at ``index`` along ``axis`` replaced by ``values``."""
     ax = axis_of(axis, x.ndim)
     n = x.shape[ax]
@@ -380,7 +390,8 @@ def select_scatter(x, values, axis, index):
 
 
 @op("slice_scatter", tensors=("x", "value"))
-def slice_scatter(x, value, axes, starts, ends, strides):
+def slice_scatter(x: jax.Array, value: jax.Array, axes: Sequence[int], starts: Sequence[int],
+                  ends: Sequence[int], strides: Sequence[int]) -> jax.Array:
     """``x`` with the strided slice given by axes/starts/ends/strides replaced by ``value``."""
     sl = [slice(None)] * x.ndim
     for a, s, e, st in zip(int_list(axes), int_list(starts), int_list(ends), int_list(strides)):
@@ -390,7 +401,8 @@ def slice_scatter(x, value, axes, starts, ends, strides):
 
 
 @op("diagonal_scatter", tensors=("x", "y"))
-def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1):
+def diagonal_scatter(x: jax.Array, y: jax.Array, offset: int = 0, axis1: int = 0,
+                     axis2: int = 1) -> jax.Array:
     """``x`` with its (offset, axis1, axis2) diagonal replaced by ``y``."""
     a1, a2 = axis_of(axis1, x.ndim), axis_of(axis2, x.ndim)
     n1, n2 = x.shape[a1], x.shape[a2]
@@ -403,7 +415,8 @@ def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1):
 
 
 @op("shard_index", differentiable=False)
-def shard_index(x, index_num, nshards, shard_id, ignore_value=-1):
+def shard_index(x: jax.Array, index_num: int, nshards: int, shard_id: int,
+                ignore_value: int = -1) -> jax.Array:
     """Map global ids to ids local to shard ``shard_id`` (others -> ``ignore_value``)."""
     size = (index_num + nshards - 1) // nshards
     return jnp.where(x // size == shard_id, x % size, ignore_value).astype(x.dtype)

@@ -23,24 +23,24 @@ _BIN = dict(tensors=("x", "y"), promote=("x", "y"))
 
 
 @op("add", inplace="add_", **_BIN)
-def add(x, y):
+def add(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.add(x, y)
 
 
 @op("subtract", method_aliases=("sub",), inplace_aliases=("sub_",), inplace="subtract_", extra_names=("sub",), **_BIN)
-def subtract(x, y):
+def subtract(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.subtract(x, y)
 
 
 @op("multiply", method_aliases=("mul",), inplace_aliases=("mul_",), inplace="multiply_", extra_names=("mul",), **_BIN)
-def multiply(x, y):
+def multiply(x: jax.Array, y: jax.Array) -> jax.Array:
     if x.dtype == jnp.bool_:
         return jnp.logical_and(x, y)
     return jnp.multiply(x, y)
 
 
 @op("divide", inplace="divide_", extra_names=("div", "true_divide"), method_aliases=("div", "true_divide"), inplace_aliases=("div_",), **_BIN)
-def divide(x, y):
+def divide(x: jax.Array, y: jax.Array) -> jax.Array:
     """True division; int inputs give the default float dtype."""
     if not _dt.is_inexact_np(x.dtype):
         f = _dt.default_float().np
@@ -49,47 +49,47 @@ def divide(x, y):
 
 
 @op("floor_divide", inplace="floor_divide_", **_BIN)
-def floor_divide(x, y):
+def floor_divide(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.floor_divide(x, y)
 
 
 @op("remainder", method_aliases=("mod", "floor_mod"), inplace_aliases=("mod_", "floor_mod_"), inplace="remainder_", extra_names=("mod", "floor_mod"), **_BIN)
-def remainder(x, y):
+def remainder(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.remainder(x, y)
 
 
 @op("pow", amp="black", inplace="pow_", **_BIN)
-def pow(x, y):  # noqa: A001 - Paddle's name
+def pow(x: jax.Array, y: jax.Array) -> jax.Array:  # noqa: A001 - Paddle's name
     return jnp.power(x, y)
 
 
 @op("maximum", **_BIN)
-def maximum(x, y):
+def maximum(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.maximum(x, y)
 
 
 @op("minimum", **_BIN)
-def minimum(x, y):
+def minimum(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.minimum(x, y)
 
 
 @op("fmax", **_BIN)
-def fmax(x, y):
+def fmax(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.fmax(x, y)
 
 
 @op("fmin", **_BIN)
-def fmin(x, y):
+def fmin(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.fmin(x, y)
 
 
 @op("atan2", **_BIN)
-def atan2(x, y):
+def atan2(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.arctan2(_float_in(x), _float_in(y))
 
 
 @op("heaviside", **_BIN)
-def heaviside(x, y):
+def heaviside(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.heaviside(x, y)
 
 
@@ -118,9 +118,10 @@ _UNARY = {
 
 
 def _make_unary(fn, float_only):
-    if float_only:
-        return lambda x: fn(_float_in(x))
-    return lambda x: fn(x)
+    def unary(x: jax.Array) -> jax.Array:
+        return fn(_float_in(x) if float_only else x)
+
+    return unary
 
 
 for _name, (_fn, _float_only, _traits) in _UNARY.items():
@@ -130,13 +131,13 @@ for _name, (_fn, _float_only, _traits) in _UNARY.items():
 
 
 @op("round", inplace="round_")
-def round(x, decimals=0):  # noqa: A001
+def round(x: jax.Array, decimals: int = 0) -> jax.Array:  # noqa: A001
     """Round half to even (measured on Paddle 3.3.1: 0.5 -> 0, 1.5 -> 2)."""
     return jnp.round(x, decimals)
 
 
 @op("logit", inplace="logit_")
-def logit(x, eps=None):
+def logit(x: jax.Array, eps: float | None = None) -> jax.Array:
     x = _float_in(x)
     if eps is not None:
         x = jnp.clip(x, eps, 1 - eps)
@@ -144,7 +145,8 @@ def logit(x, eps=None):
 
 
 @op("scale", inplace="scale_")
-def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None):
+def scale(x: jax.Array, scale: float = 1.0, bias: float = 0.0, bias_after_scale: bool = True,
+          act: str | None = None) -> jax.Array:
     """``scale * x + bias`` (or ``scale * (x + bias)``), keeping x's dtype."""
     s = jnp.asarray(scale, x.dtype)
     b = jnp.asarray(bias, x.dtype)
@@ -152,7 +154,7 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None):
 
 
 @op("clip", extra_names=("clamp",), method_aliases=("clamp",), inplace_aliases=("clamp_",), inplace="clip_", tensors=("x", "min", "max"))
-def clip(x, min=None, max=None):  # noqa: A002
+def clip(x: jax.Array, min: jax.Array | None = None, max: jax.Array | None = None) -> jax.Array:  # noqa: A002
     """Clamp to [min, max]; min/max may be numbers or Tensors, and keep x's dtype."""
     lo = None if min is None else jnp.asarray(min).astype(x.dtype)
     hi = None if max is None else jnp.asarray(max).astype(x.dtype)
@@ -160,12 +162,13 @@ def clip(x, min=None, max=None):  # noqa: A002
 
 
 @op("lerp", tensors=("x", "y", "weight"), promote=("x", "y", "weight"), inplace="lerp_")
-def lerp(x, y, weight):
+def lerp(x: jax.Array, y: jax.Array, weight: jax.Array) -> jax.Array:
     return x + weight * (y - x)
 
 
 @op("addmm", inplace="addmm_", tensors=("input", "x", "y"), aliases={"input": "input"})
-def addmm(input, x, y, beta=1.0, alpha=1.0):  # noqa: A002
+def addmm(input: jax.Array, x: jax.Array, y: jax.Array, beta: float = 1.0,  # noqa: A002
+          alpha: float = 1.0) -> jax.Array:
     return beta * input + alpha * jnp.matmul(x, y)
 
 
@@ -174,112 +177,114 @@ _CMP = dict(tensors=("x", "y"), promote=("x", "y"), differentiable=False)
 
 
 @op("equal", extra_names=("eq",), method_aliases=("eq",), inplace="equal_", **_CMP)
-def equal(x, y):
+def equal(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.equal(x, y)
 
 
 @op("not_equal", extra_names=("ne",), method_aliases=("ne",), inplace="not_equal_", **_CMP)
-def not_equal(x, y):
+def not_equal(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.not_equal(x, y)
 
 
 @op("less_than", extra_names=("less", "lt"), method_aliases=("lt", "less"), inplace="less_than_", inplace_aliases=("less_",), **_CMP)
-def less_than(x, y):
+def less_than(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.less(x, y)
 
 
 @op("less_equal", extra_names=("le",), method_aliases=("le",), inplace="less_equal_", **_CMP)
-def less_equal(x, y):
+def less_equal(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.less_equal(x, y)
 
 
 @op("greater_than", extra_names=("greater", "gt"), method_aliases=("gt", "greater"), inplace="greater_than_", **_CMP)
-def greater_than(x, y):
+def greater_than(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.greater(x, y)
 
 
 @op("greater_equal", extra_names=("ge",), method_aliases=("ge",), inplace="greater_equal_", **_CMP)
-def greater_equal(x, y):
+def greater_equal(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.greater_equal(x, y)
 
 
 @op("logical_and", inplace="logical_and_", tensors=("x", "y"), differentiable=False)
-def logical_and(x, y):
+def logical_and(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.logical_and(x, y)
 
 
 @op("logical_or", inplace="logical_or_", tensors=("x", "y"), differentiable=False)
-def logical_or(x, y):
+def logical_or(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.logical_or(x, y)
 
 
 @op("logical_xor", inplace="logical_xor_", tensors=("x", "y"), differentiable=False)
-def logical_xor(x, y):
+def logical_xor(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.logical_xor(x, y)
 
 
 @op("logical_not", inplace="logical_not_", differentiable=False)
-def logical_not(x):
+def logical_not(x: jax.Array) -> jax.Array:
     return jnp.logical_not(x)
 
 
 @op("bitwise_and", inplace="bitwise_and_", differentiable=False, **{k: v for k, v in _BIN.items()})
-def bitwise_and(x, y):
+def bitwise_and(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.bitwise_and(x, y)
 
 
 @op("bitwise_or", inplace="bitwise_or_", differentiable=False, **_BIN)
-def bitwise_or(x, y):
+def bitwise_or(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.bitwise_or(x, y)
 
 
 @op("bitwise_xor", inplace="bitwise_xor_", differentiable=False, **_BIN)
-def bitwise_xor(x, y):
+def bitwise_xor(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.bitwise_xor(x, y)
 
 
 @op("bitwise_not", extra_names=("bitwise_invert",), method_aliases=("bitwise_invert",), inplace="bitwise_not_", inplace_aliases=("bitwise_invert_",), differentiable=False)
-def bitwise_not(x):
+def bitwise_not(x: jax.Array) -> jax.Array:
     return jnp.logical_not(x) if x.dtype == jnp.bool_ else jnp.bitwise_not(x)
 
 
 @op("bitwise_left_shift", inplace="bitwise_left_shift_", differentiable=False, **_BIN)
-def bitwise_left_shift(x, y, is_arithmetic=True):
+def bitwise_left_shift(x: jax.Array, y: jax.Array, is_arithmetic: bool = True) -> jax.Array:
     return jnp.left_shift(x, y)
 
 
 @op("bitwise_right_shift", inplace="bitwise_right_shift_", differentiable=False, **_BIN)
-def bitwise_right_shift(x, y, is_arithmetic=True):
+def bitwise_right_shift(x: jax.Array, y: jax.Array, is_arithmetic: bool = True) -> jax.Array:
     return jnp.right_shift(x, y)
 
 
 @op("isnan", differentiable=False)
-def isnan(x):
+def isnan(x: jax.Array) -> jax.Array:
     return jnp.isnan(x)
 
 
 @op("isinf", differentiable=False)
-def isinf(x):
+def isinf(x: jax.Array) -> jax.Array:
     return jnp.isinf(x)
 
 
 @op("isfinite", differentiable=False)
-def isfinite(x):
+def isfinite(x: jax.Array) -> jax.Array:
     return jnp.isfinite(x)
 
 
 @op("allclose", tensors=("x", "y"), differentiable=False)
-def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False):
+def allclose(x: jax.Array, y: jax.Array, rtol: float = 1e-05, atol: float = 1e-08,
+             equal_nan: bool = False) -> jax.Array:
     return jnp.allclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
 @op("isclose", tensors=("x", "y"), differentiable=False)
-def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False):
+def isclose(x: jax.Array, y: jax.Array, rtol: float = 1e-05, atol: float = 1e-08,
+            equal_nan: bool = False) -> jax.Array:
     return jnp.isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
 @op("equal_all", tensors=("x", "y"), differentiable=False)
-def equal_all(x, y):
+def equal_all(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.all(x == y) if x.shape == y.shape else jnp.asarray(False)
 
 
@@ -294,7 +299,8 @@ def _same_dtype(name, x, y):
 
 
 @op("matmul", amp="white", tensors=("x", "y"), namespaces=("paddle", "paddle.linalg"))
-def matmul(x, y, transpose_x=False, transpose_y=False):
+def matmul(x: jax.Array, y: jax.Array, transpose_x: bool = False,
+           transpose_y: bool = False) -> jax.Array:
     """Batched matrix product with optional transposes of the last two dims."""
     _same_dtype("matmul", x, y)
     if transpose_x:
@@ -313,37 +319,37 @@ def matmul(x, y, transpose_x=False, transpose_y=False):
 
 
 @op("mm", amp="white", tensors=("input", "mat2"))
-def mm(input, mat2):  # noqa: A002
+def mm(input: jax.Array, mat2: jax.Array) -> jax.Array:  # noqa: A002
     _same_dtype("mm", input, mat2)
     return jnp.matmul(input, mat2)
 
 
 @op("bmm", tensors=("x", "y"))
-def bmm(x, y):
+def bmm(x: jax.Array, y: jax.Array) -> jax.Array:
     _same_dtype("bmm", x, y)
     return jnp.matmul(x, y)
 
 
 @op("dot", tensors=("x", "y"), promote=("x", "y"))
-def dot(x, y):
+def dot(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.sum(x * y, axis=-1)
 
 
 @op("outer", extra_names=("ger",), tensors=("x", "y"), promote=("x", "y"))
-def outer(x, y):
+def outer(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.outer(x, y)
 
 
 @op("inner", tensors=("x", "y"), promote=("x", "y"))
-def inner(x, y):
+def inner(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.inner(x, y)
 
 
 @op("kron", tensors=("x", "y"), promote=("x", "y"))
-def kron(x, y):
+def kron(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.kron(x, y)
 
 
 @op("einsum", amp="white", tensors=("operands",), method=None)
-def einsum(equation, *operands):
+def einsum(equation: str, *operands: jax.Array) -> jax.Array:
     return jnp.einsum(equation, *operands)

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import math as _math
 
+import jax
 import jax.numpy as jnp
 import jax.scipy.special as jsp
 from jax import lax
 
 from .._core import dtype as _dt
 from .._core.registry import op
+from .._core.tensor import Tensor
 from ._methods import make_inplace
 
 
@@ -40,19 +42,19 @@ _BIN = dict(tensors=("x", "y"))
 
 # -- binary ------------------------------------------------------------------------------------
 @op("hypot", inplace="hypot_", **_BIN)
-def hypot(x, y):
+def hypot(x: jax.Array, y: jax.Array) -> jax.Array:
     """sqrt(x**2 + y**2) elementwise."""
     return jnp.hypot(*_same_float(x, y))
 
 
 @op("logaddexp", **_BIN)
-def logaddexp(x, y):
+def logaddexp(x: jax.Array, y: jax.Array) -> jax.Array:
     """log(exp(x) + exp(y)) without overflow."""
     return jnp.logaddexp(*_same_float(x, y))
 
 
 @op("copysign", inplace="copysign_", promote=("x", "y"), **_BIN)
-def copysign(x, y):
+def copysign(x: jax.Array, y: jax.Array) -> jax.Array:
     """Magnitude of x with the sign of y (int inputs keep their dtype)."""
     if jnp.issubdtype(x.dtype, jnp.inexact):
         return jnp.copysign(x, y)
@@ -61,13 +63,13 @@ def copysign(x, y):
 
 
 @op("nextafter", promote=("x", "y"), differentiable=False, **_BIN)
-def nextafter(x, y):
+def nextafter(x: jax.Array, y: jax.Array) -> jax.Array:
     """The next representable float after x in the direction of y."""
     return jnp.nextafter(x, y)
 
 
 @op("ldexp", inplace="ldexp_", **_BIN)
-def ldexp(x, y):
+def ldexp(x: jax.Array, y: jax.Array) -> jax.Array:
     """x * 2**y; y must be an integer Tensor."""
     if not jnp.issubdtype(y.dtype, jnp.integer):
         raise TypeError(f"(InvalidType) ldexp: the dtype of 'y' must be an integer type, "
@@ -96,13 +98,13 @@ def _gcd(x, y):
 
 
 @op("gcd", inplace="gcd_", promote=("x", "y"), differentiable=False, **_BIN)
-def gcd(x, y):
+def gcd(x: jax.Array, y: jax.Array) -> jax.Array:
     """Greatest common divisor (non-negative), elementwise."""
     return _gcd(x, y)
 
 
 @op("lcm", inplace="lcm_", promote=("x", "y"), differentiable=False, **_BIN)
-def lcm(x, y):
+def lcm(x: jax.Array, y: jax.Array) -> jax.Array:
     """Least common multiple (non-negative), elementwise; 0 when either side is 0."""
     if jnp.issubdtype(x.dtype, jnp.integer):
         return jnp.lcm(x, y)
@@ -111,14 +113,14 @@ def lcm(x, y):
 
 
 @op("gammainc", inplace="gammainc_", **_BIN)
-def gammainc(x, y):
+def gammainc(x: jax.Array, y: jax.Array) -> jax.Array:
     """Regularized lower incomplete gamma function P(x, y)."""
     x, y = _same_float(x, y)
     return jsp.gammainc(x, y)
 
 
 @op("gammaincc", inplace="gammaincc_", **_BIN)
-def gammaincc(x, y):
+def gammaincc(x: jax.Array, y: jax.Array) -> jax.Array:
     """Regularized upper incomplete gamma function Q(x, y)."""
     x, y = _same_float(x, y)
     return jsp.gammaincc(x, y)
@@ -126,21 +128,21 @@ def gammaincc(x, y):
 
 # -- unary -------------------------------------------------------------------------------------
 @op("deg2rad")
-def deg2rad(x):
+def deg2rad(x: jax.Array) -> jax.Array:
     """Degrees to radians."""
     x = _float_in(x)
     return x * jnp.asarray(_math.pi / 180.0, x.dtype)
 
 
 @op("rad2deg")
-def rad2deg(x):
+def rad2deg(x: jax.Array) -> jax.Array:
     """Radians to degrees."""
     x = _float_in(x)
     return x * jnp.asarray(180.0 / _math.pi, x.dtype)
 
 
 @op("sgn", dtypes=_dt.INEXACT, dtype_error=TypeError)
-def sgn(x):
+def sgn(x: jax.Array) -> jax.Array:
     """Sign; for complex x, x / |x| (0 stays 0). Float and complex only."""
     if jnp.issubdtype(x.dtype, jnp.complexfloating):
         a = jnp.abs(x)
@@ -149,20 +151,20 @@ def sgn(x):
 
 
 @op("stanh")
-def stanh(x, scale_a=0.67, scale_b=1.7159):
+def stanh(x: jax.Array, scale_a: float = 0.67, scale_b: float = 1.7159) -> jax.Array:
     """scale_b * tanh(scale_a * x)."""
     x = _float_in(x)
     return scale_b * jnp.tanh(scale_a * x)
 
 
 @op("sinc", dtypes=_dt.FLOATING, dtype_error=TypeError, inplace="sinc_")
-def sinc(x):
+def sinc(x: jax.Array) -> jax.Array:
     """sin(pi x) / (pi x), 1 at 0. Float only."""
     return jnp.sinc(x)
 
 
 @op("signbit", differentiable=False)
-def signbit(x):
+def signbit(x: jax.Array) -> jax.Array:
     """True where the sign bit is set (-0.0 included)."""
     if jnp.issubdtype(x.dtype, jnp.floating):
         return jnp.signbit(x)
@@ -172,7 +174,7 @@ def signbit(x):
 
 
 @op("isposinf", differentiable=False)
-def isposinf(x):
+def isposinf(x: jax.Array) -> jax.Array:
     """True where x is +inf."""
     if not jnp.issubdtype(x.dtype, jnp.floating):
         return jnp.zeros(x.shape, jnp.bool_)
@@ -180,7 +182,7 @@ def isposinf(x):
 
 
 @op("isneginf", differentiable=False)
-def isneginf(x):
+def isneginf(x: jax.Array) -> jax.Array:
     """True where x is -inf."""
     if not jnp.issubdtype(x.dtype, jnp.floating):
         return jnp.zeros(x.shape, jnp.bool_)
@@ -188,7 +190,7 @@ def isneginf(x):
 
 
 @op("isreal", differentiable=False)
-def isreal(x):
+def isreal(x: jax.Array) -> jax.Array:
     """True where the imaginary part is 0 (always True for real dtypes)."""
     if jnp.issubdtype(x.dtype, jnp.complexfloating):
         return jnp.imag(x) == 0
@@ -196,7 +198,8 @@ def isreal(x):
 
 
 @op("nan_to_num", inplace="nan_to_num_")
-def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
+def nan_to_num(x: jax.Array, nan: float = 0.0, posinf: float | None = None,
+               neginf: float | None = None) -> jax.Array:
     """Replace NaN, +inf and -inf (default: the dtype's largest/smallest finite values)."""
     if not jnp.issubdtype(x.dtype, jnp.floating):  # Paddle asserts on the dtype
         raise AssertionError(f"nan_to_num: the dtype of 'x' must be float16, bfloat16, "
@@ -205,13 +208,13 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
 
 
 @op("negative", method=True)
-def negative(x):
+def negative(x: jax.Array) -> jax.Array:
     """-x."""
     return jnp.negative(x)
 
 
 @op("positive")
-def positive(x):
+def positive(x: jax.Array) -> jax.Array:
     """+x (a copy); bool tensors are refused."""
     if x.dtype == jnp.bool_:
         raise TypeError("(InvalidType) positive: the unary + operator does not support bool "
@@ -220,7 +223,7 @@ def positive(x):
 
 
 @op("gammaln", inplace="gammaln_")
-def gammaln(x):
+def gammaln(x: jax.Array) -> jax.Array:
     """log |Gamma(x)| (float only)."""
     if not jnp.issubdtype(x.dtype, jnp.floating):
         raise RuntimeError(f"(NotFound) The kernel of gammaln for dtype {_name(x)} is not "
@@ -229,7 +232,7 @@ def gammaln(x):
 
 
 def _bessel(fn):
-    def f(x):
+    def f(x: jax.Array) -> jax.Array:
         return fn(_float_in(x))
     return f
 
@@ -241,7 +244,7 @@ for _n, _fn in (("i0", jsp.i0), ("i0e", jsp.i0e), ("i1", jsp.i1), ("i1e", jsp.i1
 
 
 @op("polygamma", inplace="polygamma_")
-def polygamma(x, n):
+def polygamma(x: jax.Array, n: int) -> jax.Array:
     """The n-th derivative of digamma."""
     if not isinstance(n, int) or n < 0:
         raise ValueError(f"(InvalidArgument) polygamma: n must be a non-negative int, "
@@ -253,7 +256,7 @@ def polygamma(x, n):
 
 
 @op("multigammaln", inplace="multigammaln_")
-def multigammaln(x, p):
+def multigammaln(x: jax.Array, p: float) -> jax.Array:
     """Log of the multivariate gamma function of dimension p."""
     if not isinstance(p, int) or p < 1:  # Paddle asserts p >= 1
         raise AssertionError(f"multigammaln: p must be a positive int, but received {p!r}.")
@@ -264,7 +267,7 @@ def multigammaln(x, p):
 
 
 @op("frexp", dtypes=_dt.FLOATING, dtype_error=TypeError)
-def frexp(x):
+def frexp(x: jax.Array) -> tuple[jax.Array, jax.Array]:
     """(mantissa, exponent) with x = mantissa * 2**exponent, both in x's float dtype."""
     m, e = jnp.frexp(x)
     return m, e.astype(x.dtype)
@@ -282,7 +285,7 @@ _increment_inplace = make_inplace(_increment)
 
 
 @op("increment", composite=True)
-def increment(x, value=1.0):
+def increment(x: Tensor, value: float = 1.0) -> Tensor:
     """Add ``value`` to a one-element Tensor in place and return it."""
     return _increment_inplace(x, value)
 

@@ -4,13 +4,17 @@ multiplex, renorm, reduce_as, take, isin, vander, cartesian_prod, combinations, 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
 from .._core import dtype as _dt
+from .._core.dtype import DTypeLike
 from .._core.registry import op
+from .._core.tensor import Tensor
 from .manipulation import axis_of
 
 
@@ -51,21 +55,24 @@ def _check_index_dtype(dtype, what):
 
 
 @op("cummax")
-def cummax(x, axis=None, dtype="int64"):
+def cummax(x: jax.Array, axis: int | None = None,
+           dtype: DTypeLike = "int64") -> tuple[jax.Array, jax.Array]:
     """Running maximum along ``axis`` and the index where it was reached (last on ties)."""
     _check_index_dtype(dtype, "cummax")
     return _cum_extreme(x, axis, dtype, True)
 
 
 @op("cummin")
-def cummin(x, axis=None, dtype="int64"):
+def cummin(x: jax.Array, axis: int | None = None,
+           dtype: DTypeLike = "int64") -> tuple[jax.Array, jax.Array]:
     """Running minimum along ``axis`` and the index where it was reached (last on ties)."""
     _check_index_dtype(dtype, "cummin")
     return _cum_extreme(x, axis, dtype, False)
 
 
 @op("logcumsumexp")
-def logcumsumexp(x, axis=None, dtype=None):
+def logcumsumexp(x: jax.Array, axis: int | None = None,
+                 dtype: DTypeLike | None = None) -> jax.Array:
     """log(cumsum(exp(x))) along ``axis`` (flattened when None), computed stably."""
     if dtype is not None:
         x = x.astype(_dt.to_dtype(dtype).np)
@@ -80,7 +87,8 @@ def logcumsumexp(x, axis=None, dtype=None):
 
 
 @op("diff", tensors=("x", "prepend", "append"))
-def diff(x, n=1, axis=-1, prepend=None, append=None):
+def diff(x: jax.Array, n: int = 1, axis: int = -1, prepend: jax.Array | None = None,
+         append: jax.Array | None = None) -> jax.Array:
     """n-th forward difference along ``axis`` (bool: logical xor)."""
     ax = axis_of(axis, x.ndim)
     parts = [p for p in (prepend, x, append) if p is not None]
@@ -120,14 +128,16 @@ def _trap_parts(y, x, dx, axis):
 
 
 @op("trapezoid", tensors=("y", "x"), aliases={"input": "y"})
-def trapezoid(y, x=None, dx=None, axis=-1):
+def trapezoid(y: jax.Array, x: jax.Array | None = None, dx: float | None = None,
+              axis: int = -1) -> jax.Array:
     """Integral of y along ``axis`` by the trapezoid rule (sample points x or spacing dx)."""
     parts, ax = _trap_parts(y, x, dx, axis)
     return jnp.sum(parts, axis=ax)
 
 
 @op("cumulative_trapezoid", tensors=("y", "x"), aliases={"input": "y"})
-def cumulative_trapezoid(y, x=None, dx=None, axis=-1):
+def cumulative_trapezoid(y: jax.Array, x: jax.Array | None = None, dx: float | None = None,
+                         axis: int = -1) -> jax.Array:
     """Running trapezoid-rule integral of y along ``axis``."""
     parts, ax = _trap_parts(y, x, dx, axis)
     return jnp.cumsum(parts, axis=ax)
@@ -135,7 +145,7 @@ def cumulative_trapezoid(y, x=None, dx=None, axis=-1):
 
 # -- combining tensors ------------------------------------------------------------------------
 @op("add_n", tensors=("inputs",), method=True)
-def add_n(inputs):
+def add_n(inputs: jax.Array | Sequence[jax.Array]) -> jax.Array:
     """Elementwise sum of a list of Tensors of one shape and dtype."""
     if not isinstance(inputs, list | tuple):
         return inputs
@@ -151,7 +161,7 @@ def add_n(inputs):
 
 
 @op("multiplex", tensors=("inputs", "index"))
-def multiplex(inputs, index):
+def multiplex(inputs: Sequence[jax.Array], index: jax.Array) -> jax.Array:
     """Row i of the result is row i of ``inputs[index[i]]``."""
     if len(inputs) < 2:
         raise ValueError("(InvalidArgument) multiplex: inputs must be a list of at least 2 "
@@ -165,7 +175,7 @@ def multiplex(inputs, index):
 
 
 @op("renorm", amp="black", inplace="renorm_")
-def renorm(x, p, axis, max_norm):
+def renorm(x: jax.Array, p: float, axis: int, max_norm: float) -> jax.Array:
     """Scale each slice along ``axis`` whose p-norm exceeds ``max_norm`` down to max_norm."""
     ax = axis_of(axis, x.ndim)
     red = tuple(d for d in range(x.ndim) if d != ax)
@@ -175,7 +185,7 @@ def renorm(x, p, axis, max_norm):
 
 
 @op("reduce_as", tensors=("x", "target"))
-def reduce_as(x, target):
+def reduce_as(x: jax.Array, target: jax.Array) -> jax.Array:
     """Sum ``x`` over the dims broadcast against ``target`` so it takes target's shape."""
     lead = x.ndim - target.ndim
     if lead < 0:
@@ -207,7 +217,7 @@ def _take(x, index, mode="raise"):
 
 
 @op("take", composite=True)
-def take(x, index, mode="raise"):
+def take(x: Tensor, index: Tensor, mode: str = "raise") -> Tensor:
     """Elements of flattened ``x`` at ``index`` (mode 'raise', 'wrap' or 'clip')."""
     from .._core import trace_state
     from .._core.tensor import Tensor
@@ -227,13 +237,14 @@ def take(x, index, mode="raise"):
 
 
 @op("isin", tensors=("x", "test_x"), differentiable=False)
-def isin(x, test_x, assume_unique=False, invert=False):
+def isin(x: jax.Array, test_x: jax.Array, assume_unique: bool = False,
+         invert: bool = False) -> jax.Array:
     """True where an element of x is in ``test_x``."""
     return jnp.isin(x, test_x, invert=invert)
 
 
 @op("vander")
-def vander(x, n=None, increasing=False):
+def vander(x: jax.Array, n: int | None = None, increasing: bool = False) -> jax.Array:
     """Vandermonde matrix of the 1-D ``x`` (columns are powers)."""
     if x.ndim != 1:
         raise ValueError(f"(InvalidArgument) vander: x must be a 1-D Tensor, but got shape "
@@ -244,7 +255,7 @@ def vander(x, n=None, increasing=False):
 
 
 @op("cartesian_prod", tensors=("x",), method=None)
-def cartesian_prod(x):
+def cartesian_prod(x: Sequence[jax.Array]) -> jax.Array:
     """Cartesian product of 1-D Tensors (rows are tuples)."""
     xs = list(x)
     for a in xs:
@@ -258,7 +269,7 @@ def cartesian_prod(x):
 
 
 @op("combinations")
-def combinations(x, r=2, with_replacement=False):
+def combinations(x: jax.Array, r: int = 2, with_replacement: bool = False) -> jax.Array:
     """All length-r combinations of the elements of 1-D ``x`` (rows)."""
     if x.ndim != 1:
         raise TypeError(f"(InvalidArgument) combinations: x must be 1-D, but got shape "
@@ -274,7 +285,8 @@ def combinations(x, r=2, with_replacement=False):
 
 
 @op("baddbmm", tensors=("input", "x", "y"), aliases={"input": "input"}, inplace="baddbmm_")
-def baddbmm(input, x, y, beta=1.0, alpha=1.0):  # noqa: A002
+def baddbmm(input: jax.Array, x: jax.Array, y: jax.Array, beta: float = 1.0,  # noqa: A002
+            alpha: float = 1.0) -> jax.Array:
     """beta * input + alpha * (x @ y) for batches of matrices."""
     if x.ndim != 3 or y.ndim != 3:
         raise ValueError(f"(InvalidArgument) baddbmm: x and y must be 3-D, but got shapes "

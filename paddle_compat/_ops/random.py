@@ -11,12 +11,15 @@ differ from Paddle's (different RNG algorithms); distributions, shapes and dtype
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from .._core import dtype as _dt
 from .._core import random as _rng
+from .._core.dtype import DTypeLike
 from .._core.registry import op
 from .._core.tensor import Tensor
 
@@ -196,28 +199,35 @@ def _multinomial(key, x, num_samples, replacement):
 
 # -- public creation ops -----------------------------------------------------------------------
 @op("rand", tensors=(), composite=True, method=None)
-def rand(shape, dtype=None, out=None, device=None, requires_grad=False, pin_memory=False):
+def rand(shape: int | Sequence[int] | Tensor, dtype: DTypeLike | None = None, out: None = None,
+         device: str | None = None, requires_grad: bool = False,
+         pin_memory: bool = False) -> Tensor:
     """Uniform samples in [0, 1) of ``shape`` (default float dtype)."""
     dt = _dtype(dtype, _FLOATS_C, "uniform")
     return _finish(_rand_uniform(_key(), 0.0, 1.0, _shape(shape), dt), out, requires_grad)
 
 
 @op("randn", tensors=(), composite=True, method=None)
-def randn(shape, dtype=None, out=None, device=None, requires_grad=False, pin_memory=False):
+def randn(shape: int | Sequence[int] | Tensor, dtype: DTypeLike | None = None, out: None = None,
+          device: str | None = None, requires_grad: bool = False,
+          pin_memory: bool = False) -> Tensor:
     """Standard normal samples of ``shape`` (default float dtype)."""
     dt = _dtype(dtype, _FLOATS_C, "gaussian")
     return _finish(_rand_normal(_key(), 0.0, 1.0, _shape(shape), dt), out, requires_grad)
 
 
 @op("standard_normal", tensors=(), composite=True, method=None)
-def standard_normal(shape, dtype=None, out=None, device=None, requires_grad=False):
+def standard_normal(shape: int | Sequence[int] | Tensor, dtype: DTypeLike | None = None,
+                    out: None = None, device: str | None = None,
+                    requires_grad: bool = False) -> Tensor:
     """Same as ``randn``."""
     return randn(shape, dtype, out=out, requires_grad=requires_grad)
 
 
 @op("uniform", tensors=(), composite=True, method=None)
-def uniform(shape, dtype=None, min=0, max=1.0, seed=0, out=None, device=None,  # noqa: A002
-            requires_grad=False):
+def uniform(shape: int | Sequence[int] | Tensor, dtype: DTypeLike | None = None, min: float = 0,  # noqa: A002
+            max: float = 1.0, seed: int = 0, out: None = None, device: str | None = None,
+            requires_grad: bool = False) -> Tensor:
     """Uniform samples in [min, max); a nonzero ``seed`` gives the same numbers every call."""
     dt = _dtype(dtype, _FLOATS, "uniform")
     r = _rand_uniform(_key(seed), float(min), float(max), _shape(shape), dt)
@@ -225,7 +235,8 @@ def uniform(shape, dtype=None, min=0, max=1.0, seed=0, out=None, device=None,  #
 
 
 @op("normal", tensors=(), composite=True, method=None)
-def normal(mean=0.0, std=1.0, shape=None, out=None):
+def normal(mean: complex | Tensor = 0.0, std: float | Tensor = 1.0,
+           shape: int | Sequence[int] | Tensor | None = None, out: None = None) -> Tensor:
     """Normal samples; ``mean``/``std`` may be Tensors (the result broadcasts them and is
     differentiable with respect to them)."""
     if isinstance(mean, complex) and mean.real != mean.imag:
@@ -248,13 +259,15 @@ def normal(mean=0.0, std=1.0, shape=None, out=None):
 
 
 @op("log_normal", tensors=(), composite=True, method=None)
-def log_normal(mean=1.0, std=2.0, shape=None):
+def log_normal(mean: float | Tensor = 1.0, std: float | Tensor = 2.0,
+               shape: int | Sequence[int] | Tensor | None = None) -> Tensor:
     """exp of normal samples with the given ``mean``/``std``."""
     return normal(mean, std, shape).exp()
 
 
 @op("randint", tensors=(), composite=True, method=None)
-def randint(low=0, high=None, shape=(1,), dtype=None):
+def randint(low: int = 0, high: int | None = None, shape: int | Sequence[int] | Tensor = (1,),
+            dtype: DTypeLike | None = None) -> Tensor:
     """Uniform integers in [low, high) (or [0, low) when ``high`` is None); int64 default."""
     if high is None:
         low, high = 0, low
@@ -267,7 +280,8 @@ def randint(low=0, high=None, shape=(1,), dtype=None):
 
 
 @op("randint_like", composite=True, method=None)
-def randint_like(x, low=0, high=None, dtype=None):
+def randint_like(x: Tensor, low: int = 0, high: int | None = None,
+                 dtype: DTypeLike | None = None) -> Tensor:
     """randint with the shape (and by default the dtype) of ``x``."""
     if high is None:
         low, high = 0, low
@@ -279,21 +293,24 @@ def randint_like(x, low=0, high=None, dtype=None):
 
 
 @op("rand_like", composite=True, method=None)
-def rand_like(x, dtype=None, device=None, requires_grad=False):
+def rand_like(x: Tensor, dtype: DTypeLike | None = None, device: str | None = None,
+              requires_grad: bool = False) -> Tensor:
     """rand with the shape (and by default the dtype) of ``x``."""
     dt = _dtype(dtype if dtype is not None else x.dtype, _FLOATS_C, "uniform")
     return _finish(_rand_uniform(_key(), 0.0, 1.0, tuple(x.shape), dt), None, requires_grad)
 
 
 @op("randn_like", composite=True, method=None)
-def randn_like(x, dtype=None, device=None, requires_grad=False):
+def randn_like(x: Tensor, dtype: DTypeLike | None = None, device: str | None = None,
+               requires_grad: bool = False) -> Tensor:
     """randn with the shape (and by default the dtype) of ``x``."""
     dt = _dtype(dtype if dtype is not None else x.dtype, _FLOATS_C, "gaussian")
     return _finish(_rand_normal(_key(), 0.0, 1.0, tuple(x.shape), dt), None, requires_grad)
 
 
 @op("randperm", tensors=(), composite=True, method=None)
-def randperm(n, dtype="int64", out=None, device=None, requires_grad=False, pin_memory=False):
+def randperm(n: int, dtype: DTypeLike = "int64", out: None = None, device: str | None = None,
+             requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """A random permutation of 0..n-1."""
     if n < 0:
         raise RuntimeError(f"(PreconditionNotMet) randperm: n must be >= 0, got {n}.")
@@ -303,7 +320,7 @@ def randperm(n, dtype="int64", out=None, device=None, requires_grad=False, pin_m
 
 # -- sampling from tensors ---------------------------------------------------------------------
 @op("bernoulli", composite=True, method=None)
-def bernoulli(x, p=None):
+def bernoulli(x: Tensor, p: float | None = None) -> Tensor:
     """0/1 samples (dtype of x) with probabilities ``x`` (or the scalar ``p``)."""
     dt = _dtype(x.dtype, _FLOATS, "bernoulli")
     probs = x if p is None else Tensor(jnp.full(tuple(x.shape), p, x.dtype.np))
@@ -331,7 +348,8 @@ def _check_multinomial(x, num_samples, replacement):
 
 
 @op("multinomial", composite=True)
-def multinomial(x, num_samples=1, replacement=False, out=None):
+def multinomial(x: Tensor, num_samples: int = 1, replacement: bool = False,
+                out: None = None) -> Tensor:
     """int64 category indices sampled from the (unnormalized) probabilities in the last axis."""
     _dtype(x.dtype, _FLOATS, "multinomial")
     _check_multinomial(x, int(num_samples), bool(replacement))
@@ -339,21 +357,21 @@ def multinomial(x, num_samples=1, replacement=False, out=None):
 
 
 @op("poisson", composite=True, method=None)
-def poisson(x):
+def poisson(x: Tensor) -> Tensor:
     """Poisson samples with rates ``x`` (dtype of x; zero gradient)."""
     _dtype(x.dtype, _FLOATS, "poisson")
     return _poisson(_key(), x)
 
 
 @op("standard_gamma", composite=True, method=None)
-def standard_gamma(x):
+def standard_gamma(x: Tensor) -> Tensor:
     """Gamma(x, 1) samples."""
     _dtype(x.dtype, _FLOATS, "standard_gamma")
     return _standard_gamma(_key(), x)
 
 
 @op("binomial", tensors=("count", "prob"), composite=True, method=None)
-def binomial(count, prob):
+def binomial(count: Tensor, prob: Tensor) -> Tensor:
     """int64 Binomial(count, prob) samples."""
     return _binomial(_key(), count, prob)
 
@@ -368,14 +386,14 @@ def uniform_(x, min=0, max=1.0, seed=0):  # noqa: A002
 
 
 @op("normal_", composite=True)
-def normal_(x, mean=0.0, std=1.0):
+def normal_(x: Tensor, mean: float = 0.0, std: float = 1.0) -> Tensor:
     """Fill ``x`` with normal samples."""
     dt = _float_inplace(x, "gaussian_inplace")
     return _fill(x, _rand_normal(_key(), float(mean), float(std), tuple(x.shape), dt), "normal_")
 
 
 @op("log_normal_", composite=True)
-def log_normal_(x, mean=1.0, std=2.0):
+def log_normal_(x: Tensor, mean: float = 1.0, std: float = 2.0) -> Tensor:
     """Fill ``x`` with log-normal samples."""
     dt = _float_inplace(x, "gaussian_inplace")
     r = _rand_normal(_key(), float(mean), float(std), tuple(x.shape), dt)
@@ -391,7 +409,7 @@ def exponential_(x, lam=1.0):
 
 
 @op("bernoulli_", composite=True)
-def bernoulli_(x, p=0.5):
+def bernoulli_(x: Tensor, p: float = 0.5) -> Tensor:
     """Fill ``x`` with 0/1 samples of probability ``p`` (a float or a Tensor)."""
     dt = _float_inplace(x, "uniform_inplace")
     probs = p if isinstance(p, Tensor) else Tensor(jnp.full(tuple(x.shape), p, jnp.float32))
@@ -400,7 +418,7 @@ def bernoulli_(x, p=0.5):
 
 
 @op("cauchy_", composite=True)
-def cauchy_(x, loc=0, scale=1):
+def cauchy_(x: Tensor, loc: float = 0, scale: float = 1) -> Tensor:
     """Fill ``x`` with Cauchy samples."""
     dt = _float_inplace(x, "gaussian_inplace")
     r = _cauchy(_key(), float(loc), float(scale), tuple(x.shape), dt)
@@ -408,7 +426,7 @@ def cauchy_(x, loc=0, scale=1):
 
 
 @op("geometric_", composite=True)
-def geometric_(x, probs):
+def geometric_(x: Tensor, probs: float) -> Tensor:
     """Fill ``x`` with (continuous, as Paddle's) geometric samples log(u) / log(1 - probs)."""
     if not _dt.is_inexact_np(x.dtype.np):
         raise ValueError(f"data type {x.dtype.np} not inexact")

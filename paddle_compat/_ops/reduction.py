@@ -4,12 +4,14 @@ cumsum/cumprod, all/any."""
 from __future__ import annotations
 
 import builtins
+from collections.abc import Sequence
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from .._core import dtype as _dt
+from .._core.dtype import DTypeLike
 from .._core.registry import op
 
 
@@ -42,18 +44,20 @@ def _acc_dtype(x, dtype):
 
 
 @op("sum", amp="black")
-def sum(x, axis=None, dtype=None, keepdim=False):  # noqa: A001
+def sum(x: jax.Array, axis: int | Sequence[int] | None = None, dtype: DTypeLike | None = None,  # noqa: A001
+        keepdim: bool = False) -> jax.Array:
     return jnp.sum(x, axis=norm_axis(axis, x.ndim), dtype=_acc_dtype(x, dtype), keepdims=keepdim)
 
 
 @op("nansum")
-def nansum(x, axis=None, dtype=None, keepdim=False):
+def nansum(x: jax.Array, axis: int | Sequence[int] | None = None, dtype: DTypeLike | None = None,
+           keepdim: bool = False) -> jax.Array:
     return jnp.nansum(x, axis=norm_axis(axis, x.ndim), dtype=_acc_dtype(x, dtype),
                       keepdims=keepdim)
 
 
 @op("mean", amp="black")
-def mean(x, axis=None, keepdim=False):
+def mean(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False) -> jax.Array:
     if not _dt.is_inexact_np(x.dtype):
         raise TypeError(
             f"(InvalidType) mean only supports float and complex tensors, but x has dtype "
@@ -63,12 +67,14 @@ def mean(x, axis=None, keepdim=False):
 
 
 @op("nanmean")
-def nanmean(x, axis=None, keepdim=False):
+def nanmean(x: jax.Array, axis: int | Sequence[int] | None = None,
+            keepdim: bool = False) -> jax.Array:
     return jnp.nanmean(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
 @op("prod", amp="black")
-def prod(x, axis=None, keepdim=False, dtype=None):
+def prod(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False,
+         dtype: DTypeLike | None = None) -> jax.Array:
     return jnp.prod(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim,
                     dtype=_acc_dtype(x, dtype) if dtype is not None else None)
 
@@ -79,25 +85,25 @@ def _check_nonempty(x, name):
 
 
 @op("max")
-def max(x, axis=None, keepdim=False):  # noqa: A001
+def max(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False) -> jax.Array:  # noqa: A001
     _check_nonempty(x, "max")
     return jnp.max(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
 @op("min")
-def min(x, axis=None, keepdim=False):  # noqa: A001
+def min(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False) -> jax.Array:  # noqa: A001
     _check_nonempty(x, "min")
     return jnp.min(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
 @op("amax")
-def amax(x, axis=None, keepdim=False):
+def amax(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False) -> jax.Array:
     """Like max, but the gradient is split evenly between equal maxima."""
     return jnp.max(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
 @op("amin")
-def amin(x, axis=None, keepdim=False):
+def amin(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False) -> jax.Array:
     return jnp.min(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
@@ -112,61 +118,68 @@ def _arg(fn, x, axis, keepdim, dtype):
 
 
 @op("argmax", differentiable=False)
-def argmax(x, axis=None, keepdim=False, dtype="int64"):
+def argmax(x: jax.Array, axis: int | None = None, keepdim: bool = False,
+           dtype: DTypeLike = "int64") -> jax.Array:
     return _arg(jnp.argmax, x, axis, keepdim, dtype)
 
 
 @op("argmin", differentiable=False)
-def argmin(x, axis=None, keepdim=False, dtype="int64"):
+def argmin(x: jax.Array, axis: int | None = None, keepdim: bool = False,
+           dtype: DTypeLike = "int64") -> jax.Array:
     return _arg(jnp.argmin, x, axis, keepdim, dtype)
 
 
 @op("logsumexp")
-def logsumexp(x, axis=None, keepdim=False):
+def logsumexp(x: jax.Array, axis: int | Sequence[int] | None = None,
+              keepdim: bool = False) -> jax.Array:
     return jax.scipy.special.logsumexp(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
 @op("var")
-def var(x, axis=None, unbiased=True, keepdim=False):
+def var(x: jax.Array, axis: int | Sequence[int] | None = None, unbiased: bool = True,
+        keepdim: bool = False) -> jax.Array:
     return jnp.var(x, axis=norm_axis(axis, x.ndim), ddof=1 if unbiased else 0,
                    keepdims=keepdim)
 
 
 @op("std")
-def std(x, axis=None, unbiased=True, keepdim=False):
+def std(x: jax.Array, axis: int | Sequence[int] | None = None, unbiased: bool = True,
+        keepdim: bool = False) -> jax.Array:
     return jnp.std(x, axis=norm_axis(axis, x.ndim), ddof=1 if unbiased else 0,
                    keepdims=keepdim)
 
 
 @op("median")
-def median(x, axis=None, keepdim=False, mode="avg"):
+def median(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False,
+           mode: str = "avg") -> jax.Array:
     return jnp.median(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
 @op("cumsum", amp="black", inplace="cumsum_")
-def cumsum(x, axis=None, dtype=None):
+def cumsum(x: jax.Array, axis: int | None = None, dtype: DTypeLike | None = None) -> jax.Array:
     if axis is None:
         x, axis = x.reshape(-1), 0
     return jnp.cumsum(x, axis=int(axis), dtype=None if dtype is None else _dt.to_dtype(dtype).np)
 
 
 @op("cumprod", amp="black", inplace="cumprod_")
-def cumprod(x, dim=None, dtype=None):
+def cumprod(x: jax.Array, dim: int | None = None, dtype: DTypeLike | None = None) -> jax.Array:
     if dim is None:
         x, dim = x.reshape(-1), 0
     return jnp.cumprod(x, axis=int(dim), dtype=None if dtype is None else _dt.to_dtype(dtype).np)
 
 
 @op("all", differentiable=False)
-def all(x, axis=None, keepdim=False):  # noqa: A001
+def all(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False) -> jax.Array:  # noqa: A001
     return jnp.all(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
 @op("any", differentiable=False)
-def any(x, axis=None, keepdim=False):  # noqa: A001
+def any(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False) -> jax.Array:  # noqa: A001
     return jnp.any(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
 @op("count_nonzero", differentiable=False)
-def count_nonzero(x, axis=None, keepdim=False):
+def count_nonzero(x: jax.Array, axis: int | Sequence[int] | None = None,
+                  keepdim: bool = False) -> jax.Array:
     return jnp.count_nonzero(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim).astype(jnp.int64)

@@ -11,6 +11,7 @@ import numpy as np
 
 from .._core import dtype as _dt
 from .._core import trace_state
+from .._core.dtype import DTypeLike
 from .._core.registry import op
 from .._core.tensor import Tensor
 
@@ -59,7 +60,8 @@ def _topk(x, k, axis, largest, sorted):  # noqa: A002 - Paddle's name
 
 
 @op("topk", composite=True)
-def topk(x, k, axis=None, largest=True, sorted=True, out=None):  # noqa: A002
+def topk(x: Tensor, k: int | Tensor, axis: int | None = None, largest: bool = True,  # noqa: A002
+         sorted: bool = True, out: None = None) -> tuple[Tensor, Tensor]:
     """The k largest (or smallest) entries along ``axis`` and their int64 indices."""
     values, indices = _topk(x, _static_int(k, "topk(k=Tensor)"), axis, bool(largest),
                             bool(sorted))
@@ -67,7 +69,7 @@ def topk(x, k, axis=None, largest=True, sorted=True, out=None):  # noqa: A002
 
 
 @op("sort")
-def sort(x, axis=-1, descending=False, stable=False):
+def sort(x: jax.Array, axis: int = -1, descending: bool = False, stable: bool = False) -> jax.Array:
     """Sort along ``axis`` (NaN last ascending, first descending)."""
     if x.ndim == 0:
         return x
@@ -76,7 +78,8 @@ def sort(x, axis=-1, descending=False, stable=False):
 
 
 @op("argsort")
-def argsort(x, axis=-1, descending=False, stable=False):
+def argsort(x: jax.Array, axis: int = -1, descending: bool = False,
+            stable: bool = False) -> jax.Array:
     """int64 indices that sort ``x`` along ``axis`` (ties keep their order)."""
     if x.ndim == 0:
         return jnp.zeros((), jnp.int64)
@@ -85,7 +88,7 @@ def argsort(x, axis=-1, descending=False, stable=False):
 
 
 @op("msort")
-def msort(x):
+def msort(x: jax.Array) -> jax.Array:
     """Sort along the first axis."""
     return jnp.sort(x, axis=0) if x.ndim else x
 
@@ -112,7 +115,8 @@ def _kthvalue(x, k, axis, keepdim):
 
 
 @op("kthvalue", composite=True)
-def kthvalue(x, k, axis=None, keepdim=False):
+def kthvalue(x: Tensor, k: int, axis: int | None = None,
+             keepdim: bool = False) -> tuple[Tensor, Tensor]:
     """The k-th smallest entry (1-based) along ``axis`` and its int64 index."""
     return _kthvalue(x, int(k), axis, bool(keepdim))
 
@@ -137,7 +141,7 @@ def _mode(x, axis, keepdim):
 
 
 @op("mode", composite=True)
-def mode(x, axis=-1, keepdim=False):
+def mode(x: Tensor, axis: int = -1, keepdim: bool = False) -> tuple[Tensor, Tensor]:
     """The most frequent value along ``axis`` (smallest among ties) and its last index."""
     return _mode(x, int(axis), bool(keepdim))
 
@@ -164,8 +168,9 @@ def _searchsorted(seq, values, right, out_int32):
 
 @op("searchsorted", tensors=("sorted_sequence", "values", "sorter"), method=None,
     differentiable=False)
-def searchsorted(sorted_sequence, values, out_int32=False, right=False, side=None, out=None,
-                 sorter=None):
+def searchsorted(sorted_sequence: jax.Array, values: jax.Array, out_int32: bool = False,
+                 right: bool = False, side: str | None = None, out: None = None,
+                 sorter: jax.Array | None = None) -> jax.Array:
     """Insertion indices of ``values`` in the innermost dimension of ``sorted_sequence``."""
     if side is not None:
         if side not in ("left", "right"):
@@ -177,7 +182,8 @@ def searchsorted(sorted_sequence, values, out_int32=False, right=False, side=Non
 
 
 @op("bucketize", tensors=("x", "sorted_sequence"), differentiable=False)
-def bucketize(x, sorted_sequence, out_int32=False, right=False, out=None):
+def bucketize(x: jax.Array, sorted_sequence: jax.Array, out_int32: bool = False,
+              right: bool = False, out: None = None) -> jax.Array:
     """Index of the bucket of each ``x`` given 1-D boundaries ``sorted_sequence``."""
     if sorted_sequence.ndim != 1:
         raise ValueError(
@@ -187,7 +193,7 @@ def bucketize(x, sorted_sequence, out_int32=False, right=False, out=None):
 
 
 @op("index_sample", tensors=("x", "index"))
-def index_sample(x, index):
+def index_sample(x: jax.Array, index: jax.Array) -> jax.Array:
     """out[i, j] = x[i, index[i, j]] for 2-D ``x`` and ``index``."""
     if index.ndim != 2 or x.ndim != 2:
         raise ValueError(
@@ -232,7 +238,7 @@ def _t(a: np.ndarray, dtype=None) -> Tensor:
 
 
 @op("nonzero", composite=True)
-def nonzero(x, as_tuple=False, out=None):
+def nonzero(x: Tensor, as_tuple: bool = False, out: None = None) -> Tensor | tuple[Tensor, ...]:
     """int64 coordinates of the non-zero entries: [N, ndim], or a tuple of [N] per axis."""
     a = _host(x, "paddle.nonzero")
     if a.ndim == 0:
@@ -247,7 +253,7 @@ def nonzero(x, as_tuple=False, out=None):
 
 
 @op("argwhere", composite=True)
-def argwhere(x):
+def argwhere(x: Tensor) -> Tensor:
     """Same as ``nonzero(x)``: int64 coordinates [N, ndim] of the non-zero entries."""
     return nonzero(x)
 
@@ -258,7 +264,7 @@ def _gather_flat(x, idx, shape):
 
 
 @op("masked_select", tensors=("x", "mask"), composite=True)
-def masked_select(x, mask, out=None):
+def masked_select(x: Tensor, mask: Tensor, out: None = None) -> Tensor:
     """1-D tensor of the entries of ``x`` where the (broadcast) bool ``mask`` is True."""
     m = _host(mask, "paddle.masked_select")
     if m.dtype != np.bool_:
@@ -287,8 +293,9 @@ def _index_dtype(dtype):
 
 
 @op("unique", composite=True)
-def unique(x, return_index=False, return_inverse=False, return_counts=False, axis=None,
-           dtype="int64", sorted=True):  # noqa: A002
+def unique(x: Tensor, return_index: bool = False, return_inverse: bool = False,  # noqa: A002
+           return_counts: bool = False, axis: int | None = None, dtype: DTypeLike = "int64",
+           sorted: bool = True) -> Tensor | tuple[Tensor, ...]:
     """Sorted unique values (with first indices, inverse map and counts on request)."""
     a = _host(x, "paddle.unique")
     idt = _index_dtype(dtype)
@@ -309,7 +316,9 @@ def unique(x, return_index=False, return_inverse=False, return_counts=False, axi
 
 
 @op("unique_consecutive", composite=True)
-def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None, dtype="int64"):
+def unique_consecutive(x: Tensor, return_inverse: bool = False, return_counts: bool = False,
+                       axis: int | None = None,
+                       dtype: DTypeLike = "int64") -> Tensor | tuple[Tensor, ...]:
     """Collapse runs of equal consecutive values (or slices along ``axis``)."""
     a = _host(x, "paddle.unique_consecutive")
     idt = _index_dtype(dtype)

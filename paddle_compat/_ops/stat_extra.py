@@ -3,6 +3,8 @@ histogram_bin_edges, histogramdd."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -10,6 +12,7 @@ import numpy as np
 from .._core import dtype as _dt
 from .._core import trace_state
 from .._core.registry import op
+from .._core.tensor import Tensor
 from .reduction import norm_axis
 
 _METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
@@ -43,19 +46,22 @@ def _quantile(x, q, axis, keepdim, interpolation, fn, what):
 
 
 @op("quantile")
-def quantile(x, q, axis=None, keepdim=False, interpolation="linear"):
+def quantile(x: jax.Array, q: float | Sequence[float], axis: int | Sequence[int] | None = None,
+             keepdim: bool = False, interpolation: str = "linear") -> jax.Array:
     """The q-th quantiles of x along ``axis`` (q: a number, list or Tensor in [0, 1])."""
     return _quantile(x, q, axis, keepdim, interpolation, jnp.quantile, "quantile")
 
 
 @op("nanquantile")
-def nanquantile(x, q, axis=None, keepdim=False, interpolation="linear"):
+def nanquantile(x: jax.Array, q: float | Sequence[float], axis: int | Sequence[int] | None = None,
+                keepdim: bool = False, interpolation: str = "linear") -> jax.Array:
     """Like quantile, ignoring NaNs."""
     return _quantile(x, q, axis, keepdim, interpolation, jnp.nanquantile, "nanquantile")
 
 
 @op("nanmedian")
-def nanmedian(x, axis=None, keepdim=False, mode="avg"):
+def nanmedian(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False,
+              mode: str = "avg") -> jax.Array | tuple[jax.Array, jax.Array]:
     """Median ignoring NaNs; mode 'min' takes the lower of the two middle values and, with an
     axis, also returns its index (-1 where a slice is all NaN)."""
     if mode not in ("avg", "min"):
@@ -105,7 +111,7 @@ def _bincount(x, weights, length):
 
 
 @op("bincount", composite=True)
-def bincount(x, weights=None, minlength=0):
+def bincount(x: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
     """Count occurrences of each non-negative int in the 1-D ``x`` (weighted sums with
     ``weights``); the length is max(x) + 1 or ``minlength``."""
     if not jnp.issubdtype(x._value.dtype, jnp.integer):
@@ -152,7 +158,8 @@ def _check_bins(bins, what):
 
 @op("histogram", tensors=("input", "weight"), aliases={"input": "input", "x": "input"},
     differentiable=False)
-def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False):  # noqa: A002
+def histogram(input: jax.Array, bins: int = 100, min: float = 0.0, max: float = 0.0,  # noqa: A002
+              weight: jax.Array | None = None, density: bool = False) -> jax.Array:
     """Counts of ``input`` in ``bins`` equal-width bins over [min, max] (the data's range when
     both are 0); float with ``weight`` or ``density``."""
     _check_bins(bins, "histogram")
@@ -178,7 +185,8 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False):  #
 
 @op("histogram_bin_edges", tensors=("input",), aliases={"input": "input", "x": "input"},
     differentiable=False)
-def histogram_bin_edges(input, bins=100, min=0.0, max=0.0):  # noqa: A002
+def histogram_bin_edges(input: jax.Array, bins: int = 100, min: float = 0.0,  # noqa: A002
+                        max: float = 0.0) -> jax.Array:
     """The ``bins + 1`` edges histogram would use."""
     _check_bins(bins, "histogram_bin_edges")
     _, lo, hi = _range(input.reshape(-1), min, max, "histogram_bin_edges")
@@ -186,7 +194,9 @@ def histogram_bin_edges(input, bins=100, min=0.0, max=0.0):  # noqa: A002
 
 
 @op("histogramdd", tensors=("x", "weights"), differentiable=False)
-def histogramdd(x, bins=10, ranges=None, density=False, weights=None):
+def histogramdd(x: jax.Array, bins: int | Sequence[int] = 10, ranges: Sequence[float] | None = None,
+                density: bool = False,
+                weights: jax.Array | None = None) -> tuple[jax.Array, list[jax.Array]]:
     """D-dimensional histogram of the rows of x; returns (hist, list of edge Tensors)."""
     d = x.shape[-1]
     pts = x.reshape(-1, d)

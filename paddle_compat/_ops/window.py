@@ -7,7 +7,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import dtype as _dt
+from .._core.dtype import DTypeLike
 from .._core.registry import op
+from .._core.tensor import Tensor
 
 
 def _symmetric(kind: str, m: int, beta: float) -> np.ndarray:
@@ -49,16 +51,18 @@ def _public(kind, window_length, periodic, beta, dtype, requires_grad):
 
 
 def _make(kind: str):
-    def f(window_length, periodic=True, *, dtype="float32", layout=None, device=None,
-          pin_memory=False, requires_grad=False):
+    def f(window_length: int, periodic: bool = True, *, dtype: DTypeLike = "float32",
+          layout: None = None, device: str | None = None, pin_memory: bool = False,
+          requires_grad: bool = False) -> Tensor:
         return _public(kind, window_length, periodic, 0.0, dtype, requires_grad)
 
     f.__doc__ = f"The {kind} window of ``window_length`` points (periodic: for spectral use)."
     return f
 
 
-def _kaiser(window_length, periodic=True, beta=12.0, *, dtype="float32", layout=None,
-            device=None, pin_memory=False, requires_grad=False):
+def _kaiser(window_length: int, periodic: bool = True, beta: float = 12.0, *,
+            dtype: DTypeLike = "float32", layout: None = None, device: str | None = None,
+            pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
     """The Kaiser window with shape parameter ``beta``."""
     return _public("kaiser", window_length, periodic, float(beta), dtype, requires_grad)
 

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 
 from ..._core import dtype as _dt
 from ..._core import random as _random
+from ..._core.dtype import DTypeLike
 from ..._core.registry import check_dtype, op
 from ..._core.tensor import Tensor
 
@@ -22,38 +23,39 @@ def _c(x, v):
 
 # -- relu family ------------------------------------------------------------------------------
 @op("relu", dtypes=_dt.INEXACT, inplace="relu_", **_ACT)
-def relu(x):
+def relu(x: jax.Array) -> jax.Array:
     """max(x, 0)."""
     return jnp.where(x > 0, x, _c(x, 0))
 
 
 @op("relu6", dtypes=_dt.INEXACT, **_ACT)
-def relu6(x):
+def relu6(x: jax.Array) -> jax.Array:
     """min(max(x, 0), 6); gradient 1 strictly inside (0, 6)."""
     return jnp.where(x <= 0, _c(x, 0), jnp.where(x >= 6, _c(x, 6), x))
 
 
 @op("leaky_relu", dtypes=_dt.INEXACT, inplace="leaky_relu_", **_ACT)
-def leaky_relu(x, negative_slope=0.01):
+def leaky_relu(x: jax.Array, negative_slope: float = 0.01) -> jax.Array:
     """x for x > 0, negative_slope * x otherwise."""
     return jnp.where(x > 0, x, x * _c(x, negative_slope))
 
 
 @op("elu", dtypes=_dt.INEXACT, inplace="elu_", **_ACT)
-def elu(x, alpha=1.0):
+def elu(x: jax.Array, alpha: float = 1.0) -> jax.Array:
     """x for x > 0, alpha * (exp(x) - 1) otherwise."""
     return jnp.where(x > 0, x, _c(x, alpha) * jnp.expm1(jnp.minimum(x, 0)))
 
 
 @op("selu", dtypes=_dt.INEXACT, **_ACT)
-def selu(x, scale=1.0507009873554805, alpha=1.6732632423543772):
+def selu(x: jax.Array, scale: float = 1.0507009873554805,
+         alpha: float = 1.6732632423543772) -> jax.Array:
     """scale * (x if x > 0 else alpha * (exp(x) - 1))."""
     neg = _c(x, alpha) * jnp.expm1(jnp.minimum(x, 0))
     return _c(x, scale) * jnp.where(x > 0, x, neg)
 
 
 @op("celu", dtypes=_dt.INEXACT, **_ACT)
-def celu(x, alpha=1.0):
+def celu(x: jax.Array, alpha: float = 1.0) -> jax.Array:
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
     if alpha == 0:
         raise ZeroDivisionError("alpha cannot be 0 for celu")
@@ -62,19 +64,19 @@ def celu(x, alpha=1.0):
 
 
 @op("hardtanh", dtypes=_dt.INEXACT, inplace="hardtanh_", **_ACT)
-def hardtanh(x, min=-1.0, max=1.0):  # noqa: A002 - Paddle's names
+def hardtanh(x: jax.Array, min: float = -1.0, max: float = 1.0) -> jax.Array:  # noqa: A002 - Paddle's names
     """Clip to [min, max]; gradient 1 strictly inside."""
     return jnp.where(x <= min, _c(x, min), jnp.where(x >= max, _c(x, max), x))
 
 
 @op("hardshrink", dtypes=_dt.INEXACT, **_ACT)
-def hardshrink(x, threshold=0.5):
+def hardshrink(x: jax.Array, threshold: float = 0.5) -> jax.Array:
     """x where |x| > threshold, else 0."""
     return jnp.where((x > threshold) | (x < -threshold), x, _c(x, 0))
 
 
 @op("softshrink", dtypes=_dt.INEXACT, **_ACT)
-def softshrink(x, threshold=0.5):
+def softshrink(x: jax.Array, threshold: float = 0.5) -> jax.Array:
     """x - threshold above threshold, x + threshold below -threshold, 0 between."""
     if threshold < 0:
         raise ValueError(f"The threshold must be no less than zero. Received: {threshold}.")
@@ -83,19 +85,19 @@ def softshrink(x, threshold=0.5):
 
 
 @op("thresholded_relu", dtypes=_dt.INEXACT, inplace="thresholded_relu_", **_ACT)
-def thresholded_relu(x, threshold=1.0, value=0.0):
+def thresholded_relu(x: jax.Array, threshold: float = 1.0, value: float = 0.0) -> jax.Array:
     """x where x > threshold, else value."""
     return jnp.where(x > threshold, x, _c(x, value))
 
 
 @op("tanhshrink", amp="black", dtypes=_dt.INEXACT, kernel="tanh_shrink", **_ACT)
-def tanhshrink(x):
+def tanhshrink(x: jax.Array) -> jax.Array:
     """x - tanh(x)."""
     return x - jnp.tanh(x)
 
 
 @op("softsign", dtypes=_dt.INEXACT, **_ACT)
-def softsign(x):
+def softsign(x: jax.Array) -> jax.Array:
     """x / (1 + |x|)."""
     return x / (1 + jnp.abs(x))
 
@@ -109,37 +111,37 @@ def _softplus(x, beta=1.0, threshold=20.0):
 
 
 @op("softplus", amp="black", dtypes=_dt.INEXACT, **_ACT)
-def softplus(x, beta=1, threshold=20):
+def softplus(x: jax.Array, beta: float = 1, threshold: float = 20) -> jax.Array:
     """log(1 + exp(beta * x)) / beta, and x where beta * x > threshold."""
     return _softplus(x, beta, threshold)
 
 
 @op("log_sigmoid", dtypes=_dt.INEXACT, kernel="logsigmoid", extra_names=("logsigmoid",), **_ACT)
-def log_sigmoid(x):
+def log_sigmoid(x: jax.Array) -> jax.Array:
     """log(sigmoid(x))."""
     return jax.nn.log_sigmoid(x)
 
 
 @op("silu", dtypes=_dt.INEXACT, **_ACT)
-def silu(x, inplace=False):
+def silu(x: jax.Array, inplace: bool = False) -> jax.Array:
     """x * sigmoid(x)."""
     return x * jax.nn.sigmoid(x)
 
 
 @op("swish", dtypes=_dt.INEXACT, **_ACT)
-def swish(x):
+def swish(x: jax.Array) -> jax.Array:
     """x * sigmoid(x)."""
     return x * jax.nn.sigmoid(x)
 
 
 @op("mish", dtypes=_dt.INEXACT, **_ACT)
-def mish(x):
+def mish(x: jax.Array) -> jax.Array:
     """x * tanh(softplus(x)) (softplus threshold 20)."""
     return x * jnp.tanh(_softplus(x, 1.0, 20.0))
 
 
 @op("gelu", dtypes=_dt.INEXACT, **_ACT)
-def gelu(x, approximate=False):
+def gelu(x: jax.Array, approximate: bool | str = False) -> jax.Array:
     """Gaussian error linear unit; ``approximate=True`` or ``'tanh'`` uses the tanh formula."""
     if isinstance(approximate, str):
         if approximate not in ("tanh", "none"):
@@ -150,13 +152,13 @@ def gelu(x, approximate=False):
 
 
 @op("hardswish", dtypes=_dt.INEXACT, **_ACT)
-def hardswish(x):
+def hardswish(x: jax.Array) -> jax.Array:
     """x * relu6(x + 3) / 6."""
     return x * jnp.clip(x + 3, 0, 6) / 6
 
 
 @op("hardsigmoid", dtypes=_dt.INEXACT, **_ACT)
-def hardsigmoid(x, slope=0.1666667, offset=0.5):
+def hardsigmoid(x: jax.Array, slope: float = 0.1666667, offset: float = 0.5) -> jax.Array:
     """clip(slope * x + offset, 0, 1); gradient slope strictly inside."""
     y = x * _c(x, slope) + _c(x, offset)
     return jnp.where(y <= 0, _c(x, 0), jnp.where(y >= 1, _c(x, 1), y))
@@ -168,7 +170,7 @@ def _cast(x, dtype):
 
 
 @op("softmax", amp="black", inplace="softmax_", **_ACT)
-def softmax(x, axis=-1, dtype=None):
+def softmax(x: jax.Array, axis: int = -1, dtype: DTypeLike | None = None) -> jax.Array:
     """exp(x) / sum(exp(x)) along ``axis`` (x cast to ``dtype`` first)."""
     x = _cast(x, dtype)
     check_dtype(x, _dt.INEXACT, "softmax")
@@ -176,7 +178,7 @@ def softmax(x, axis=-1, dtype=None):
 
 
 @op("log_softmax", amp="black", **_ACT)
-def log_softmax(x, axis=-1, dtype=None):
+def log_softmax(x: jax.Array, axis: int = -1, dtype: DTypeLike | None = None) -> jax.Array:
     """log(softmax(x)) along ``axis`` (x cast to ``dtype`` first)."""
     x = _cast(x, dtype)
     check_dtype(x, _dt.INEXACT, "log_softmax")
@@ -184,7 +186,7 @@ def log_softmax(x, axis=-1, dtype=None):
 
 
 @op("glu", dtypes=_dt.INEXACT, **_ACT)
-def glu(x, axis=-1):
+def glu(x: jax.Array, axis: int = -1) -> jax.Array:
     """Split x in two halves a, b along ``axis``; a * sigmoid(b)."""
     if x.shape[axis] % 2:
         raise ValueError(
@@ -195,7 +197,7 @@ def glu(x, axis=-1):
 
 
 @op("maxout", dtypes=_dt.INEXACT, **_ACT)
-def maxout(x, groups, axis=1):
+def maxout(x: jax.Array, groups: int, axis: int = 1) -> jax.Array:
     """Max over ``groups`` consecutive channels along ``axis``."""
     axis = axis % x.ndim
     c = x.shape[axis]
@@ -207,7 +209,7 @@ def maxout(x, groups, axis=1):
 
 
 @op("prelu", dtypes=_dt.INEXACT, tensors=("x", "weight"), **_ACT)
-def prelu(x, weight, data_format="NCHW"):
+def prelu(x: jax.Array, weight: jax.Array, data_format: str = "NCHW") -> jax.Array:
     """x for x > 0, weight * x otherwise; weight has 1 element or one per channel."""
     if data_format not in ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
         raise ValueError(f"data_format must be one of NC/NCL/NCHW/NCDHW/NLC/NHWC/NDHWC, got "
@@ -238,7 +240,8 @@ def _rrelu_train(x, key, lower, upper):
 
 
 @op("rrelu", composite=True, **_ACT)
-def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True):
+def rrelu(x: Tensor, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0,
+          training: bool = True) -> Tensor:
     """Randomized leaky relu: slope ~ U(lower, upper) in training, (lower + upper) / 2 otherwise."""
     if not 0 <= lower <= 1 or not 0 <= upper <= 1:
         raise ValueError(f"lower and upper must be in [0, 1], got {lower} and {upper}")
@@ -263,13 +266,14 @@ def _gumbel_softmax(x, key, temperature, hard, axis):
 
 
 @op("gumbel_softmax", composite=True, **_ACT)
-def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1):
+def gumbel_softmax(x: Tensor, temperature: float = 1.0, hard: bool = False,
+                   axis: int = -1) -> Tensor:
     """Softmax of (x + Gumbel noise) / temperature; ``hard`` gives a one-hot with soft grads."""
     return _gumbel_softmax(x, Tensor(_random.next_key()), float(temperature), bool(hard), axis)
 
 
 @op("swiglu", tensors=("x", "y"), **_ACT)
-def swiglu(x, y=None):
+def swiglu(x: jax.Array, y: jax.Array | None = None) -> jax.Array:
     """silu(x) * y; without y, x is split in two halves along the last axis."""
     if y is None:
         x, y = jnp.split(x, 2, axis=-1)

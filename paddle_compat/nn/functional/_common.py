@@ -4,6 +4,7 @@ normalize, cosine_similarity, pixel/channel shuffles, unfold/fold, label_smooth.
 from __future__ import annotations
 
 import builtins
+from collections.abc import Sequence
 
 import jax
 import jax.numpy as jnp
@@ -12,6 +13,7 @@ import numpy as np
 from ..._core import dtype as _dt
 from ..._core import random as _random
 from ..._core import trace_state
+from ..._core.dtype import DTypeLike
 from ..._core.registry import op
 from ..._core.tensor import Tensor
 
@@ -31,7 +33,7 @@ def as_list(v, n: int, name: str = "value") -> list:
 
 # -- linear -----------------------------------------------------------------------------------
 @op("linear", amp="white", tensors=("x", "weight", "bias"), **_F)
-def linear(x, weight, bias=None):
+def linear(x: jax.Array, weight: jax.Array, bias: jax.Array | None = None) -> jax.Array:
     """x @ weight + bias, with weight of shape [in_features, out_features]."""
     if x.shape[-1] != weight.shape[0]:
         raise ValueError(
@@ -48,7 +50,8 @@ def linear(x, weight, bias=None):
 
 
 @op("bilinear", tensors=("x1", "x2", "weight", "bias"), **_F)
-def bilinear(x1, x2, weight, bias=None):
+def bilinear(x1: jax.Array, x2: jax.Array, weight: jax.Array,
+             bias: jax.Array | None = None) -> jax.Array:
     """out[b, o] = x1[b] @ weight[o] @ x2[b] + bias[o]; weight is [out, in1, in2]."""
     y = jnp.einsum("bi,oij,bj->bo", x1, weight, x2)
     return y if bias is None else y + bias.reshape(1, -1)
@@ -82,7 +85,8 @@ def _scale_const(x, factor):
 
 
 @op("dropout", composite=True, **_F)
-def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_train"):
+def dropout(x: Tensor, p: float = 0.5, axis: int | Sequence[int] | None = None,
+            training: bool = True, inplace: bool = False, mode: str = "upscale_in_train") -> Tensor:
     """Zero elements with probability p (per element, or per slice along ``axis``)."""
     p = _check_p(p)
     if mode not in ("downscale_in_infer", "upscale_in_train"):
@@ -112,7 +116,8 @@ def _feature_dropout(x, p, training, data_format, nd):
 
 
 @op("dropout1d", composite=True, **_F)
-def dropout1d(input, p=0.5, training=True, inplace=False):  # noqa: A002
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
+              inplace: bool = False) -> Tensor:
     """Zero whole channels of an [N, C, L] (or [C, L]) input with probability p."""
     if len(input.shape) == 2:
         return dropout(input, p=p, axis=[0], training=training)
@@ -120,7 +125,8 @@ def dropout1d(input, p=0.5, training=True, inplace=False):  # noqa: A002
 
 
 @op("dropout2d", composite=True, **_F)
-def dropout2d(x, p=0.5, training=True, data_format="NCHW"):
+def dropout2d(x: Tensor, p: float = 0.5, training: bool = True,
+              data_format: str = "NCHW") -> Tensor:
     """Zero whole channels of a 4-D input with probability p."""
     if data_format not in ("NCHW", "NHWC"):
         raise ValueError(f"Attr(data_format) should be 'NCHW' or 'NHWC', got {data_format}")
@@ -128,7 +134,8 @@ def dropout2d(x, p=0.5, training=True, data_format="NCHW"):
 
 
 @op("dropout3d", composite=True, **_F)
-def dropout3d(x, p=0.5, training=True, data_format="NCDHW"):
+def dropout3d(x: Tensor, p: float = 0.5, training: bool = True,
+              data_format: str = "NCDHW") -> Tensor:
     """Zero whole channels of a 5-D input with probability p."""
     if data_format not in ("NCDHW", "NDHWC"):
         raise ValueError(f"Attr(data_format) should be 'NCDHW' or 'NDHWC', got {data_format}")
@@ -158,13 +165,13 @@ def _run_alpha_dropout(x, p, training, feature):
 
 
 @op("alpha_dropout", composite=True, **_F)
-def alpha_dropout(x, p=0.5, training=True):
+def alpha_dropout(x: Tensor, p: float = 0.5, training: bool = True) -> Tensor:
     """Dropout that keeps the self-normalizing mean/variance of selu activations."""
     return _run_alpha_dropout(x, p, training, False)
 
 
 @op("feature_alpha_dropout", composite=True, **_F)
-def feature_alpha_dropout(x, p=0.5, training=True):
+def feature_alpha_dropout(x: Tensor, p: float = 0.5, training: bool = True) -> Tensor:
     """alpha_dropout over whole channels."""
     return _run_alpha_dropout(x, p, training, True)
 
@@ -207,7 +214,8 @@ def pad_widths(shape, pad, mode, data_format, pad_from_left_axis=True):
 
 
 @op("pad", tensors=("x",), **_F)
-def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis=True):  # noqa: A002
+def pad(x: jax.Array, pad: Sequence[int], mode: str = "constant", value: float = 0.0,  # noqa: A002
+        data_format: str | None = None, pad_from_left_axis: bool = True) -> jax.Array:
     """Pad x: constant/reflect/replicate/circular (see ``pad_widths`` for the pad layout)."""
     if mode not in _PAD_MODES:
         raise ValueError(
@@ -226,7 +234,7 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
 
 
 @op("zeropad2d", composite=True, **_F)
-def zeropad2d(x, padding, data_format="NCHW"):
+def zeropad2d(x: Tensor, padding: int | Sequence[int], data_format: str = "NCHW") -> Tensor:
     """Zero-pad the H and W axes by [left, right, top, bottom]."""
     return pad(
         x, as_list(padding, 4, "padding"), mode="constant", value=0.0, data_format=data_format
@@ -249,7 +257,7 @@ def _one_hot(x, num_classes):
 
 
 @op("one_hot", composite=True, **_F)
-def one_hot(x, num_classes=-1):
+def one_hot(x: Tensor, num_classes: int = -1) -> Tensor:
     """One-hot float32 encoding with a new last axis of size ``num_classes``."""
     if isinstance(num_classes, Tensor):
         num_classes = int(num_classes)
@@ -274,15 +282,9 @@ def _embedding(x, weight, padding_idx):
 
 
 @op("embedding", amp="black", composite=True, **_F)
-def embedding(
-    x,
-    weight,
-    padding_idx=None,
-    max_norm=None,
-    norm_type=2.0,
-    sparse=False,
-    scale_grad_by_freq=False,
-):
+def embedding(x: Tensor, weight: Tensor, padding_idx: int | None = None,
+              max_norm: float | None = None, norm_type: float = 2.0, sparse: bool = False,
+              scale_grad_by_freq: bool = False) -> Tensor:
     """Rows of ``weight`` [num_embeddings, dim] at the int ids ``x``; the ``padding_idx`` row
     reads as zeros and gets no gradient."""
     n = weight.shape[0]
@@ -310,7 +312,7 @@ def _renorm_rows(x, weight, max_norm, norm_type):
 
 
 @op("embedding_renorm_", composite=True, **_F)
-def embedding_renorm_(x, weight, max_norm, norm_type=2.0):
+def embedding_renorm_(x: Tensor, weight: Tensor, max_norm: float, norm_type: float = 2.0) -> Tensor:
     """Rescale (in place) the rows of ``weight`` used by ``x`` to norm at most ``max_norm``."""
     new = _renorm_rows(x, weight, float(max_norm), float(norm_type))
     weight._set_value(new._value)
@@ -331,7 +333,7 @@ def _pnorm(x, p, axis, keepdims=True):
 
 
 @op("normalize", **_F)
-def normalize(x, p=2, axis=1, epsilon=1e-12):
+def normalize(x: jax.Array, p: float = 2, axis: int = 1, epsilon: float = 1e-12) -> jax.Array:
     """x / max(||x||_p along axis, epsilon)."""
     if x.ndim == 1 and axis in (0, -1):
         axis = 0
@@ -340,7 +342,7 @@ def normalize(x, p=2, axis=1, epsilon=1e-12):
 
 
 @op("cosine_similarity", tensors=("x1", "x2"), **_F)
-def cosine_similarity(x1, x2, axis=1, eps=1e-8):
+def cosine_similarity(x1: jax.Array, x2: jax.Array, axis: int = 1, eps: float = 1e-8) -> jax.Array:
     """sum(x1*x2) / sqrt(max(sum(x1^2) * sum(x2^2), eps^2)) along axis."""
     w12 = jnp.sum(x1 * x2, axis=axis)
     w1 = jnp.sum(x1 * x1, axis=axis)
@@ -349,7 +351,8 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-8):
 
 
 @op("pairwise_distance", tensors=("x", "y"), **_F)
-def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False):
+def pairwise_distance(x: jax.Array, y: jax.Array, p: float = 2.0, epsilon: float = 1e-6,
+                      keepdim: bool = False) -> jax.Array:
     """||x - y + epsilon||_p along the last axis."""
     d = x - y + jnp.asarray(epsilon, x.dtype)
     return _pnorm(d, float(p), -1, keepdims=keepdim)
@@ -364,7 +367,7 @@ def _label_smooth(label, prior_dist, epsilon):
 
 
 @op("label_smooth", composite=True, **_F)
-def label_smooth(label, prior_dist=None, epsilon=0.1):
+def label_smooth(label: Tensor, prior_dist: Tensor | None = None, epsilon: float = 0.1) -> Tensor:
     """(1 - epsilon) * label + epsilon * (prior_dist or uniform 1 / num_classes); like Paddle,
     no gradient reaches prior_dist."""
     if epsilon > 1.0 or epsilon < 0.0:
@@ -383,7 +386,7 @@ def _check_fmt(fmt):
 
 
 @op("pixel_shuffle", **_F)
-def pixel_shuffle(x, upscale_factor, data_format="NCHW"):
+def pixel_shuffle(x: jax.Array, upscale_factor: int, data_format: str = "NCHW") -> jax.Array:
     """[N, C*r*r, H, W] -> [N, C, H*r, W*r]."""
     _check_fmt(data_format)
     r = upscale_factor
@@ -397,7 +400,7 @@ def pixel_shuffle(x, upscale_factor, data_format="NCHW"):
 
 
 @op("pixel_unshuffle", **_F)
-def pixel_unshuffle(x, downscale_factor, data_format="NCHW"):
+def pixel_unshuffle(x: jax.Array, downscale_factor: int, data_format: str = "NCHW") -> jax.Array:
     """[N, C, H*r, W*r] -> [N, C*r*r, H, W]."""
     _check_fmt(data_format)
     r = downscale_factor
@@ -411,7 +414,7 @@ def pixel_unshuffle(x, downscale_factor, data_format="NCHW"):
 
 
 @op("channel_shuffle", **_F)
-def channel_shuffle(x, groups, data_format="NCHW"):
+def channel_shuffle(x: jax.Array, groups: int, data_format: str = "NCHW") -> jax.Array:
     """Interleave channels: [g, C/g] -> [C/g, g]."""
     _check_fmt(data_format)
     if data_format == "NCHW":
@@ -446,7 +449,8 @@ def _pads4(p):
 
 
 @op("unfold", **_F)
-def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1):
+def unfold(x: jax.Array, kernel_sizes: int | Sequence[int], strides: int | Sequence[int] = 1,
+           paddings: int | Sequence[int] = 0, dilations: int | Sequence[int] = 1) -> jax.Array:
     """im2col: [N, C, H, W] -> [N, C*kh*kw, L] sliding blocks."""
     if x.ndim != 4:
         raise ValueError(f"The input of unfold should be a 4-D Tensor, got shape {list(x.shape)}")
@@ -456,7 +460,9 @@ def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1):
 
 
 @op("fold", **_F)
-def fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1):
+def fold(x: jax.Array, output_sizes: int | Sequence[int], kernel_sizes: int | Sequence[int],
+         strides: int | Sequence[int] = 1, paddings: int | Sequence[int] = 0,
+         dilations: int | Sequence[int] = 1) -> jax.Array:
     """col2im, the adjoint of unfold: sums overlapping blocks into [N, C, H, W]."""
     k = as_list(kernel_sizes, 2)
     n, ckk, _ = x.shape
@@ -474,7 +480,7 @@ def _sequence_mask(x, maxlen, dtype):
 
 
 @op("sequence_mask", composite=True, **_F)
-def sequence_mask(x, maxlen=None, dtype="int64"):
+def sequence_mask(x: Tensor, maxlen: int | None = None, dtype: DTypeLike = "int64") -> Tensor:
     """mask[..., j] = j < x[...]; maxlen defaults to max(x)."""
     if maxlen is None:
         trace_state.check_concrete(x, "paddle.nn.functional.sequence_mask(maxlen=None)")

@@ -4,6 +4,8 @@ with the flipped, regrouped kernel)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import jax
 import jax.numpy as jnp
 
@@ -131,22 +133,29 @@ _CONV_P = dict(tensors=("x", "weight", "bias"), namespaces=("paddle.nn.functiona
 
 
 @op("conv1d", amp="white", **_CONV_P)
-def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCL"):
+def conv1d(x: jax.Array, weight: jax.Array, bias: jax.Array | None = None,
+           stride: int | Sequence[int] = 1, padding: int | str | Sequence[int] = 0,
+           dilation: int | Sequence[int] = 1, groups: int = 1,
+           data_format: str = "NCL") -> jax.Array:
     """1-D convolution; weight [out_channels, in_channels / groups, k]."""
     return _conv(x, weight, bias, stride, padding, dilation, groups, data_format, 1, "conv1d")
 
 
 @op("conv2d", amp="white", **_CONV_P)
-def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
-           data_format="NCHW"):
+def conv2d(x: jax.Array, weight: jax.Array, bias: jax.Array | None = None,
+           stride: int | Sequence[int] = 1, padding: int | str | Sequence[int] = 0,
+           dilation: int | Sequence[int] = 1, groups: int = 1,
+           data_format: str = "NCHW") -> jax.Array:
     """2-D convolution; weight [out_channels, in_channels / groups, kh, kw]; padding is an int,
     [ph, pw], [top, bottom, left, right], per-axis pairs, 'SAME' or 'VALID'."""
     return _conv(x, weight, bias, stride, padding, dilation, groups, data_format, 2, "conv2d")
 
 
 @op("conv3d", **_CONV_P)
-def conv3d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
-           data_format="NCDHW"):
+def conv3d(x: jax.Array, weight: jax.Array, bias: jax.Array | None = None,
+           stride: int | Sequence[int] = 1, padding: int | str | Sequence[int] = 0,
+           dilation: int | Sequence[int] = 1, groups: int = 1,
+           data_format: str = "NCDHW") -> jax.Array:
     """3-D convolution; weight [out_channels, in_channels / groups, kd, kh, kw]."""
     return _conv(x, weight, bias, stride, padding, dilation, groups, data_format, 3, "conv3d")
 
@@ -209,24 +218,35 @@ def _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, 
 
 
 @op("conv1d_transpose", **_CONV)
-def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
-                     dilation=1, output_size=None, data_format="NCL"):
+def conv1d_transpose(x: jax.Array, weight: jax.Array, bias: jax.Array | None = None,
+                     stride: int | Sequence[int] = 1, padding: int | str | Sequence[int] = 0,
+                     output_padding: int | Sequence[int] = 0, groups: int = 1,
+                     dilation: int | Sequence[int] = 1,
+                     output_size: int | Sequence[int] | None = None,
+                     data_format: str = "NCL") -> jax.Array:
     """1-D transposed convolution; weight [in_channels, out_channels / groups, k]."""
     return _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups,
                            output_size, data_format, 1, "conv1d_transpose")
 
 
 @op("conv2d_transpose", **_CONV)
-def conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, dilation=1,
-                     groups=1, output_size=None, data_format="NCHW"):
+def conv2d_transpose(x: jax.Array, weight: jax.Array, bias: jax.Array | None = None,
+                     stride: int | Sequence[int] = 1, padding: int | str | Sequence[int] = 0,
+                     output_padding: int | Sequence[int] = 0, dilation: int | Sequence[int] = 1,
+                     groups: int = 1, output_size: int | Sequence[int] | None = None,
+                     data_format: str = "NCHW") -> jax.Array:
     """2-D transposed convolution; weight [in_channels, out_channels / groups, kh, kw]."""
     return _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups,
                            output_size, data_format, 2, "conv2d_transpose")
 
 
 @op("conv3d_transpose", **_CONV)
-def conv3d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
-                     dilation=1, output_size=None, data_format="NCDHW"):
+def conv3d_transpose(x: jax.Array, weight: jax.Array, bias: jax.Array | None = None,
+                     stride: int | Sequence[int] = 1, padding: int | str | Sequence[int] = 0,
+                     output_padding: int | Sequence[int] = 0, groups: int = 1,
+                     dilation: int | Sequence[int] = 1,
+                     output_size: int | Sequence[int] | None = None,
+                     data_format: str = "NCDHW") -> jax.Array:
     """3-D transposed convolution; weight [in_channels, out_channels / groups, kd, kh, kw]."""
     return _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups,
                            output_size, data_format, 3, "conv3d_transpose")

@@ -6,6 +6,8 @@ with gathers, so gradients come from JAX."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import jax.numpy as jnp
 import numpy as np
 
@@ -112,8 +114,10 @@ def _static_list(v):
 
 
 @op("interpolate", amp="black", composite=True, **_F)
-def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=False,
-                align_mode=0, data_format=None, recompute_scale_factor=None, antialias=False):
+def interpolate(x: Tensor, size: int | Sequence[int] | None = None,
+                scale_factor: float | Sequence[float] | None = None, mode: str = "nearest",
+                align_corners: bool = False, align_mode: int = 0, data_format: str | None = None,
+                recompute_scale_factor: bool | None = None, antialias: bool = False) -> Tensor:
     """Resize the spatial axes of x to ``size`` or by ``scale_factor``."""
     mode = mode.lower()
     if mode not in _MODES:
@@ -162,7 +166,9 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
 
 
 @op("upsample", amp="black", composite=True, **_F)
-def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=False,
-             align_mode=0, data_format=None):
+def upsample(x: Tensor, size: int | Sequence[int] | None = None,
+             scale_factor: float | Sequence[float] | None = None, mode: str = "nearest",
+             align_corners: bool = False, align_mode: int = 0,
+             data_format: str | None = None) -> Tensor:
     """Same as ``interpolate``."""
     return interpolate(x, size, scale_factor, mode, align_corners, align_mode, data_format)

@@ -3,15 +3,15 @@ Paddle 3.3.1 as measured (see cross_entropy)."""
 
 from __future__ import annotations
 
-import inspect
 import math
+from collections.abc import Callable
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from ..._core import trace_state
-from ..._core.registry import op
+from ..._core.registry import op, public_signature
 from ..._core.tensor import Tensor
 
 _F = dict(namespaces=("paddle.nn.functional",), method=None)
@@ -34,7 +34,7 @@ def loss_op(name: str, tensors: tuple[str, ...], no_grad: tuple[str, ...] = (),
                     kw[n] = t.detach()
             return kernel(**kw)
 
-        public.__signature__ = inspect.signature(fn)
+        public.__signature__ = public_signature(fn)  # Tensors in, as users call it
         public.__doc__ = fn.__doc__
         public.__name__ = name
         return op(name, composite=True, amp=amp, **_F)(public)
@@ -137,8 +137,9 @@ def _ce_soft(input, label, weight, reduction, axis, use_softmax, smoothing, from
 
 
 @op("cross_entropy", amp="black", composite=True, **_F)
-def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean",
-                  soft_label=False, axis=-1, use_softmax=True, label_smoothing=0.0):
+def cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,
+                  ignore_index: int = -100, reduction: str = "mean", soft_label: bool = False,
+                  axis: int = -1, use_softmax: bool = True, label_smoothing: float = 0.0) -> Tensor:
     """Softmax (or, with use_softmax=False, plain log) cross entropy with hard int labels or
     soft labels. ``mean`` divides by the sum of the label weights when ``weight`` is given, by
     the number of non-ignored labels when ``ignore_index >= 0``, and by the element count
@@ -184,8 +185,10 @@ def _swce(logits, label, soft_label, ignore_index, axis):
 
 
 @op("softmax_with_cross_entropy", amp="black", composite=True, **_F)
-def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100,
-                               numeric_stable_mode=True, return_softmax=False, axis=-1):
+def softmax_with_cross_entropy(logits: Tensor, label: Tensor, soft_label: bool = False,
+                               ignore_index: int = -100, numeric_stable_mode: bool = True,
+                               return_softmax: bool = False,
+                               axis: int = -1) -> Tensor | tuple[Tensor, Tensor]:
     """Legacy softmax cross entropy: per-sample loss with the class axis kept (size 1)."""
     axis = axis % len(logits.shape)
     if not soft_label:
@@ -221,7 +224,8 @@ def _nll(input, label, weight, ignore_index, reduction):
 
 
 @op("nll_loss", amp="black", composite=True, **_F)
-def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean"):
+def nll_loss(input: Tensor, label: Tensor, weight: Tensor | None = None, ignore_index: int = -100,
+             reduction: str = "mean") -> Tensor:
     """Negative log likelihood of log-probabilities [N, C, ...] at int labels [N, ...];
     ``mean`` divides by the total weight of the non-ignored labels."""
     check_reduction(reduction, "nll_loss")
@@ -236,27 +240,28 @@ _PAIR = dict(tensors=("input", "label"), **_F)
 
 
 @op("mse_loss", **_PAIR)
-def mse_loss(input, label, reduction="mean"):
+def mse_loss(input: jax.Array, label: jax.Array, reduction: str = "mean") -> jax.Array:
     """(input - label)^2, reduced."""
     check_reduction(reduction, "mse_loss")
     return _reduce(jnp.square(input - label.astype(input.dtype)), reduction)
 
 
 @op("l1_loss", **_PAIR)
-def l1_loss(input, label, reduction="mean"):
+def l1_loss(input: jax.Array, label: jax.Array, reduction: str = "mean") -> jax.Array:
     """|input - label|, reduced."""
     check_reduction(reduction, "l1_loss")
     return _reduce(jnp.abs(input - label.astype(input.dtype)), reduction)
 
 
 @op("square_error_cost", **_PAIR)
-def square_error_cost(input, label):
+def square_error_cost(input: jax.Array, label: jax.Array) -> jax.Array:
     """(input - label)^2 elementwise."""
     return jnp.square(input - label.astype(input.dtype))
 
 
 @op("smooth_l1_loss", amp="black", **_PAIR)
-def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True):
+def smooth_l1_loss(input: jax.Array, label: jax.Array, reduction: str = "mean", delta: float = 1.0,
+                   is_huber: bool = True) -> jax.Array:
     """Huber loss (is_huber) or smooth L1 with threshold ``delta``."""
     check_reduction(reduction, "smooth_l1_loss")
     d = jnp.abs(input - label.astype(input.dtype))
@@ -269,7 +274,7 @@ def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True):
 
 
 @loss_op("log_loss", ("input", "label"), ("label",), amp="black")
-def log_loss(input, label, epsilon=0.0001):
+def log_loss(input: jax.Array, label: jax.Array, epsilon: float = 0.0001) -> jax.Array:
     """-label * log(input + eps) - (1 - label) * log(1 - input + eps); input is [N, 1]."""
     if input.ndim != 2 or input.shape[1] != 1:
         raise ValueError(
@@ -281,7 +286,8 @@ def log_loss(input, label, epsilon=0.0001):
 
 # -- binary / probabilistic losses ------------------------------------------------------------
 @loss_op("binary_cross_entropy", ("input", "label", "weight"), ("label",))
-def binary_cross_entropy(input, label, weight=None, reduction="mean"):
+def binary_cross_entropy(input: jax.Array, label: jax.Array, weight: jax.Array | None = None,
+                         reduction: str = "mean") -> jax.Array:
     """-(label * log(p) + (1 - label) * log(1 - p)) with logs clamped at -100."""
     check_reduction(reduction, "binary_cross_entropy")
     if input.shape != label.shape:
@@ -297,8 +303,9 @@ def binary_cross_entropy(input, label, weight=None, reduction="mean"):
 
 @loss_op("binary_cross_entropy_with_logits", ("logit", "label", "weight", "pos_weight"),
          ("label", "pos_weight"), amp="black")
-def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean",
-                                     pos_weight=None):
+def binary_cross_entropy_with_logits(logit: jax.Array, label: jax.Array, weight: jax.Array | None = None,
+                                     reduction: str = "mean",
+                                     pos_weight: jax.Array | None = None) -> jax.Array:
     """Sigmoid + binary cross entropy computed stably from logits; ``pos_weight`` scales the
     positive term."""
     check_reduction(reduction, "binary_cross_entropy_with_logits")
@@ -315,7 +322,7 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean"
 
 
 @loss_op("kl_div", ("input", "label"), ("label",))
-def kl_div(input, label, reduction="mean", log_target=False):
+def kl_div(input: jax.Array, label: jax.Array, reduction: str = "mean", log_target: bool = False) -> jax.Array:
     """label * (log(label) - input) (input holds log-probabilities); 'batchmean' divides the
     sum by the batch size."""
     check_reduction(reduction, "kl_div", ("sum", "mean", "none", "batchmean"))
@@ -332,7 +339,8 @@ def kl_div(input, label, reduction="mean", log_target=False):
 
 @op("margin_ranking_loss", tensors=("input", "other", "label"), aliases={"other": "other"},
     **_F)
-def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean"):
+def margin_ranking_loss(input: jax.Array, other: jax.Array, label: jax.Array, margin: float = 0.0,
+                        reduction: str = "mean") -> jax.Array:
     """max(0, -label * (input - other) + margin)."""
     check_reduction(reduction, "margin_ranking_loss")
     loss = jnp.maximum(-label * (input - other) + margin, 0)
@@ -340,7 +348,8 @@ def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean"):
 
 
 @loss_op("cosine_embedding_loss", ("input1", "input2", "label"), ("label",))
-def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean"):
+def cosine_embedding_loss(input1: jax.Array, input2: jax.Array, label: jax.Array, margin: float = 0,
+                          reduction: str = "mean") -> jax.Array:
     """1 - cos(x1, x2) for label 1, max(0, cos(x1, x2) - margin) for label -1."""
     check_reduction(reduction, "cosine_embedding_loss")
     eps = jnp.asarray(1e-12, input1.dtype)
@@ -354,7 +363,8 @@ def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean"):
 
 
 @loss_op("hinge_embedding_loss", ("input", "label"), ("label",))
-def hinge_embedding_loss(input, label, margin=1.0, reduction="mean"):
+def hinge_embedding_loss(input: jax.Array, label: jax.Array, margin: float = 1.0,
+                         reduction: str = "mean") -> jax.Array:
     """input where label is 1, max(0, margin - input) where label is -1."""
     check_reduction(reduction, "hinge_embedding_loss")
     zero = jnp.zeros((), input.dtype)
@@ -364,14 +374,16 @@ def hinge_embedding_loss(input, label, margin=1.0, reduction="mean"):
 
 
 @op("soft_margin_loss", tensors=("input", "label"), **_F)
-def soft_margin_loss(input, label, reduction="mean"):
+def soft_margin_loss(input: jax.Array, label: jax.Array, reduction: str = "mean") -> jax.Array:
     """log(1 + exp(-label * input))."""
     check_reduction(reduction, "soft_margin_loss")
     return _reduce(jnp.logaddexp(0, -label.astype(input.dtype) * input), reduction)
 
 
 @op("multi_label_soft_margin_loss", tensors=("input", "label", "weight"), **_F)
-def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean"):
+def multi_label_soft_margin_loss(input: jax.Array, label: jax.Array,
+                                 weight: jax.Array | None = None,
+                                 reduction: str = "mean") -> jax.Array:
     """Per-class binary logistic loss averaged over classes."""
     check_reduction(reduction, "multi_label_soft_margin_loss")
     y = label.astype(input.dtype)
@@ -382,7 +394,9 @@ def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean"):
 
 
 @op("sigmoid_focal_loss", tensors=("logit", "label", "normalizer"), **_F)
-def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, reduction="sum"):
+def sigmoid_focal_loss(logit: jax.Array, label: jax.Array, normalizer: jax.Array | None = None,
+                       alpha: float = 0.25, gamma: float = 2.0,
+                       reduction: str = "sum") -> jax.Array:
     """Focal loss: bce_with_logits * (1 - p_t)^gamma * alpha_t, divided by ``normalizer``."""
     check_reduction(reduction, "sigmoid_focal_loss")
     y = label.astype(logit.dtype)
@@ -399,7 +413,8 @@ def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, red
 
 
 @op("poisson_nll_loss", tensors=("input", "label"), **_F)
-def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-8, reduction="mean"):
+def poisson_nll_loss(input: jax.Array, label: jax.Array, log_input: bool = True, full: bool = False,
+                     epsilon: float = 1e-8, reduction: str = "mean") -> jax.Array:
     """Poisson negative log likelihood (with the Stirling term when ``full``)."""
     check_reduction(reduction, "poisson_nll_loss")
     if epsilon <= 0:
@@ -418,7 +433,8 @@ def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-8, red
 
 
 @loss_op("gaussian_nll_loss", ("input", "label", "variance"), ("variance",))
-def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-6, reduction="mean"):
+def gaussian_nll_loss(input: jax.Array, label: jax.Array, variance: jax.Array, full: bool = False,
+                      epsilon: float = 1e-6, reduction: str = "mean") -> jax.Array:
     """0.5 * (log(var) + (input - label)^2 / var) (+ 0.5 * log(2 pi) when ``full``)."""
     check_reduction(reduction, "gaussian_nll_loss")
     var = jnp.maximum(variance.astype(input.dtype), jnp.asarray(epsilon, input.dtype))
@@ -436,8 +452,9 @@ def _pdist(x, y, p, eps):
 
 
 @op("triplet_margin_loss", amp="black", tensors=("input", "positive", "negative"), **_F)
-def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-6, swap=False,
-                        reduction="mean"):
+def triplet_margin_loss(input: jax.Array, positive: jax.Array, negative: jax.Array,
+                        margin: float = 1.0, p: float = 2, epsilon: float = 1e-6,
+                        swap: bool = False, reduction: str = "mean") -> jax.Array:
     """max(d(a, p) - d(a, n) + margin, 0) with p-norm distances."""
     check_reduction(reduction, "triplet_margin_loss")
     d_pos = _pdist(input, positive, p, epsilon)
@@ -449,7 +466,7 @@ def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-6
 
 
 @loss_op("dice_loss", ("input", "label"), ("label",))
-def dice_loss(input, label, epsilon=1e-05):  # noqa: A002
+def dice_loss(input: jax.Array, label: jax.Array, epsilon: float = 1e-05) -> jax.Array:  # noqa: A002
     """1 - 2 |X ∩ Y| / (|X| + |Y|) per sample, averaged; input holds class probabilities in the
     last axis and label the int class ids (last axis of size 1)."""
     if input.ndim < 2 or label.ndim != input.ndim or label.shape[-1] != 1:
@@ -463,7 +480,8 @@ def dice_loss(input, label, epsilon=1e-05):  # noqa: A002
 
 
 @loss_op("multi_margin_loss", ("input", "label", "weight"))
-def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mean"):  # noqa: A002
+def multi_margin_loss(input: jax.Array, label: jax.Array, p: int = 1, margin: float = 1.0,  # noqa: A002
+                      weight: jax.Array | None = None, reduction: str = "mean") -> jax.Array:
     """sum over j != y of max(0, margin - x[y] + x[j])^p / C (times weight[y])."""
     check_reduction(reduction, "multi_margin_loss")
     lab = label.astype(jnp.int64).reshape(-1)
@@ -478,8 +496,10 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
 
 
 @op("triplet_margin_with_distance_loss", composite=True, **_F)
-def triplet_margin_with_distance_loss(input, positive, negative, distance_function=None,  # noqa: A002
-                                      margin=1.0, swap=False, reduction="mean"):
+def triplet_margin_with_distance_loss(input: Tensor, positive: Tensor, negative: Tensor,  # noqa: A002
+                                      distance_function: Callable[[Tensor, Tensor], Tensor] | None = None,
+                                      margin: float = 1.0, swap: bool = False,
+                                      reduction: str = "mean") -> Tensor:
     """max(d(a, p) - d(a, n) + margin, 0) with a user distance (default pairwise 2-norm)."""
     from ._common import pairwise_distance
 

@@ -4,12 +4,15 @@ local_response_norm."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from ..._core import dtype as _dt
 from ..._core.registry import op
+from ..._core.tensor import Tensor
 
 _F = dict(namespaces=("paddle.nn.functional",), method=None)
 _PRIVATE = dict(namespaces=(), method=None)
@@ -80,8 +83,10 @@ def _bn_update(running_mean, running_var, mean, var, momentum):
 
 
 @op("batch_norm", composite=True, **_F)
-def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=False,
-               momentum=0.9, epsilon=1e-05, data_format="NCHW", use_global_stats=None):
+def batch_norm(x: Tensor, running_mean: Tensor, running_var: Tensor, weight: Tensor | None = None,
+               bias: Tensor | None = None, training: bool = False, momentum: float = 0.9,
+               epsilon: float = 1e-05, data_format: str = "NCHW",
+               use_global_stats: bool | None = None) -> Tensor:
     """Normalize with batch statistics (training) or the running ones; in training the running
     stats become ``momentum * running + (1 - momentum) * batch`` (biased batch variance)."""
     ch = _ch_axis(data_format, len(x.shape))
@@ -108,7 +113,8 @@ def _normalize(xa, axes, epsilon):
 
 @op("layer_norm", amp="black", tensors=("x", "weight", "bias"),
     namespaces=("paddle.nn.functional", "paddle"), method=None)
-def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05):
+def layer_norm(x: jax.Array, normalized_shape: int | Sequence[int], weight: jax.Array | None = None,
+               bias: jax.Array | None = None, epsilon: float = 1e-05) -> jax.Array:
     """Normalize over the trailing ``normalized_shape`` axes, then scale and shift."""
     ns = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
     k = len(ns)
@@ -126,8 +132,11 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05):
 
 
 @op("instance_norm", tensors=("x", "running_mean", "running_var", "weight", "bias"), **_F)
-def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None,
-                  use_input_stats=True, momentum=0.9, eps=1e-05, data_format="NCHW"):
+def instance_norm(x: jax.Array, running_mean: jax.Array | None = None,
+                  running_var: jax.Array | None = None, weight: jax.Array | None = None,
+                  bias: jax.Array | None = None, use_input_stats: bool = True,
+                  momentum: float = 0.9, eps: float = 1e-05,
+                  data_format: str = "NCHW") -> jax.Array:
     """Normalize each sample's channel over its spatial axes (Paddle's eager kernel always uses
     the input statistics and leaves running_mean/running_var untouched)."""
     ch = _ch_axis(data_format, x.ndim)
@@ -138,7 +147,9 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
 
 @op("group_norm", amp="black", tensors=("x", "weight", "bias"),
     namespaces=("paddle.nn.functional", "paddle"), method=None)
-def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format="NCHW"):
+def group_norm(x: jax.Array, num_groups: int, epsilon: float = 1e-05,
+               weight: jax.Array | None = None, bias: jax.Array | None = None,
+               data_format: str = "NCHW") -> jax.Array:
     """Normalize over groups of channels (and the spatial axes), then a per-channel affine."""
     ch = _ch_axis(data_format, x.ndim)
     c = x.shape[ch]
@@ -159,7 +170,8 @@ def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format
 
 
 @op("local_response_norm", **_F)
-def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NCHW"):
+def local_response_norm(x: jax.Array, size: int, alpha: float = 0.0001, beta: float = 0.75,
+                        k: float = 1.0, data_format: str = "NCHW") -> jax.Array:
     """x / (k + alpha / size * sum of x^2 over ``size`` neighbouring channels) ** beta."""
     if x.ndim < 3:
         raise ValueError(f"Expected 3D or higher dimensionality input, but got {x.ndim} "

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from ..._core.registry import op
+from ..._core.tensor import Tensor
 from ._conv import channel_last, ntuple, parse_padding, same_pads
 
 _F = dict(namespaces=("paddle.nn.functional",), method=None)
@@ -148,45 +150,58 @@ def _adaptive_max_op(x, output_size, return_mask, nsp):
 
 
 @op("max_pool1d", **_COMPOSITE)
-def max_pool1d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False):
+def max_pool1d(x: Tensor, kernel_size: int | Sequence[int],
+               stride: int | Sequence[int] | None = None, padding: int | str | Sequence[int] = 0,
+               return_mask: bool = False,
+               ceil_mode: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """Max over sliding windows of an [N, C, L] input (and the flat argmax with return_mask)."""
     return _max_pool_op(x, kernel_size, stride, padding, bool(return_mask),
                         ceil_mode, "NCL", 1)
 
 
 @op("max_pool2d", **_COMPOSITE)
-def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
-               data_format="NCHW"):
+def max_pool2d(x: Tensor, kernel_size: int | Sequence[int],
+               stride: int | Sequence[int] | None = None, padding: int | str | Sequence[int] = 0,
+               return_mask: bool = False, ceil_mode: bool = False,
+               data_format: str = "NCHW") -> Tensor | tuple[Tensor, Tensor]:
     """Max over sliding windows of H, W (mask: flat index into H*W, int32)."""
     return _max_pool_op(x, kernel_size, stride, padding, bool(return_mask),
                         ceil_mode, data_format, 2)
 
 
 @op("max_pool3d", **_COMPOSITE)
-def max_pool3d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
-               data_format="NCDHW"):
+def max_pool3d(x: Tensor, kernel_size: int | Sequence[int],
+               stride: int | Sequence[int] | None = None, padding: int | str | Sequence[int] = 0,
+               return_mask: bool = False, ceil_mode: bool = False,
+               data_format: str = "NCDHW") -> Tensor | tuple[Tensor, Tensor]:
     """Max over sliding windows of D, H, W."""
     return _max_pool_op(x, kernel_size, stride, padding, bool(return_mask),
                         ceil_mode, data_format, 3)
 
 
 @op("avg_pool1d", **_POOL)
-def avg_pool1d(x, kernel_size, stride=None, padding=0, exclusive=True, ceil_mode=False):
+def avg_pool1d(x: jax.Array, kernel_size: int | Sequence[int],
+               stride: int | Sequence[int] | None = None, padding: int | str | Sequence[int] = 0,
+               exclusive: bool = True, ceil_mode: bool = False) -> jax.Array:
     """Mean over sliding windows of an [N, C, L] input; ``exclusive`` skips padding."""
     return _avg_pool(x, kernel_size, stride, padding, ceil_mode, exclusive, None, "NCL", 1)
 
 
 @op("avg_pool2d", **_POOL)
-def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
-               divisor_override=None, data_format="NCHW"):
+def avg_pool2d(x: jax.Array, kernel_size: int | Sequence[int],
+               stride: int | Sequence[int] | None = None, padding: int | str | Sequence[int] = 0,
+               ceil_mode: bool = False, exclusive: bool = True, divisor_override: int | None = None,
+               data_format: str = "NCHW") -> jax.Array:
     """Mean over sliding windows of H, W; ``exclusive`` divides by the unpadded count."""
     return _avg_pool(x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override,
                      data_format, 2)
 
 
 @op("avg_pool3d", **_POOL)
-def avg_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
-               divisor_override=None, data_format="NCDHW"):
+def avg_pool3d(x: jax.Array, kernel_size: int | Sequence[int],
+               stride: int | Sequence[int] | None = None, padding: int | str | Sequence[int] = 0,
+               ceil_mode: bool = False, exclusive: bool = True, divisor_override: int | None = None,
+               data_format: str = "NCDHW") -> jax.Array:
     """Mean over sliding windows of D, H, W."""
     return _avg_pool(x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override,
                      data_format, 3)
@@ -231,37 +246,42 @@ def _adaptive_max(x, output_size, return_mask, nsp):
 
 
 @op("adaptive_avg_pool1d", namespaces=("paddle.nn.functional", "paddle"), method=None)
-def adaptive_avg_pool1d(x, output_size):
+def adaptive_avg_pool1d(x: jax.Array, output_size: int | Sequence[int | None]) -> jax.Array:
     """Mean over ``output_size`` adaptive bins of L."""
     return _adaptive_avg(x, output_size, 1, False)
 
 
 @op("adaptive_avg_pool2d", **_POOL)
-def adaptive_avg_pool2d(x, output_size, data_format="NCHW"):
+def adaptive_avg_pool2d(x: jax.Array, output_size: int | Sequence[int | None],
+                        data_format: str = "NCHW") -> jax.Array:
     """Mean over adaptive bins of H, W (None keeps that size)."""
     return _adaptive_avg(x, output_size, 2, channel_last(data_format, 2))
 
 
 @op("adaptive_avg_pool3d", **_POOL)
-def adaptive_avg_pool3d(x, output_size, data_format="NCDHW"):
+def adaptive_avg_pool3d(x: jax.Array, output_size: int | Sequence[int | None],
+                        data_format: str = "NCDHW") -> jax.Array:
     """Mean over adaptive bins of D, H, W."""
     return _adaptive_avg(x, output_size, 3, channel_last(data_format, 3))
 
 
 @op("adaptive_max_pool1d", **_COMPOSITE)
-def adaptive_max_pool1d(x, output_size, return_mask=False):
+def adaptive_max_pool1d(x: Tensor, output_size: int | Sequence[int | None],
+                        return_mask: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """Max over adaptive bins of L."""
     return _adaptive_max_op(x, output_size, bool(return_mask), 1)
 
 
 @op("adaptive_max_pool2d", **_COMPOSITE)
-def adaptive_max_pool2d(x, output_size, return_mask=False):
+def adaptive_max_pool2d(x: Tensor, output_size: int | Sequence[int | None],
+                        return_mask: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """Max over adaptive bins of H, W."""
     return _adaptive_max_op(x, output_size, bool(return_mask), 2)
 
 
 @op("adaptive_max_pool3d", **_COMPOSITE)
-def adaptive_max_pool3d(x, output_size, return_mask=False):
+def adaptive_max_pool3d(x: Tensor, output_size: int | Sequence[int | None],
+                        return_mask: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """Max over adaptive bins of D, H, W."""
     return _adaptive_max_op(x, output_size, bool(return_mask), 3)
 
@@ -283,15 +303,17 @@ def _lp_pool(x, norm_type, kernel_size, stride, padding, ceil_mode, data_format,
 
 
 @op("lp_pool1d", **_POOL)
-def lp_pool1d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False,
-              data_format="NCL"):
+def lp_pool1d(x: jax.Array, norm_type: float, kernel_size: int | Sequence[int],
+              stride: int | Sequence[int] | None = None, padding: int | str | Sequence[int] = 0,
+              ceil_mode: bool = False, data_format: str = "NCL") -> jax.Array:
     """(sum of x^p over each window of L)^(1/p)."""
     return _lp_pool(x, norm_type, kernel_size, stride, padding, ceil_mode, data_format, 1)
 
 
 @op("lp_pool2d", **_POOL)
-def lp_pool2d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False,
-              data_format="NCHW"):
+def lp_pool2d(x: jax.Array, norm_type: float, kernel_size: int | Sequence[int],
+              stride: int | Sequence[int] | None = None, padding: int | str | Sequence[int] = 0,
+              ceil_mode: bool = False, data_format: str = "NCHW") -> jax.Array:
     """(sum of x^p over each window of H, W)^(1/p)."""
     return _lp_pool(x, norm_type, kernel_size, stride, padding, ceil_mode, data_format, 2)
 
@@ -322,21 +344,27 @@ _UNPOOL = dict(tensors=("x", "indices"), **_F)
 
 
 @op("max_unpool1d", **_UNPOOL)
-def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, data_format="NCL",
-                 output_size=None):
+def max_unpool1d(x: jax.Array, indices: jax.Array, kernel_size: int | Sequence[int],
+                 stride: int | Sequence[int] | None = None, padding: int | str | Sequence[int] = 0,
+                 data_format: str = "NCL",
+                 output_size: int | Sequence[int] | None = None) -> jax.Array:
     """Place x at the argmax ``indices`` of max_pool1d, zeros elsewhere."""
     return _max_unpool(x, indices, kernel_size, stride, padding, data_format, output_size, 1)
 
 
 @op("max_unpool2d", **_UNPOOL)
-def max_unpool2d(x, indices, kernel_size, stride=None, padding=0, data_format="NCHW",
-                 output_size=None):
+def max_unpool2d(x: jax.Array, indices: jax.Array, kernel_size: int | Sequence[int],
+                 stride: int | Sequence[int] | None = None, padding: int | str | Sequence[int] = 0,
+                 data_format: str = "NCHW",
+                 output_size: int | Sequence[int] | None = None) -> jax.Array:
     """Place x at the argmax ``indices`` of max_pool2d, zeros elsewhere."""
     return _max_unpool(x, indices, kernel_size, stride, padding, data_format, output_size, 2)
 
 
 @op("max_unpool3d", **_UNPOOL)
-def max_unpool3d(x, indices, kernel_size, stride=None, padding=0, data_format="NCDHW",
-                 output_size=None):
+def max_unpool3d(x: jax.Array, indices: jax.Array, kernel_size: int | Sequence[int],
+                 stride: int | Sequence[int] | None = None, padding: int | str | Sequence[int] = 0,
+                 data_format: str = "NCDHW",
+                 output_size: int | Sequence[int] | None = None) -> jax.Array:
     """Place x at the argmax ``indices`` of max_pool3d, zeros elsewhere."""
     return _max_unpool(x, indices, kernel_size, stride, padding, data_format, output_size, 3)

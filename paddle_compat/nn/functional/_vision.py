@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -17,7 +20,8 @@ def _base_coords(n: int, align_corners: bool) -> np.ndarray:
 
 
 @op("affine_grid", tensors=("theta",), **_F)
-def affine_grid(theta, out_shape, align_corners=True):
+def affine_grid(theta: jax.Array, out_shape: Sequence[int],
+                align_corners: bool = True) -> jax.Array:
     """Sampling grid [N, H, W, 2] (x, y in [-1, 1]) of the affine maps ``theta`` [N, 2, 3]
     (or [N, D, H, W, 3] from [N, 3, 4] for 5-D ``out_shape``)."""
     out_shape = [int(s) for s in out_shape]
@@ -73,7 +77,8 @@ def _source_coord(coord, size, padding_mode, align_corners):
 
 
 @op("grid_sample", tensors=("x", "grid"), **_F)
-def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=True):
+def grid_sample(x: jax.Array, grid: jax.Array, mode: str = "bilinear", padding_mode: str = "zeros",
+                align_corners: bool = True) -> jax.Array:
     """Sample x [N, C, H, W] at the normalized (x, y) locations of grid [N, Ho, Wo, 2]
     (bilinear or nearest; zeros/border/reflection outside)."""
     if mode not in ("bilinear", "nearest"):
@@ -106,7 +111,8 @@ def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=Tr
 
 
 @op("temporal_shift", **_F)
-def temporal_shift(x, seg_num, shift_ratio=0.25, data_format="NCHW"):
+def temporal_shift(x: jax.Array, seg_num: int, shift_ratio: float = 0.25,
+                   data_format: str = "NCHW") -> jax.Array:
     """Shift a fraction of channels one step along time (x is [N * seg_num, C, H, W])."""
     if data_format not in ("NCHW", "NHWC"):
         raise ValueError(f"data_format must be 'NCHW' or 'NHWC', got {data_format}")
@@ -125,7 +131,7 @@ def temporal_shift(x, seg_num, shift_ratio=0.25, data_format="NCHW"):
 
 
 @op("pdist", namespaces=("paddle.nn.functional", "paddle"), method=None)
-def pdist(x, p=2.0):
+def pdist(x: jax.Array, p: float = 2.0) -> jax.Array:
     """p-norm distances between all row pairs i < j of x [N, M] (condensed, N(N-1)/2)."""
     if x.ndim != 2:
         raise ValueError(f"pdist expects a 2-D input, got shape {list(x.shape)}")
