@@ -245,7 +245,10 @@ def bitwise_left_shift(x, y, is_arithmetic=True):
 
 @op("bitwise_right_shift", differentiable=False, **_BIN)
 def bitwise_right_shift(x, y, is_arithmetic=True):
-    return jnp.right_shift(x, y)
+    if is_arithmetic:
+        return jnp.right_shift(x, y)
+    x, y = jnp.broadcast_arrays(x, jnp.asarray(y, jnp.result_type(x)))
+    return jax.lax.shift_right_logical(x, y)
 
 
 @op("isnan", differentiable=False)
@@ -316,6 +319,9 @@ def mm(input, mat2):  # noqa: A002
 @op("bmm", tensors=("x", "y"))
 def bmm(x, y):
     _same_dtype("bmm", x, y)
+    if jnp.ndim(x) != 3 or jnp.ndim(y) != 3:
+        raise ValueError(f"(InvalidArgument) bmm takes 3-D inputs, got {jnp.shape(x)} and "
+                         f"{jnp.shape(y)}")
     return jnp.matmul(x, y)
 
 

@@ -147,6 +147,8 @@ def median(x, axis=None, keepdim=False, mode="avg"):
 def cumsum(x, axis=None, dtype=None):
     if axis is None:
         x, axis = x.reshape(-1), 0
+    if dtype is None and x.dtype == jnp.int32:
+        dtype = "int64"  # Paddle accumulates int32 in int64
     return jnp.cumsum(x, axis=int(axis), dtype=None if dtype is None else _dt.to_dtype(dtype).np)
 
 

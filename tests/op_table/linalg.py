@@ -1,0 +1,1 @@
+ROWS: list = []
