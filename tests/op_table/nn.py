@@ -67,6 +67,18 @@ ROWS: list[Row] = [
     F("prelu", (rand(2, 3, 2), pos(3)), tag="channel"),
     F("swiglu", (rand(2, 4),)),
     F("swiglu", (rand(2, 3), rand(2, 3, seed=1)), tag="xy"),
+    # random ops, deterministic cases: eval mode, p=0, p=1
+    F("dropout", (rand(2, 3),), {"training": False}),
+    F("dropout", (rand(2, 3),), {"p": 0.0}, tag="p0"),
+    F("dropout", (rand(2, 3),), {"p": 1.0}, tag="p1"),
+    F("dropout", (rand(2, 3),), {"training": False, "mode": "downscale_in_infer"}, tag="downscale"),
+    F("dropout1d", (X3,), {"training": False}),
+    F("dropout2d", (X4,), {"training": False}),
+    F("dropout3d", (rand(1, 2, 2, 2, 2),), {"training": False}),
+    F("alpha_dropout", (rand(2, 3),), {"training": False}),
+    F("feature_alpha_dropout", (X4,), {"training": False}),
+    F("rrelu", (rand(2, 3),), {"training": False}),
+    F("rrelu", (rand(2, 3),), {"lower": 0.1, "upper": 0.3, "training": False}, tag="range"),
     # common
     F("linear", (rand(2, 3), rand(3, 4, seed=1), rand(4, seed=2))),
     F("linear", (rand(2, 3), rand(3, 4, seed=1)), tag="no-bias"),

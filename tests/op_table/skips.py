@@ -6,6 +6,7 @@ _RANDOM = (
     "random: values come from the RNG, whose algorithm differs from Paddle's; "
     "distributions are checked in tests/test_random.py"
 )
+# (dropout-like ops have rows for their deterministic cases: eval mode, p=0, p=1)
 
 SKIPS: dict[str, str] = {
     "pca_lowrank": "randomized (Paddle draws a Gaussian sketch from its RNG)",
@@ -35,13 +36,6 @@ SKIPS: dict[str, str] = {
             "standard_normal",
             "uniform",
             "gumbel_softmax",
-            "rrelu",
-            "alpha_dropout",
-            "dropout",
-            "dropout1d",
-            "dropout2d",
-            "dropout3d",
-            "feature_alpha_dropout",
         )
     },
 }
