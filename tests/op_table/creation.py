@@ -9,7 +9,7 @@ from . import Row, empty, ints, rand
 M = rand(3, 4, seed=1)
 C = rand(2, 3, dtype="complex64")
 ROWS: list[Row] = [
-    Row("arange", (5,)),
+    Row("arange", (5,), bad=(((0, 5, 0), {}),)),
     Row("arange", (1, 7, 2), tag="step"),
     Row("arange", (0.0, 1.0, 0.25), tag="float"),
     Row("arange", (3,), {"dtype": "float64"}, tag="dtype"),
@@ -26,7 +26,7 @@ ROWS: list[Row] = [
     Row("zeros", ([2],), {"dtype": "int64"}, tag="int64"),
     Row("ones", ([2, 3],)),
     Row("ones", ([0, 2],), {"dtype": "bool"}, tag="empty-bool"),
-    Row("full", ([2, 2], 1.5)),
+    Row("full", ([2, 2], 1.5), bad=((([2, 2], 1.5), {"dtype": "float31"}),)),
     Row("full", ([3], 7), {"dtype": "int32"}, tag="int32"),
     Row("full", ([], True), {"dtype": "bool"}, tag="0d-bool"),
     Row("empty", ([0, 3],)),
@@ -43,13 +43,13 @@ ROWS: list[Row] = [
     Row("to_tensor", ([True, False],), tag="bool"),
     Row("assign", (M,)),
     Row("assign", (ints(3),), tag="int64"),
-    Row("tril", (M,)),
+    Row("tril", (M,), bad=(((rand(3),), {}),)),
     Row("tril", (M,), {"diagonal": -1}, tag="neg"),
     Row("tril", (rand(2, 3, 3),), {"diagonal": 1}, tag="batch"),
     Row("triu", (M,)),
     Row("triu", (M,), {"diagonal": 2}, tag="diag2"),
     Row("triu", (ints(3, 3),), tag="int64"),
-    Row("diag", (rand(3),)),
+    Row("diag", (rand(3),), bad=(((rand(2, 2, 2),), {}),)),
     Row("diag", (rand(3),), {"offset": 1, "padding_value": 2.0}, tag="pad"),
     Row("diag", (M,), tag="extract"),
     Row("diag", (M,), {"offset": -1}, tag="extract-neg"),
