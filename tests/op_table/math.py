@@ -312,3 +312,18 @@ ROWS += [
     Row("einsum", ("i,j->ij", rand(2), rand(3, seed=1)), tag="outer"),
     Row("einsum", ("...j,j->...", rand(2, 3), rand(3, seed=1)), tag="ellipsis"),
 ]
+
+# float16, forward only: rows only for ops Paddle 3.3.1's CPU build has float16 kernels for
+# (abs, sqrt, tanh, add, multiply, matmul... raise RuntimeError there)
+for name in ("neg", "exp", "floor"):
+    ROWS.append(Row(name, (pos(2, 3, dtype="float16"),), tag="f16", grad=False))
+for name in ("equal", "less_than"):
+    ROWS.append(
+        Row(
+            name,
+            (pos(2, 3, dtype="float16"), pos(3, dtype="float16", seed=1)),
+            tag="f16",
+            grad=False,
+        )
+    )
+ROWS.append(Row("add", (rand(3, dtype="float16"), rand(3, seed=1)), tag="f16+f32", grad=False))
