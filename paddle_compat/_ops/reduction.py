@@ -140,7 +140,33 @@ def std(x, axis=None, unbiased=True, keepdim=False):
 
 @op("median")
 def median(x, axis=None, keepdim=False, mode="avg"):
-    return jnp.median(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
+    """Median; mode 'min' takes the lower of the two middle values and, with a single axis,
+    also returns its index."""
+    if mode not in ("avg", "min"):
+        raise ValueError(f"(InvalidArgument) median: mode must be 'avg' or 'min', but got {mode}.")
+    if mode == "avg":
+        return jnp.median(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
+    if axis is None:
+        v, _ = _lower_median(x.reshape(-1), 0)
+        return v.reshape([1] * x.ndim) if keepdim else v
+    ax = norm_axis(axis, x.ndim)
+    ax = ax[0] if ax else 0
+    if x.ndim == 0:
+        return x, jnp.zeros((), jnp.int64)
+    v, i = _lower_median(x, ax)
+    if keepdim:
+        v, i = jnp.expand_dims(v, ax), jnp.expand_dims(i, ax)
+    return v, i
+
+
+def _lower_median(x, ax):
+    """The lower middle value along ``ax`` and its index (NaN where the slice has a NaN)."""
+    order = jnp.argsort(jax.lax.stop_gradient(x), axis=ax, stable=True)
+    k = (x.shape[ax] - 1) // 2
+    idx = jnp.take(order, jnp.asarray([k]), axis=ax)
+    v = jnp.take_along_axis(x, idx, axis=ax)
+    v = jnp.where(jnp.any(jnp.isnan(x), axis=ax, keepdims=True), jnp.nan, v)
+    return jnp.squeeze(v, ax), jnp.squeeze(idx, ax).astype(jnp.int64)
 
 
 @op("cumsum", inplace="cumsum_")

@@ -100,11 +100,7 @@ for name in ("median", "nanmedian"):
             xfail={"grad": _NAN_GRAD} if name == "median" else {},
         ),
     ]
-ROWS[-8].xfail = {
-    "value": "mode='min' with an axis: Paddle returns (values, indices); we return "
-    "values only and pick a different element",
-    "grad": "follows the different element picked by mode='min'",
-}
+ROWS[-8].xfail = {"value": "mode='min' indices: Paddle's have stop_gradient True, ours False"}
 ROWS[-3].xfail = {"value": "mode='min' indices: Paddle's have stop_gradient True, ours False"}
 for name in ("quantile", "nanquantile"):
     ROWS += [
