@@ -69,6 +69,8 @@ def nanmean(x, axis=None, keepdim=False):
 
 @op("prod")
 def prod(x, axis=None, keepdim=False, dtype=None):
+    if dtype is None and jnp.issubdtype(x.dtype, jnp.integer):
+        dtype = x.dtype  # Paddle keeps int32 (jnp.prod would widen it to int64)
     return jnp.prod(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim,
                     dtype=_acc_dtype(x, dtype) if dtype is not None else None)
 

@@ -327,3 +327,15 @@ for name in ("equal", "less_than"):
         )
     )
 ROWS.append(Row("add", (rand(3, dtype="float16"), rand(3, seed=1)), tag="f16+f32", grad=False))
+
+# complex64 / complex128, forward only
+for name in ("exp", "log", "sqrt", "sin", "tanh", "square", "neg", "sign", "isnan"):
+    ROWS.append(Row(name, (rand(2, 3, dtype="complex64"),), tag="c64"))
+for name in ("add", "subtract", "multiply", "divide", "equal", "pow"):
+    ROWS.append(
+        Row(name, (rand(2, 3, dtype="complex64"), rand(3, dtype="complex64", seed=1)), tag="c64")
+    )
+ROWS.append(Row("add", (rand(3, dtype="complex128"), rand(3, seed=1)), tag="c128+f32"))
+ROWS.append(
+    Row("matmul", (rand(2, 3, dtype="complex64"), rand(3, 2, dtype="complex64", seed=1)), tag="c64")
+)

@@ -176,3 +176,16 @@ ROWS += [
     Row("renorm", (rand(3, 4),), {"p": 2.0, "axis": 0, "max_norm": 1.0}),
     Row("renorm", (rand(3, 4),), {"p": 1.0, "axis": -1, "max_norm": 2.0}, tag="p1"),
 ]
+
+# more dtypes
+for name in ("sum", "mean", "prod"):
+    ROWS.append(Row(name, (rand(2, 3, dtype="complex64"),), {"axis": 1}, tag="c64"))
+for name in ("max", "min", "prod", "cumprod", "argmax"):
+    ROWS.append(
+        Row(
+            name,
+            (ints(2, 3, dtype="int32"),),
+            {"axis" if name != "cumprod" else "dim": 0},
+            tag="int32",
+        )
+    )
