@@ -7,6 +7,12 @@ the public ops that have no row, each with the reason.
 
 Inputs: every numpy array in ``args``/``kwargs`` (also inside lists/tuples) becomes a Tensor;
 float arrays require grad when the row checks gradients. Everything else is passed as is.
+
+Adding an op: append rows to its category (or a generator call such as ``unary("sin")``), then
+``/work/paddle-venv/bin/python tools/record_op_goldens.py <category>``. The recorder lists rows
+where real Paddle raises: either fix the row or set ``paddle_error`` to why Paddle rejects it
+(the test then wants the same exception type). Where we differ from Paddle, mark the failing
+check in ``xfail`` with the reason; never widen ``tol`` to hide a difference.
 """
 
 from __future__ import annotations
