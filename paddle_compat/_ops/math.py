@@ -253,7 +253,10 @@ def bitwise_left_shift(x: jax.Array, y: jax.Array, is_arithmetic: bool = True) -
 
 @op("bitwise_right_shift", inplace="bitwise_right_shift_", differentiable=False, **_BIN)
 def bitwise_right_shift(x: jax.Array, y: jax.Array, is_arithmetic: bool = True) -> jax.Array:
-    return jnp.right_shift(x, y)
+    if is_arithmetic:
+        return jnp.right_shift(x, y)
+    x, y = jnp.broadcast_arrays(x, jnp.asarray(y, jnp.result_type(x)))
+    return jax.lax.shift_right_logical(x, y)
 
 
 @op("isnan", differentiable=False)
@@ -327,6 +330,9 @@ def mm(input: jax.Array, mat2: jax.Array) -> jax.Array:  # noqa: A002
 @op("bmm", tensors=("x", "y"))
 def bmm(x: jax.Array, y: jax.Array) -> jax.Array:
     _same_dtype("bmm", x, y)
+    if jnp.ndim(x) != 3 or jnp.ndim(y) != 3:
+        raise ValueError(f"(InvalidArgument) bmm takes 3-D inputs, got {jnp.shape(x)} and "
+                         f"{jnp.shape(y)}")
     return jnp.matmul(x, y)
 
 

@@ -75,6 +75,8 @@ def nanmean(x: jax.Array, axis: int | Sequence[int] | None = None,
 @op("prod", amp="black")
 def prod(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False,
          dtype: DTypeLike | None = None) -> jax.Array:
+    if dtype is None and jnp.issubdtype(x.dtype, jnp.integer):
+        dtype = x.dtype  # Paddle keeps int32 (jnp.prod would widen it to int64)
     return jnp.prod(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim,
                     dtype=_acc_dtype(x, dtype) if dtype is not None else None)
 
@@ -151,14 +153,42 @@ def std(x: jax.Array, axis: int | Sequence[int] | None = None, unbiased: bool = 
 
 @op("median")
 def median(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False,
-           mode: str = "avg") -> jax.Array:
-    return jnp.median(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
+           mode: str = "avg") -> jax.Array | tuple[jax.Array, jax.Array]:
+    """Median; mode 'min' takes the lower of the two middle values and, with a single axis,
+    also returns its index."""
+    if mode not in ("avg", "min"):
+        raise ValueError(f"(InvalidArgument) median: mode must be 'avg' or 'min', but got {mode}.")
+    if mode == "avg":
+        return jnp.median(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
+    if axis is None:
+        v, _ = _lower_median(x.reshape(-1), 0)
+        return v.reshape([1] * x.ndim) if keepdim else v
+    ax = norm_axis(axis, x.ndim)
+    ax = ax[0] if ax else 0
+    if x.ndim == 0:
+        return x, jnp.zeros((), jnp.int64)
+    v, i = _lower_median(x, ax)
+    if keepdim:
+        v, i = jnp.expand_dims(v, ax), jnp.expand_dims(i, ax)
+    return v, i
+
+
+def _lower_median(x: jax.Array, ax: int) -> tuple[jax.Array, jax.Array]:
+    """The lower middle value along ``ax`` and its index (NaN where the slice has a NaN)."""
+    order = jnp.argsort(jax.lax.stop_gradient(x), axis=ax, stable=True)
+    k = (x.shape[ax] - 1) // 2
+    idx = jnp.take(order, jnp.asarray([k]), axis=ax)
+    v = jnp.take_along_axis(x, idx, axis=ax)
+    v = jnp.where(jnp.any(jnp.isnan(x), axis=ax, keepdims=True), jnp.nan, v)
+    return jnp.squeeze(v, ax), jnp.squeeze(idx, ax).astype(jnp.int64)
 
 
 @op("cumsum", amp="black", inplace="cumsum_")
 def cumsum(x: jax.Array, axis: int | None = None, dtype: DTypeLike | None = None) -> jax.Array:
     if axis is None:
         x, axis = x.reshape(-1), 0
+    if dtype is None and x.dtype == jnp.int32:
+        dtype = "int64"  # Paddle accumulates int32 in int64
     return jnp.cumsum(x, axis=int(axis), dtype=None if dtype is None else _dt.to_dtype(dtype).np)
 
 
