@@ -126,6 +126,7 @@ _SUBMODULES = (
     "quantization",
     "regularizer",
     "static",
+    "tensor",
 )
 # Paddle 3.3 modules that paddle-compat does not have yet
 _NOT_YET = (

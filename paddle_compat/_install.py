@@ -19,6 +19,13 @@ class _AliasLoader(importlib.abc.Loader):
     def create_module(self, spec):
         module = importlib.import_module(self.target_name)
         self._real_spec = module.__spec__
+        # submodules the package imported itself answer to the alias too: importing one of them
+        # as paddle.X.Y later must not rebind the package attribute Y (paddle.tensor.einsum is
+        # the op, the module is paddle.tensor.einsum in sys.modules only)
+        prefix = self.target_name + "."
+        for name, mod in list(sys.modules.items()):
+            if name.startswith(prefix):
+                sys.modules.setdefault(ALIAS + name[len(TARGET):], mod)
         return module
 
     def exec_module(self, module):

@@ -89,6 +89,7 @@ class OpDef:
     required: tuple[str, ...] = ()
     varargs: str | None = None  # name of a *args parameter, if any
     n_positional: int = 0  # parameters before *args
+    tensor_modules: tuple[str, ...] = ()  # Paddle's paddle.tensor.<module>s exposing the op
 
     __signature__ = _PublicSignature()
 
@@ -110,6 +111,27 @@ class OpDef:
 
 REGISTRY: dict[str, OpDef] = {}
 
+# The default ``tensor_modules`` of a ``paddle.*`` op: the Paddle module ``paddle.tensor.<m>``
+# that matches the file under paddle_compat/_ops/ defining it (files split by sub-category map
+# to their category). Ops defined elsewhere (nn.functional, window) default to none. Where Paddle
+# differs (it re-exports many ops, e.g. ``exp`` in ``math`` and ``ops``, ``equal`` in ``logic``)
+# the decorator says ``tensor_modules=...``; tests/test_tensor_modules.py checks against Paddle.
+_TENSOR_MODULE_OF_FILE = {
+    "attribute": "attribute", "creation": "creation", "random": "random", "search": "search",
+    "linalg": "linalg", "linalg_decomp": "linalg", "stat_extra": "stat",
+    "manipulation": "manipulation", "manip_extra": "manipulation",
+    "manipulation_gather": "manipulation", "indexing": "manipulation",
+    "math": "math", "math_extra": "math", "math_misc": "math", "reduction": "math",
+}
+
+
+def _default_tensor_modules(fn: Callable, namespaces) -> tuple[str, ...]:
+    pkg, _, file = getattr(fn, "__module__", "").rpartition(".")
+    if "paddle" not in namespaces or pkg != "paddle_compat._ops":
+        return ()
+    m = _TENSOR_MODULE_OF_FILE.get(file)
+    return (m,) if m else ()
+
 
 def op(
     name: str,
@@ -130,6 +152,7 @@ def op(
     kernel: str | None = None,
     dtype_error: type[Exception] = RuntimeError,
     amp: str = "promote",
+    tensor_modules: tuple[str, ...] | None = None,
 ):
     """Register ``fn`` as the Paddle op ``name``: the one place that declares its names.
 
@@ -149,6 +172,8 @@ def op(
         check) naming ``kernel`` (Paddle's kernel name, default ``name``).
     amp: the op's AMP O1 list: "white" runs in float16/bfloat16, "black" in float32,
         "promote" in the widest input dtype.
+    tensor_modules: the ``paddle.tensor.<module>``s that expose the op and all its names
+        (default: from the defining file, see ``_TENSOR_MODULE_OF_FILE``).
     """
     if amp not in ("white", "black", "promote"):
         raise ValueError(f"op {name!r}: amp must be 'white', 'black' or 'promote', got {amp!r}")
@@ -189,6 +214,8 @@ def op(
             required=required,
             varargs=varargs,
             n_positional=n_positional,
+            tensor_modules=(_default_tensor_modules(fn, namespaces) if tensor_modules is None
+                            else tuple(tensor_modules)),
         )
         if name in REGISTRY:
             raise ValueError(f"op {name!r} registered twice")

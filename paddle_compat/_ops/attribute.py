@@ -35,7 +35,7 @@ def shape(input: jax.Array) -> jax.Array:  # noqa: A002
     return jnp.asarray(input.shape, jnp.int64).reshape(input.ndim)
 
 
-@op("is_empty", differentiable=False)
+@op("is_empty", tensor_modules=("logic",), differentiable=False)
 def is_empty(x: jax.Array) -> jax.Array:
     """0-d bool Tensor: True when x has no elements."""
     return jnp.asarray(x.size == 0)
@@ -86,13 +86,13 @@ def imag(x: jax.Array) -> jax.Array:
     return jnp.imag(x)
 
 
-@op("conj")
+@op("conj", tensor_modules=("math",))
 def conj(x: jax.Array) -> jax.Array:
     """Complex conjugate (real Tensors are returned unchanged)."""
     return jnp.conj(x) if _is_cplx(x) else x
 
 
-@op("angle")
+@op("angle", tensor_modules=("math",))
 def angle(x: jax.Array) -> jax.Array:
     """Argument of each element (0 or pi for real numbers)."""
     if not (_is_cplx(x) or jnp.issubdtype(x.dtype, jnp.floating)):
@@ -110,14 +110,14 @@ def _pair(a, b, what, an, bn):
     return jnp.broadcast_arrays(a, b)
 
 
-@op("complex", tensors=("real", "imag"), method=None)
+@op("complex", tensor_modules=("creation",), tensors=("real", "imag"), method=None)
 def complex(real: jax.Array, imag: jax.Array) -> jax.Array:  # noqa: A001
     """Complex Tensor from real and imaginary parts (broadcast together)."""
     r, i = _pair(real, imag, "complex", "real", "imag")
     return jax_complex(r, i)
 
 
-@op("polar", tensors=("abs", "angle"))
+@op("polar", tensor_modules=("creation",), tensors=("abs", "angle"))
 def polar(abs: jax.Array, angle: jax.Array) -> jax.Array:  # noqa: A002
     """Complex Tensor abs * exp(i * angle)."""
     a, t = _pair(abs, angle, "polar", "abs", "angle")
@@ -128,7 +128,7 @@ def jax_complex(r, i):
     return lax.complex(r, i)
 
 
-@op("as_complex", extra_names=("view_as_complex",), method_aliases=("view_as_complex",), aliases={"input": "x"})
+@op("as_complex", tensor_modules=("manipulation",), extra_names=("view_as_complex",), method_aliases=("view_as_complex",), aliases={"input": "x"})
 def as_complex(x: jax.Array) -> jax.Array:
     """[..., 2] real Tensor -> [...] complex Tensor (last dim = real, imaginary)."""
     if x.ndim == 0 or x.shape[-1] != 2:
@@ -139,7 +139,7 @@ def as_complex(x: jax.Array) -> jax.Array:
     return jax_complex(x[..., 0], x[..., 1])
 
 
-@op("as_real", extra_names=("view_as_real",), method_aliases=("view_as_real",), aliases={"input": "x"})
+@op("as_real", tensor_modules=("manipulation",), extra_names=("view_as_real",), method_aliases=("view_as_real",), aliases={"input": "x"})
 def as_real(x: jax.Array) -> jax.Array:
     """[...] complex Tensor -> [..., 2] real Tensor."""
     if not _is_cplx(x):

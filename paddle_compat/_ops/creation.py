@@ -98,7 +98,7 @@ def to_tensor(data: Tensor | np.ndarray | np.generic | complex | Sequence,
     return Tensor(arr, stop_gradient=stop_gradient)
 
 
-@op("full", tensors=(), method=None)
+@op("full", tensor_modules=("creation", "linalg", "logic"), tensors=(), method=None)
 def full(shape: int | Sequence[int], fill_value: bool | complex,
          dtype: DTypeLike | None = None) -> jax.Array:
     """Tensor of ``shape`` filled with ``fill_value`` (default dtype float32; bool for bool)."""
@@ -110,7 +110,7 @@ def full(shape: int | Sequence[int], fill_value: bool | complex,
     return jnp.full(_shape(shape), fill_value, dtype)
 
 
-@op("zeros", tensors=(), method=None)
+@op("zeros", tensor_modules=("creation", "manipulation"), tensors=(), method=None)
 def zeros(shape: int | Sequence[int], dtype: DTypeLike | None = None) -> jax.Array:
     return jnp.zeros(_shape(shape), _dtype_or_default(dtype))
 
@@ -186,7 +186,7 @@ def eye(num_rows: int, num_columns: int | None = None, dtype: DTypeLike | None =
                    dtype=_dtype_or_default(dtype))
 
 
-@op("assign", extra_names=("clone",), method=None)
+@op("assign", tensor_modules=("attribute", "creation", "search"), extra_names=("clone",), method=None)
 def assign(x: jax.Array, output: None = None) -> jax.Array:
     """A copy of ``x`` (gradient flows through)."""
     return jnp.array(x)

@@ -191,7 +191,7 @@ def t(x: jax.Array) -> jax.Array:
     return x.T if x.ndim == 2 else x
 
 
-@op("trace")
+@op("trace", tensor_modules=("math",))
 def trace(x: jax.Array, offset: int = 0, axis1: int = 0, axis2: int = 1) -> jax.Array:
     """Sum of the diagonal (shifted by ``offset``) of the 2-D slices over axis1/axis2."""
     if x.ndim < 2:

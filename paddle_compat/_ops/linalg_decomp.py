@@ -73,7 +73,7 @@ def inv(x: Tensor) -> Tensor:
     return _finite_or_raise(_inv(x), "Input is not invertible.")
 
 
-@op("inverse", composite=True)
+@op("inverse", tensor_modules=("math",), composite=True)
 def inverse(x: Tensor) -> Tensor:
     """Same as ``paddle.linalg.inv``."""
     return inv(x)

@@ -170,7 +170,7 @@ def _tri_indices(row, col, offset, dtype, lower):
     return jnp.asarray(np.stack([r, c]).astype(dt.np).reshape(2, -1))
 
 
-@op("tril_indices", tensors=(), method=None, differentiable=False)
+@op("tril_indices", tensor_modules=("creation",), tensors=(), method=None, differentiable=False)
 def tril_indices(row: int, col: int, offset: int = 0, dtype: DTypeLike = "int64") -> jax.Array:
     """[2, N] row/column indices of the lower triangle of a row x col matrix."""
     if row < 0 or col < 0:
@@ -178,7 +178,7 @@ def tril_indices(row: int, col: int, offset: int = 0, dtype: DTypeLike = "int64"
     return _tri_indices(row, col, offset, dtype, True)
 
 
-@op("triu_indices", tensors=(), method=None, differentiable=False)
+@op("triu_indices", tensor_modules=("creation",), tensors=(), method=None, differentiable=False)
 def triu_indices(row: int, col: int | None = None, offset: int = 0,
                  dtype: DTypeLike = "int64") -> jax.Array:
     """[2, N] row/column indices of the upper triangle of a row x col matrix."""
@@ -188,13 +188,13 @@ def triu_indices(row: int, col: int | None = None, offset: int = 0,
     return _tri_indices(row, col, offset, dtype, False)
 
 
-@op("diagflat", method=True)
+@op("diagflat", tensor_modules=("creation",), method=True)
 def diagflat(x: jax.Array, offset: int = 0) -> jax.Array:
     """2-D Tensor with the flattened x on diagonal ``offset``."""
     return jnp.diag(x.reshape(-1), k=offset)
 
 
-@op("range", tensors=(), method=None, differentiable=False)
+@op("range", tensor_modules=("creation",), tensors=(), method=None, differentiable=False)
 def range(start: float = 0, end: float | None = None, step: float = 1,  # noqa: A001
           dtype: DTypeLike | None = None) -> jax.Array:
     """Deprecated Paddle API: values from start to end *inclusive*, step apart (default dtype:

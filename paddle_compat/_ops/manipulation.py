@@ -74,7 +74,7 @@ def _same_dtypes(xs, what):
 
 
 # -- dtype ------------------------------------------------------------------------------------
-@op("cast", inplace="cast_")
+@op("cast", tensor_modules=("linalg", "manipulation", "math", "stat"), inplace="cast_")
 def cast(x: jax.Array, dtype: DTypeLike) -> jax.Array:
     """Convert ``x`` to ``dtype`` (float -> int truncates toward zero)."""
     return x.astype(_dt.to_dtype(dtype).np)
@@ -139,7 +139,7 @@ def infer_shape(in_shape, shape, what="reshape"):
     return tuple(out)
 
 
-@op("reshape", inplace="reshape_")
+@op("reshape", tensor_modules=("einsum", "manipulation"), inplace="reshape_")
 def reshape(x: jax.Array, shape: int | Sequence[int], *more: int) -> jax.Array:
     """New shape with the same data; 0 keeps the input dim, -1 is inferred."""
     return jnp.reshape(x, infer_shape(x.shape, _with_more(shape, more)))
@@ -221,13 +221,13 @@ def _perm(perm, nd):
     return out
 
 
-@op("transpose", inplace="transpose_")
+@op("transpose", tensor_modules=("einsum", "linalg", "manipulation"), inplace="transpose_")
 def transpose(x: jax.Array, perm: Sequence[int]) -> jax.Array:
     """Permute the dims of ``x``."""
     return jnp.transpose(x, _perm(perm, x.ndim))
 
 
-@op("permute")
+@op("permute", tensor_modules=("linalg",))
 def permute(x: jax.Array, *dims: int | Sequence[int]) -> jax.Array:
     """Tensor.permute(*dims) / permute(list): same as transpose."""
     if len(dims) == 1 and not isinstance(dims[0], int):
@@ -256,7 +256,7 @@ def moveaxis(x: jax.Array, source: int | Sequence[int],
     return jnp.moveaxis(x, src, dst)
 
 
-@op("swapaxes", extra_names=("swapdims",))
+@op("swapaxes", tensor_modules=(), extra_names=("swapdims",))
 def swapaxes(x: jax.Array, perm: int | Sequence[int], *more: int) -> jax.Array:
     """Swap two dims: ``swapaxes(x, 0, 1)`` (or a full permutation list)."""
     if more:
@@ -277,7 +277,7 @@ def _axes(axis, nd, what="axis"):
     return [axis_of(a, nd, what) for a in int_list(axis)]
 
 
-@op("squeeze", inplace="squeeze_")
+@op("squeeze", tensor_modules=("einsum", "manipulation"), inplace="squeeze_")
 def squeeze(x: jax.Array, axis: int | Sequence[int] | None = None) -> jax.Array:
     """Drop size-1 dims (all, or those in ``axis``; other listed dims are kept)."""
     if axis is None:
@@ -297,7 +297,7 @@ def squeeze(x: jax.Array, axis: int | Sequence[int] | None = None) -> jax.Array:
     return jnp.squeeze(x, axes) if axes else x
 
 
-@op("unsqueeze", inplace="unsqueeze_")
+@op("unsqueeze", tensor_modules=("einsum", "manipulation"), inplace="unsqueeze_")
 def unsqueeze(x: jax.Array, axis: int | Sequence[int]) -> jax.Array:
     """Insert size-1 dims at ``axis`` (a list is applied one insertion at a time)."""
     shape = list(x.shape)
@@ -628,7 +628,7 @@ def rot90(x: jax.Array, k: int = 1, axes: Sequence[int] = (0, 1)) -> jax.Array:
     return jnp.rot90(x, k, (a0, a1))
 
 
-@op("diagonal", namespaces=("paddle", "paddle.linalg"))
+@op("diagonal", tensor_modules=("linalg",), namespaces=("paddle", "paddle.linalg"))
 def diagonal(x: jax.Array, offset: int = 0, axis1: int = 0, axis2: int = 1) -> jax.Array:
     """The diagonal of the (axis1, axis2) planes, appended as the last dim."""
     a1, a2 = axis_of(axis1, x.ndim), axis_of(axis2, x.ndim)
@@ -638,7 +638,7 @@ def diagonal(x: jax.Array, offset: int = 0, axis1: int = 0, axis2: int = 1) -> j
     return jnp.diagonal(x, offset, a1, a2)
 
 
-@op("tensor_unfold", extra_names=("unfold",), method="unfold")
+@op("tensor_unfold", tensor_modules=(), extra_names=("unfold",), method="unfold")
 def tensor_unfold(x: jax.Array, axis: int, size: int, step: int) -> jax.Array:
     """Windows of ``size`` with stride ``step`` along ``axis``, appended as the last dim."""
     ax = axis_of(axis, x.ndim)
@@ -656,7 +656,7 @@ def tensor_unfold(x: jax.Array, axis: int, size: int, step: int) -> jax.Array:
 
 
 # -- grids, crops, contractions ---------------------------------------------------------------
-@op("meshgrid", tensors=("args",), method=None)
+@op("meshgrid", tensor_modules=("creation",), tensors=("args",), method=None)
 def meshgrid(*args: jax.Array | Sequence[jax.Array], indexing: str = "ij") -> list[jax.Array]:
     """Coordinate grids from 1-D (or 0-d) inputs (``indexing='ij'`` by default)."""
     xs = list(args[0]) if len(args) == 1 and isinstance(args[0], list | tuple) else list(args)
@@ -716,7 +716,7 @@ def tensordot(x: jax.Array, y: jax.Array,
     return jnp.tensordot(x, y, (a, b))
 
 
-@op("numel", differentiable=False)
+@op("numel", tensor_modules=("stat",), differentiable=False)
 def numel(x: jax.Array) -> jax.Array:
     """Number of elements as an int64 0-d Tensor."""
     return jnp.asarray(int(np.prod(x.shape, dtype=np.int64)), jnp.int64)

@@ -76,7 +76,7 @@ def gather_nd(x: jax.Array, index: jax.Array) -> jax.Array:
     return x[tuple(index[..., i] for i in range(k))]
 
 
-@op("index_select", tensors=("x", "index"))
+@op("index_select", tensor_modules=("search",), tensors=("x", "index"))
 def index_select(x: jax.Array, index: jax.Array, axis: int = 0, out: None = None) -> jax.Array:
     """Slices of ``x`` along ``axis`` at the 1-D ``index``."""
     _check_index(index, "index_select")
@@ -283,7 +283,7 @@ def _check_cond(condition):
         )
 
 
-@op("where", composite=True)
+@op("where", tensor_modules=("search",), composite=True)
 def where(condition: Tensor, x: Tensor | float | None = None, y: Tensor | float | None = None,
           out: None = None) -> Tensor | tuple[Tensor, ...]:
     """Elementwise ``x if condition else y`` (Paddle promotion of x and y); with only
@@ -300,7 +300,7 @@ def where(condition: Tensor, x: Tensor | float | None = None, y: Tensor | float 
     return _where(condition, _scalar_tensor(x), _scalar_tensor(y))
 
 
-@op("where_", composite=True)
+@op("where_", tensor_modules=("search",), composite=True)
 def where_(condition: Tensor, x: Tensor | None = None, y: Tensor | float | None = None) -> Tensor:
     """In-place where: the result is written into ``x``."""
     if not isinstance(x, Tensor):

@@ -32,7 +32,7 @@ def subtract(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.subtract(x, y)
 
 
-@op("multiply", method_aliases=("mul",), inplace_aliases=("mul_",), inplace="multiply_", extra_names=("mul",), **_BIN)
+@op("multiply", tensor_modules=("einsum", "math"), method_aliases=("mul",), inplace_aliases=("mul_",), inplace="multiply_", extra_names=("mul",), **_BIN)
 def multiply(x: jax.Array, y: jax.Array) -> jax.Array:
     if x.dtype == jnp.bool_:
         return jnp.logical_and(x, y)
@@ -124,13 +124,18 @@ def _make_unary(fn, float_only):
     return unary
 
 
+# Paddle exposes these in paddle.tensor.ops as well as paddle.tensor.math
+_IN_OPS = {"exp", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
+           "cosh", "asinh", "acosh", "atanh", "sigmoid", "erf", "reciprocal", "floor", "ceil",
+           "abs", "square"}
 for _name, (_fn, _float_only, _traits) in _UNARY.items():
     _f = _make_unary(_fn, _float_only)
     _f.__doc__ = f"Elementwise ``{_name}``."
-    op(_name, **{"inplace": f"{_name}_", **_traits})(_f)
+    _tm = ("math", "ops") if _name in _IN_OPS else ("math",)
+    op(_name, **{"inplace": f"{_name}_", "tensor_modules": _tm, **_traits})(_f)
 
 
-@op("round", inplace="round_")
+@op("round", tensor_modules=("math", "ops"), inplace="round_")
 def round(x: jax.Array, decimals: int = 0) -> jax.Array:  # noqa: A001
     """Round half to even (measured on Paddle 3.3.1: 0.5 -> 0, 1.5 -> 2)."""
     return jnp.round(x, decimals)
@@ -173,7 +178,8 @@ def addmm(input: jax.Array, x: jax.Array, y: jax.Array, beta: float = 1.0,  # no
 
 
 # -- comparisons and logic (no gradient) ------------------------------------------------------
-_CMP = dict(tensors=("x", "y"), promote=("x", "y"), differentiable=False)
+_CMP = dict(tensors=("x", "y"), promote=("x", "y"), differentiable=False,
+            tensor_modules=("logic",))
 
 
 @op("equal", extra_names=("eq",), method_aliases=("eq",), inplace="equal_", **_CMP)
@@ -206,42 +212,42 @@ def greater_equal(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.greater_equal(x, y)
 
 
-@op("logical_and", inplace="logical_and_", tensors=("x", "y"), differentiable=False)
+@op("logical_and", tensor_modules=("logic",), inplace="logical_and_", tensors=("x", "y"), differentiable=False)
 def logical_and(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.logical_and(x, y)
 
 
-@op("logical_or", inplace="logical_or_", tensors=("x", "y"), differentiable=False)
+@op("logical_or", tensor_modules=("logic",), inplace="logical_or_", tensors=("x", "y"), differentiable=False)
 def logical_or(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.logical_or(x, y)
 
 
-@op("logical_xor", inplace="logical_xor_", tensors=("x", "y"), differentiable=False)
+@op("logical_xor", tensor_modules=("logic",), inplace="logical_xor_", tensors=("x", "y"), differentiable=False)
 def logical_xor(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.logical_xor(x, y)
 
 
-@op("logical_not", inplace="logical_not_", differentiable=False)
+@op("logical_not", tensor_modules=("logic",), inplace="logical_not_", differentiable=False)
 def logical_not(x: jax.Array) -> jax.Array:
     return jnp.logical_not(x)
 
 
-@op("bitwise_and", inplace="bitwise_and_", differentiable=False, **{k: v for k, v in _BIN.items()})
+@op("bitwise_and", tensor_modules=("logic",), inplace="bitwise_and_", differentiable=False, **{k: v for k, v in _BIN.items()})
 def bitwise_and(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.bitwise_and(x, y)
 
 
-@op("bitwise_or", inplace="bitwise_or_", differentiable=False, **_BIN)
+@op("bitwise_or", tensor_modules=("logic",), inplace="bitwise_or_", differentiable=False, **_BIN)
 def bitwise_or(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.bitwise_or(x, y)
 
 
-@op("bitwise_xor", inplace="bitwise_xor_", differentiable=False, **_BIN)
+@op("bitwise_xor", tensor_modules=("logic",), inplace="bitwise_xor_", differentiable=False, **_BIN)
 def bitwise_xor(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.bitwise_xor(x, y)
 
 
-@op("bitwise_not", extra_names=("bitwise_invert",), method_aliases=("bitwise_invert",), inplace="bitwise_not_", inplace_aliases=("bitwise_invert_",), differentiable=False)
+@op("bitwise_not", tensor_modules=("logic",), extra_names=("bitwise_invert",), method_aliases=("bitwise_invert",), inplace="bitwise_not_", inplace_aliases=("bitwise_invert_",), differentiable=False)
 def bitwise_not(x: jax.Array) -> jax.Array:
     return jnp.logical_not(x) if x.dtype == jnp.bool_ else jnp.bitwise_not(x)
 
@@ -274,19 +280,19 @@ def isfinite(x: jax.Array) -> jax.Array:
     return jnp.isfinite(x)
 
 
-@op("allclose", tensors=("x", "y"), differentiable=False)
+@op("allclose", tensor_modules=("logic",), tensors=("x", "y"), differentiable=False)
 def allclose(x: jax.Array, y: jax.Array, rtol: float = 1e-05, atol: float = 1e-08,
              equal_nan: bool = False) -> jax.Array:
     return jnp.allclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
-@op("isclose", tensors=("x", "y"), differentiable=False)
+@op("isclose", tensor_modules=("logic",), tensors=("x", "y"), differentiable=False)
 def isclose(x: jax.Array, y: jax.Array, rtol: float = 1e-05, atol: float = 1e-08,
             equal_nan: bool = False) -> jax.Array:
     return jnp.isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
-@op("equal_all", tensors=("x", "y"), differentiable=False)
+@op("equal_all", tensor_modules=("logic",), tensors=("x", "y"), differentiable=False)
 def equal_all(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.all(x == y) if x.shape == y.shape else jnp.asarray(False)
 
@@ -301,7 +307,7 @@ def _same_dtype(name, x, y):
         )
 
 
-@op("matmul", amp="white", tensors=("x", "y"), namespaces=("paddle", "paddle.linalg"))
+@op("matmul", tensor_modules=("einsum", "linalg"), amp="white", tensors=("x", "y"), namespaces=("paddle", "paddle.linalg"))
 def matmul(x: jax.Array, y: jax.Array, transpose_x: bool = False,
            transpose_y: bool = False) -> jax.Array:
     """Batched matrix product with optional transposes of the last two dims."""
@@ -327,7 +333,7 @@ def mm(input: jax.Array, mat2: jax.Array) -> jax.Array:  # noqa: A002
     return jnp.matmul(input, mat2)
 
 
-@op("bmm", tensors=("x", "y"))
+@op("bmm", tensor_modules=("linalg",), tensors=("x", "y"))
 def bmm(x: jax.Array, y: jax.Array) -> jax.Array:
     _same_dtype("bmm", x, y)
     if jnp.ndim(x) != 3 or jnp.ndim(y) != 3:
@@ -336,7 +342,7 @@ def bmm(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.matmul(x, y)
 
 
-@op("dot", tensors=("x", "y"), promote=("x", "y"))
+@op("dot", tensor_modules=("linalg",), tensors=("x", "y"), promote=("x", "y"))
 def dot(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.sum(x * y, axis=-1)
 
@@ -356,6 +362,6 @@ def kron(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.kron(x, y)
 
 
-@op("einsum", amp="white", tensors=("operands",), method=None)
+@op("einsum", tensor_modules=("einsum",), amp="white", tensors=("operands",), method=None)
 def einsum(equation: str, *operands: jax.Array) -> jax.Array:
     return jnp.einsum(equation, *operands)

@@ -417,7 +417,7 @@ def bernoulli_(x: Tensor, p: float = 0.5) -> Tensor:
     return _fill(x, _bernoulli(_key(), probs, dt), "bernoulli_")
 
 
-@op("cauchy_", composite=True)
+@op("cauchy_", tensor_modules=("creation",), composite=True)
 def cauchy_(x: Tensor, loc: float = 0, scale: float = 1) -> Tensor:
     """Fill ``x`` with Cauchy samples."""
     dt = _float_inplace(x, "gaussian_inplace")
@@ -425,7 +425,7 @@ def cauchy_(x: Tensor, loc: float = 0, scale: float = 1) -> Tensor:
     return _fill(x, r, "cauchy_")
 
 
-@op("geometric_", composite=True)
+@op("geometric_", tensor_modules=("creation",), composite=True)
 def geometric_(x: Tensor, probs: float) -> Tensor:
     """Fill ``x`` with (continuous, as Paddle's) geometric samples log(u) / log(1 - probs)."""
     if not _dt.is_inexact_np(x.dtype.np):

@@ -56,7 +56,7 @@ def nansum(x: jax.Array, axis: int | Sequence[int] | None = None, dtype: DTypeLi
                       keepdims=keepdim)
 
 
-@op("mean", amp="black")
+@op("mean", tensor_modules=("stat",), amp="black")
 def mean(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False) -> jax.Array:
     if not _dt.is_inexact_np(x.dtype):
         raise TypeError(
@@ -119,13 +119,13 @@ def _arg(fn, x, axis, keepdim, dtype):
     return fn(x, axis=int(axis), keepdims=keepdim).astype(dt)
 
 
-@op("argmax", differentiable=False)
+@op("argmax", tensor_modules=("search",), differentiable=False)
 def argmax(x: jax.Array, axis: int | None = None, keepdim: bool = False,
            dtype: DTypeLike = "int64") -> jax.Array:
     return _arg(jnp.argmax, x, axis, keepdim, dtype)
 
 
-@op("argmin", differentiable=False)
+@op("argmin", tensor_modules=("search",), differentiable=False)
 def argmin(x: jax.Array, axis: int | None = None, keepdim: bool = False,
            dtype: DTypeLike = "int64") -> jax.Array:
     return _arg(jnp.argmin, x, axis, keepdim, dtype)
@@ -137,21 +137,21 @@ def logsumexp(x: jax.Array, axis: int | Sequence[int] | None = None,
     return jax.scipy.special.logsumexp(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
-@op("var")
+@op("var", tensor_modules=("stat",))
 def var(x: jax.Array, axis: int | Sequence[int] | None = None, unbiased: bool = True,
         keepdim: bool = False) -> jax.Array:
     return jnp.var(x, axis=norm_axis(axis, x.ndim), ddof=1 if unbiased else 0,
                    keepdims=keepdim)
 
 
-@op("std")
+@op("std", tensor_modules=("stat",))
 def std(x: jax.Array, axis: int | Sequence[int] | None = None, unbiased: bool = True,
         keepdim: bool = False) -> jax.Array:
     return jnp.std(x, axis=norm_axis(axis, x.ndim), ddof=1 if unbiased else 0,
                    keepdims=keepdim)
 
 
-@op("median")
+@op("median", tensor_modules=("stat",))
 def median(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False,
            mode: str = "avg") -> jax.Array | tuple[jax.Array, jax.Array]:
     """Median; mode 'min' takes the lower of the two middle values and, with a single axis,

@@ -292,7 +292,7 @@ def _index_dtype(dtype):
     return d.np
 
 
-@op("unique", composite=True)
+@op("unique", tensor_modules=("manipulation",), composite=True)
 def unique(x: Tensor, return_index: bool = False, return_inverse: bool = False,  # noqa: A002
            return_counts: bool = False, axis: int | None = None, dtype: DTypeLike = "int64",
            sorted: bool = True) -> Tensor | tuple[Tensor, ...]:
@@ -315,7 +315,7 @@ def unique(x: Tensor, return_index: bool = False, return_inverse: bool = False, 
     return outs[0] if len(outs) == 1 else tuple(outs)
 
 
-@op("unique_consecutive", composite=True)
+@op("unique_consecutive", tensor_modules=("manipulation",), composite=True)
 def unique_consecutive(x: Tensor, return_inverse: bool = False, return_counts: bool = False,
                        axis: int | None = None,
                        dtype: DTypeLike = "int64") -> Tensor | tuple[Tensor, ...]:

@@ -110,7 +110,7 @@ def _bincount(x, weights, length):
     return jnp.zeros((length,), w.dtype).at[x].add(w)
 
 
-@op("bincount", composite=True)
+@op("bincount", tensor_modules=("linalg",), composite=True)
 def bincount(x: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
     """Count occurrences of each non-negative int in the 1-D ``x`` (weighted sums with
     ``weights``); the length is max(x) + 1 or ``minlength``."""
@@ -156,7 +156,7 @@ def _check_bins(bins, what):
                          f"but got {bins!r}.")
 
 
-@op("histogram", tensors=("input", "weight"), aliases={"input": "input", "x": "input"},
+@op("histogram", tensor_modules=("linalg",), tensors=("input", "weight"), aliases={"input": "input", "x": "input"},
     differentiable=False)
 def histogram(input: jax.Array, bins: int = 100, min: float = 0.0, max: float = 0.0,  # noqa: A002
               weight: jax.Array | None = None, density: bool = False) -> jax.Array:
@@ -183,7 +183,7 @@ def histogram(input: jax.Array, bins: int = 100, min: float = 0.0, max: float = 
     return h
 
 
-@op("histogram_bin_edges", tensors=("input",), aliases={"input": "input", "x": "input"},
+@op("histogram_bin_edges", tensor_modules=("linalg",), tensors=("input",), aliases={"input": "input", "x": "input"},
     differentiable=False)
 def histogram_bin_edges(input: jax.Array, bins: int = 100, min: float = 0.0,  # noqa: A002
                         max: float = 0.0) -> jax.Array:
@@ -193,7 +193,7 @@ def histogram_bin_edges(input: jax.Array, bins: int = 100, min: float = 0.0,  # 
     return jnp.linspace(lo, hi, bins + 1).astype(jnp.float32)
 
 
-@op("histogramdd", tensors=("x", "weights"), differentiable=False)
+@op("histogramdd", tensor_modules=("linalg",), tensors=("x", "weights"), differentiable=False)
 def histogramdd(x: jax.Array, bins: int | Sequence[int] = 10, ranges: Sequence[float] | None = None,
                 density: bool = False,
                 weights: jax.Array | None = None) -> tuple[jax.Array, list[jax.Array]]:

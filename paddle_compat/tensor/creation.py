@@ -1,0 +1,5 @@
+"""``paddle.tensor.creation`` (generated from the op registry)."""
+
+from .._ops._methods import namespace as _namespace
+
+globals().update(_namespace("paddle.tensor.creation"))
