@@ -56,8 +56,9 @@ def _shard_fn(name, layer, mesh):
 def _paddle_step(mesh, batch, hidden, static=True):
     paddle.seed(0)
     d = hidden // 4
-    net = paddle.nn.Sequential(paddle.nn.Linear(d, hidden), paddle.nn.ReLU(),
-                               paddle.nn.Linear(hidden, d))
+    net = paddle.nn.Sequential(
+        paddle.nn.Linear(d, hidden), paddle.nn.ReLU(), paddle.nn.Linear(hidden, d)
+    )
     if mesh is not None:
         dist.shard_layer(net, mesh, _shard_fn)
     opt = paddle.optimizer.AdamW(1e-3, parameters=net.parameters())
@@ -89,10 +90,16 @@ def _jax_step(jmesh, batch, hidden):
     d = hidden // 4
     r = np.random.default_rng(0)
     specs = {"w1": P(None, "mp"), "b1": P("mp"), "w2": P("mp", None), "b2": P()}
-    params = {"w1": r.standard_normal((d, hidden)), "b1": np.zeros(hidden),
-              "w2": r.standard_normal((hidden, d)), "b2": np.zeros(d)}
-    params = {k: jax.device_put(jnp.asarray(v, jnp.float32) * 0.05,
-                                NamedSharding(jmesh, specs[k])) for k, v in params.items()}
+    params = {
+        "w1": r.standard_normal((d, hidden)),
+        "b1": np.zeros(hidden),
+        "w2": r.standard_normal((hidden, d)),
+        "b2": np.zeros(d),
+    }
+    params = {
+        k: jax.device_put(jnp.asarray(v, jnp.float32) * 0.05, NamedSharding(jmesh, specs[k]))
+        for k, v in params.items()
+    }
     tx = optax.adamw(1e-3, weight_decay=0.01)
     state = tx.init(params)
     data = NamedSharding(jmesh, P("dp", None))
@@ -130,14 +137,20 @@ def main(batch: int = 64, hidden: int = 1024) -> dict:
     res["sharded_vs_single_static"] = res["sharded_static_us"] / res["single_static_us"]
     res["sharded_vs_jax"] = res["sharded_static_us"] / res["jax_sharded_us"]
     res["sharded_vs_single_eager"] = res["sharded_eager_us"] / res["single_eager_us"]
-    print(f"MLP {hidden // 4}->{hidden}->{hidden // 4}, batch {batch}, mesh 2x4 (dp x mp) on "
-          f"{len(jax.devices())} CPU devices, {os.cpu_count()} cores")
-    print(f"  to_static step: single device {res['single_static_us']:.0f} us, sharded "
-          f"{res['sharded_static_us']:.0f} us (x{res['sharded_vs_single_static']:.2f}); "
-          f"hand-written JAX sharded {res['jax_sharded_us']:.0f} us "
-          f"(ours x{res['sharded_vs_jax']:.2f})")
-    print(f"  eager step: single device {res['single_eager_us']:.0f} us, sharded "
-          f"{res['sharded_eager_us']:.0f} us (x{res['sharded_vs_single_eager']:.2f})")
+    print(
+        f"MLP {hidden // 4}->{hidden}->{hidden // 4}, batch {batch}, mesh 2x4 (dp x mp) on "
+        f"{len(jax.devices())} CPU devices, {os.cpu_count()} cores"
+    )
+    print(
+        f"  to_static step: single device {res['single_static_us']:.0f} us, sharded "
+        f"{res['sharded_static_us']:.0f} us (x{res['sharded_vs_single_static']:.2f}); "
+        f"hand-written JAX sharded {res['jax_sharded_us']:.0f} us "
+        f"(ours x{res['sharded_vs_jax']:.2f})"
+    )
+    print(
+        f"  eager step: single device {res['single_eager_us']:.0f} us, sharded "
+        f"{res['sharded_eager_us']:.0f} us (x{res['sharded_vs_single_eager']:.2f})"
+    )
     print(json.dumps({k: round(v, 3) for k, v in res.items()}))
     return res
 

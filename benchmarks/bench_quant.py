@@ -45,25 +45,27 @@ def main(k: int = 2048, n: int = 2048) -> dict:
     q4, s4 = weight_quantize(w, algo="weight_only_int4")
     ql, sl = weight_quantize(w, algo="llm.int8")
     q8g, s8g = weight_quantize(w, algo="weight_only_int8", group_size=128)
-    mem = {"float32": w._value.nbytes,
-           "int8": q8._value.nbytes + s8._value.nbytes,
-           "int4": q4._value.nbytes + s4._value.nbytes,
-           "int8_g128": q8g._value.nbytes + s8g._value.nbytes}
+    mem = {
+        "float32": w._value.nbytes,
+        "int8": q8._value.nbytes + s8._value.nbytes,
+        "int4": q4._value.nbytes + s4._value.nbytes,
+        "int8_g128": q8g._value.nbytes + s8g._value.nbytes,
+    }
     raw = jax.jit(lambda x, q, s: jnp.matmul(x, q.astype(x.dtype).T) * s)
     res = {}
     for m in (1, 64):
         x = paddle.to_tensor(rng.standard_normal((m, k)).astype("float32"))
         cases = {
             "float32 F.linear": lambda x=x: _sync(F.linear(x, w, b)),
-            "int8 weight_only_linear": lambda x=x: _sync(
-                weight_only_linear(x, q8, b, s8, "int8")),
+            "int8 weight_only_linear": lambda x=x: _sync(weight_only_linear(x, q8, b, s8, "int8")),
             "int8 g128 weight_only_linear": lambda x=x: _sync(
-                weight_only_linear(x, q8g, b, s8g, "int8", group_size=128)),
-            "int4 weight_only_linear": lambda x=x: _sync(
-                weight_only_linear(x, q4, b, s4, "int4")),
+                weight_only_linear(x, q8g, b, s8g, "int8", group_size=128)
+            ),
+            "int4 weight_only_linear": lambda x=x: _sync(weight_only_linear(x, q4, b, s4, "int4")),
             "llm_int8_linear": lambda x=x: _sync(llm_int8_linear(x, ql, b, sl)),
             "int8 raw jax (reference)": lambda x=x: jax.block_until_ready(
-                raw(x._value, q8._value, s8._value)),
+                raw(x._value, q8._value, s8._value)
+            ),
         }
         for name, fn in cases.items():
             res[f"m={m} {name}"] = _best(fn)

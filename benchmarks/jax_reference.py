@@ -23,11 +23,17 @@ def main():
         if out is not None:
             jax.block_until_ready(out)
 
-    res = {"eager add 32x32": timeit(lambda: a + b, sync, n=2000),
-           "eager matmul 32x32": timeit(lambda: a @ b, sync, n=2000)}
+    res = {
+        "eager add 32x32": timeit(lambda: a + b, sync, n=2000),
+        "eager matmul 32x32": timeit(lambda: a @ b, sync, n=2000),
+    }
     k1, k2 = jax.random.split(jax.random.key(0))
-    params = {"w1": jax.random.normal(k1, (784, 256)) * 0.05, "b1": jnp.zeros(256),
-              "w2": jax.random.normal(k2, (256, 10)) * 0.05, "b2": jnp.zeros(10)}
+    params = {
+        "w1": jax.random.normal(k1, (784, 256)) * 0.05,
+        "b1": jnp.zeros(256),
+        "w2": jax.random.normal(k2, (256, 10)) * 0.05,
+        "b2": jnp.zeros(10),
+    }
     params = jax.tree.map(lambda p: p.astype(jnp.float32), params)
     tx = optax.adam(1e-3)
     state = tx.init(params)

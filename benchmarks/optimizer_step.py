@@ -36,8 +36,10 @@ def _best(fn, n=100, repeats=7, warmup=5):
 def _setup(n_params, dim):
     rng = np.random.default_rng(0)
     shapes = [(dim, dim) if i % 2 == 0 else (dim,) for i in range(n_params)]
-    params = [paddle.to_tensor(rng.standard_normal(s).astype("float32"), stop_gradient=False)
-              for s in shapes]
+    params = [
+        paddle.to_tensor(rng.standard_normal(s).astype("float32"), stop_gradient=False)
+        for s in shapes
+    ]
     for p in params:
         p.grad = paddle.to_tensor(rng.standard_normal(p.shape).astype("float32"))
     return params

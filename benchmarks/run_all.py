@@ -18,8 +18,9 @@ ROOT = HERE.parent
 
 
 def run(python: str, script: str, cwd: str) -> dict:
-    out = subprocess.run([python, str(HERE / script)], capture_output=True, text=True, cwd=cwd,
-                         timeout=1200)
+    out = subprocess.run(
+        [python, str(HERE / script)], capture_output=True, text=True, cwd=cwd, timeout=1200
+    )
     if out.returncode != 0:
         raise RuntimeError(f"{script} under {python} failed:\n{out.stderr[-3000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -38,20 +39,30 @@ def main():
     ours = run(sys.executable, "bench_core.py", str(ROOT))
     ref_paddle = run(paddle_py, "bench_core.py", "/") if Path(paddle_py).exists() else {}
     ref_jax = run(sys.executable, "jax_reference.py", str(ROOT))
-    rows = ["| case | paddle-compat (us) | Paddle 3.3.1 (us) | ratio vs Paddle | "
-            "hand-written JAX (us) | ratio vs JAX |", "|---|---|---|---|---|---|"]
+    rows = [
+        "| case | paddle-compat (us) | Paddle 3.3.1 (us) | ratio vs Paddle | "
+        "hand-written JAX (us) | ratio vs JAX |",
+        "|---|---|---|---|---|---|",
+    ]
     for case, t in ours.items():
         p, j = ref_paddle.get(case), ref_jax.get(case)
-        rows.append(f"| {case} | {t:.1f} | {'' if p is None else f'{p:.1f}'} | "
-                    f"{'' if p is None else f'{t / p:.2f}x'} | {'' if j is None else f'{j:.1f}'} "
-                    f"| {'' if j is None else f'{t / j:.2f}x'} |")
+        rows.append(
+            f"| {case} | {t:.1f} | {'' if p is None else f'{p:.1f}'} | "
+            f"{'' if p is None else f'{t / p:.2f}x'} | {'' if j is None else f'{j:.1f}'} "
+            f"| {'' if j is None else f'{t / j:.2f}x'} |"
+        )
     table = "\n".join(rows)
     print(table)
     sections = []
     for script, title in _EXTRA:
-        out = subprocess.run([sys.executable, str(HERE / script)], capture_output=True,
-                             text=True, cwd=str(ROOT), timeout=1800,
-                             env={**os.environ, "PADDLE_PYTHON": paddle_py})
+        out = subprocess.run(
+            [sys.executable, str(HERE / script)],
+            capture_output=True,
+            text=True,
+            cwd=str(ROOT),
+            timeout=1800,
+            env={**os.environ, "PADDLE_PYTHON": paddle_py},
+        )
         text = out.stdout.strip() if out.returncode == 0 else f"failed:\n{out.stderr[-2000:]}"
         print(f"\n## {title}\n{text}")
         sections.append(f"## {title} (`benchmarks/{script}`)\n\n```\n{text}\n```\n")

@@ -25,7 +25,7 @@ class _AliasLoader(importlib.abc.Loader):
         prefix = self.target_name + "."
         for name, mod in list(sys.modules.items()):
             if name.startswith(prefix):
-                sys.modules.setdefault(ALIAS + name[len(TARGET):], mod)
+                sys.modules.setdefault(ALIAS + name[len(TARGET) :], mod)
         return module
 
     def exec_module(self, module):
@@ -38,16 +38,18 @@ class _AliasFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
         if fullname != ALIAS and not fullname.startswith(ALIAS + "."):
             return None
-        real = TARGET + fullname[len(ALIAS):]
+        real = TARGET + fullname[len(ALIAS) :]
         try:
             real_spec = importlib.util.find_spec(real)
         except (ImportError, ValueError):
             return None
         if real_spec is None:
             return None
-        spec = importlib.machinery.ModuleSpec(fullname, _AliasLoader(real),
-                                              is_package=real_spec.submodule_search_locations
-                                              is not None)
+        spec = importlib.machinery.ModuleSpec(
+            fullname,
+            _AliasLoader(real),
+            is_package=real_spec.submodule_search_locations is not None,
+        )
         return spec
 
 
@@ -67,4 +69,4 @@ def install() -> None:
     sys.modules[ALIAS] = paddle_compat
     for name, mod in list(sys.modules.items()):
         if name.startswith(TARGET + "."):
-            sys.modules[ALIAS + name[len(TARGET):]] = mod
+            sys.modules[ALIAS + name[len(TARGET) :]] = mod

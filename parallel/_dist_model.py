@@ -59,38 +59,94 @@ class _Config:
 
 
 _SECTIONS = {
-    "sharding": {"enable": False, "stage": 1, "degree": 8, "enable_overlap": False,
-                 "param_comm_stream_num": 1, "grad_comm_stream_num": 1,
-                 "param_bucket_size_numel": 1, "grad_bucket_size_numel": 1,
-                 "enable_hierarchical_comm": False, "partition_algor": "greedy_even",
-                 "enable_tuning": False, "tuning_range": [], "release_gradients": False,
-                 "comm_buffer_size_MB": 256, "enable_tensor_fusion": False,
-                 "save_unbalanced_param": True},
+    "sharding": {
+        "enable": False,
+        "stage": 1,
+        "degree": 8,
+        "enable_overlap": False,
+        "param_comm_stream_num": 1,
+        "grad_comm_stream_num": 1,
+        "param_bucket_size_numel": 1,
+        "grad_bucket_size_numel": 1,
+        "enable_hierarchical_comm": False,
+        "partition_algor": "greedy_even",
+        "enable_tuning": False,
+        "tuning_range": [],
+        "release_gradients": False,
+        "comm_buffer_size_MB": 256,
+        "enable_tensor_fusion": False,
+        "save_unbalanced_param": True,
+    },
     "gradient_merge": {"enable": False, "k_steps": 1, "avg": True},
-    "pipeline": {"enable": False, "schedule_mode": "1F1B", "pp_degree": 1, "vpp_degree": 1,
-                 "vpp_seg_method": "", "micro_batch_size": 1, "accumulate_steps": 1,
-                 "generation_batch_size": 1, "enable_send_recv_overlap": False,
-                 "job_schedule_profiler_start": -1, "job_schedule_profiler_stop": -1,
-                 "program_runtimes": [61, 72, 71, 34, 3], "memory_limit_times": -1,
-                 "split_backward": False, "auto_parallel_sync_shared_params": False},
-    "amp": {"enable": False, "dtype": "float16", "level": "o1", "init_loss_scaling": 32768.0,
-            "incr_every_n_steps": 1000, "decr_every_n_nan_or_inf": 2, "incr_ratio": 2.0,
-            "decr_ratio": 0.8, "use_dynamic_loss_scaling": True, "custom_white_list": [],
-            "custom_black_list": [], "custom_black_varnames": [], "use_fp16_guard": False,
-            "use_bf16_guard": False, "use_master_grad": False, "use_promote": True},
-    "recompute": {"enable": False, "checkpoints": [], "no_recompute_segments": [], "sr": 0,
-                  "refined_ops_patterns": [], "enable_tuning": False},
+    "pipeline": {
+        "enable": False,
+        "schedule_mode": "1F1B",
+        "pp_degree": 1,
+        "vpp_degree": 1,
+        "vpp_seg_method": "",
+        "micro_batch_size": 1,
+        "accumulate_steps": 1,
+        "generation_batch_size": 1,
+        "enable_send_recv_overlap": False,
+        "job_schedule_profiler_start": -1,
+        "job_schedule_profiler_stop": -1,
+        "program_runtimes": [61, 72, 71, 34, 3],
+        "memory_limit_times": -1,
+        "split_backward": False,
+        "auto_parallel_sync_shared_params": False,
+    },
+    "amp": {
+        "enable": False,
+        "dtype": "float16",
+        "level": "o1",
+        "init_loss_scaling": 32768.0,
+        "incr_every_n_steps": 1000,
+        "decr_every_n_nan_or_inf": 2,
+        "incr_ratio": 2.0,
+        "decr_ratio": 0.8,
+        "use_dynamic_loss_scaling": True,
+        "custom_white_list": [],
+        "custom_black_list": [],
+        "custom_black_varnames": [],
+        "use_fp16_guard": False,
+        "use_bf16_guard": False,
+        "use_master_grad": False,
+        "use_promote": True,
+    },
+    "recompute": {
+        "enable": False,
+        "checkpoints": [],
+        "no_recompute_segments": [],
+        "sr": 0,
+        "refined_ops_patterns": [],
+        "enable_tuning": False,
+    },
     "fused_passes": {"enable": False, "gemm_epilogue": False, "dropout_add": False},
-    "mp_optimization": {"allreduce_matmul_grad_overlapping": False,
-                        "replace_with_c_embedding": False,
-                        "replace_with_parallel_cross_entropy": False},
-    "dp_optimization": {"enable": False, "fuse_all_reduce_ops": True, "fuse_grad_size_in_MB": 32,
-                        "overlap_comm_cacl": True, "gradient_sync_after_accumulate": False},
+    "mp_optimization": {
+        "allreduce_matmul_grad_overlapping": False,
+        "replace_with_c_embedding": False,
+        "replace_with_parallel_cross_entropy": False,
+    },
+    "dp_optimization": {
+        "enable": False,
+        "fuse_all_reduce_ops": True,
+        "fuse_grad_size_in_MB": 32,
+        "overlap_comm_cacl": True,
+        "gradient_sync_after_accumulate": False,
+    },
     "sp_optimization": {"enable": True},
 }
-_TOP = {"auto_mode": "semi", "gradient_scale": True, "gradient_scale_using_allreduce_avg": False,
-        "use_cache": True, "return_numpy": True, "all_ranks": False, "split_data": True,
-        "seed": None, "reinit": False}
+_TOP = {
+    "auto_mode": "semi",
+    "gradient_scale": True,
+    "gradient_scale_using_allreduce_avg": False,
+    "use_cache": True,
+    "return_numpy": True,
+    "all_ranks": False,
+    "split_data": True,
+    "seed": None,
+    "reinit": False,
+}
 
 
 class Strategy:
@@ -187,11 +243,20 @@ class DistModel:
     """A Layer with its loss and optimizer compiled into distributed programs; call
     ``train()``/``eval()``/``predict()`` first, then ``dist_model(inputs..., labels...)``."""
 
-    def __init__(self, layer, loader=None, loss: Callable | None = None, optimizer=None,
-                 strategy: Strategy | None = None, metrics=None, input_spec=None) -> None:
+    def __init__(
+        self,
+        layer,
+        loader=None,
+        loss: Callable | None = None,
+        optimizer=None,
+        strategy: Strategy | None = None,
+        metrics=None,
+        input_spec=None,
+    ) -> None:
         if strategy is not None and not isinstance(strategy, Strategy):
-            raise TypeError(f"strategy must be a paddle.distributed.Strategy, got "
-                            f"{type(strategy).__name__}")
+            raise TypeError(
+                f"strategy must be a paddle.distributed.Strategy, got {type(strategy).__name__}"
+            )
         self._layer = layer
         self._loss = loss
         self._strategy = strategy or Strategy()
@@ -203,23 +268,23 @@ class DistModel:
         self._fns: dict = {}
         self._merge_count = 0
         self.outs = None
-        self._structured_to_parameter_name = {
-            k: v.name for k, v in layer.state_dict().items()}
+        self._structured_to_parameter_name = {k: v.name for k, v in layer.state_dict().items()}
         self._parameter_to_structured_name = {
-            v: k for k, v in self._structured_to_parameter_name.items()}
+            v: k for k, v in self._structured_to_parameter_name.items()
+        }
 
     def _wrap_optimizer(self, optimizer):
         if optimizer is None:
             return None
         sharding = self._strategy.sharding
         if sharding.enable and sharding.stage in (1, 2, 3):
-            inner = optimizer._inner_opt if isinstance(optimizer, _ShardOptimizer) else \
-                optimizer
-            mesh = next((process_mesh(p) for p in self._layer.parameters() if is_dist(p)),
-                        None)
+            inner = optimizer._inner_opt if isinstance(optimizer, _ShardOptimizer) else optimizer
+            mesh = next((process_mesh(p) for p in self._layer.parameters() if is_dist(p)), None)
             if mesh is None:
-                raise ValueError("strategy.sharding needs the model's parameters on a "
-                                 "ProcessMesh (shard_layer / shard_tensor).")
+                raise ValueError(
+                    "strategy.sharding needs the model's parameters on a "
+                    "ProcessMesh (shard_layer / shard_tensor)."
+                )
             dim = "dp" if "dp" in mesh.dim_names else 0
             stage = {1: ShardingStage1, 2: ShardingStage2, 3: ShardingStage3}[sharding.stage]
             return shard_optimizer(inner, stage(dim, mesh))
@@ -255,7 +320,8 @@ class DistModel:
         self._validate_mode(mode)
         raise NotImplementedError(
             "DistModel.dist_main_program: there is no Paddle Program on JAX; the step is one "
-            "XLA program compiled by paddle.jit.to_static.")
+            "XLA program compiled by paddle.jit.to_static."
+        )
 
     dist_startup_program = serial_main_program = serial_startup_program = dist_main_program
 
@@ -275,7 +341,8 @@ class DistModel:
                 feeds.append(item)
             else:
                 raise TypeError(
-                    f"The inputs of DistModel should be list or tensor, but got {type(item)}")
+                    f"The inputs of DistModel should be list or tensor, but got {type(item)}"
+                )
         if self._mode == "predict":
             n = len(feeds) if self._n_inputs is None else self._n_inputs
         else:
@@ -304,8 +371,9 @@ class DistModel:
         if fn is None:
             from paddle_compat.jit import to_static as _jit_to_static
 
-            fn = self._fns[kind] = _jit_to_static(self._make_step(kind),
-                                                  full_graph=self._strategy.full_graph)
+            fn = self._fns[kind] = _jit_to_static(
+                self._make_step(kind), full_graph=self._strategy.full_graph
+            )
         return fn
 
     def _make_step(self, kind: str):
@@ -366,8 +434,9 @@ class DistModel:
             target.set_value(v)
 
 
-def to_static(layer, loader=None, loss=None, optimizer=None, strategy: Strategy | None = None,
-              input_spec=None) -> DistModel:
+def to_static(
+    layer, loader=None, loss=None, optimizer=None, strategy: Strategy | None = None, input_spec=None
+) -> DistModel:
     """Turn a (sharded) Layer, its loss and optimizer into a ``DistModel`` whose steps run as
     compiled, GSPMD-partitioned programs."""
     return DistModel(layer, loader, loss, optimizer, strategy, input_spec=input_spec)

@@ -16,9 +16,20 @@ import warnings
 
 import jax
 
-__all__ = ["Group", "ParallelEnv", "barrier", "destroy_process_group", "get_backend",
-           "get_group", "get_rank", "get_world_size", "init_parallel_env", "is_available",
-           "is_initialized", "new_group"]
+__all__ = [
+    "Group",
+    "ParallelEnv",
+    "barrier",
+    "destroy_process_group",
+    "get_backend",
+    "get_group",
+    "get_rank",
+    "get_world_size",
+    "init_parallel_env",
+    "is_available",
+    "is_initialized",
+    "new_group",
+]
 
 _state = {"env_called": False, "global_group": None}
 _groups: dict[int, Group] = {}
@@ -52,8 +63,14 @@ class Group:
     """A communication group: the global ranks it holds and this process's rank in it (-1 when
     this process is not a member)."""
 
-    def __init__(self, rank_in_group: int, id: int, ranks: list[int],  # noqa: A002
-                 pg=None, name: str | None = None) -> None:
+    def __init__(
+        self,
+        rank_in_group: int,
+        id: int,
+        ranks: list[int],  # noqa: A002
+        pg=None,
+        name: str | None = None,
+    ) -> None:
         self._rank_in_group = rank_in_group
         self._world_size = len(ranks) if rank_in_group >= 0 else -1
         self._id = id
@@ -101,8 +118,10 @@ class Group:
 
     def __repr__(self) -> str:
         ranks = ", ".join(str(r) for r in self._ranks)
-        return (f"rank: {self.rank}, nranks: {self.nranks}, id: {self.id}, ranks: {ranks}; "
-                f"name: {self.name}")
+        return (
+            f"rank: {self.rank}, nranks: {self.nranks}, id: {self.id}, ranks: {ranks}; "
+            f"name: {self.name}"
+        )
 
 
 def is_available() -> bool:
@@ -128,9 +147,13 @@ def launch_args() -> dict | None:
         raise RuntimeError(
             "PADDLE_TRAINERS_NUM > 1 but neither PADDLE_TRAINER_ENDPOINTS nor PADDLE_MASTER "
             "names the coordinator; start the job with `python -m paddle.distributed.launch` "
-            "or set them.")
-    return {"coordinator_address": coordinator, "num_processes": world,
-            "process_id": _env_int("PADDLE_TRAINER_ID", 0)}
+            "or set them."
+        )
+    return {
+        "coordinator_address": coordinator,
+        "num_processes": world,
+        "process_id": _env_int("PADDLE_TRAINER_ID", 0),
+    }
 
 
 def init_parallel_env(nccl_config=None) -> Group | None:
@@ -146,9 +169,11 @@ def init_parallel_env(nccl_config=None) -> Group | None:
         args = launch_args()
         if args is None:
             if len(jax.local_devices()) <= 1:
-                warnings.warn("Currently not a parallel execution environment, "
-                              "`paddle.distributed.init_parallel_env` will not do anything.",
-                              stacklevel=2)
+                warnings.warn(
+                    "Currently not a parallel execution environment, "
+                    "`paddle.distributed.init_parallel_env` will not do anything.",
+                    stacklevel=2,
+                )
             return None
         try:
             jax.distributed.initialize(**args)
@@ -157,7 +182,8 @@ def init_parallel_env(nccl_config=None) -> Group | None:
                 f"init_parallel_env: could not start jax.distributed ({e}). JAX must be "
                 "initialized for several processes before any array is created, i.e. before "
                 "`import paddle`: launch with `python -m paddle.distributed.launch`, or call "
-                "`jax.distributed.initialize(...)` first.") from None
+                "`jax.distributed.initialize(...)` first."
+            ) from None
     if jax.process_count() <= 1:
         return None
     if _state["global_group"] is None:
@@ -200,9 +226,13 @@ def get_group(id: int = 0) -> Group | None:  # noqa: A002 - Paddle's signature
     return _groups.get(id)
 
 
-def new_group(ranks: list[int] | None = None, backend: str | None = None,
-              timeout: datetime.timedelta = datetime.timedelta(seconds=1800),
-              nccl_comm_init_option: int = 0, nccl_config=None) -> Group:
+def new_group(
+    ranks: list[int] | None = None,
+    backend: str | None = None,
+    timeout: datetime.timedelta = datetime.timedelta(seconds=1800),
+    nccl_comm_init_option: int = 0,
+    nccl_config=None,
+) -> Group:
     """A group over ``ranks`` (default: all ranks)."""
     world = _global_world()
     ranks = sorted(range(world) if ranks is None else [int(r) for r in ranks])

@@ -55,8 +55,11 @@ class _Block:
                 continue
             self.state.append(t)
             self.values.append(rec.before(t))
-        self.diff = [t for t, v in zip(self.state, self.values)
-                     if not t.stop_gradient and is_inexact_np(v.dtype)]
+        self.diff = [
+            t
+            for t, v in zip(self.state, self.values)
+            if not t.stop_gradient and is_inexact_np(v.dtype)
+        ]
         return out
 
     def values_of_diff(self) -> list:
@@ -85,7 +88,8 @@ def _eager_backward(block: _Block):
         if create_graph and any(t._node is not None for t in block.diff):
             raise NotImplementedError(
                 "recompute: higher-order gradients (create_graph=True) through a recomputed "
-                "block are only supported when its differentiable inputs are leaf Tensors.")
+                "block are only supported when its differentiable inputs are leaf Tensors."
+            )
         with block.rerun(block.values_of_diff(), True) as out:
             roots = [(o, c) for o, c in zip(_diff_outputs(out), cts) if not o.stop_gradient]
             capture = {("leaf", id(t)): None for t in block.diff}
@@ -102,7 +106,8 @@ def _traced_backward(block: _Block):
     def custom(cts, create_graph):
         if create_graph:
             raise NotImplementedError(
-                "recompute inside paddle.jit.to_static does not support create_graph=True.")
+                "recompute inside paddle.jit.to_static does not support create_graph=True."
+            )
 
         def pure(*diff_values):
             with block.rerun(diff_values, False) as out:
@@ -126,12 +131,16 @@ def recompute(function, *args, **kwargs):
     kwargs.pop("offload_indices", None)
     if not seams.is_grad_enabled():
         return function(*args, **kwargs)
-    arg_tensors = [x for x in jax.tree_util.tree_leaves((args, kwargs), is_leaf=_is_tensor)
-                   if isinstance(x, Tensor)]
+    arg_tensors = [
+        x
+        for x in jax.tree_util.tree_leaves((args, kwargs), is_leaf=_is_tensor)
+        if isinstance(x, Tensor)
+    ]
     if all(t.stop_gradient for t in arg_tensors):
         _logger.warning(
             "[Recompute]: None of the inputs to current recompute block need grad, therefore "
-            "there is NO need to recompute this block in backward !")
+            "there is NO need to recompute this block in backward !"
+        )
         if use_reentrant:
             with seams.no_grad():
                 return function(*args, **kwargs)
@@ -146,8 +155,15 @@ def recompute(function, *args, **kwargs):
         custom = _traced_backward(block) if traced else _eager_backward(block)
         diff_outs = [w for w in wrapped if isinstance(w, Tensor)]
         name = getattr(function, "__name__", type(function).__name__)
-        seams.record(("recompute", name), None, block.diff, block.values_of_diff(),
-                   (True,) * len(block.diff), diff_outs, custom=custom)
+        seams.record(
+            ("recompute", name),
+            None,
+            block.diff,
+            block.values_of_diff(),
+            (True,) * len(block.diff),
+            diff_outs,
+            custom=custom,
+        )
     return jax.tree_util.tree_unflatten(tree, wrapped)
 
 
@@ -175,8 +191,9 @@ def recompute_sequential(ctx: dict, functions, *args, **kwargs):
     start = 0
     if size > 0:
         for start in range(0, size * (segments - 1), size):
-            out = recompute(run(functions[start:start + size]), *args,
-                            preserve_rng_state=preserve, **kwargs)
+            out = recompute(
+                run(functions[start : start + size]), *args, preserve_rng_state=preserve, **kwargs
+            )
             args, kwargs = (out,), {}
         start = size * (segments - 1)
     if start >= len(functions):

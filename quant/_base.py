@@ -11,8 +11,14 @@ from typing import Any
 
 from paddle_compat.nn import Layer
 
-__all__ = ["BaseObserver", "BaseQuanter", "ClassWithArguments", "ObserverFactory",
-           "QuanterFactory", "quanter"]
+__all__ = [
+    "BaseObserver",
+    "BaseQuanter",
+    "ClassWithArguments",
+    "ObserverFactory",
+    "QuanterFactory",
+    "quanter",
+]
 
 
 class BaseQuanter(Layer, metaclass=abc.ABCMeta):
@@ -100,9 +106,11 @@ def quanter(class_name: str) -> Callable[[type[BaseQuanter]], type[BaseQuanter]]
     layer (in the decorated class's module), so users configure it as ``class_name(**args)``."""
 
     def wrapper(target_class: type[BaseQuanter]) -> type[BaseQuanter]:
-        factory = type(class_name, (QuanterFactory,),
-                       {"_get_class": lambda self: target_class,
-                        "__module__": target_class.__module__})
+        factory = type(
+            class_name,
+            (QuanterFactory,),
+            {"_get_class": lambda self: target_class, "__module__": target_class.__module__},
+        )
         module = sys.modules.get(target_class.__module__)
         if module is not None:
             setattr(module, class_name, factory)

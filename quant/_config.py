@@ -22,8 +22,7 @@ _MISSING = object()
 class SingleLayerConfig:
     """The activation and weight quanter factories of one layer."""
 
-    def __init__(self, activation: QuanterFactory | None,
-                 weight: QuanterFactory | None) -> None:
+    def __init__(self, activation: QuanterFactory | None, weight: QuanterFactory | None) -> None:
         self._activation = activation
         self._weight = weight
 
@@ -61,16 +60,20 @@ class QuantConfig:
         config.add_type_config(paddle.nn.Conv2D, activation=None, weight=q)
     """
 
-    def __init__(self, activation: QuanterFactory | None = _MISSING,  # type: ignore[assignment]
-                 weight: QuanterFactory | None = _MISSING,  # type: ignore[assignment]
-                 **legacy) -> None:
+    def __init__(
+        self,
+        activation: QuanterFactory | None = _MISSING,  # type: ignore[assignment]
+        weight: QuanterFactory | None = _MISSING,  # type: ignore[assignment]
+        **legacy,
+    ) -> None:
         if legacy:
             activation, weight = legacy_factories(activation, weight, legacy)
-        missing = [n for n, v in (("activation", activation), ("weight", weight))
-                   if v is _MISSING]
+        missing = [n for n, v in (("activation", activation), ("weight", weight)) if v is _MISSING]
         if missing:
-            raise TypeError(f"QuantConfig.__init__() missing {len(missing)} required "
-                            f"positional argument(s): {', '.join(repr(m) for m in missing)}")
+            raise TypeError(
+                f"QuantConfig.__init__() missing {len(missing)} required "
+                f"positional argument(s): {', '.join(repr(m) for m in missing)}"
+            )
         if activation is None and weight is None:
             self._global_config = None
         else:
@@ -84,28 +87,38 @@ class QuantConfig:
         self._customized_leaves: list = []
 
     # -- configuration ----------------------------------------------------------------------
-    def add_layer_config(self, layer: Layer | list[Layer], activation: QuanterFactory | None = None,
-                         weight: QuanterFactory | None = None) -> None:
+    def add_layer_config(
+        self,
+        layer: Layer | list[Layer],
+        activation: QuanterFactory | None = None,
+        weight: QuanterFactory | None = None,
+    ) -> None:
         """Use these quanters for ``layer`` (one layer or a list) and its sublayers."""
         for lay in _as_list(layer):
             if not isinstance(lay, Layer):
-                raise TypeError(f"add_layer_config expects Layer objects, got "
-                                f"{type(lay).__name__}")
+                raise TypeError(f"add_layer_config expects Layer objects, got {type(lay).__name__}")
             self.add_name_config(lay.full_name(), activation=activation, weight=weight)
 
-    def add_name_config(self, layer_name: str | list[str],
-                        activation: QuanterFactory | None = None,
-                        weight: QuanterFactory | None = None) -> None:
+    def add_name_config(
+        self,
+        layer_name: str | list[str],
+        activation: QuanterFactory | None = None,
+        weight: QuanterFactory | None = None,
+    ) -> None:
         """Use these quanters for the layer whose ``full_name()`` is ``layer_name``."""
         for name in _as_list(layer_name):
             if not isinstance(name, str):
-                raise TypeError(f"add_name_config expects layer names (str), got "
-                                f"{type(name).__name__}")
+                raise TypeError(
+                    f"add_name_config expects layer names (str), got {type(name).__name__}"
+                )
             self._prefix2config[name] = SingleLayerConfig(activation, weight)
 
-    def add_type_config(self, layer_type: type[Layer] | list[type[Layer]],
-                        activation: QuanterFactory | None = None,
-                        weight: QuanterFactory | None = None) -> None:
+    def add_type_config(
+        self,
+        layer_type: type[Layer] | list[type[Layer]],
+        activation: QuanterFactory | None = None,
+        weight: QuanterFactory | None = None,
+    ) -> None:
         """Use these quanters for every layer of type ``layer_type``."""
         for t in _as_list(layer_type):
             if not (isinstance(t, type) and issubclass(t, Layer)):
@@ -181,13 +194,20 @@ class QuantConfig:
         return len(layer._sub_layers) == 0
 
     def _is_leaf(self, layer: Layer) -> bool:
-        return (self._is_default_leaf(layer) or self._is_real_leaf(layer)
-                or self._is_customized_leaf(layer))
+        return (
+            self._is_default_leaf(layer)
+            or self._is_real_leaf(layer)
+            or self._is_customized_leaf(layer)
+        )
 
     def _need_observe(self, layer: Layer) -> bool:
         cfg = self._get_config_by_layer(layer)
-        return (self._is_leaf(layer) and not self._is_quantifiable(layer) and cfg is not None
-                and cfg.activation is not None)
+        return (
+            self._is_leaf(layer)
+            and not self._is_quantifiable(layer)
+            and cfg is not None
+            and cfg.activation is not None
+        )
 
     def _get_qat_layer(self, layer: Layer) -> Layer:
         cfg = self._get_config_by_layer(layer) or SingleLayerConfig(None, None)

@@ -8,8 +8,18 @@ from typing import Any
 import paddle_compat as paddle
 from paddle_compat.nn import Layer
 
-__all__ = ["FloatFunctionalLayer", "add", "concat", "divide", "flatten", "matmul", "multiply",
-           "reshape", "subtract", "transpose"]
+__all__ = [
+    "FloatFunctionalLayer",
+    "add",
+    "concat",
+    "divide",
+    "flatten",
+    "matmul",
+    "multiply",
+    "reshape",
+    "subtract",
+    "transpose",
+]
 
 
 class FloatFunctionalLayer(Layer):

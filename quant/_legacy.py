@@ -9,8 +9,15 @@ from typing import Any
 
 __all__ = ["legacy_factories", "quant_aware_train"]
 
-_LEGACY_KEYS = {"activate_quantizer", "weight_bits", "activation_bits", "moving_rate",
-                "weight_quantize_type", "activation_quantize_type", "quantizable_layer_type"}
+_LEGACY_KEYS = {
+    "activate_quantizer",
+    "weight_bits",
+    "activation_bits",
+    "moving_rate",
+    "weight_quantize_type",
+    "activation_quantize_type",
+    "quantizable_layer_type",
+}
 
 
 def legacy_factories(activation, weight, legacy: dict[str, Any]):
@@ -19,8 +26,7 @@ def legacy_factories(activation, weight, legacy: dict[str, Any]):
 
     unknown = sorted(set(legacy) - _LEGACY_KEYS)
     if unknown:
-        raise TypeError(f"QuantConfig.__init__() got an unexpected keyword argument "
-                        f"'{unknown[0]}'")
+        raise TypeError(f"QuantConfig.__init__() got an unexpected keyword argument '{unknown[0]}'")
     for key in ("weight_quantize_type", "activation_quantize_type"):
         kind = legacy.get(key)
         if kind is not None and "abs_max" not in kind:
@@ -34,8 +40,11 @@ def legacy_factories(activation, weight, legacy: dict[str, Any]):
     if not _given(weight):
         weight = FakeQuanterWithAbsMaxObserver(moving_rate=rate, bit_length=wbits)
     if not _given(activation):
-        activation = (FakeQuanterWithAbsMaxObserver(moving_rate=rate, bit_length=abits)
-                      if legacy.get("activate_quantizer", True) else None)
+        activation = (
+            FakeQuanterWithAbsMaxObserver(moving_rate=rate, bit_length=abits)
+            if legacy.get("activate_quantizer", True)
+            else None
+        )
     return activation, weight
 
 

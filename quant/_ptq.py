@@ -30,6 +30,8 @@ class PTQ(Quantization):
     def quantize(self, model: Layer, inplace: bool = False) -> Layer:
         """The model (a copy unless ``inplace``) with observers; must be in eval mode."""
         if model.training:
-            raise AssertionError("Post-Training Quantization should not work on training "
-                                 "models. Please set evaluation mode by model.eval().")
+            raise AssertionError(
+                "Post-Training Quantization should not work on training "
+                "models. Please set evaluation mode by model.eval()."
+            )
         return self._prepare(model, inplace)

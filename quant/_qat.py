@@ -30,6 +30,8 @@ class QAT(Quantization):
     def quantize(self, model: Layer, inplace: bool = False) -> Layer:
         """The model (a copy unless ``inplace``) with fake-quant wrappers; must be training."""
         if not model.training:
-            raise AssertionError("Quantization-Aware Training should work on training models. "
-                                 "Please set training mode by model.train().")
+            raise AssertionError(
+                "Quantization-Aware Training should work on training models. "
+                "Please set training mode by model.train()."
+            )
         return self._prepare(model, inplace)

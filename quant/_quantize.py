@@ -20,8 +20,9 @@ class Quantization(metaclass=abc.ABCMeta):
 
     def __init__(self, config: QuantConfig) -> None:
         if not isinstance(config, QuantConfig):
-            raise TypeError(f"config must be a paddle.quantization.QuantConfig, got "
-                            f"{type(config).__name__}")
+            raise TypeError(
+                f"config must be a paddle.quantization.QuantConfig, got {type(config).__name__}"
+            )
         self._config = copy.deepcopy(config)
 
     @abc.abstractmethod

@@ -23,7 +23,20 @@ from ._predictor import (
 
 ArtifactError = saved_model.ArtifactError
 
-__all__ = ["AnalysisConfig", "ArtifactError", "Config", "DataType", "PlaceType", "Precision",
-           "PrecisionType", "Predictor", "PredictorPool", "Tensor", "create_predictor",
-           "get_num_bytes_of_data_type", "get_trt_compile_version", "get_trt_runtime_version",
-           "get_version"]
+__all__ = [
+    "AnalysisConfig",
+    "ArtifactError",
+    "Config",
+    "DataType",
+    "PlaceType",
+    "Precision",
+    "PrecisionType",
+    "Predictor",
+    "PredictorPool",
+    "Tensor",
+    "create_predictor",
+    "get_num_bytes_of_data_type",
+    "get_trt_compile_version",
+    "get_trt_runtime_version",
+    "get_version",
+]

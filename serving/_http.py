@@ -53,22 +53,37 @@ def parse_inputs(req, specs: list[saved_model.IOSpec]) -> list[np.ndarray]:
     if isinstance(req, dict):
         extra = [k for k in req if k not in ("inputs", "output_encoding")]
         if extra:
-            raise BadRequest(f"unknown field(s) {extra} in the request (use \"inputs\", "
-                             "\"output_encoding\")")
+            raise BadRequest(
+                f'unknown field(s) {extra} in the request (use "inputs", "output_encoding")'
+            )
     if not isinstance(req, dict) or "inputs" not in req:
-        example = json.dumps({"inputs": {names[0] if names else "x": {
-            "data": "[...]", "dtype": specs[0].dtype if specs else "float32"}}})
-        raise BadRequest("the request body must be a JSON object with an \"inputs\" field, e.g. "
-                         + example.replace('"[...]"', "[...]"))
+        example = json.dumps(
+            {
+                "inputs": {
+                    names[0] if names else "x": {
+                        "data": "[...]",
+                        "dtype": specs[0].dtype if specs else "float32",
+                    }
+                }
+            }
+        )
+        raise BadRequest(
+            'the request body must be a JSON object with an "inputs" field, e.g. '
+            + example.replace('"[...]"', "[...]")
+        )
     inputs = req["inputs"]
     if isinstance(inputs, list):
         if len(inputs) != len(specs):
-            raise BadRequest(f"\"inputs\" is a list of {len(inputs)} item(s); the model takes "
-                             f"{len(specs)}: {names}")
+            raise BadRequest(
+                f'"inputs" is a list of {len(inputs)} item(s); the model takes '
+                f"{len(specs)}: {names}"
+            )
         inputs = dict(zip(names, inputs))
     if not isinstance(inputs, dict):
-        raise BadRequest("\"inputs\" must be an object mapping input names to values (or a "
-                         "list in the model's input order)")
+        raise BadRequest(
+            '"inputs" must be an object mapping input names to values (or a '
+            "list in the model's input order)"
+        )
     unknown = [k for k in inputs if k not in names]
     if unknown:
         raise BadRequest(f"unknown input(s) {unknown}; the model's inputs are {names}")
@@ -85,12 +100,13 @@ def _parse_one(spec: saved_model.IOSpec, item) -> np.ndarray:
     if isinstance(item, dict):
         extra = [k for k in item if k not in ("data", "b64", "dtype", "shape")]
         if extra:
-            raise BadRequest(f"input '{name}': unknown field(s) {extra} (use data or b64, "
-                             "dtype, shape)")
+            raise BadRequest(
+                f"input '{name}': unknown field(s) {extra} (use data or b64, dtype, shape)"
+            )
         if "b64" in item:
             return _parse_b64(spec, item)
         if "data" not in item:
-            raise BadRequest(f"input '{name}': missing \"data\" (or \"b64\")")
+            raise BadRequest(f'input \'{name}\': missing "data" (or "b64")')
         data, dtype, shape = item["data"], item.get("dtype"), item.get("shape")
     else:
         data = item
@@ -101,26 +117,32 @@ def _parse_one(spec: saved_model.IOSpec, item) -> np.ndarray:
         except (TypeError, AttributeError):
             raise BadRequest(f"input '{name}': unknown dtype {dtype!r}") from None
         if given != want:
-            raise BadRequest(f"input '{name}': dtype {given} does not match the model's "
-                             f"{want}")
+            raise BadRequest(f"input '{name}': dtype {given} does not match the model's {want}")
     if isinstance(data, str | dict) or data is None:
-        raise BadRequest(f"input '{name}': \"data\" must be a number or nested lists of "
-                         "numbers")
+        raise BadRequest(f"input '{name}': \"data\" must be a number or nested lists of numbers")
     try:
         arr = np.asarray(data)
     except ValueError:
-        raise BadRequest(f"input '{name}': \"data\" is ragged (nested lists of unequal "
-                         "lengths)") from None
+        raise BadRequest(
+            f"input '{name}': \"data\" is ragged (nested lists of unequal lengths)"
+        ) from None
     except (RecursionError, TypeError, OverflowError) as e:
-        raise BadRequest(f"input '{name}': \"data\" is not an array of numbers "
-                         f"({type(e).__name__})") from None
+        raise BadRequest(
+            f"input '{name}': \"data\" is not an array of numbers ({type(e).__name__})"
+        ) from None
     if arr.dtype == object or arr.dtype.kind in "USV":
-        found = ("strings" if arr.dtype.kind in "USV" else
-                 "ragged lists, nulls, objects or integers beyond 64 bits")
+        found = (
+            "strings"
+            if arr.dtype.kind in "USV"
+            else "ragged lists, nulls, objects or integers beyond 64 bits"
+        )
         raise BadRequest(f"input '{name}': \"data\" must hold only numbers (found {found})")
     got, need = _kind(arr.dtype) if arr.size else _kind(want), _kind(want)
-    if got != need and not (got == "int" and need == "float") and not (
-            got == "bool" and need in ("int", "float")):
+    if (
+        got != need
+        and not (got == "int" and need == "float")
+        and not (got == "bool" and need in ("int", "float"))
+    ):
         raise BadRequest(f"input '{name}': the model expects {want} values, got {got} values")
     arr = arr.astype(want)
     if shape is not None:
@@ -129,11 +151,14 @@ def _parse_one(spec: saved_model.IOSpec, item) -> np.ndarray:
         try:
             arr = arr.reshape(shape)
         except ValueError:
-            raise BadRequest(f"input '{name}': {arr.size} value(s) cannot take the shape "
-                             f"{shape}") from None
+            raise BadRequest(
+                f"input '{name}': {arr.size} value(s) cannot take the shape {shape}"
+            ) from None
     if not shape_matches(spec, arr.shape):
-        raise BadRequest(f"input '{name}': shape {list(arr.shape)} does not match the model's "
-                         f"{spec.shape} (-1: any size)")
+        raise BadRequest(
+            f"input '{name}': shape {list(arr.shape)} does not match the model's "
+            f"{spec.shape} (-1: any size)"
+        )
     return arr
 
 
@@ -142,10 +167,9 @@ def _parse_b64(spec: saved_model.IOSpec, item: dict) -> np.ndarray:
     name = spec.name
     want = saved_model.np_dtype(spec.dtype)
     if item.get("dtype") is None or item.get("shape") is None:
-        raise BadRequest(f"input '{name}': \"b64\" data needs \"dtype\" and \"shape\"")
+        raise BadRequest(f'input \'{name}\': "b64" data needs "dtype" and "shape"')
     if str(item["dtype"]) != spec.dtype:
-        raise BadRequest(f"input '{name}': dtype {item['dtype']} does not match the model's "
-                         f"{want}")
+        raise BadRequest(f"input '{name}': dtype {item['dtype']} does not match the model's {want}")
     shape = item["shape"]
     if not isinstance(shape, list) or not all(isinstance(d, int) and d >= 0 for d in shape):
         raise BadRequest(f"input '{name}': \"shape\" must be a list of non-negative ints")
@@ -157,12 +181,15 @@ def _parse_b64(spec: saved_model.IOSpec, item: dict) -> np.ndarray:
         raise BadRequest(f"input '{name}': \"b64\" is not valid base64") from None
     n = int(np.prod(shape, dtype=np.int64)) * want.itemsize
     if len(raw) != n:
-        raise BadRequest(f"input '{name}': {len(raw)} bytes of data, shape {shape} of {want} "
-                         f"needs {n}")
+        raise BadRequest(
+            f"input '{name}': {len(raw)} bytes of data, shape {shape} of {want} needs {n}"
+        )
     arr = np.frombuffer(raw, want.newbyteorder("<")).reshape(shape).astype(want)
     if not shape_matches(spec, arr.shape):
-        raise BadRequest(f"input '{name}': shape {list(arr.shape)} does not match the model's "
-                         f"{spec.shape} (-1: any size)")
+        raise BadRequest(
+            f"input '{name}': shape {list(arr.shape)} does not match the model's "
+            f"{spec.shape} (-1: any size)"
+        )
     return arr
 
 
@@ -173,8 +200,11 @@ def encode_outputs(specs, outs, encoding: str = "json") -> dict:
         a = np.asarray(o)
         if encoding == "base64":
             a = np.ascontiguousarray(a, a.dtype.newbyteorder("<"))
-            res[s.name] = {"dtype": s.dtype, "shape": list(a.shape),
-                           "b64": base64.b64encode(a.tobytes()).decode("ascii")}
+            res[s.name] = {
+                "dtype": s.dtype,
+                "shape": list(a.shape),
+                "b64": base64.b64encode(a.tobytes()).decode("ascii"),
+            }
             continue
         if a.dtype.kind == "V" or a.dtype.itemsize < 4 and _kind(a.dtype) == "float":
             a = a.astype(np.float32)  # bfloat16/float16/float8 -> JSON numbers
@@ -189,8 +219,14 @@ class ModelServer(ThreadingHTTPServer):
     allow_reuse_address = True
     request_queue_size = 256
 
-    def __init__(self, predictor: Predictor, port: int = 0, max_body: int = DEFAULT_MAX_BODY,
-                 model_path: str = "", access_log: bool = False):
+    def __init__(
+        self,
+        predictor: Predictor,
+        port: int = 0,
+        max_body: int = DEFAULT_MAX_BODY,
+        model_path: str = "",
+        access_log: bool = False,
+    ):
         self.predictor = predictor
         self.max_body = int(max_body)
         self.model_path = model_path
@@ -209,10 +245,13 @@ class ModelServer(ThreadingHTTPServer):
 
     def metadata(self) -> dict:
         p = self.predictor
-        return {"model": self.model_path,
-                "inputs": [_spec_json(s) for s in p.input_specs],
-                "outputs": [_spec_json(s) for s in p.output_specs],
-                "device": str(p._device), "max_body_bytes": self.max_body}
+        return {
+            "model": self.model_path,
+            "inputs": [_spec_json(s) for s in p.input_specs],
+            "outputs": [_spec_json(s) for s in p.output_specs],
+            "device": str(p._device),
+            "max_body_bytes": self.max_body,
+        }
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -248,14 +287,21 @@ class _Handler(BaseHTTPRequestHandler):
         path = urlsplit(self.path).path
         if path == "/health":
             srv = self.server
-            self._send(200, {"status": "ok", "model": srv.model_path,
-                             "uptime_s": round(time.time() - srv.started, 3),
-                             "requests": srv.count})
+            self._send(
+                200,
+                {
+                    "status": "ok",
+                    "model": srv.model_path,
+                    "uptime_s": round(time.time() - srv.started, 3),
+                    "requests": srv.count,
+                },
+            )
         elif path == "/v1/metadata":
             self._send(200, self.server.metadata())
         else:
-            self._error(404, f"no route GET {path}; routes: GET /health, GET /v1/metadata, "
-                             "POST /v1/predict")
+            self._error(
+                404, f"no route GET {path}; routes: GET /health, GET /v1/metadata, POST /v1/predict"
+            )
 
     def _drain(self, n: int) -> bool:
         """Read and drop ``n`` body bytes (so the client sees the answer); False if too big."""
@@ -273,8 +319,11 @@ class _Handler(BaseHTTPRequestHandler):
         te = self.headers.get("Transfer-Encoding")
         length = self.headers.get("Content-Length")
         if te is not None or length is None:
-            return self._error(411, "a Content-Length header is required (chunked bodies are "
-                                    "not accepted)", close=True)
+            return self._error(
+                411,
+                "a Content-Length header is required (chunked bodies are not accepted)",
+                close=True,
+            )
         try:
             n = int(length)
             if n < 0:
@@ -283,16 +332,19 @@ class _Handler(BaseHTTPRequestHandler):
             return self._error(400, f"bad Content-Length {length!r}", close=True)
         if path != "/v1/predict":
             ok = self._drain(n)
-            return self._error(404, f"no route POST {path}; use POST /v1/predict",
-                               close=not ok)
+            return self._error(404, f"no route POST {path}; use POST /v1/predict", close=not ok)
         if n > self.server.max_body:
             ok = self._drain(n)
-            return self._error(413, f"request body of {n} bytes exceeds the limit of "
-                                    f"{self.server.max_body} bytes", close=not ok)
+            return self._error(
+                413,
+                f"request body of {n} bytes exceeds the limit of {self.server.max_body} bytes",
+                close=not ok,
+            )
         body = self.rfile.read(n)
         if len(body) != n:
-            return self._error(400, "the request body is shorter than its Content-Length",
-                               close=True)
+            return self._error(
+                400, "the request body is shorter than its Content-Length", close=True
+            )
         try:
             try:
                 req = json.loads(body)
@@ -303,8 +355,7 @@ class _Handler(BaseHTTPRequestHandler):
             arrays = parse_inputs(req, self.server.predictor.input_specs)
             encoding = req.get("output_encoding", "json")
             if encoding not in ("json", "base64"):
-                raise BadRequest(f"\"output_encoding\" must be \"json\" or \"base64\", got "
-                                 f"{encoding!r}")
+                raise BadRequest(f'"output_encoding" must be "json" or "base64", got {encoding!r}')
             try:
                 out = self.server.predict(arrays, encoding)
             except ValueError as e:  # shapes the model rejects (e.g. unequal shared dims)
@@ -321,8 +372,14 @@ class _Handler(BaseHTTPRequestHandler):
     do_DELETE = do_PATCH = do_PUT
 
 
-def serve(model: str, port: int = 0, device: str = "cpu", max_body: int = DEFAULT_MAX_BODY,
-          access_log: bool = False, warmup: bool = True) -> ModelServer:
+def serve(
+    model: str,
+    port: int = 0,
+    device: str = "cpu",
+    max_body: int = DEFAULT_MAX_BODY,
+    access_log: bool = False,
+    warmup: bool = True,
+) -> ModelServer:
     """A ModelServer for the saved model at ``model`` (not started: call ``serve_forever``)."""
     from ._predictor import Config, create_predictor
 
@@ -333,8 +390,12 @@ def serve(model: str, port: int = 0, device: str = "cpu", max_body: int = DEFAUL
     pred = create_predictor(cfg)
     if warmup:  # compile the batch-1 (or fixed) shape before the first request
         try:
-            pred._call([np.zeros([1 if d == -1 else d for d in s.shape],
-                                 saved_model.np_dtype(s.dtype)) for s in pred.input_specs])
+            pred._call(
+                [
+                    np.zeros([1 if d == -1 else d for d in s.shape], saved_model.np_dtype(s.dtype))
+                    for s in pred.input_specs
+                ]
+            )
         except Exception:
             pass
     return ModelServer(pred, port, max_body, model_path=model, access_log=access_log)

@@ -66,9 +66,15 @@ PlaceType = PaddlePlace
 PrecisionType = Precision
 
 _DTYPE_NAMES = {
-    PaddleDType.FLOAT32: "float32", PaddleDType.INT64: "int64", PaddleDType.INT32: "int32",
-    PaddleDType.UINT8: "uint8", PaddleDType.INT8: "int8", PaddleDType.FLOAT16: "float16",
-    PaddleDType.BOOL: "bool", PaddleDType.FLOAT64: "float64", PaddleDType.BFLOAT16: "bfloat16",
+    PaddleDType.FLOAT32: "float32",
+    PaddleDType.INT64: "int64",
+    PaddleDType.INT32: "int32",
+    PaddleDType.UINT8: "uint8",
+    PaddleDType.INT8: "int8",
+    PaddleDType.FLOAT16: "float16",
+    PaddleDType.BOOL: "bool",
+    PaddleDType.FLOAT64: "float64",
+    PaddleDType.BFLOAT16: "bfloat16",
 }
 _DTYPE_OF_NAME = {v: k for k, v in _DTYPE_NAMES.items()}
 
@@ -82,8 +88,10 @@ def get_version() -> str:
     """Version text of the inference library."""
     from paddle_compat import __compat_version__, __version__
 
-    return (f"version: {__version__}\npaddle-compat: {__compat_version__}\n"
-            f"jax: {jax.__version__}\nbackend: XLA ({jax.default_backend()})\n")
+    return (
+        f"version: {__version__}\npaddle-compat: {__compat_version__}\n"
+        f"jax: {jax.__version__}\nbackend: XLA ({jax.default_backend()})\n"
+    )
 
 
 def get_trt_compile_version() -> tuple[int, int, int]:
@@ -117,8 +125,9 @@ class Config:
     Half = Precision.Half
     Bfloat16 = Precision.Bfloat16
 
-    def __init__(self, model_dir_or_prog_file: str | None = None,
-                 params_file: str | None = None) -> None:
+    def __init__(
+        self, model_dir_or_prog_file: str | None = None, params_file: str | None = None
+    ) -> None:
         self._model_dir = ""
         self._prog_file = ""
         self._params_file = ""
@@ -152,7 +161,10 @@ class Config:
         """Set the model directory (one argument) or program + params files (two)."""
         if params_file is None:
             self._model_dir, self._prog_file, self._params_file = (
-                str(model_dir_or_prog_file), "", "")
+                str(model_dir_or_prog_file),
+                "",
+                "",
+            )
         else:
             self._model_dir = ""
             self._prog_file, self._params_file = str(model_dir_or_prog_file), str(params_file)
@@ -178,24 +190,33 @@ class Config:
     def set_model_buffer(self, *args) -> None:
         raise NotImplementedError(
             "paddle-compat: Config.set_model_buffer is not supported (a saved model is a "
-            "manifest + StableHLO + params files); pass the files' paths instead.")
+            "manifest + StableHLO + params files); pass the files' paths instead."
+        )
 
     # devices (real meaning on JAX)
-    def enable_use_gpu(self, memory_pool_init_size_mb: int, device_id: int = 0,
-                       precision_mode: Precision = Precision.Float32) -> None:
+    def enable_use_gpu(
+        self,
+        memory_pool_init_size_mb: int,
+        device_id: int = 0,
+        precision_mode: Precision = Precision.Float32,
+    ) -> None:
         """Run on GPU ``device_id`` (JAX's GPU devices). Without a GPU visible to JAX this
         warns and keeps the CPU, as a CPU build of Paddle does."""
         gpus = _gpu_devices()
         self._gpu_mem_mb = int(memory_pool_init_size_mb)
         self._gpu_precision = Precision(precision_mode)
         if not gpus:
-            warnings.warn("paddle.inference: no GPU is visible to JAX; the predictor runs on "
-                          "CPU.", stacklevel=2)
+            warnings.warn(
+                "paddle.inference: no GPU is visible to JAX; the predictor runs on CPU.",
+                stacklevel=2,
+            )
             self._use_gpu = False
             return
         if not 0 <= int(device_id) < len(gpus):
-            raise ValueError(f"(InvalidArgument) GPU device id {device_id} is out of range: "
-                             f"{len(gpus)} GPU(s) visible.")
+            raise ValueError(
+                f"(InvalidArgument) GPU device id {device_id} is out of range: "
+                f"{len(gpus)} GPU(s) visible."
+            )
         self._use_gpu, self._gpu_id = True, int(device_id)
 
     def disable_gpu(self) -> None:
@@ -214,8 +235,9 @@ class Config:
         return 0.0
 
     def enable_xpu(self, *args, **kwargs) -> None:
-        warnings.warn("paddle.inference: XPU is not available on JAX; running on CPU/GPU.",
-                      stacklevel=2)
+        warnings.warn(
+            "paddle.inference: XPU is not available on JAX; running on CPU/GPU.", stacklevel=2
+        )
 
     def use_xpu(self) -> bool:
         return False
@@ -228,11 +250,14 @@ class Config:
         try:
             devs = jax.devices(device_type)
         except RuntimeError as e:
-            raise ValueError(f"(Unavailable) custom device {device_type!r} is not a JAX "
-                             f"platform here: {e}") from None
+            raise ValueError(
+                f"(Unavailable) custom device {device_type!r} is not a JAX platform here: {e}"
+            ) from None
         if not 0 <= int(device_id) < len(devs):
-            raise ValueError(f"(InvalidArgument) {device_type} device id {device_id} is out of "
-                             f"range: {len(devs)} visible.")
+            raise ValueError(
+                f"(InvalidArgument) {device_type} device id {device_id} is out of "
+                f"range: {len(devs)} visible."
+            )
         self._custom_device = (device_type, int(device_id))
 
     def use_custom_device(self) -> bool:
@@ -345,8 +370,11 @@ class Config:
     def _engine_note(self, what: str) -> None:
         if what not in self._notes:
             self._notes.add(what)
-            warnings.warn(f"paddle.inference: {what} is not used by paddle-compat (XLA compiles "
-                          "the saved StableHLO program); the option is ignored.", stacklevel=3)
+            warnings.warn(
+                f"paddle.inference: {what} is not used by paddle-compat (XLA compiles "
+                "the saved StableHLO program); the option is ignored.",
+                stacklevel=3,
+            )
 
     def enable_tensorrt_engine(self, *args, **kwargs) -> None:
         self._engine_note("TensorRT")
@@ -401,19 +429,30 @@ class Config:
         """A table of the settings, as Paddle prints it."""
         dev = self._jax_device()
         rows = [
-            [("model_dir", self._model_dir)] if self._model_dir else
-            [("model_file", self._prog_file), ("params_file", self._params_file)],
-            [("cpu_math_thread", str(self._cpu_threads)),
-             ("enable_mkldnn", str(self._mkldnn).lower())],
+            [("model_dir", self._model_dir)]
+            if self._model_dir
+            else [("model_file", self._prog_file), ("params_file", self._params_file)],
+            [
+                ("cpu_math_thread", str(self._cpu_threads)),
+                ("enable_mkldnn", str(self._mkldnn).lower()),
+            ],
             [("use_gpu", str(self._use_gpu).lower())]
-            + ([("gpu_device_id", str(self._gpu_id)),
-                ("memory_pool_init_size", f"{self._gpu_mem_mb}MB")] if self._use_gpu else []),
+            + (
+                [
+                    ("gpu_device_id", str(self._gpu_id)),
+                    ("memory_pool_init_size", f"{self._gpu_mem_mb}MB"),
+                ]
+                if self._use_gpu
+                else []
+            ),
             [("use_xpu", "false")],
-            [("ir_optim", str(self._ir_optim).lower()),
-             ("ir_debug", str(self._ir_debug).lower()),
-             ("memory_optim", str(self._memory_optim).lower()),
-             ("enable_profile", str(self._profile).lower()),
-             ("enable_log", str(not self._glog_disabled).lower())],
+            [
+                ("ir_optim", str(self._ir_optim).lower()),
+                ("ir_debug", str(self._ir_debug).lower()),
+                ("memory_optim", str(self._memory_optim).lower()),
+                ("enable_profile", str(self._profile).lower()),
+                ("enable_log", str(not self._glog_disabled).lower()),
+            ],
             [("runtime", f"XLA (jax {jax.__version__})"), ("device", str(dev))],
         ]
         w1 = max(len("Option"), *(len(k) for g in rows for k, _ in g))
@@ -426,8 +465,9 @@ class Config:
 
     def _artifact(self) -> saved_model.Artifact:
         if self._prog_file:
-            return saved_model.load(prog_file=self._prog_file,
-                                  params_file=self._params_file or None)
+            return saved_model.load(
+                prog_file=self._prog_file, params_file=self._params_file or None
+            )
         return saved_model.load(self._model_dir or None)
 
 
@@ -455,14 +495,18 @@ class Tensor:
     def copy_from_cpu(self, data) -> None:
         """Feed a numpy array (copied: later changes to ``data`` do not reach the model)."""
         if not self._is_input:
-            raise RuntimeError(f"(PreconditionNotMet) '{self._spec.name}' is an output; "
-                               "copy_from_cpu feeds inputs.")
+            raise RuntimeError(
+                f"(PreconditionNotMet) '{self._spec.name}' is an output; "
+                "copy_from_cpu feeds inputs."
+            )
         if not isinstance(data, np.ndarray):
             if hasattr(data, "numpy") and callable(data.numpy):
                 data = data.numpy()
             else:
-                raise TypeError("In copy_from_cpu, we only support numpy ndarray data type, "
-                                f"but got {type(data).__name__}.")
+                raise TypeError(
+                    "In copy_from_cpu, we only support numpy ndarray data type, "
+                    f"but got {type(data).__name__}."
+                )
         self._value = np.array(data, copy=True, order="C")
         self._dims = list(self._value.shape)
 
@@ -471,17 +515,23 @@ class Tensor:
         from paddle_compat._core.seams import Tensor as PTensor
 
         if not isinstance(tensor, PTensor):
-            raise TypeError("share_external_data takes a paddle.Tensor, got "
-                            f"{type(tensor).__name__}.")
+            raise TypeError(
+                f"share_external_data takes a paddle.Tensor, got {type(tensor).__name__}."
+            )
         self._value = tensor._value
         self._dims = list(tensor.shape)
 
     def copy_to_cpu(self) -> np.ndarray:
         """The data as a new numpy array (outputs: after ``Predictor.run``)."""
         if self._value is None:
-            raise RuntimeError(f"(PreconditionNotMet) '{self._spec.name}' holds no data yet"
-                               + ("; call Predictor.run() first." if not self._is_input else
-                                  "; feed it with copy_from_cpu."))
+            raise RuntimeError(
+                f"(PreconditionNotMet) '{self._spec.name}' holds no data yet"
+                + (
+                    "; call Predictor.run() first."
+                    if not self._is_input
+                    else "; feed it with copy_from_cpu."
+                )
+            )
         return np.array(self._value)
 
     def shape(self) -> list[int]:
@@ -490,8 +540,9 @@ class Tensor:
         return list(self._dims)
 
     def type(self) -> PaddleDType:
-        dt = self._value.dtype if self._value is not None else saved_model.np_dtype(
-            self._spec.dtype)
+        dt = (
+            self._value.dtype if self._value is not None else saved_model.np_dtype(self._spec.dtype)
+        )
         return _DTYPE_OF_NAME.get(str(np.dtype(dt)), PaddleDType.FLOAT32)
 
     def lod(self) -> list:
@@ -538,7 +589,8 @@ class Predictor:
         if h is None:
             raise RuntimeError(
                 f"(PreconditionNotMet) The variable named {name} is not found in the scope of "
-                f"the executor. Inputs: {self.get_input_names()}.")
+                f"the executor. Inputs: {self.get_input_names()}."
+            )
         return h
 
     def get_output_handle(self, name: str) -> Tensor:
@@ -546,7 +598,8 @@ class Predictor:
         if h is None:
             raise RuntimeError(
                 f"(PreconditionNotMet) The variable named {name} is not found in the scope of "
-                f"the executor. Outputs: {self.get_output_names()}.")
+                f"the executor. Outputs: {self.get_output_names()}."
+            )
         return h
 
     @property
@@ -558,15 +611,19 @@ class Predictor:
         return list(self._art.outputs)
 
     def _call(self, arrays: list) -> list:
-        arrays = [a if a.dtype == want and saved_model.shape_matches(s, a.shape)
-                  else saved_model.check_input(s, a)
-                  for s, want, a in zip(self._art.inputs, self._in_dtypes, arrays)]
+        arrays = [
+            a
+            if a.dtype == want and saved_model.shape_matches(s, a.shape)
+            else saved_model.check_input(s, a)
+            for s, want, a in zip(self._art.inputs, self._in_dtypes, arrays)
+        ]
         try:  # numpy inputs follow the (committed) parameters onto their device
             return self._fn(self._params, arrays)
         except ValueError as e:  # e.g. two inputs whose shared dynamic dims differ
-            raise ValueError(f"(InvalidArgument) the inputs do not fit the saved model: "
-                             f"{saved_model.shape_error_text(e, self._art.input_names)}"
-                             ) from None
+            raise ValueError(
+                f"(InvalidArgument) the inputs do not fit the saved model: "
+                f"{saved_model.shape_error_text(e, self._art.input_names)}"
+            ) from None
 
     def run(self, inputs: list | None = None):
         """Run the model. Without arguments: on the data fed to the input handles (outputs in
@@ -578,7 +635,8 @@ class Predictor:
                 if h._value is None:
                     raise RuntimeError(
                         f"(PreconditionNotMet) input '{h._spec.name}' has no data: call "
-                        f"get_input_handle('{h._spec.name}').copy_from_cpu(...) before run().")
+                        f"get_input_handle('{h._spec.name}').copy_from_cpu(...) before run()."
+                    )
                 arrays.append(h._value)
             outs = self._call(arrays)
             for h, o in zip(self._out_list, outs):
@@ -591,7 +649,8 @@ class Predictor:
         if len(inputs) != len(self._in_list):
             raise ValueError(
                 f"(InvalidArgument) wrong feed input size, need {len(self._in_list)} but get "
-                f"{len(inputs)}.")
+                f"{len(inputs)}."
+            )
         arrays = [x._value if isinstance(x, PTensor) else np.asarray(x) for x in inputs]
         outs = self._call(arrays)
         for h, o in zip(self._out_list, outs):
@@ -610,15 +669,18 @@ class Predictor:
         return 0
 
     def __repr__(self) -> str:
-        return (f"<paddle.inference.Predictor inputs={self.get_input_names()} "
-                f"outputs={self.get_output_names()} device={self._device}>")
+        return (
+            f"<paddle.inference.Predictor inputs={self.get_input_names()} "
+            f"outputs={self.get_output_names()} device={self._device}>"
+        )
 
 
 def create_predictor(config: Config) -> Predictor:
     """Create a Predictor for ``config``'s model."""
     if not isinstance(config, Config):
-        raise TypeError(f"create_predictor takes a paddle.inference.Config, got "
-                        f"{type(config).__name__}.")
+        raise TypeError(
+            f"create_predictor takes a paddle.inference.Config, got {type(config).__name__}."
+        )
     return Predictor(config)
 
 

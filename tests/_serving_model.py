@@ -11,7 +11,8 @@ import numpy as np
 
 IN, HID, OUT = 16, 32, 4
 
-SAVE_SCRIPT = r"""
+SAVE_SCRIPT = (
+    r"""
 import sys
 import numpy as np
 import paddle
@@ -40,7 +41,10 @@ y = m(paddle.to_tensor(x)).numpy()
 y1 = m(paddle.to_tensor(x[:1])).numpy()
 y64 = m(paddle.to_tensor(x[:64])).numpy()
 np.savez(out_npz, x=x, y=y, y1=y1, y64=y64)
-""".replace("@IN@", str(IN)).replace("@HID@", str(HID)).replace("@OUT@", str(OUT))
+""".replace("@IN@", str(IN))
+    .replace("@HID@", str(HID))
+    .replace("@OUT@", str(OUT))
+)
 
 
 def save_model(tmpdir) -> tuple[str, dict]:
@@ -51,8 +55,13 @@ def save_model(tmpdir) -> tuple[str, dict]:
     script = os.path.join(tmpdir, "save_model.py")
     with open(script, "w") as f:
         f.write(SAVE_SCRIPT)
-    res = subprocess.run([sys.executable, script, prefix, out], capture_output=True, text=True,
-                         timeout=300, cwd=tmpdir)
+    res = subprocess.run(
+        [sys.executable, script, prefix, out],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmpdir,
+    )
     assert res.returncode == 0, res.stderr[-3000:]
     with np.load(out) as d:
         return prefix, {k: d[k] for k in d.files}

@@ -49,10 +49,16 @@ def _assert_close(a, b, rtol, atol, what):
             _assert_close(a[k], b[k], rtol, atol, f"{what}[{k}]")
     elif isinstance(a, np.ndarray):
         assert a.shape == np.asarray(b).shape and a.dtype == np.asarray(b).dtype, (
-            f"{what}: {a.shape}/{a.dtype} vs {np.asarray(b).shape}/{np.asarray(b).dtype}")
+            f"{what}: {a.shape}/{a.dtype} vs {np.asarray(b).shape}/{np.asarray(b).dtype}"
+        )
         if a.dtype.kind in "fc" or str(a.dtype) == "bfloat16":
-            np.testing.assert_allclose(a.astype(np.float64), np.asarray(b).astype(np.float64),
-                                       rtol=rtol, atol=atol, err_msg=what)
+            np.testing.assert_allclose(
+                a.astype(np.float64),
+                np.asarray(b).astype(np.float64),
+                rtol=rtol,
+                atol=atol,
+                err_msg=what,
+            )
         else:
             np.testing.assert_array_equal(a, b, err_msg=what)
     else:
@@ -61,8 +67,12 @@ def _assert_close(a, b, rtol, atol, what):
 
 def _float_outputs(out) -> list:
     outs = out if isinstance(out, list | tuple) else [out]
-    return [o for o in outs if hasattr(o, "stop_gradient") and str(o.dtype).replace(
-        "paddle.", "") in ("float16", "bfloat16", "float32", "float64")]
+    return [
+        o
+        for o in outs
+        if hasattr(o, "stop_gradient")
+        and str(o.dtype).replace("paddle.", "") in ("float16", "bfloat16", "float32", "float64")
+    ]
 
 
 def check_layer(
@@ -110,16 +120,19 @@ def check_layer(
     if expected_out_shape is not None:
         first = out[0] if isinstance(out, list | tuple) else out
         assert list(first.shape) == list(expected_out_shape), (
-            f"output shape {list(first.shape)} != {list(expected_out_shape)}")
+            f"output shape {list(first.shape)} != {list(expected_out_shape)}"
+        )
 
     # state_dict round trip through numpy into a fresh instance
     other = make()
     missing, unexpected = other.set_state_dict(
-        {k: np.asarray(v.numpy()) for k, v in layer.state_dict().items()})
+        {k: np.asarray(v.numpy()) for k, v in layer.state_dict().items()}
+    )
     assert not missing and not unexpected, (missing, unexpected)
     for k, v in other.state_dict().items():
-        np.testing.assert_array_equal(np.asarray(v.numpy()),
-                                      np.asarray(layer.state_dict()[k].numpy()), err_msg=k)
+        np.testing.assert_array_equal(
+            np.asarray(v.numpy()), np.asarray(layer.state_dict()[k].numpy()), err_msg=k
+        )
     other.train(train)
     if not train:
         _assert_close(other(*xs, **kwargs), out, rtol, atol, "round-trip output")

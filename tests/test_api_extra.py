@@ -22,25 +22,32 @@ ROOT = Path(__file__).resolve().parents[1]
 def _traced(fn, *arrays):
     """fn over Tensors, run eagerly and under jax.jit; returns both results."""
     eager = fn(*[paddle.to_tensor(a) for a in arrays])
-    jitted = jax.jit(lambda *xs: jax.tree_util.tree_map(
-        lambda t: t._value, fn(*[Tensor(x) for x in xs]),
-        is_leaf=lambda t: isinstance(t, Tensor)))(*[jnp.asarray(a) for a in arrays])
+    jitted = jax.jit(
+        lambda *xs: jax.tree_util.tree_map(
+            lambda t: t._value,
+            fn(*[Tensor(x) for x in xs]),
+            is_leaf=lambda t: isinstance(t, Tensor),
+        )
+    )(*[jnp.asarray(a) for a in arrays])
     return eager, jitted
 
 
-@pytest.mark.parametrize("fn", [
-    lambda x: paddle.cummax(x, axis=1)[0] + paddle.cummin(x, axis=0)[0],
-    lambda x: paddle.logcumsumexp(x, axis=1) + paddle.hypot(x, x),
-    lambda x: paddle.quantile(x, [0.25, 0.5], axis=1),
-    lambda x: paddle.nanmedian(x, axis=1, mode="min")[0],
-    lambda x: paddle.diff(x, n=2) * 2,
-    lambda x: paddle.take(x, paddle.to_tensor([0, 5, -1])),
-    lambda x: paddle.histogram(x, bins=3),
-    lambda x: paddle.as_real(paddle.complex(x, x)).sum(-1),
-    lambda x: paddle.trapezoid(x, dx=0.5) + paddle.renorm(x, 2, 0, 1.0).sum(1),
-    lambda x: paddle.scatter_add(x, 0, paddle.to_tensor([[0, 1, 0], [1, 0, 1]]), x),
-    lambda x: paddle.gcd(x, x + 1.0),
-])
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda x: paddle.cummax(x, axis=1)[0] + paddle.cummin(x, axis=0)[0],
+        lambda x: paddle.logcumsumexp(x, axis=1) + paddle.hypot(x, x),
+        lambda x: paddle.quantile(x, [0.25, 0.5], axis=1),
+        lambda x: paddle.nanmedian(x, axis=1, mode="min")[0],
+        lambda x: paddle.diff(x, n=2) * 2,
+        lambda x: paddle.take(x, paddle.to_tensor([0, 5, -1])),
+        lambda x: paddle.histogram(x, bins=3),
+        lambda x: paddle.as_real(paddle.complex(x, x)).sum(-1),
+        lambda x: paddle.trapezoid(x, dx=0.5) + paddle.renorm(x, 2, 0, 1.0).sum(1),
+        lambda x: paddle.scatter_add(x, 0, paddle.to_tensor([[0, 1, 0], [1, 0, 1]]), x),
+        lambda x: paddle.gcd(x, x + 1.0),
+    ],
+)
 def test_traces_like_eager(fn):
     x = np.array([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]], np.float32)
     eager, jitted = _traced(fn, x)
@@ -61,8 +68,11 @@ def test_to_static_function_uses_extra_ops():
     x = paddle.to_tensor([1.0, 3.0, 2.0])
     want = np.logaddexp([1.0, 3.0, 3.0], np.deg2rad([1.0, 3.0, 2.0])).mean()
     np.testing.assert_allclose(f(x).numpy(), want, rtol=1e-6)
-    np.testing.assert_allclose(f(x * 2).numpy(), np.logaddexp(
-        [2.0, 6.0, 6.0], np.deg2rad([2.0, 6.0, 4.0])).mean(), rtol=1e-6)
+    np.testing.assert_allclose(
+        f(x * 2).numpy(),
+        np.logaddexp([2.0, 6.0, 6.0], np.deg2rad([2.0, 6.0, 4.0])).mean(),
+        rtol=1e-6,
+    )
 
 
 def test_aliases_share_one_op():
@@ -107,7 +117,9 @@ def test_tensor_to_and_properties():
 
 
 def _coverage_tool():
-    spec = importlib.util.spec_from_file_location("api_coverage", ROOT / "tools" / "api_coverage.py")
+    spec = importlib.util.spec_from_file_location(
+        "api_coverage", ROOT / "tools" / "api_coverage.py"
+    )
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -115,14 +127,25 @@ def _coverage_tool():
 
 def test_api_coverage_dump_and_diff():
     tool = _coverage_tool()
-    ref = {"namespaces": {"paddle": {"abs": {"kind": "function", "module": "paddle.tensor.math"},
-                                     "nope_fn": {"kind": "function", "module": "paddle.x"}},
-                          "paddle.Tensor": {"abs": {"kind": "method", "module": None},
-                                            "nope_m": {"kind": "method", "module": None}}}}
+    ref = {
+        "namespaces": {
+            "paddle": {
+                "abs": {"kind": "function", "module": "paddle.tensor.math"},
+                "nope_fn": {"kind": "function", "module": "paddle.x"},
+            },
+            "paddle.Tensor": {
+                "abs": {"kind": "method", "module": None},
+                "nope_m": {"kind": "method", "module": None},
+            },
+        }
+    }
     ours = tool.dump(["paddle", "paddle.Tensor"], ref)
     assert ours["namespaces"]["paddle"]["abs"]["kind"] == "function"
     assert ours["namespaces"]["paddle.Tensor"]["shape"]["kind"] == "property"
     d = tool.diff(ref, ours)
-    assert d["paddle"]["function"] == {"total": 2, "present": 1,
-                                       "missing": {"paddle.x": ["nope_fn"]}}
+    assert d["paddle"]["function"] == {
+        "total": 2,
+        "present": 1,
+        "missing": {"paddle.x": ["nope_fn"]},
+    }
     assert d["paddle.Tensor"]["method"]["present"] == 1

@@ -34,8 +34,9 @@ def _collect():
         golden = json.loads(golden_path.read_text()) if golden_path.exists() else {}
         for name in vars(mod):
             if name.startswith("case_"):
-                params.append(pytest.param(mod, name, golden.get(name),
-                                           id=f"{path.stem}::{name[5:]}"))
+                params.append(
+                    pytest.param(mod, name, golden.get(name), id=f"{path.stem}::{name[5:]}")
+                )
     return params
 
 
@@ -43,38 +44,49 @@ def _close(actual, expected, tol, path="out"):
     if isinstance(expected, dict) and (expected.get("__tensor__") or expected.get("__array__")):
         assert isinstance(actual, dict), f"{path}: expected a tensor, got {actual!r}"
         assert actual.get("dtype") == expected["dtype"], (
-            f"{path}: dtype {actual.get('dtype')} != Paddle's {expected['dtype']}")
+            f"{path}: dtype {actual.get('dtype')} != Paddle's {expected['dtype']}"
+        )
         assert actual["shape"] == expected["shape"], (
-            f"{path}: shape {actual['shape']} != Paddle's {expected['shape']}")
+            f"{path}: shape {actual['shape']} != Paddle's {expected['shape']}"
+        )
         if "stop_gradient" in expected:
             assert actual["stop_gradient"] == expected["stop_gradient"], (
                 f"{path}: stop_gradient {actual['stop_gradient']} != Paddle's "
-                f"{expected['stop_gradient']}")
+                f"{expected['stop_gradient']}"
+            )
         a = np.asarray(actual["data"], dtype=object)
         e = np.asarray(expected["data"], dtype=object)
         if expected["dtype"] in ("bool",) or expected["dtype"].startswith(("int", "uint")):
             assert actual["data"] == expected["data"], f"{path}: values differ"
         else:
-            np.testing.assert_allclose(a.astype(np.float64), e.astype(np.float64),
-                                       rtol=tol[0], atol=tol[1], equal_nan=True,
-                                       err_msg=path)
+            np.testing.assert_allclose(
+                a.astype(np.float64),
+                e.astype(np.float64),
+                rtol=tol[0],
+                atol=tol[1],
+                equal_nan=True,
+                err_msg=path,
+            )
         return
     if isinstance(expected, dict):
         assert isinstance(actual, dict) and set(actual) == set(expected), (
             f"{path}: keys {sorted(actual) if isinstance(actual, dict) else actual} != "
-            f"{sorted(expected)}")
+            f"{sorted(expected)}"
+        )
         for k in expected:
             _close(actual[k], expected[k], tol, f"{path}.{k}")
         return
     if isinstance(expected, list):
         assert isinstance(actual, list) and len(actual) == len(expected), (
-            f"{path}: {actual!r} != {expected!r}")
+            f"{path}: {actual!r} != {expected!r}"
+        )
         for i, (x, y) in enumerate(zip(actual, expected)):
             _close(x, y, tol, f"{path}[{i}]")
         return
     if isinstance(expected, float) and isinstance(actual, float):
         assert math.isclose(actual, expected, rel_tol=tol[0], abs_tol=tol[1]) or (
-            math.isnan(actual) and math.isnan(expected)), f"{path}: {actual} != {expected}"
+            math.isnan(actual) and math.isnan(expected)
+        ), f"{path}: {actual} != {expected}"
         return
     assert actual == expected, f"{path}:\n{actual!r}\n!= Paddle's\n{expected!r}"
 

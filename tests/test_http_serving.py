@@ -27,8 +27,11 @@ def server(tmp_path_factory):
     prefix, d = save_model(tmp_path_factory.mktemp("http"))
     proc = subprocess.Popen(
         [sys.executable, "-m", "serving", "--model", prefix, "--port", "0", "--max-body-mb", "1"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+    )
     try:
         port, line = None, ""
         deadline = time.time() + 180
@@ -63,8 +66,9 @@ def request(port, method, path, body=None, headers=None):
 
 
 def predict(port, x):
-    return request(port, "POST", "/v1/predict",
-                   {"inputs": {"x": {"data": x.tolist(), "dtype": "float32"}}})
+    return request(
+        port, "POST", "/v1/predict", {"inputs": {"x": {"data": x.tolist(), "dtype": "float32"}}}
+    )
 
 
 def test_health_and_metadata(server):
@@ -86,17 +90,33 @@ def test_predict_matches_eager(server):
         assert out["dtype"] == "float32" and out["shape"] == [len(x), OUT]
         np.testing.assert_allclose(np.array(out["data"], "float32"), y, rtol=1e-5, atol=1e-5)
     # shorthand forms: bare nested lists (dtype from the model), positional list, flat + shape
-    for inputs in ({"x": d["x"][:2].tolist()}, [d["x"][:2].tolist()],
-                   {"x": {"data": d["x"][:2].ravel().tolist(), "shape": [2, IN]}}):
+    for inputs in (
+        {"x": d["x"][:2].tolist()},
+        [d["x"][:2].tolist()],
+        {"x": {"data": d["x"][:2].ravel().tolist(), "shape": [2, IN]}},
+    ):
         status, body = request(port, "POST", "/v1/predict", {"inputs": inputs})
         assert status == 200, body
-        np.testing.assert_allclose(np.array(body["outputs"]["fetch_name_0"]["data"]),
-                                   d["y"][:2], rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(
+            np.array(body["outputs"]["fetch_name_0"]["data"]), d["y"][:2], rtol=1e-5, atol=1e-5
+        )
     # raw little-endian bytes in base64, both ways
     x = d["x"][:64]
-    status, body = request(port, "POST", "/v1/predict", {
-        "inputs": {"x": {"b64": base64.b64encode(x.tobytes()).decode(), "dtype": "float32",
-                         "shape": list(x.shape)}}, "output_encoding": "base64"})
+    status, body = request(
+        port,
+        "POST",
+        "/v1/predict",
+        {
+            "inputs": {
+                "x": {
+                    "b64": base64.b64encode(x.tobytes()).decode(),
+                    "dtype": "float32",
+                    "shape": list(x.shape),
+                }
+            },
+            "output_encoding": "base64",
+        },
+    )
     assert status == 200, body
     out = body["outputs"]["fetch_name_0"]
     got = np.frombuffer(base64.b64decode(out["b64"]), "<f4").reshape(out["shape"])
@@ -109,10 +129,10 @@ def test_200_concurrent_requests(server):
 
     def one(i):
         lo, k = i % 190, sizes[i % len(sizes)]
-        status, body = predict(port, d["x"][lo:lo + k])
+        status, body = predict(port, d["x"][lo : lo + k])
         assert status == 200, body
         got = np.array(body["outputs"]["fetch_name_0"]["data"], "float32")
-        np.testing.assert_allclose(got, d["y"][lo:lo + k], rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(got, d["y"][lo : lo + k], rtol=1e-5, atol=1e-5)
         return True
 
     with ThreadPoolExecutor(max_workers=32) as ex:
@@ -130,8 +150,13 @@ def _raw(port, data: bytes) -> tuple[int, dict]:
                 break
             buf += chunk
         head, _, rest = buf.partition(b"\r\n\r\n")
-        n = int([h.split(b":")[1] for h in head.split(b"\r\n")
-                 if h.lower().startswith(b"content-length")][0])
+        n = int(
+            [
+                h.split(b":")[1]
+                for h in head.split(b"\r\n")
+                if h.lower().startswith(b"content-length")
+            ][0]
+        )
         while len(rest) < n:
             rest += s.recv(65536)
         return int(head.split()[1]), json.loads(rest)
@@ -139,31 +164,63 @@ def _raw(port, data: bytes) -> tuple[int, dict]:
 
 BAD = [
     ("malformed JSON", b'{"inputs": ', 400, "malformed JSON"),
-    ("not an object", b"[1, 2]", 400, "\"inputs\" field"),
+    ("not an object", b"[1, 2]", 400, '"inputs" field'),
     ("unknown input", {"inputs": {"y": [[0.0] * IN]}}, 400, "unknown input"),
     ("missing input", {"inputs": {}}, 400, "missing input"),
     ("wrong shape", {"inputs": {"x": [[0.0] * (IN - 1)]}}, 400, "does not match the model"),
     ("wrong rank", {"inputs": {"x": [0.0] * IN}}, 400, "does not match the model"),
-    ("wrong dtype", {"inputs": {"x": {"data": [[0.0] * IN], "dtype": "float64"}}}, 400,
-     "dtype float64 does not match"),
-    ("bad dtype", {"inputs": {"x": {"data": [[0.0] * IN], "dtype": "floaty"}}}, 400,
-     "unknown dtype"),
+    (
+        "wrong dtype",
+        {"inputs": {"x": {"data": [[0.0] * IN], "dtype": "float64"}}},
+        400,
+        "dtype float64 does not match",
+    ),
+    (
+        "bad dtype",
+        {"inputs": {"x": {"data": [[0.0] * IN], "dtype": "floaty"}}},
+        400,
+        "unknown dtype",
+    ),
     ("ragged", {"inputs": {"x": [[0.0] * IN, [0.0]]}}, 400, "ragged"),
     ("strings", {"inputs": {"x": [["a"] * IN]}}, 400, "only numbers"),
-    ("bad reshape", {"inputs": {"x": {"data": [0.0] * 5, "shape": [2, IN]}}}, 400,
-     "cannot take the shape"),
+    (
+        "bad reshape",
+        {"inputs": {"x": {"data": [0.0] * 5, "shape": [2, IN]}}},
+        400,
+        "cannot take the shape",
+    ),
     ("nulls", {"inputs": {"x": [[None] * IN]}}, 400, "only numbers"),
-    ("huge int", {"inputs": {"x": [[2 ** 70] * IN]}}, 400, "only numbers"),
-    ("deep nesting", b'{"inputs": {"x": ' + b"[" * 100000 + b"]" * 100000 + b"}}", 400,
-     "malformed JSON"),
-    ("b64 size", {"inputs": {"x": {"b64": "AAAA", "dtype": "float32", "shape": [1, IN]}}},
-     400, "bytes of data"),
-    ("b64 no shape", {"inputs": {"x": {"b64": "AAAA", "dtype": "float32"}}}, 400,
-     "needs \"dtype\" and \"shape\""),
-    ("b64 invalid", {"inputs": {"x": {"b64": "!!", "dtype": "float32", "shape": [0, IN]}}},
-     400, "not valid base64"),
-    ("bad encoding", {"inputs": {"x": [[0.0] * IN]}, "output_encoding": "xml"}, 400,
-     "output_encoding"),
+    ("huge int", {"inputs": {"x": [[2**70] * IN]}}, 400, "only numbers"),
+    (
+        "deep nesting",
+        b'{"inputs": {"x": ' + b"[" * 100000 + b"]" * 100000 + b"}}",
+        400,
+        "malformed JSON",
+    ),
+    (
+        "b64 size",
+        {"inputs": {"x": {"b64": "AAAA", "dtype": "float32", "shape": [1, IN]}}},
+        400,
+        "bytes of data",
+    ),
+    (
+        "b64 no shape",
+        {"inputs": {"x": {"b64": "AAAA", "dtype": "float32"}}},
+        400,
+        'needs "dtype" and "shape"',
+    ),
+    (
+        "b64 invalid",
+        {"inputs": {"x": {"b64": "!!", "dtype": "float32", "shape": [0, IN]}}},
+        400,
+        "not valid base64",
+    ),
+    (
+        "bad encoding",
+        {"inputs": {"x": [[0.0] * IN]}, "output_encoding": "xml"},
+        400,
+        "output_encoding",
+    ),
     ("unknown top field", {"inputs": {"x": [[0.0] * IN]}, "foo": 1}, 400, "unknown field"),
     ("too large", b"[" + b"0," * (600 * 1024) + b"0]", 413, "exceeds the limit"),
 ]
@@ -184,19 +241,21 @@ def test_routes_and_headers(server):
     assert request(port, "GET", "/nope")[0] == 404
     assert request(port, "POST", "/v1/nope", {"inputs": {}})[0] == 404
     assert request(port, "PUT", "/v1/predict", {})[0] == 405
-    status, body = _raw(port, b"POST /v1/predict HTTP/1.1\r\nHost: x\r\n"
-                              b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
+    status, body = _raw(
+        port, b"POST /v1/predict HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+    )
     assert status == 411 and "Content-Length" in body["error"]["message"]
     # keep-alive: several requests on one connection
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
     try:
         for i in range(3):
-            conn.request("POST", "/v1/predict",
-                         json.dumps({"inputs": {"x": d["x"][i:i + 1].tolist()}}))
+            conn.request(
+                "POST", "/v1/predict", json.dumps({"inputs": {"x": d["x"][i : i + 1].tolist()}})
+            )
             r = conn.getresponse()
             assert r.status == 200
             got = json.loads(r.read())["outputs"]["fetch_name_0"]["data"]
-            np.testing.assert_allclose(got, d["y"][i:i + 1], rtol=1e-5, atol=1e-5)
+            np.testing.assert_allclose(got, d["y"][i : i + 1], rtol=1e-5, atol=1e-5)
     finally:
         conn.close()
     assert request(port, "GET", "/health")[1]["status"] == "ok"
@@ -214,5 +273,6 @@ def test_parse_inputs_dtype_rules():
     with pytest.raises(BadRequest, match="expects int64 values, got float"):
         parse_inputs({"inputs": {"ids": [[1.5, 2, 3]], "w": [1, 2, 3]}}, specs)
     with pytest.raises(BadRequest, match="unknown field"):
-        parse_inputs({"inputs": {"ids": {"data": [[1, 2, 3]], "dtyp": "int64"}, "w": [1, 2, 3]}},
-                     specs)
+        parse_inputs(
+            {"inputs": {"ids": {"data": [[1, 2, 3]], "dtyp": "int64"}, "w": [1, 2, 3]}}, specs
+        )

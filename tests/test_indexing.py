@@ -25,7 +25,7 @@ def test_loop_indexing_reuses_one_kernel():
         assert x[i].tolist() == list(range(5 * i, 5 * i + 5))
         assert x[i - 8].shape == [5]
     for i in range(7):
-        assert x[i:i + 2].shape == [2, 5]
+        assert x[i : i + 2].shape == [2, 5]
     for j in range(5):
         assert x[:, j].shape == [8]
         assert x[j, j].item() == 6 * j

@@ -51,8 +51,9 @@ def test_copy_from_cpu_copies(model):
     p.get_input_handle("x").copy_from_cpu(x)
     x[:] = 0.0  # changing the caller's buffer after the copy does not reach the model
     p.run()
-    np.testing.assert_allclose(p.get_output_handle("fetch_name_0").copy_to_cpu(),
-                               d["y"][:4], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        p.get_output_handle("fetch_name_0").copy_to_cpu(), d["y"][:4], rtol=1e-5, atol=1e-5
+    )
 
 
 def test_run_with_tensor_list(model):
@@ -63,20 +64,24 @@ def test_run_with_tensor_list(model):
     assert isinstance(outs[0], paddle.Tensor) and outs[0].stop_gradient
     np.testing.assert_allclose(outs[0].numpy(), d["y64"], rtol=1e-5, atol=1e-5)
     # the output handle holds the same result
-    np.testing.assert_allclose(p.get_output_handle("fetch_name_0").copy_to_cpu(), d["y64"],
-                               rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        p.get_output_handle("fetch_name_0").copy_to_cpu(), d["y64"], rtol=1e-5, atol=1e-5
+    )
 
 
 @pytest.mark.parametrize("form", ["prefix", "dir", "pdmodel", "json1"])
 def test_config_forms(model, form):
     prefix, d = model
-    cfg = {"prefix": lambda: pi.Config(prefix),
-           "dir": lambda: pi.Config(os.path.dirname(prefix)),
-           "pdmodel": lambda: pi.Config(prefix + ".pdmodel", prefix + ".pdiparams"),
-           "json1": lambda: pi.Config(prefix + ".json")}[form]()
+    cfg = {
+        "prefix": lambda: pi.Config(prefix),
+        "dir": lambda: pi.Config(os.path.dirname(prefix)),
+        "pdmodel": lambda: pi.Config(prefix + ".pdmodel", prefix + ".pdiparams"),
+        "json1": lambda: pi.Config(prefix + ".json"),
+    }[form]()
     p = pi.create_predictor(cfg)
-    np.testing.assert_allclose(p.run([paddle.to_tensor(d["x"][:1])])[0].numpy(), d["y1"],
-                               rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        p.run([paddle.to_tensor(d["x"][:1])])[0].numpy(), d["y1"], rtol=1e-5, atol=1e-5
+    )
     c = pi.Config()
     c.set_model(prefix + ".json", prefix + ".pdiparams")
     assert c.prog_file() == prefix + ".json" and c.params_file() == prefix + ".pdiparams"
@@ -110,8 +115,9 @@ def test_options_accepted(model):
     c.disable_gpu()
     assert "model_file" in c.summary() and "cpu_math_thread" in c.summary()
     p = pi.create_predictor(c)
-    np.testing.assert_allclose(p.run([paddle.to_tensor(d["x"][:2])])[0].numpy(), d["y"][:2],
-                               rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        p.run([paddle.to_tensor(d["x"][:2])])[0].numpy(), d["y"][:2], rtol=1e-5, atol=1e-5
+    )
     assert "version: 3.3.1" in pi.get_version()
     assert pi.get_num_bytes_of_data_type(pi.DataType.INT64) == 8
     assert str(pi.DataType.FLOAT32) == "PaddleDType.FLOAT32" and int(pi.DataType.FLOAT32) == 0
@@ -134,8 +140,9 @@ def test_errors(model):
         p.run()
     h.copy_from_cpu(d["x"][:2].astype("float64"))  # same kind: cast, as Paddle's feed does
     p.run()
-    np.testing.assert_allclose(p.get_output_handle("fetch_name_0").copy_to_cpu(), d["y"][:2],
-                               rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        p.get_output_handle("fetch_name_0").copy_to_cpu(), d["y"][:2], rtol=1e-5, atol=1e-5
+    )
     with pytest.raises(ValueError, match="wrong feed input size, need 1 but get 2"):
         p.run([paddle.ones([1, IN]), paddle.ones([1, IN])])
     with pytest.raises(TypeError, match="numpy"):
@@ -157,11 +164,11 @@ def test_clone_pool_and_threads(model):
         try:
             for i in range(10):
                 lo = (k * 10 + i) % 190
-                x = d["x"][lo:lo + 3]
+                x = d["x"][lo : lo + 3]
                 pred.get_input_handle("x").copy_from_cpu(x)
                 pred.run()
                 got = pred.get_output_handle("fetch_name_0").copy_to_cpu()
-                np.testing.assert_allclose(got, d["y"][lo:lo + 3], rtol=1e-5, atol=1e-5)
+                np.testing.assert_allclose(got, d["y"][lo : lo + 3], rtol=1e-5, atol=1e-5)
         except Exception as e:  # reported below
             errors.append(e)
 

@@ -89,8 +89,14 @@ def test_files_manifest_and_params(saved_mlp):
     assert m.training  # saved in eval mode, the layer's mode restored
     man = json.load(open(prefix + ".json"))
     assert man["format"] == "paddle_compat.saved_model" and man["format_version"] == 1
-    assert man["inputs"] == [{"name": "x", "shape": [-1, 4], "dtype": "float32",
-                              "dims": [man["inputs"][0]["dims"][0], 4]}]
+    assert man["inputs"] == [
+        {
+            "name": "x",
+            "shape": [-1, 4],
+            "dtype": "float32",
+            "dims": [man["inputs"][0]["dims"][0], 4],
+        }
+    ]
     assert [o["name"] for o in man["outputs"]] == ["fetch_name_0"]
     assert man["outputs"][0]["shape"] == [-1, 3]
     # parameters: sorted by unique name as Paddle's .pdiparams, in Paddle's binary format
@@ -115,8 +121,9 @@ def test_translated_layer_matches_eager_any_batch(saved_mlp):
         for b in (1, 64):  # one artifact, symbolic batch
             x = _randn(b, 4)
             out = tl(paddle.to_tensor(x))
-            np.testing.assert_allclose(out.numpy(), m(paddle.to_tensor(x)).numpy(), rtol=1e-5,
-                                       atol=1e-6)
+            np.testing.assert_allclose(
+                out.numpy(), m(paddle.to_tensor(x)).numpy(), rtol=1e-5, atol=1e-6
+            )
             assert out.shape == [b, 3]
         np.testing.assert_allclose(tl(x).numpy(), out.numpy())  # numpy input
     finally:
@@ -146,8 +153,9 @@ def test_translated_layer_gradients(saved_mlp):
     np.testing.assert_allclose(x.grad.numpy(), x2.grad.numpy(), rtol=1e-4, atol=1e-6)
     man = json.load(open(prefix + ".json"))
     i = [p["key"] for p in man["params"]].index("fc1.weight")
-    np.testing.assert_allclose(tl.parameters()[i].grad.numpy(), m.fc1.weight.grad.numpy(),
-                               rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(
+        tl.parameters()[i].grad.numpy(), m.fc1.weight.grad.numpy(), rtol=1e-4, atol=1e-6
+    )
     m.clear_gradients()
     with paddle.no_grad():
         assert tl(x).stop_gradient
@@ -181,7 +189,9 @@ def test_input_spec_from_to_static(tmp_path):
     paddle.jit.save(m, str(tmp_path / "last"))
     man = json.load(open(tmp_path / "last.json"))
     assert [(i["name"], i["shape"]) for i in man["inputs"]] == [
-        ("_jst.0.inp.0", [2, 4]), ("_jst.1.y.0", [2, 4])]
+        ("_jst.0.inp.0", [2, 4]),
+        ("_jst.1.y.0", [2, 4]),
+    ]
 
     @paddle.jit.to_static(input_spec=[InputSpec([None, 4], "float32", "a")])
     def f(a):
@@ -214,8 +224,11 @@ def test_dynamic_dims_shared_and_independent(tmp_path):
     with pytest.raises(ValueError, match="dtype float32.*int64"):
         tl(paddle.ones([2, 3], "float32"), paddle.ones([2, 3], "int64"))
     cross = Cross()
-    paddle.jit.save(cross, str(tmp_path / "cross"),
-                    input_spec=[InputSpec([None, None, 4]), InputSpec([None, None, 4])])
+    paddle.jit.save(
+        cross,
+        str(tmp_path / "cross"),
+        input_spec=[InputSpec([None, None, 4]), InputSpec([None, None, 4])],
+    )
     tc = paddle.jit.load(str(tmp_path / "cross"))
     q, k = paddle.to_tensor(_randn(2, 3, 4)), paddle.to_tensor(_randn(2, 5, 4))
     np.testing.assert_allclose(tc(q, k).numpy(), cross(q, k).numpy(), rtol=1e-5, atol=1e-6)

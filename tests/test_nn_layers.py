@@ -40,23 +40,29 @@ def _uniform_bound(w, bound):
     assert abs(a.std() - bound / math.sqrt(3)) < 0.05 * bound / math.sqrt(3)
 
 
-@pytest.mark.parametrize("make,bound", [
-    (lambda: nn.Linear(400, 300).weight, math.sqrt(6 / 700)),
-    (lambda: nn.Conv2DTranspose(16, 32, 3).weight, math.sqrt(6 / (32 * 9 + 16 * 9))),
-    (lambda: nn.Conv2DTranspose(32, 16, 3, groups=4).weight, math.sqrt(6 / (4 * 9 + 32 * 9))),
-    (lambda: nn.Embedding(1000, 64).weight, math.sqrt(6 / 1064)),
-    (lambda: nn.Bilinear(20, 30, 40).weight, math.sqrt(6 / (600 + 1200))),
-])
+@pytest.mark.parametrize(
+    "make,bound",
+    [
+        (lambda: nn.Linear(400, 300).weight, math.sqrt(6 / 700)),
+        (lambda: nn.Conv2DTranspose(16, 32, 3).weight, math.sqrt(6 / (32 * 9 + 16 * 9))),
+        (lambda: nn.Conv2DTranspose(32, 16, 3, groups=4).weight, math.sqrt(6 / (4 * 9 + 32 * 9))),
+        (lambda: nn.Embedding(1000, 64).weight, math.sqrt(6 / 1064)),
+        (lambda: nn.Bilinear(20, 30, 40).weight, math.sqrt(6 / (600 + 1200))),
+    ],
+)
 def test_xavier_uniform_defaults(make, bound):
     _uniform_bound(make(), bound)
 
 
-@pytest.mark.parametrize("make,std", [
-    (lambda: nn.Conv2D(16, 32, 3).weight, math.sqrt(2 / 144)),
-    (lambda: nn.Conv2D(64, 256, 3, groups=4).weight, math.sqrt(2 / 576)),
-    (lambda: nn.Conv1D(16, 32, 5).weight, math.sqrt(2 / 80)),
-    (lambda: nn.Conv3D(8, 16, 3).weight, math.sqrt(2 / 216)),
-])
+@pytest.mark.parametrize(
+    "make,std",
+    [
+        (lambda: nn.Conv2D(16, 32, 3).weight, math.sqrt(2 / 144)),
+        (lambda: nn.Conv2D(64, 256, 3, groups=4).weight, math.sqrt(2 / 576)),
+        (lambda: nn.Conv1D(16, 32, 5).weight, math.sqrt(2 / 80)),
+        (lambda: nn.Conv3D(8, 16, 3).weight, math.sqrt(2 / 216)),
+    ],
+)
 def test_conv_normal_defaults(make, std):
     a = _np(make())
     assert abs(a.mean()) < 0.05 * std
@@ -78,8 +84,12 @@ def test_constant_defaults():
 
 
 def test_weight_attr_initializer_and_names():
-    lin = nn.Linear(2, 3, weight_attr=paddle.ParamAttr(
-        initializer=nn.initializer.Constant(0.5)), bias_attr=False)
+    lin = nn.Linear(
+        2,
+        3,
+        weight_attr=paddle.ParamAttr(initializer=nn.initializer.Constant(0.5)),
+        bias_attr=False,
+    )
     np.testing.assert_array_equal(_np(lin.weight), 0.5)
     assert lin.bias is None
     prefix = lin.full_name()
@@ -92,15 +102,24 @@ def test_weight_attr_initializer_and_names():
 # -- state_dict round trip --------------------------------------------------------------------
 def test_state_dict_round_trip():
     def net():
-        return nn.Sequential(nn.Conv2D(1, 2, 3), nn.BatchNorm2D(2), nn.ReLU(), nn.Flatten(),
-                             nn.Linear(18, 3))
+        return nn.Sequential(
+            nn.Conv2D(1, 2, 3), nn.BatchNorm2D(2), nn.ReLU(), nn.Flatten(), nn.Linear(18, 3)
+        )
 
     a, b = net(), net()
     a.train()
     a(paddle.to_tensor(np.random.default_rng(0).standard_normal((2, 1, 5, 5)), dtype="float32"))
     sd = a.state_dict()
-    assert list(sd) == ["0.weight", "0.bias", "1.weight", "1.bias", "1._mean", "1._variance",
-                        "4.weight", "4.bias"]
+    assert list(sd) == [
+        "0.weight",
+        "0.bias",
+        "1.weight",
+        "1.bias",
+        "1._mean",
+        "1._variance",
+        "4.weight",
+        "4.bias",
+    ]
     b.set_state_dict(sd)
     for k, v in b.state_dict().items():
         np.testing.assert_array_equal(_np(v), _np(sd[k]))
@@ -161,8 +180,9 @@ def test_rrelu_training_slopes():
 
 
 def test_gumbel_softmax():
-    x = paddle.to_tensor(np.random.default_rng(0).standard_normal((6, 5)), dtype="float32",
-                         stop_gradient=False)
+    x = paddle.to_tensor(
+        np.random.default_rng(0).standard_normal((6, 5)), dtype="float32", stop_gradient=False
+    )
     soft = F.gumbel_softmax(x, temperature=0.5)
     np.testing.assert_allclose(_np(soft).sum(-1), 1, rtol=1e-5)
     hard = F.gumbel_softmax(x, hard=True)
@@ -190,13 +210,14 @@ def test_batchnorm_running_stats_formula():
 
 
 def test_to_static_parity_and_state_write_back():
-    net = nn.Sequential(nn.Conv2D(1, 2, 3), nn.BatchNorm2D(2), nn.ReLU(), nn.Flatten(),
-                        nn.Linear(18, 3))
-    ref = nn.Sequential(nn.Conv2D(1, 2, 3), nn.BatchNorm2D(2), nn.ReLU(), nn.Flatten(),
-                        nn.Linear(18, 3))
+    net = nn.Sequential(
+        nn.Conv2D(1, 2, 3), nn.BatchNorm2D(2), nn.ReLU(), nn.Flatten(), nn.Linear(18, 3)
+    )
+    ref = nn.Sequential(
+        nn.Conv2D(1, 2, 3), nn.BatchNorm2D(2), nn.ReLU(), nn.Flatten(), nn.Linear(18, 3)
+    )
     ref.set_state_dict(net.state_dict())
-    x = paddle.to_tensor(np.random.default_rng(5).standard_normal((2, 1, 5, 5)),
-                         dtype="float32")
+    x = paddle.to_tensor(np.random.default_rng(5).standard_normal((2, 1, 5, 5)), dtype="float32")
     static = paddle.jit.to_static(net)
     for _ in range(2):
         np.testing.assert_allclose(_np(static(x)), _np(ref(x)), rtol=1e-5, atol=1e-6)

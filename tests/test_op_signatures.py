@@ -31,8 +31,12 @@ def _annotations(od) -> dict[str, object]:
 
 
 def test_every_public_op_annotates_every_parameter_and_its_return():
-    missing = [f"{name}.{p}" for name, od in PUBLIC for p, a in _annotations(od).items()
-               if a is inspect.Parameter.empty and (name, p) not in UNANNOTATED]
+    missing = [
+        f"{name}.{p}"
+        for name, od in PUBLIC
+        for p, a in _annotations(od).items()
+        if a is inspect.Parameter.empty and (name, p) not in UNANNOTATED
+    ]
     assert len(PUBLIC) > 400
     assert not missing, f"unannotated: {missing}"
 
@@ -88,26 +92,44 @@ CASES = [
     (paddle.add, "(x: 'Tensor', y: 'Tensor') -> 'Tensor'"),
     (paddle.exp, "(x: 'Tensor') -> 'Tensor'"),
     (paddle.concat, "(x: 'Sequence[Tensor]', axis: 'int' = 0, out: 'None' = None) -> 'Tensor'"),
-    (paddle.clip, "(x: 'Tensor', min: 'Tensor | None' = None, max: 'Tensor | None' = None) "
-                  "-> 'Tensor'"),
-    (paddle.split, "(x: 'Tensor', num_or_sections: 'int | Sequence[int]', axis: 'int' = 0) "
-                   "-> 'list[Tensor]'"),
-    (paddle.sum, "(x: 'Tensor', axis: 'int | Sequence[int] | None' = None, "
-                 "dtype: 'DTypeLike | None' = None, keepdim: 'bool' = False) -> 'Tensor'"),
+    (
+        paddle.clip,
+        "(x: 'Tensor', min: 'Tensor | None' = None, max: 'Tensor | None' = None) -> 'Tensor'",
+    ),
+    (
+        paddle.split,
+        "(x: 'Tensor', num_or_sections: 'int | Sequence[int]', axis: 'int' = 0) -> 'list[Tensor]'",
+    ),
+    (
+        paddle.sum,
+        "(x: 'Tensor', axis: 'int | Sequence[int] | None' = None, "
+        "dtype: 'DTypeLike | None' = None, keepdim: 'bool' = False) -> 'Tensor'",
+    ),
     (paddle.einsum, "(equation: 'str', *operands: 'Tensor') -> 'Tensor'"),
-    (paddle.topk, "(x: 'Tensor', k: 'int | Tensor', axis: 'int | None' = None, "  # composite
-                  "largest: 'bool' = True, sorted: 'bool' = True, out: 'None' = None) "
-                  "-> 'tuple[Tensor, Tensor]'"),
-    (paddle.linalg.svd, "(x: 'Tensor', full_matrices: 'bool' = False, out: 'None' = None) "
-                        "-> 'tuple[Tensor, Tensor, Tensor]'"),
+    (
+        paddle.topk,
+        "(x: 'Tensor', k: 'int | Tensor', axis: 'int | None' = None, "  # composite
+        "largest: 'bool' = True, sorted: 'bool' = True, out: 'None' = None) "
+        "-> 'tuple[Tensor, Tensor]'",
+    ),
+    (
+        paddle.linalg.svd,
+        "(x: 'Tensor', full_matrices: 'bool' = False, out: 'None' = None) "
+        "-> 'tuple[Tensor, Tensor, Tensor]'",
+    ),
     (paddle.nn.functional.relu, "(x: 'Tensor') -> 'Tensor'"),
     # a composite wrapper (detaching the label) over a private kernel written on jax arrays
-    (paddle.nn.functional.log_loss, "(input: 'Tensor', label: 'Tensor', "
-                                    "epsilon: 'float' = 0.0001) -> 'Tensor'"),
-    (paddle.hann_window, "(window_length: 'int', periodic: 'bool' = True, *, "
-                         "dtype: 'DTypeLike' = 'float32', layout: 'None' = None, "
-                         "device: 'str | None' = None, pin_memory: 'bool' = False, "
-                         "requires_grad: 'bool' = False) -> 'Tensor'"),
+    (
+        paddle.nn.functional.log_loss,
+        "(input: 'Tensor', label: 'Tensor', epsilon: 'float' = 0.0001) -> 'Tensor'",
+    ),
+    (
+        paddle.hann_window,
+        "(window_length: 'int', periodic: 'bool' = True, *, "
+        "dtype: 'DTypeLike' = 'float32', layout: 'None' = None, "
+        "device: 'str | None' = None, pin_memory: 'bool' = False, "
+        "requires_grad: 'bool' = False) -> 'Tensor'",
+    ),
 ]
 
 
@@ -131,7 +153,9 @@ def test_an_op_stored_on_a_class_is_not_bound():
 
 def test_calling_an_op_does_not_build_its_signature():
     """The public signature is built on first inspection, never on the call path."""
-    code = ("import paddle; from paddle_compat._core.registry import REGISTRY; "
-            "x = paddle.ones([2]); paddle.add(x, 1.0); paddle.concat([x, x]); x.exp(); "
-            "assert not [n for n, od in REGISTRY.items() if '__signature__' in vars(od)]")
+    code = (
+        "import paddle; from paddle_compat._core.registry import REGISTRY; "
+        "x = paddle.ones([2]); paddle.add(x, 1.0); paddle.concat([x, x]); x.exp(); "
+        "assert not [n for n, od in REGISTRY.items() if '__signature__' in vars(od)]"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)

@@ -57,14 +57,20 @@ def count_calls(monkeypatch):
     return calls
 
 
-@pytest.mark.parametrize("make", [
-    lambda ps: paddle.optimizer.Adam(0.1, parameters=ps, weight_decay=0.01,
-                                     grad_clip=paddle.nn.ClipGradByGlobalNorm(1.0)),
-    lambda ps: paddle.optimizer.AdamW(0.1, parameters=ps),
-    lambda ps: paddle.optimizer.Momentum(0.1, parameters=ps, use_nesterov=True,
-                                         grad_clip=paddle.nn.ClipGradByValue(0.5)),
-    lambda ps: paddle.optimizer.Lamb(0.1, parameters=ps),
-], ids=["adam", "adamw", "momentum", "lamb"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda ps: paddle.optimizer.Adam(
+            0.1, parameters=ps, weight_decay=0.01, grad_clip=paddle.nn.ClipGradByGlobalNorm(1.0)
+        ),
+        lambda ps: paddle.optimizer.AdamW(0.1, parameters=ps),
+        lambda ps: paddle.optimizer.Momentum(
+            0.1, parameters=ps, use_nesterov=True, grad_clip=paddle.nn.ClipGradByValue(0.5)
+        ),
+        lambda ps: paddle.optimizer.Lamb(0.1, parameters=ps),
+    ],
+    ids=["adam", "adamw", "momentum", "lamb"],
+)
 def test_one_compiled_call_per_step(make, count_calls):
     params = _params(20)
     opt = make(params)
@@ -132,15 +138,23 @@ def _train_loop(static, make_opt, steps=6):
     for _ in range(steps):
         losses.append(float(f(x)))
         sched.step()
-    return losses, [w.numpy(), b.numpy()], [v.numpy() for k, v in opt.state_dict().items()
-                                            if k != "LR_Scheduler"]
+    return (
+        losses,
+        [w.numpy(), b.numpy()],
+        [v.numpy() for k, v in opt.state_dict().items() if k != "LR_Scheduler"],
+    )
 
 
-@pytest.mark.parametrize("make_opt", [
-    lambda lr, ps: paddle.optimizer.Adam(lr, parameters=ps, weight_decay=0.01,
-                                         grad_clip=paddle.nn.ClipGradByGlobalNorm(1.0)),
-    lambda lr, ps: paddle.optimizer.Momentum(lr, parameters=ps, use_nesterov=True),
-], ids=["adam", "momentum"])
+@pytest.mark.parametrize(
+    "make_opt",
+    [
+        lambda lr, ps: paddle.optimizer.Adam(
+            lr, parameters=ps, weight_decay=0.01, grad_clip=paddle.nn.ClipGradByGlobalNorm(1.0)
+        ),
+        lambda lr, ps: paddle.optimizer.Momentum(lr, parameters=ps, use_nesterov=True),
+    ],
+    ids=["adam", "momentum"],
+)
 def test_to_static_train_step_matches_eager(make_opt):
     eager = _train_loop(False, make_opt)
     static = _train_loop(True, make_opt)
@@ -174,8 +188,7 @@ def test_multi_precision_master_weights():
 
 def test_state_dict_file_roundtrip(tmp_path):
     src = _params(3)
-    sched = paddle.optimizer.lr.LinearWarmup(paddle.optimizer.lr.StepDecay(0.1, 2), 2, 0.0,
-                                             0.1)
+    sched = paddle.optimizer.lr.LinearWarmup(paddle.optimizer.lr.StepDecay(0.1, 2), 2, 0.0, 0.1)
     opt = paddle.optimizer.AdamW(sched, parameters=src)
     for step in range(3):
         _set_grads(src, step)
@@ -185,18 +198,18 @@ def test_state_dict_file_roundtrip(tmp_path):
     paddle.save(opt.state_dict(), path)
     loaded = paddle.load(path)
     assert set(loaded) == set(opt.state_dict())
-    sched2 = paddle.optimizer.lr.LinearWarmup(paddle.optimizer.lr.StepDecay(0.1, 2), 2, 0.0,
-                                              0.1)
+    sched2 = paddle.optimizer.lr.LinearWarmup(paddle.optimizer.lr.StepDecay(0.1, 2), 2, 0.0, 0.1)
     opt2 = paddle.optimizer.AdamW(sched2, parameters=src)
     # opt2's accumulators get the names opt would create next: rename like a fresh process
-    opt2.set_state_dict({k.rsplit("_", 1)[0] + "_1" if k != "LR_Scheduler" else k: v
-                         for k, v in loaded.items()})
+    opt2.set_state_dict(
+        {k.rsplit("_", 1)[0] + "_1" if k != "LR_Scheduler" else k: v for k, v in loaded.items()}
+    )
     assert sched2.last_epoch == sched.last_epoch and sched2() == sched()
     _set_grads(src, 5)
     opt2.step()
     for k, v in opt2.state_dict().items():
         if "beta1_pow" in k:
-            np.testing.assert_allclose(v.numpy(), [0.9 ** 5], rtol=1e-6)
+            np.testing.assert_allclose(v.numpy(), [0.9**5], rtol=1e-6)
 
 
 def test_user_defined_regularizer_and_clip():
@@ -213,22 +226,21 @@ def test_user_defined_regularizer_and_clip():
 
     params = _params(2)
     start = [p.numpy() for p in params]
-    opt = paddle.optimizer.SGD(0.1, parameters=params, weight_decay=Shrink(),
-                               grad_clip=ClipHalf())
+    opt = paddle.optimizer.SGD(0.1, parameters=params, weight_decay=Shrink(), grad_clip=ClipHalf())
     _set_grads(params, 0)
     grads = [p.grad.numpy() for p in params]
     opt.step()
     for p, s, g in zip(params, start, grads):
-        np.testing.assert_allclose(p.numpy(), s - np.float32(0.1) * (0.5 * g + 0.5 * s),
-                                   rtol=1e-6)
+        np.testing.assert_allclose(p.numpy(), s - np.float32(0.1) * (0.5 * g + 0.5 * s), rtol=1e-6)
 
 
 def test_adamw_lr_ratio_and_tensor_betas():
     # Paddle supports lr_ratio only on GPU/XPU; here it works everywhere
     params = _params(2)
     start = [p.numpy() for p in params]
-    opt = paddle.optimizer.AdamW(0.1, parameters=params, weight_decay=0.1,
-                                 lr_ratio=lambda p: 0.5 if p is params[0] else 1.0)
+    opt = paddle.optimizer.AdamW(
+        0.1, parameters=params, weight_decay=0.1, lr_ratio=lambda p: 0.5 if p is params[0] else 1.0
+    )
     _set_grads(params, 0)
     grads = [p.grad.numpy() for p in params]
     opt.step()
@@ -246,8 +258,9 @@ def test_adamw_lr_ratio_and_tensor_betas():
     _set_grads(params, 0)
     opt.step()
     pows = {k: v.numpy() for k, v in opt.state_dict().items() if "pow" in k}
-    np.testing.assert_allclose(sorted(float(v[0]) for v in pows.values()),
-                               sorted([0.9 * 0.5, 0.999 * 0.999]), rtol=1e-6)
+    np.testing.assert_allclose(
+        sorted(float(v[0]) for v in pows.values()), sorted([0.9 * 0.5, 0.999 * 0.999]), rtol=1e-6
+    )
 
 
 def test_found_inf_tensor_inside_fused_update():
@@ -284,8 +297,10 @@ def test_loads_real_paddle_pdopt():
     assert sched.last_epoch == 3
     for step in range(3, 5):
         rng = np.random.default_rng(50 + step)
-        grads = [rng.standard_normal((3, 4)).astype("float32"),
-                 rng.standard_normal((4,)).astype("float32")]
+        grads = [
+            rng.standard_normal((3, 4)).astype("float32"),
+            rng.standard_normal((4,)).astype("float32"),
+        ]
         for p, g in zip(params, grads):
             p.grad = paddle.to_tensor(g)
         opt.step()

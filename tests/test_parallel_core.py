@@ -29,8 +29,7 @@ def _mesh():
 
 def _mlp():
     r = np.random.default_rng(0)
-    net = paddle.nn.Sequential(paddle.nn.Linear(16, 32), paddle.nn.ReLU(),
-                               paddle.nn.Linear(32, 8))
+    net = paddle.nn.Sequential(paddle.nn.Linear(16, 32), paddle.nn.ReLU(), paddle.nn.Linear(32, 8))
     for p in net.parameters():
         p.set_value((r.standard_normal(p.shape) * 0.3).astype("float32"))
     return net
@@ -48,10 +47,12 @@ def _megatron(name, layer, mesh):
 _DATA = np.random.default_rng(1)
 XS = _DATA.standard_normal((STEPS, 8, 16)).astype("float32")
 YS = _DATA.standard_normal((STEPS, 8, 8)).astype("float32")
-EXPECTED = {"0.weight": [dist.Replicate(), dist.Shard(1)],
-            "0.bias": [dist.Replicate(), dist.Shard(0)],
-            "2.weight": [dist.Replicate(), dist.Shard(0)],
-            "2.bias": [dist.Replicate(), dist.Replicate()]}
+EXPECTED = {
+    "0.weight": [dist.Replicate(), dist.Shard(1)],
+    "0.bias": [dist.Replicate(), dist.Shard(0)],
+    "2.weight": [dist.Replicate(), dist.Shard(0)],
+    "2.bias": [dist.Replicate(), dist.Replicate()],
+}
 
 
 def _train(mesh, static: bool, steps: int = STEPS):
@@ -93,9 +94,11 @@ def compiled_text(static_fn, *args) -> str:
     arg_vals = [a._value for a in args]
     if entry.donated:
         d = set(entry.donated)
-        lowered = entry.compiled.lower([v for i, v in enumerate(state) if i in d],
-                                       [v for i, v in enumerate(state) if i not in d],
-                                       arg_vals)
+        lowered = entry.compiled.lower(
+            [v for i, v in enumerate(state) if i in d],
+            [v for i, v in enumerate(state) if i not in d],
+            arg_vals,
+        )
     else:
         lowered = entry.compiled.lower(state, arg_vals)
     return lowered.compile().as_text()
@@ -104,8 +107,11 @@ def compiled_text(static_fn, *args) -> str:
 def _collectives(text: str) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for line in text.splitlines():
-        m = re.search(r"[\s)](all-reduce|all-gather|reduce-scatter|all-to-all|"
-                      r"collective-permute)(?:-start)?\(", line)
+        m = re.search(
+            r"[\s)](all-reduce|all-gather|reduce-scatter|all-to-all|"
+            r"collective-permute)(?:-start)?\(",
+            line,
+        )
         if m:
             groups = re.search(r"replica_groups=(\{[^=]*?\}\}|\S+ \{[^}]*\})", line)
             out.setdefault(m.group(1), []).append(groups.group(1) if groups else "")
@@ -126,8 +132,9 @@ def test_param_and_optimizer_state_placements(trained):
         assert p.is_dist() and p.process_mesh == mesh
         assert p.placements == EXPECTED[name], name
         spec = p._value.sharding.spec
-        want = {"0.weight": (None, "mp"), "0.bias": ("mp",), "2.weight": ("mp",),
-                "2.bias": ()}[name]
+        want = {"0.weight": (None, "mp"), "0.bias": ("mp",), "2.weight": ("mp",), "2.bias": ()}[
+            name
+        ]
         assert tuple(spec) == want, (name, spec)
         # the cleared gradient written back by the compiled step keeps the layout too
         assert p.grad is None or p.grad._value.sharding == p._value.sharding, name
@@ -181,8 +188,9 @@ def test_grad_flows_through_shard_tensor_and_reshard():
 
 def test_param_grad_takes_param_layout():
     mesh = _mesh()
-    w = dist.shard_tensor(paddle.create_parameter([8, 4], "float32"), mesh,
-                          [dist.Replicate(), dist.Shard(1)])
+    w = dist.shard_tensor(
+        paddle.create_parameter([8, 4], "float32"), mesh, [dist.Replicate(), dist.Shard(1)]
+    )
     a = dist.shard_tensor(paddle.ones([4, 8]), mesh, [dist.Shard(0), dist.Shard(1)])
     (a @ w).sum().backward()
     assert w.grad.placements == [dist.Replicate(), dist.Shard(1)]
@@ -196,8 +204,11 @@ def test_to_static_reshard_inserts_all_gather():
     def gather(a):
         return dist.reshard(a, mesh, [dist.Replicate(), dist.Replicate()]) * 2
 
-    a = dist.shard_tensor(paddle.to_tensor(np.arange(32, dtype="float32").reshape(4, 8)),
-                          mesh, [dist.Shard(0), dist.Shard(1)])
+    a = dist.shard_tensor(
+        paddle.to_tensor(np.arange(32, dtype="float32").reshape(4, 8)),
+        mesh,
+        [dist.Shard(0), dist.Shard(1)],
+    )
     out = gather(a)
     out = gather(a)
     assert out.placements == [dist.Replicate(), dist.Replicate()]
@@ -238,12 +249,14 @@ def test_partial_reshard_and_local_values():
     x = paddle.to_tensor(np.arange(32, dtype="float32").reshape(4, 8))
     p = dist.shard_tensor(x, mesh, [dist.Replicate(), dist.Partial()])
     assert p.placements == [dist.Replicate(), dist.Partial()]
-    np.testing.assert_allclose(dist.reshard(p, mesh, [dist.Replicate(),
-                                                      dist.Replicate()]).numpy(), x.numpy())
+    np.testing.assert_allclose(
+        dist.reshard(p, mesh, [dist.Replicate(), dist.Replicate()]).numpy(), x.numpy()
+    )
     m = dist.shard_tensor(x, mesh, [dist.Partial(dist.ReduceType.kRedMax), dist.Replicate()])
     assert m.placements[0] == dist.Partial(dist.ReduceType.kRedMax)
-    np.testing.assert_allclose(dist.reshard(m, mesh, [dist.Shard(1), dist.Replicate()]).numpy(),
-                               x.numpy())
+    np.testing.assert_allclose(
+        dist.reshard(m, mesh, [dist.Shard(1), dist.Replicate()]).numpy(), x.numpy()
+    )
     y = p + 1  # ops see the logical (reduced) value; their results are plain sharded tensors
     assert y.placements == [dist.Replicate(), dist.Replicate()]
     s = dist.shard_tensor(x, mesh, [dist.Shard(0), dist.Shard(1)])
@@ -266,8 +279,9 @@ def test_unshard_and_set_value():
     u = dist.unshard_dtensor(d)
     assert not u.is_dist() and u.placements is None
     assert (u + paddle.ones([4, 8])).shape == [4, 8]  # mixes with dense tensors
-    w = dist.shard_tensor(paddle.create_parameter([8, 4], "float32"), mesh,
-                          [dist.Replicate(), dist.Shard(1)])
+    w = dist.shard_tensor(
+        paddle.create_parameter([8, 4], "float32"), mesh, [dist.Replicate(), dist.Shard(1)]
+    )
     w.set_value(np.ones((8, 4), "float32"))
     assert w.placements == [dist.Replicate(), dist.Shard(1)]
     assert tuple(w._value.sharding.spec) == (None, "mp")
@@ -291,9 +305,11 @@ def test_shard_layer_legacy_shard_specs_list_and_dict():
     assert pl["0.weight"] == [dist.Replicate(), dist.Shard(1)]
     assert pl["2.weight"] == [dist.Replicate(), dist.Shard(1)]
     assert pl["0.bias"] == [dist.Replicate(), dist.Replicate()]
-    net = dist.shard_layer(_mlp(), process_mesh=mesh,
-                           shard_specs={"0.weight": [None, "mp"], "2.weight": ["mp", None],
-                                        "0.bias": ["mp"]})
+    net = dist.shard_layer(
+        _mlp(),
+        process_mesh=mesh,
+        shard_specs={"0.weight": [None, "mp"], "2.weight": ["mp", None], "0.bias": ["mp"]},
+    )
     assert [p.placements for _, p in net.named_parameters()] == list(EXPECTED.values())
     with pytest.raises(ValueError, match="unknown parameters"):
         dist.shard_layer(_mlp(), process_mesh=mesh, shard_specs={"nope": [None]})
@@ -316,8 +332,9 @@ def test_shard_layer_input_output_fn():
     out = net(paddle.to_tensor(XS[0]))
     assert seen["out"][0] == dist.Shard(0)
     assert out.placements == [dist.Replicate(), dist.Replicate()]
-    np.testing.assert_allclose(out.numpy(), _mlp()(paddle.to_tensor(XS[0])).numpy(),
-                               rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        out.numpy(), _mlp()(paddle.to_tensor(XS[0])).numpy(), rtol=1e-5, atol=1e-6
+    )
 
 
 # -- objects ------------------------------------------------------------------------------------
@@ -372,6 +389,5 @@ def test_tensor_placements_without_importing_distributed():
         "assert 'placements=[Replicate(), Shard(dim=0)], GlobalDenseTensor=' in repr(t)\n"
         "assert 'parallel' not in sys.modules\n"
     )
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120)
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr

@@ -23,8 +23,9 @@ import paddle
 from paddle_compat.optimizer import _fused
 from parallel import _env
 
-pytestmark = pytest.mark.skipif(len(jax.devices()) < 8,
-                                reason="needs the 8-device CPU mesh of tests/conftest.py")
+pytestmark = pytest.mark.skipif(
+    len(jax.devices()) < 8, reason="needs the 8-device CPU mesh of tests/conftest.py"
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -103,18 +104,26 @@ def _dense_losses(batches, steps_per_update=1, opt_cls=paddle.optimizer.AdamW, l
 
 # -- shard_optimizer ---------------------------------------------------------------------------
 # expected layouts on the 2x4 (dp, mp) mesh: fc1 column- and fc2 row-parallel
-_PARAM = {"fc1.weight": P(None, "mp"), "fc1.bias": P("mp"), "fc2.weight": P("mp"),
-          "fc2.bias": P()}
-_SHARDED = {"fc1.weight": P("dp", "mp"), "fc1.bias": P("mp"), "fc2.weight": P("mp", "dp"),
-            "fc2.bias": P("dp")}
+_PARAM = {"fc1.weight": P(None, "mp"), "fc1.bias": P("mp"), "fc2.weight": P("mp"), "fc2.bias": P()}
+_SHARDED = {
+    "fc1.weight": P("dp", "mp"),
+    "fc1.bias": P("mp"),
+    "fc2.weight": P("mp", "dp"),
+    "fc2.bias": P("dp"),
+}
 
 
 @pytest.mark.parametrize("stage", [0, 1, 2, 3])
 def test_shard_optimizer_stage_layouts(stage):
     mesh = _mesh()
     rs = np.random.RandomState(2)
-    batches = [(paddle.to_tensor(rs.rand(16, 8).astype("float32")),
-                paddle.to_tensor(rs.rand(16, 4).astype("float32"))) for _ in range(2)]
+    batches = [
+        (
+            paddle.to_tensor(rs.rand(16, 8).astype("float32")),
+            paddle.to_tensor(rs.rand(16, 4).astype("float32")),
+        )
+        for _ in range(2)
+    ]
     ref, _ = _dense_losses(batches)
     m = dist.shard_layer(MLP(), mesh, _shard_fn)
     opt = paddle.optimizer.AdamW(learning_rate=0.01, parameters=m.parameters())
@@ -150,8 +159,9 @@ def test_shard_optimizer_dense_params_with_stage_mesh():
     """Dense parameters are replicated over the stage's mesh, their state split along it."""
     mesh = dist.ProcessMesh(list(range(8)), dim_names=["dp"])
     m = MLP()
-    opt = dist.shard_optimizer(paddle.optimizer.Adam(parameters=m.parameters()),
-                               dist.ShardingStage1("dp", mesh))
+    opt = dist.shard_optimizer(
+        paddle.optimizer.Adam(parameters=m.parameters()), dist.ShardingStage1("dp", mesh)
+    )
     x = paddle.to_tensor(np.ones((8, 8), "float32"))
     m(x).sum().backward()
     opt.step()
@@ -162,15 +172,18 @@ def test_shard_optimizer_dense_params_with_stage_mesh():
 
 # -- DistModel -------------------------------------------------------------------------------
 def _loader_batches(dl):
-    return [(paddle.to_tensor(np.asarray(x._value)), paddle.to_tensor(np.asarray(y._value)))
-            for x, y in dl]
+    return [
+        (paddle.to_tensor(np.asarray(x._value)), paddle.to_tensor(np.asarray(y._value)))
+        for x, y in dl
+    ]
 
 
 @pytest.mark.parametrize("strategy", [None, "sharding1"])
 def test_dist_model_2x4_matches_single_device(strategy):
     mesh = _mesh()
-    dl = dist.shard_dataloader(paddle.io.DataLoader(_Pairs(80), batch_size=8), [mesh],
-                               shard_dims="dp")
+    dl = dist.shard_dataloader(
+        paddle.io.DataLoader(_Pairs(80), batch_size=8), [mesh], shard_dims="dp"
+    )
     assert len(dl) == 10
     dense = _loader_batches(dl)
     ref, ref_model = _dense_losses(dense)
@@ -216,20 +229,26 @@ def test_dist_model_2x4_matches_single_device(strategy):
     out = dm(x)
     np.testing.assert_allclose(out, m(x).numpy(), rtol=1e-6, atol=1e-6)
     dm.eval()
-    np.testing.assert_allclose(dm(x, y), paddle.nn.functional.mse_loss(m(x), y).numpy(),
-                               rtol=1e-6)
+    np.testing.assert_allclose(dm(x, y), paddle.nn.functional.mse_loss(m(x), y).numpy(), rtol=1e-6)
 
 
 def test_dist_model_gradient_merge():
     mesh = _mesh()
-    dl = dist.shard_dataloader(paddle.io.DataLoader(_Pairs(32), batch_size=8), [mesh],
-                               shard_dims="dp")
-    ref, _ = _dense_losses(_loader_batches(dl), steps_per_update=2,
-                           opt_cls=paddle.optimizer.SGD, lr=0.1)
+    dl = dist.shard_dataloader(
+        paddle.io.DataLoader(_Pairs(32), batch_size=8), [mesh], shard_dims="dp"
+    )
+    ref, _ = _dense_losses(
+        _loader_batches(dl), steps_per_update=2, opt_cls=paddle.optimizer.SGD, lr=0.1
+    )
     m = dist.shard_layer(MLP(), mesh, _shard_fn)
     st = dist.Strategy({"gradient_merge": {"enable": True, "k_steps": 2}})
-    dm = dist.to_static(m, dl, paddle.nn.MSELoss(),
-                        paddle.optimizer.SGD(0.1, parameters=m.parameters()), strategy=st)
+    dm = dist.to_static(
+        m,
+        dl,
+        paddle.nn.MSELoss(),
+        paddle.optimizer.SGD(0.1, parameters=m.parameters()),
+        strategy=st,
+    )
     dm.train()
     losses = [float(dm(x, y)) for x, y in dl]
     assert _rel(losses, ref) < 1e-5
@@ -254,8 +273,7 @@ def _rows(t):
 
 def test_shard_dataloader_batches_sharded_on_dp():
     mesh = _mesh()
-    dl = dist.shard_dataloader(paddle.io.DataLoader(_Index(), batch_size=8), mesh,
-                               shard_dims="dp")
+    dl = dist.shard_dataloader(paddle.io.DataLoader(_Index(), batch_size=8), mesh, shard_dims="dp")
     assert len(dl) == 2
     seen = []
     for x, y in dl():
@@ -269,21 +287,44 @@ def test_shard_dataloader_batches_sharded_on_dp():
     loader = paddle.io.DataLoader(_Index(), batch_size=8, shuffle=True)
     dl = dist.shard_dataloader(loader, mesh, shard_dims=0)
     got = [_rows(x) for x, _ in dl]
-    want = [a + b for a, b in zip(*[
-        [list(map(int, bt)) for bt in paddle.io.DistributedBatchSampler(
-            _Index(), 4, num_replicas=2, rank=r, shuffle=True)] for r in range(2)])]
+    want = [
+        a + b
+        for a, b in zip(
+            *[
+                [
+                    list(map(int, bt))
+                    for bt in paddle.io.DistributedBatchSampler(
+                        _Index(), 4, num_replicas=2, rank=r, shuffle=True
+                    )
+                ]
+                for r in range(2)
+            ]
+        )
+    ]
     assert got == want
     # not split / dict batches with input_keys / one mesh per item
     x, _ = next(iter(dist.shard_dataloader(paddle.io.DataLoader(_Index(), batch_size=8), mesh)))
     assert _spec(x) == P() and x.placements == [dist.Replicate(), dist.Replicate()]
-    b = next(iter(dist.shard_dataloader(
-        paddle.io.DataLoader(_Index(as_dict=True), batch_size=8), mesh, input_keys=["x"],
-        shard_dims="dp")))
+    b = next(
+        iter(
+            dist.shard_dataloader(
+                paddle.io.DataLoader(_Index(as_dict=True), batch_size=8),
+                mesh,
+                input_keys=["x"],
+                shard_dims="dp",
+            )
+        )
+    )
     assert _spec(b["x"]) == P("dp") and not b["y"].is_dist()
     m1 = dist.ProcessMesh([0, 1, 2, 3], dim_names=["dp"])
     m2 = dist.ProcessMesh([4, 5, 6, 7], dim_names=["dp"])
-    x, y = next(iter(dist.shard_dataloader(paddle.io.DataLoader(_Index(), batch_size=8),
-                                           [m1, m2], shard_dims="dp")))
+    x, y = next(
+        iter(
+            dist.shard_dataloader(
+                paddle.io.DataLoader(_Index(), batch_size=8), [m1, m2], shard_dims="dp"
+            )
+        )
+    )
     assert x.process_mesh == m1 and y.process_mesh == m2 and _spec(y) == P("dp")
     with pytest.raises(ValueError, match="shard_dims"):
         dist.shard_dataloader(paddle.io.DataLoader(_Index()), mesh, is_dataset_splitted=True)
@@ -362,10 +403,14 @@ def test_recompute_under_to_static_uses_checkpoint(monkeypatch):
 
 def test_recompute_grad_hooks_and_sequential():
     paddle.seed(3)
-    seq = paddle.nn.Sequential(paddle.nn.Linear(4, 6), paddle.nn.Tanh(), paddle.nn.Linear(6, 6),
-                               paddle.nn.Tanh(), paddle.nn.Linear(6, 2))
-    x = paddle.to_tensor(np.random.RandomState(1).rand(3, 4).astype("float32"),
-                         stop_gradient=False)
+    seq = paddle.nn.Sequential(
+        paddle.nn.Linear(4, 6),
+        paddle.nn.Tanh(),
+        paddle.nn.Linear(6, 6),
+        paddle.nn.Tanh(),
+        paddle.nn.Linear(6, 2),
+    )
+    x = paddle.to_tensor(np.random.RandomState(1).rand(3, 4).astype("float32"), stop_gradient=False)
     calls = []
     seq[0].weight.register_hook(lambda g: calls.append(1))
     plain = seq(x)
@@ -421,8 +466,7 @@ def test_fleet_data_parallel_over_devices(env_state):
     fleet.init(is_collective=True, strategy=strategy)
     model = fleet.distributed_model(MLP())
     assert isinstance(model, dist.DataParallel) and model.mesh.shape == {"dp": 8}
-    opt = fleet.distributed_optimizer(paddle.optimizer.Adam(0.01,
-                                                            parameters=model.parameters()))
+    opt = fleet.distributed_optimizer(paddle.optimizer.Adam(0.01, parameters=model.parameters()))
     x = paddle.to_tensor(np.ones((16, 8), "float32"))
     assert model._layers.fc1.weight._value.sharding.spec == P()
     assert model(x)._value.sharding.spec == P("dp")  # the batch is split over the devices
@@ -503,15 +547,23 @@ def test_two_processes_env_dist_model_data_parallel(tmp_path):
     env["COORD"] = f"127.0.0.1:{_free_port()}"
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     # processes under jax.distributed ignore SIGTERM: kill with SIGKILL
-    procs = [subprocess.Popen(["timeout", "-s", "KILL", "150", sys.executable, str(script),
-                               str(r)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True, env=env, cwd=tmp_path) for r in range(2)]
+    procs = [
+        subprocess.Popen(
+            ["timeout", "-s", "KILL", "150", sys.executable, str(script), str(r)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+        )
+        for r in range(2)
+    ]
     outs = [p.communicate() for p in procs]
     results = []
     for (out, err), p in zip(outs, procs):
         assert p.returncode == 0, err[-3000:]
         line = next(ln for ln in out.splitlines() if ln.startswith("RESULT "))
-        results.append(json.loads(line[len("RESULT "):]))
+        results.append(json.loads(line[len("RESULT ") :]))
     for r, res in enumerate(results):
         assert res["rank"] == r and res["world"] == 2 and res["init"]
         assert res["group"] == [r, 2, [0, 1]] and res["env"] == [r, 2]

@@ -39,8 +39,9 @@ def test_traced_tensor_prints_header_and_note():
 def test_gpu_place_string(monkeypatch):
     monkeypatch.setattr(Tensor, "place", property(lambda self: Place("gpu", 0)))
     t = paddle.to_tensor([1.0, 2.0])
-    assert str(t) == ("Tensor(shape=[2], dtype=float32, place=Place(gpu:0), "
-                      "stop_gradient=True,\n       [1., 2.])")
+    assert str(t) == (
+        "Tensor(shape=[2], dtype=float32, place=Place(gpu:0), stop_gradient=True,\n       [1., 2.])"
+    )
 
 
 def test_parameter_prefix_line():
@@ -70,8 +71,13 @@ def test_big_tensor_device_slice_matches_host(dtype):
 def test_set_printoptions_keeps_unset_and_resets():
     tensor_repr._reset_printoptions()
     defaults = tensor_repr._get_printoptions()
-    assert defaults == {"precision": 8, "threshold": 1000, "edgeitems": 3, "sci_mode": False,
-                        "linewidth": 80}
+    assert defaults == {
+        "precision": 8,
+        "threshold": 1000,
+        "edgeitems": 3,
+        "sci_mode": False,
+        "linewidth": 80,
+    }
     paddle.set_printoptions(precision=3)
     paddle.set_printoptions(linewidth=40)
     assert tensor_repr._get_printoptions() == {**defaults, "precision": 3, "linewidth": 40}

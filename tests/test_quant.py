@@ -101,7 +101,8 @@ def test_qat_mlp_trains_and_converts(digits, trained_mlp):
     assert np.mean(losses[-5:]) < 0.5
     # the moving-average scales followed the data
     assert float(qmodel.fc1.activation_quanter.scales()) == pytest.approx(
-        np.abs(xtr).max(), rel=0.2)
+        np.abs(xtr).max(), rel=0.2
+    )
     qat_acc = _accuracy(qmodel, xte, yte)
     assert qat_acc > 0.9
 
@@ -143,13 +144,14 @@ def test_qat_to_static_step_equals_eager(digits):
             o.step()
             o.clear_grad()
             return loss
+
         return step
 
     eager = make_step(models[0], opts[0])
     compiled = paddle.jit.to_static(make_step(models[1], opts[1]))
     for i in range(3):
-        x = paddle.to_tensor(xtr[i * 32:(i + 1) * 32])
-        y = paddle.to_tensor(ytr[i * 32:(i + 1) * 32])
+        x = paddle.to_tensor(xtr[i * 32 : (i + 1) * 32])
+        y = paddle.to_tensor(ytr[i * 32 : (i + 1) * 32])
         np.testing.assert_allclose(float(compiled(x, y)), float(eager(x, y)), rtol=1e-5)
     for (k, a), b in zip(models[0].state_dict().items(), models[1].state_dict().values()):
         np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-5, atol=1e-6, err_msg=k)
@@ -183,8 +185,7 @@ def test_custom_quanter_decorator():
     factory = globals().get("HalfQuanter") or sys.modules[__name__].HalfQuanter
     assert repr(factory(factor=0.25)) == "HalfQuanter(factor=0.25)"
     lin = nn.Linear(2, 2)
-    qm = QAT(QuantConfig(activation=factory(factor=0.25), weight=None)).quantize(
-        nn.Sequential(lin))
+    qm = QAT(QuantConfig(activation=factory(factor=0.25), weight=None)).quantize(nn.Sequential(lin))
     x = paddle.ones([1, 2])
     np.testing.assert_allclose(qm(x).numpy(), lin(x * 0.25).numpy(), rtol=1e-6)
 
@@ -199,7 +200,7 @@ def test_ptq_int8_keeps_accuracy(digits, trained_mlp):
     assert _accuracy(observed, xte, yte) == float_acc  # observers do not change outputs
     with paddle.no_grad():
         for i in range(0, 512, 128):
-            observed(paddle.to_tensor(xtr[i:i + 128]))
+            observed(paddle.to_tensor(xtr[i : i + 128]))
     converted = ptq.convert(observed)
     int8_acc = _accuracy(converted, xte, yte)
     print(f"digits MLP test accuracy: float {float_acc:.4f}, PTQ int8 {int8_acc:.4f}")
@@ -253,8 +254,9 @@ def test_groupwise_observer_uses_group_size():
     x = paddle.to_tensor(np.random.default_rng(0).standard_normal((2, 256)).astype("float32"))
     observed(x)
     w = lin.weight.numpy()
-    np.testing.assert_allclose(observed[0].weight_quanter.scales().numpy(),
-                               np.abs(w).reshape(4, 64, 6).max(1), rtol=1e-6)
+    np.testing.assert_allclose(
+        observed[0].weight_quanter.scales().numpy(), np.abs(w).reshape(4, 64, 6).max(1), rtol=1e-6
+    )
     conv = ptq.convert(observed)
     assert conv[0].weight.dtype == paddle.int8
     np.testing.assert_allclose(conv(x).numpy(), lin(x).numpy(), atol=0.02)
@@ -298,8 +300,9 @@ def test_legacy_quant_aware_train(digits):
     (xtr, ytr), _ = digits
     paddle.seed(2)
     model = MLP(16)
-    cfg = paddle.quantization.QuantConfig(activate_quantizer=False, weight_bits=8,
-                                          activation_bits=8)
+    cfg = paddle.quantization.QuantConfig(
+        activate_quantizer=False, weight_bits=8, activation_bits=8
+    )
     out = paddle.jit.transform.quant_aware_train(model, cfg)
     assert out is model
     assert type(model.fc1).__name__ == "QuantedLinear"
@@ -312,10 +315,12 @@ def test_legacy_quant_aware_train(digits):
 
 
 def test_import_paddle_does_not_import_quant():
-    code = ("import sys, paddle; assert 'quant' not in sys.modules; paddle.nn.Linear(2, 2); "
-            "assert 'quant' not in sys.modules; paddle.jit.transform; "
-            "assert 'quant' not in sys.modules; paddle.quantization.QAT; "
-            "assert 'quant' in sys.modules")
+    code = (
+        "import sys, paddle; assert 'quant' not in sys.modules; paddle.nn.Linear(2, 2); "
+        "assert 'quant' not in sys.modules; paddle.jit.transform; "
+        "assert 'quant' not in sys.modules; paddle.quantization.QAT; "
+        "assert 'quant' in sys.modules"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, cwd="/")
 
 
@@ -325,10 +330,17 @@ def _bound(x, w_scale_full):
     return np.abs(x) @ (w_scale_full / 2)
 
 
-@pytest.mark.parametrize("algo,group_size", [("weight_only_int8", -1), ("weight_only_int8", 64),
-                                             ("weight_only_int8", 128),
-                                             ("weight_only_int4", -1), ("weight_only_int4", 64),
-                                             ("weight_only_int4", 128)])
+@pytest.mark.parametrize(
+    "algo,group_size",
+    [
+        ("weight_only_int8", -1),
+        ("weight_only_int8", 64),
+        ("weight_only_int8", 128),
+        ("weight_only_int4", -1),
+        ("weight_only_int4", 64),
+        ("weight_only_int4", 128),
+    ],
+)
 def test_weight_only_linear_within_bound(algo, group_size):
     r = np.random.default_rng(0)
     k, n = 256, 48
@@ -339,11 +351,20 @@ def test_weight_only_linear_within_bound(algo, group_size):
     int4 = algo == "weight_only_int4"
     assert q.dtype == paddle.int8 and q.shape == [n // 2 if int4 else n, k]
     assert s.shape == ([n] if group_size == -1 else [k // group_size, n])
-    y = weight_only_linear(paddle.to_tensor(x), q, paddle.to_tensor(b), s,
-                           weight_dtype="int4" if int4 else "int8", group_size=group_size)
+    y = weight_only_linear(
+        paddle.to_tensor(x),
+        q,
+        paddle.to_tensor(b),
+        s,
+        weight_dtype="int4" if int4 else "int8",
+        group_size=group_size,
+    )
     ref = x @ w + b
-    sfull = (np.repeat(s.numpy(), group_size, axis=0) if group_size != -1
-             else np.broadcast_to(s.numpy(), (k, n)))
+    sfull = (
+        np.repeat(s.numpy(), group_size, axis=0)
+        if group_size != -1
+        else np.broadcast_to(s.numpy(), (k, n))
+    )
     err = np.abs(y.numpy() - ref)
     assert np.all(err <= _bound(x, sfull) * (1 + 1e-4) + 1e-4)
     # and the error is real quantization error, not zero (int4 much coarser than int8)
@@ -368,18 +389,19 @@ def test_weight_only_linear_float16_and_grad():
     np.testing.assert_allclose(y.numpy().astype("float32"), ref, atol=0.15, rtol=0.02)
     y.astype("float32").sum().backward()
     wd = weight_dequantize(q, s).numpy().astype("float32")
-    np.testing.assert_allclose(x.grad.numpy().astype("float32"),
-                               np.broadcast_to(wd.sum(1), (4, 64)), rtol=0.01, atol=0.02)
+    np.testing.assert_allclose(
+        x.grad.numpy().astype("float32"), np.broadcast_to(wd.sum(1), (4, 64)), rtol=0.01, atol=0.02
+    )
 
 
 def test_int4_packing_layout():
     w = np.zeros((2, 4), "float32")
-    w[0] = [7, -7, 1, 7]   # output channels 0 .. 3 of input row 0
+    w[0] = [7, -7, 1, 7]  # output channels 0 .. 3 of input row 0
     w[1] = [-7, 7, -7, -1]
     q, s = weight_quantize(paddle.to_tensor(w), algo="weight_only_int4")
     np.testing.assert_allclose(s.numpy(), [1, 1, 1, 1])
     # [n/2, k]: channel 2i in the low nibble, 2i+1 in the high nibble
-    lo = ((q.numpy().astype(np.int16) << 12) >> 12)
+    lo = (q.numpy().astype(np.int16) << 12) >> 12
     hi = q.numpy().astype(np.int16) >> 4
     np.testing.assert_array_equal(lo, [[7, -7], [1, -7]])
     np.testing.assert_array_equal(hi, [[-7, 7], [7, -1]])
@@ -401,8 +423,7 @@ def test_llm_int8_linear_with_outliers():
     inl[:, 5] = 0
     act_step = np.abs(inl).max(1, keepdims=True) / 127
     keep = np.arange(k) != 5
-    bound = (_bound(x, np.broadcast_to(s.numpy(), (k, n)))
-             + act_step / 2 * np.abs(wq)[keep].sum(0))
+    bound = _bound(x, np.broadcast_to(s.numpy(), (k, n))) + act_step / 2 * np.abs(wq)[keep].sum(0)
     assert np.all(np.abs(y - ref) <= bound * (1 + 1e-4) + 1e-5)
     # without the outlier split the big column would be crushed into 8 bits with the rest
     y_all = llm_int8_linear(paddle.to_tensor(x), q, None, s, threshold=1e9).numpy()
@@ -425,8 +446,10 @@ def test_weight_only_model_memory_and_accuracy(trained_mlp, digits):
 
     _, (xte, yte) = digits
     float_acc = _accuracy(trained_mlp, xte, yte)
-    for algo, expect in (("weight_only_int8", 64 * 32 + 32 * 10),
-                         ("weight_only_int4", 64 * 16 + 32 * 5)):
+    for algo, expect in (
+        ("weight_only_int8", 64 * 32 + 32 * 10),
+        ("weight_only_int4", 64 * 16 + 32 * 5),
+    ):
         m = quantize_weight_only(trained_mlp, algo=algo)
         assert m.fc1.weight.dtype == paddle.int8
         assert m.fc1.weight._value.nbytes + m.fc2.weight._value.nbytes == expect

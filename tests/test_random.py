@@ -51,8 +51,13 @@ def test_uniform_seed_argument_is_fixed():
 def test_default_dtype_respected():
     paddle.set_default_dtype("float64")
     try:
-        for t in (paddle.rand([2]), paddle.randn([2]), paddle.uniform([2]),
-                  paddle.normal(shape=[2]), paddle.standard_normal([2])):
+        for t in (
+            paddle.rand([2]),
+            paddle.randn([2]),
+            paddle.uniform([2]),
+            paddle.normal(shape=[2]),
+            paddle.standard_normal([2]),
+        ):
             assert t.dtype == paddle.float64
     finally:
         paddle.set_default_dtype("float32")
@@ -61,24 +66,30 @@ def test_default_dtype_respected():
     assert paddle.randperm(3).dtype == paddle.int64
 
 
-@pytest.mark.parametrize("make,mean,std", [
-    (lambda: paddle.rand([N]), 0.5, (1 / 12) ** 0.5),
-    (lambda: paddle.randn([N]), 0.0, 1.0),
-    (lambda: paddle.uniform([N], min=-2.0, max=4.0), 1.0, 6 / 12 ** 0.5),
-    (lambda: paddle.normal(3.0, 0.5, [N]), 3.0, 0.5),
-    (lambda: paddle.randint(0, 10, [N]), 4.5, (99 / 12) ** 0.5),
-    (lambda: paddle.bernoulli(paddle.full([N], 0.3)), 0.3, (0.21) ** 0.5),
-    (lambda: paddle.poisson(paddle.full([N], 4.0)), 4.0, 2.0),
-    (lambda: paddle.standard_gamma(paddle.full([N], 2.0)), 2.0, 2 ** 0.5),
-    (lambda: paddle.zeros([N]).exponential_(2.0), 0.5, 0.5),
-    (lambda: paddle.zeros([N]).normal_(-1.0, 2.0), -1.0, 2.0),
-    (lambda: paddle.zeros([N]).uniform_(0.0, 2.0), 1.0, 2 / 12 ** 0.5),
-    (lambda: paddle.binomial(paddle.full([N], 10, "int64"), paddle.full([N], 0.5)), 5.0,
-     2.5 ** 0.5),
-])
+@pytest.mark.parametrize(
+    "make,mean,std",
+    [
+        (lambda: paddle.rand([N]), 0.5, (1 / 12) ** 0.5),
+        (lambda: paddle.randn([N]), 0.0, 1.0),
+        (lambda: paddle.uniform([N], min=-2.0, max=4.0), 1.0, 6 / 12**0.5),
+        (lambda: paddle.normal(3.0, 0.5, [N]), 3.0, 0.5),
+        (lambda: paddle.randint(0, 10, [N]), 4.5, (99 / 12) ** 0.5),
+        (lambda: paddle.bernoulli(paddle.full([N], 0.3)), 0.3, (0.21) ** 0.5),
+        (lambda: paddle.poisson(paddle.full([N], 4.0)), 4.0, 2.0),
+        (lambda: paddle.standard_gamma(paddle.full([N], 2.0)), 2.0, 2**0.5),
+        (lambda: paddle.zeros([N]).exponential_(2.0), 0.5, 0.5),
+        (lambda: paddle.zeros([N]).normal_(-1.0, 2.0), -1.0, 2.0),
+        (lambda: paddle.zeros([N]).uniform_(0.0, 2.0), 1.0, 2 / 12**0.5),
+        (
+            lambda: paddle.binomial(paddle.full([N], 10, "int64"), paddle.full([N], 0.5)),
+            5.0,
+            2.5**0.5,
+        ),
+    ],
+)
 def test_moments(make, mean, std):
     a = make().numpy().astype(np.float64)
-    assert abs(a.mean() - mean) < 5 * std / N ** 0.5 + 1e-3
+    assert abs(a.mean() - mean) < 5 * std / N**0.5 + 1e-3
     assert abs(a.std() - std) < 0.05 * std
 
 

@@ -27,8 +27,9 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
 MANIFEST = json.loads((DATA / "fixtures.json").read_text())["files"]
 
-_spec = importlib.util.spec_from_file_location("fixture_tool", ROOT / "tools" /
-                                               "make_pdparams_fixtures.py")
+_spec = importlib.util.spec_from_file_location(
+    "fixture_tool", ROOT / "tools" / "make_pdparams_fixtures.py"
+)
 fixture_tool = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(fixture_tool)
 describe = fixture_tool.describe
@@ -53,8 +54,11 @@ def _save_bytes(obj, protocol=4, **configs) -> bytes:
 
 
 # -- real Paddle's files load here as they load in Paddle -------------------------------------------
-LOAD_MODES = {"default": {}, "return_numpy": {"return_numpy": True},
-              "keep_name_table": {"keep_name_table": True}}
+LOAD_MODES = {
+    "default": {},
+    "return_numpy": {"return_numpy": True},
+    "keep_name_table": {"keep_name_table": True},
+}
 
 
 @pytest.mark.parametrize("mode", sorted(LOAD_MODES))
@@ -117,12 +121,18 @@ def test_parameter_loads_as_plain_tensor():
 
 
 def test_nested_structures_and_numpy():
-    obj = {"a": [paddle.to_tensor([1.0]), (2, "x")], "n": np.arange(2), "j": jnp.ones(2, jnp.float32)}
+    obj = {
+        "a": [paddle.to_tensor([1.0]), (2, "x")],
+        "n": np.arange(2),
+        "j": jnp.ones(2, jnp.float32),
+    }
     got = paddle.load(io.BytesIO(_save_bytes(obj)))
     assert isinstance(got["a"][0], Tensor) and got["a"][1] == (2, "x")
     # Paddle: with (name, ndarray) tuples present, bare arrays stay numpy.
     assert isinstance(got["n"], np.ndarray) and isinstance(got["j"], np.ndarray)
-    only_np = paddle.load(io.BytesIO(_save_bytes({"n": np.arange(2), "j": jnp.ones(2, jnp.float32)})))
+    only_np = paddle.load(
+        io.BytesIO(_save_bytes({"n": np.arange(2), "j": jnp.ones(2, jnp.float32)}))
+    )
     assert isinstance(only_np["n"], Tensor) and only_np["n"].dtype == paddle.int64
     assert isinstance(only_np["j"], Tensor) and only_np["j"].dtype == paddle.float32
 
@@ -220,9 +230,11 @@ def test_malicious_pickle_is_refused(tmp_path):
     with pytest.raises(pickle.UnpicklingError, match="refused.*system"):
         paddle.load(str(path))
     assert not marker.exists()
-    for payload in (pickle.dumps(collections.Counter("ab")),  # any other class
-                    b"cbuiltins\neval\n(S'__import__(\"os\")'\ntR.",  # eval of code
-                    b"cbuiltins\ngetattr\n(cbuiltins\nobject\nS'x'\ntR."):
+    for payload in (
+        pickle.dumps(collections.Counter("ab")),  # any other class
+        b"cbuiltins\neval\n(S'__import__(\"os\")'\ntR.",  # eval of code
+        b"cbuiltins\ngetattr\n(cbuiltins\nobject\nS'x'\ntR.",
+    ):
         with pytest.raises(pickle.UnpicklingError, match="refused"):
             paddle.load(io.BytesIO(payload))
 
@@ -289,8 +301,10 @@ def test_binary_format_round_trip():
 
 
 def test_safetensors_round_trip(tmp_path):
-    sd = {"w": paddle.to_tensor(np.ones([2, 2], "float32")),
-          "b": paddle.to_tensor(np.array([1.5], "float32"), dtype="bfloat16")}
+    sd = {
+        "w": paddle.to_tensor(np.ones([2, 2], "float32")),
+        "b": paddle.to_tensor(np.array([1.5], "float32"), dtype="bfloat16"),
+    }
     path = str(tmp_path / "m.safetensors")
     paddle.save(sd, path, safetensors=True)
     got = paddle.load(path, safetensors=True)

@@ -13,11 +13,14 @@ from paddle_compat._core.tensor import Tensor
 from paddle_compat._core.trace_state import DataDependentError
 
 
-@pytest.mark.parametrize("fn,name,hint", [
-    (lambda t: paddle.nonzero(t), "paddle.nonzero", "paddle.where"),
-    (lambda t: paddle.masked_select(t, t > 0), "paddle.masked_select", "paddle.where"),
-    (lambda t: paddle.unique(t), "paddle.unique", "outside"),
-])
+@pytest.mark.parametrize(
+    "fn,name,hint",
+    [
+        (lambda t: paddle.nonzero(t), "paddle.nonzero", "paddle.where"),
+        (lambda t: paddle.masked_select(t, t > 0), "paddle.masked_select", "paddle.where"),
+        (lambda t: paddle.unique(t), "paddle.unique", "outside"),
+    ],
+)
 def test_data_dependent_ops_raise_under_trace(fn, name, hint):
     with pytest.raises(DataDependentError, match=name) as e:
         jax.jit(lambda a: fn(Tensor(a))._value)(jnp.ones(3))

@@ -24,18 +24,23 @@ _EINSUM = "Paddle's einsum.py imports only the out-of-place op"
 _ONE_SET = "all names of an op share its modules; Paddle's module imports only some of them"
 # (public name, module): why our paddle.tensor.<module> differs from Paddle's
 DIFFERENCES = {
-    ("clone", "attribute"): _ONE_SET, ("clone", "search"): _ONE_SET,
-    ("cast_", "linalg"): _ONE_SET, ("cast_", "stat"): _ONE_SET,
+    ("clone", "attribute"): _ONE_SET,
+    ("clone", "search"): _ONE_SET,
+    ("cast_", "linalg"): _ONE_SET,
+    ("cast_", "stat"): _ONE_SET,
     ("transpose_", "manipulation"): _ONE_SET,
-    **{(n, "einsum"): _EINSUM for n in ("mul", "mul_", "multiply_", "reshape_", "squeeze_",
-                                         "transpose_", "unsqueeze_")},
+    **{
+        (n, "einsum"): _EINSUM
+        for n in ("mul", "mul_", "multiply_", "reshape_", "squeeze_", "transpose_", "unsqueeze_")
+    },
     **{(n, "logic"): _ALIAS for n in ("eq", "ge", "greater", "le", "less", "lt", "ne")},
-    **{(n, "manipulation"): _ALIAS for n in ("cat", "concatenate", "reverse",
-                                              "take_along_dim")},
-    **{(n, "math"): _ALIAS for n in ("clamp", "clamp_", "div", "div_", "ger", "mul_", "sub",
-                                      "sub_")},
+    **{(n, "manipulation"): _ALIAS for n in ("cat", "concatenate", "reverse", "take_along_dim")},
+    **{
+        (n, "math"): _ALIAS
+        for n in ("clamp", "clamp_", "div", "div_", "ger", "mul_", "sub", "sub_")
+    },
     ("unfold", "manipulation"): "Paddle's manipulation.unfold is Tensor.unfold; our op is "
-                                "tensor_unfold (in no tensor module, as in Paddle)",
+    "tensor_unfold (in no tensor module, as in Paddle)",
 }
 
 
@@ -49,8 +54,10 @@ def test_membership_matches_paddle(module):
     theirs = {n for n, mods in GOLDEN["names"].items() if module in mods}
     differ = {n for n in ours ^ theirs if n in GOLDEN["names"]}
     listed = {n for n, m in DIFFERENCES if m == module}
-    assert differ == listed, (f"paddle.tensor.{module}: only ours {sorted(ours - theirs)}, "
-                              f"only Paddle's {sorted(theirs - ours)}")
+    assert differ == listed, (
+        f"paddle.tensor.{module}: only ours {sorted(ours - theirs)}, "
+        f"only Paddle's {sorted(theirs - ours)}"
+    )
 
 
 def test_golden_covers_every_paddle_name():
@@ -79,16 +86,37 @@ def test_paddle_tensor_is_the_paddle_namespace():
 # Paddle defines them outside paddle/tensor/ (nn.functional, audio windows, ...) or leaves them
 # out of paddle/tensor/__init__.py
 NOT_IN_PADDLE_TENSOR = {
-    "adaptive_avg_pool1d", "assign", "bartlett_window", "bernoulli", "blackman_window", "cat",
-    "clone", "concatenate", "conv1d", "conv2d", "conv3d", "crop", "erf_", "expm1_", "ger",
-    "group_norm", "hamming_window", "hann_window", "kaiser_window", "layer_norm", "logspace",
-    "pdist", "standard_gamma", "tensor_unfold", "tril_indices", "triu_indices",
+    "adaptive_avg_pool1d",
+    "assign",
+    "bartlett_window",
+    "bernoulli",
+    "blackman_window",
+    "cat",
+    "clone",
+    "concatenate",
+    "conv1d",
+    "conv2d",
+    "conv3d",
+    "crop",
+    "erf_",
+    "expm1_",
+    "ger",
+    "group_norm",
+    "hamming_window",
+    "hann_window",
+    "kaiser_window",
+    "layer_norm",
+    "logspace",
+    "pdist",
+    "standard_gamma",
+    "tensor_unfold",
+    "tril_indices",
+    "triu_indices",
 }
 
 
 def test_paddle_tensor_differences_are_listed():
-    assert set(namespace("paddle.tensor")) - set(GOLDEN["in_paddle_tensor"]) == \
-        NOT_IN_PADDLE_TENSOR
+    assert set(namespace("paddle.tensor")) - set(GOLDEN["in_paddle_tensor"]) == NOT_IN_PADDLE_TENSOR
 
 
 def test_math_add_is_paddle_add():
@@ -111,9 +139,10 @@ def test_import_forms():
 def test_einsum_attribute_is_the_op_after_importing_the_module():
     """As in Paddle: ``paddle.tensor.einsum`` is the op even after ``import
     paddle.tensor.einsum`` (a fresh process: the alias must not rebind it to the module)."""
-    code = ("import paddle, paddle.tensor.einsum, paddle_compat.tensor.math\n"
-            "assert paddle.tensor.einsum is paddle.einsum, paddle.tensor.einsum\n"
-            "import sys; assert sys.modules['paddle.tensor.einsum'].einsum is paddle.einsum\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=300)
+    code = (
+        "import paddle, paddle.tensor.einsum, paddle_compat.tensor.math\n"
+        "assert paddle.tensor.einsum is paddle.einsum, paddle.tensor.einsum\n"
+        "import sys; assert sys.modules['paddle.tensor.einsum'].einsum is paddle.einsum\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr

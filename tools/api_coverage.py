@@ -111,8 +111,11 @@ def dump(namespaces, ref: dict | None) -> dict:
     with contextlib.redirect_stderr(io.StringIO()):
         import paddle
 
-    res = {"version": getattr(paddle, "__version__", "?"), "impl": paddle.__name__,
-           "namespaces": {}}
+    res = {
+        "version": getattr(paddle, "__version__", "?"),
+        "impl": paddle.__name__,
+        "namespaces": {},
+    }
     for ns in namespaces:
         ref_names = (ref or {}).get("namespaces", {}).get(ns, {}).keys()
         if ns == "paddle.Tensor":

@@ -74,8 +74,11 @@ def imports(mods: dict[str, Path]):
 
 def _under_type_checking(tree: ast.Module, node) -> bool:
     for stmt in tree.body:
-        if (isinstance(stmt, ast.If) and "TYPE_CHECKING" in ast.unparse(stmt.test)
-                and any(n is node for n in ast.walk(stmt))):
+        if (
+            isinstance(stmt, ast.If)
+            and "TYPE_CHECKING" in ast.unparse(stmt.test)
+            and any(n is node for n in ast.walk(stmt))
+        ):
             return True
     return False
 

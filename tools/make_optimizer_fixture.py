@@ -19,8 +19,10 @@ def grads(step):
     import numpy as np
 
     rng = np.random.default_rng(50 + step)
-    return [rng.standard_normal((3, 4)).astype("float32"),
-            rng.standard_normal((4,)).astype("float32")]
+    return [
+        rng.standard_normal((3, 4)).astype("float32"),
+        rng.standard_normal((4,)).astype("float32"),
+    ]
 
 
 def main() -> None:
@@ -46,8 +48,10 @@ def main() -> None:
         sched.step()
     out = ROOT / "tests" / "data" / "optimizer_adamw_steplr.pdopt"
     paddle.save(opt.state_dict(), str(out))
-    record = {"params_at_save": [p.numpy().tolist() for p in params],
-              "keys": list(opt.state_dict())}
+    record = {
+        "params_at_save": [p.numpy().tolist() for p in params],
+        "keys": list(opt.state_dict()),
+    }
     for step in range(3, 5):
         for p, g in zip(params, grads(step)):
             p.grad = paddle.to_tensor(g)

@@ -34,28 +34,32 @@ def _a(shape, seed, dtype="float32"):
 
 # Each builder takes mk(array, name, dtype=None, param=False) -> a named Tensor/Parameter.
 def linear(mk):
-    return collections.OrderedDict([
-        ("weight", mk(_a([2, 3], 0), "linear_0.w_0", param=True)),
-        ("bias", mk(_a([3], 1), "linear_0.b_0", param=True)),
-    ])
+    return collections.OrderedDict(
+        [
+            ("weight", mk(_a([2, 3], 0), "linear_0.w_0", param=True)),
+            ("bias", mk(_a([3], 1), "linear_0.b_0", param=True)),
+        ]
+    )
 
 
 def mixed_dtypes(mk):
-    return collections.OrderedDict([
-        ("fc.weight", mk(_a([2, 2], 2), "linear_1.w_0", param=True)),
-        ("h", mk(_a([3], 3), "h_0", dtype="float16")),
-        ("b", mk(_a([3], 4), "b_0", dtype="bfloat16")),
-        ("d", mk(_a([2], 5, "float64"), "d_0")),
-        ("i64", mk(np.array([1, -2, 3], "int64"), "i64_0")),
-        ("i32", mk(np.array([[7, 8]], "int32"), "i32_0")),
-        ("flag", mk(np.array([True, False]), "flag_0")),
-        ("u8", mk(np.array([0, 255], "uint8"), "u8_0")),
-        ("i8", mk(np.array([-5, 5], "int8"), "i8_0")),
-        ("c", mk(np.array([1 + 2j, -1j], "complex64"), "c_0")),
-        ("scalar", mk(np.array(2.5, "float32"), "scalar_0")),
-        ("empty", mk(np.zeros([0, 3], "float32"), "empty_0")),
-        ("bn._mean", mk(np.array([0.5, -0.5], "float32"), "batch_norm_0.w_1")),
-    ])
+    return collections.OrderedDict(
+        [
+            ("fc.weight", mk(_a([2, 2], 2), "linear_1.w_0", param=True)),
+            ("h", mk(_a([3], 3), "h_0", dtype="float16")),
+            ("b", mk(_a([3], 4), "b_0", dtype="bfloat16")),
+            ("d", mk(_a([2], 5, "float64"), "d_0")),
+            ("i64", mk(np.array([1, -2, 3], "int64"), "i64_0")),
+            ("i32", mk(np.array([[7, 8]], "int32"), "i32_0")),
+            ("flag", mk(np.array([True, False]), "flag_0")),
+            ("u8", mk(np.array([0, 255], "uint8"), "u8_0")),
+            ("i8", mk(np.array([-5, 5], "int8"), "i8_0")),
+            ("c", mk(np.array([1 + 2j, -1j], "complex64"), "c_0")),
+            ("scalar", mk(np.array(2.5, "float32"), "scalar_0")),
+            ("empty", mk(np.zeros([0, 3], "float32"), "empty_0")),
+            ("bn._mean", mk(np.array([0.5, -0.5], "float32"), "batch_norm_0.w_1")),
+        ]
+    )
 
 
 def adam(mk):
@@ -92,7 +96,12 @@ def nested(mk):
     return {
         "a": mk(_a([2], 40), "ta"),
         "b": [mk(np.array([1, 2], "int64"), "tb"), {"c": mk(np.array(3.0, "float32"), "tc")}],
-        "n": 5, "f": 1.5, "s": "str", "none": None, "t": (1, 2), "np": np.arange(3),
+        "n": 5,
+        "f": 1.5,
+        "s": "str",
+        "none": None,
+        "t": (1, 2),
+        "np": np.arange(3),
     }
 
 
@@ -109,8 +118,14 @@ def scalars(mk):
 
 
 def containers(mk):
-    return {"od": collections.OrderedDict([("b", 1), ("a", 2)]), "set": {1, 2}, "t": (),
-            "npf": np.float32(1.5), "npi": np.int64(-3), "c": 1 + 2j}
+    return {
+        "od": collections.OrderedDict([("b", 1), ("a", 2)]),
+        "set": {1, 2},
+        "t": (),
+        "npf": np.float32(1.5),
+        "npi": np.int64(-3),
+        "c": 1 + 2j,
+    }
 
 
 def name_tuple(mk):
@@ -160,15 +175,22 @@ def describe(obj):
         name = obj.name
         if name.startswith(("generated_tensor", "eager_tmp")):
             name = None
-        return {"T": str(obj.dtype).replace("paddle.", ""), "shape": list(a.shape),
-                "data": _flat(a), "name": name, "stop_gradient": bool(obj.stop_gradient)}
+        return {
+            "T": str(obj.dtype).replace("paddle.", ""),
+            "shape": list(a.shape),
+            "data": _flat(a),
+            "name": name,
+            "stop_gradient": bool(obj.stop_gradient),
+        }
     if isinstance(obj, np.ndarray):
         return {"N": str(obj.dtype), "shape": list(obj.shape), "data": _flat(obj)}
     if isinstance(obj, np.generic):
         return {"S": str(obj.dtype), "data": _flat(np.asarray(obj))}
     if isinstance(obj, dict):
-        return {"dict": type(obj).__name__,
-                "items": [[describe(k), describe(v)] for k, v in obj.items()]}
+        return {
+            "dict": type(obj).__name__,
+            "items": [[describe(k), describe(v)] for k, v in obj.items()],
+        }
     if isinstance(obj, list | tuple):
         return {type(obj).__name__: [describe(v) for v in obj]}
     if isinstance(obj, set):
@@ -245,8 +267,11 @@ def main(argv):
         if path.exists():
             path.unlink()
         paddle.save(builder(mk), str(path), protocol=protocol, **configs)
-        manifest["files"][name] = {"protocol": protocol, "configs": configs,
-                                   "load": load_results(paddle, path)}
+        manifest["files"][name] = {
+            "protocol": protocol,
+            "configs": configs,
+            "load": load_results(paddle, path),
+        }
 
     # Made by real Layers/optimizers (loaded and described, not rebuilt byte for byte).
     paddle.seed(7)
@@ -260,15 +285,23 @@ def main(argv):
     extra = {"real_model.pdparams": lin.state_dict(), "real_adam.pdopt": opt.state_dict()}
     for name, obj in extra.items():
         paddle.save(obj, str(DATA / name))
-        manifest["files"][name] = {"protocol": 4, "configs": {}, "rebuild": False,
-                                   "load": load_results(paddle, DATA / name)}
+        manifest["files"][name] = {
+            "protocol": 4,
+            "configs": {},
+            "rebuild": False,
+            "load": load_results(paddle, DATA / name),
+        }
     # A Tensor pickled with plain pickle (Paddle's Tensor.__reduce_ex__), read by paddle.load.
     t = paddle.to_tensor(_a([2], 52), stop_gradient=False)
     buf = io.BytesIO()
     pickle.dump({"t": t, "p": lin[0].bias}, buf, protocol=4)
     (DATA / "plain_pickle.pkl").write_bytes(buf.getvalue())
-    manifest["files"]["plain_pickle.pkl"] = {"protocol": 4, "configs": {}, "rebuild": False,
-                                             "load": load_results(paddle, DATA / "plain_pickle.pkl")}
+    manifest["files"]["plain_pickle.pkl"] = {
+        "protocol": 4,
+        "configs": {},
+        "rebuild": False,
+        "load": load_results(paddle, DATA / "plain_pickle.pkl"),
+    }
 
     (DATA / "fixtures.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     print(f"wrote {len(manifest['files'])} fixtures to {DATA.relative_to(ROOT)}")

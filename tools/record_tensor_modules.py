@@ -18,8 +18,21 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "goldens" / "tensor_modules.json"
-MODULES = ("attribute", "creation", "einsum", "linalg", "logic", "manipulation", "math", "ops",
-           "random", "search", "stat", "to_string", "array")
+MODULES = (
+    "attribute",
+    "creation",
+    "einsum",
+    "linalg",
+    "logic",
+    "manipulation",
+    "math",
+    "ops",
+    "random",
+    "search",
+    "stat",
+    "to_string",
+    "array",
+)
 
 # runs under real Paddle: {module: public callables in dir()}, "": paddle.tensor itself
 _PROBE = """
@@ -48,15 +61,20 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--paddle-python", default="/work/paddle-venv/bin/python")
     args = ap.parse_args(argv)
-    res = subprocess.run([args.paddle_python, "-c", _PROBE, json.dumps(MODULES)], cwd="/",
-                         capture_output=True, text=True, check=True)
+    res = subprocess.run(
+        [args.paddle_python, "-c", _PROBE, json.dumps(MODULES)],
+        cwd="/",
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     probe = json.loads(res.stdout.strip().splitlines()[-1])
     dirs = {m: set(v) for m, v in probe["dirs"].items()}
     names = our_names()
     golden = {
         "_paddle_version": probe["version"],
         "_what": "for each public name of our paddle namespace: the paddle.tensor.<module> "
-                 "modules whose dir() has it in real Paddle ([] = none)",
+        "modules whose dir() has it in real Paddle ([] = none)",
         "modules": list(MODULES),
         "in_paddle_tensor": [n for n in names if n in dirs[""]],
         "names": {n: [m for m in MODULES if n in dirs[m]] for n in names},

@@ -36,6 +36,7 @@ class _GradMode(contextlib.ContextDecorator):
 
     def __new__(cls, func=None, *args, **kwargs):
         if callable(func):
+
             @functools.wraps(func)
             def wrapper(*a, **k):
                 with cls():
@@ -86,14 +87,27 @@ class set_grad_enabled:  # noqa: N801
 class Node:
     """One recorded op: how to compute input gradients from output cotangents."""
 
-    __slots__ = ("key", "f", "primals", "mask", "edges", "out_avals", "out_mask", "out_refs",
-                 "custom", "__weakref__")
+    __slots__ = (
+        "key",
+        "f",
+        "primals",
+        "mask",
+        "edges",
+        "out_avals",
+        "out_mask",
+        "out_refs",
+        "custom",
+        "__weakref__",
+    )
 
-    def __init__(self, key, f, primals, mask, edges, out_avals, out_mask, out_refs,
-                 custom=None):
+    def __init__(self, key, f, primals, mask, edges, out_avals, out_mask, out_refs, custom=None):
         self.key, self.f, self.primals, self.mask = key, f, primals, mask
         self.edges, self.out_avals, self.out_mask, self.out_refs = (
-            edges, out_avals, out_mask, out_refs)
+            edges,
+            out_avals,
+            out_mask,
+            out_refs,
+        )
         self.custom = custom
 
     @property
@@ -113,9 +127,15 @@ def record(key, f, inputs, arrays, mask, out_tensors, custom=None) -> Node | Non
         return None
     diff_outs = [t for t, m in zip(out_tensors, out_mask) if m]
     node = Node(
-        key, f, list(arrays), tuple(mask), edges,
-        [(t._value.shape, t._value.dtype) for t in diff_outs], out_mask,
-        [weakref.ref(t) for t in diff_outs], custom,
+        key,
+        f,
+        list(arrays),
+        tuple(mask),
+        edges,
+        [(t._value.shape, t._value.dtype) for t in diff_outs],
+        out_mask,
+        [weakref.ref(t) for t in diff_outs],
+        custom,
     )
     for k, t in enumerate(diff_outs):
         t.stop_gradient = False
@@ -358,8 +378,16 @@ def backward(tensors, grad_tensors=None, retain_graph: bool = False) -> None:
     run_backward(roots, retain_graph=retain_graph)
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
-         only_inputs=True, allow_unused=False, no_grad_vars=None):
+def grad(
+    outputs,
+    inputs,
+    grad_outputs=None,
+    retain_graph=None,
+    create_graph=False,
+    only_inputs=True,
+    allow_unused=False,
+    no_grad_vars=None,
+):
     """Gradients of ``outputs`` with respect to ``inputs`` (``.grad`` is not touched)."""
     single = isinstance(inputs, Tensor)
     outputs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
@@ -372,12 +400,14 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         retain_graph = create_graph
     keys = [("leaf", id(t)) if t._node is None else (t._node, t._out_idx) for t in inputs]
     capture = dict.fromkeys(keys)
-    roots = [(t, _root_ct(t, g, create_graph)) for t, g in zip(outputs, grad_outputs)
-             if not t.stop_gradient]
+    roots = [
+        (t, _root_ct(t, g, create_graph))
+        for t, g in zip(outputs, grad_outputs)
+        if not t.stop_gradient
+    ]
     prev = _set_grad(create_graph)
     try:
-        run_backward(roots, retain_graph=retain_graph, create_graph=create_graph,
-                     capture=capture)
+        run_backward(roots, retain_graph=retain_graph, create_graph=create_graph, capture=capture)
     finally:
         _set_grad(prev)
     result = []

@@ -17,8 +17,7 @@ class Place:
     __str__ = __repr__
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, Place) and (self._kind, self._index) == (other._kind,
-                                                                           other._index)
+        return isinstance(other, Place) and (self._kind, self._index) == (other._kind, other._index)
 
     def __hash__(self) -> int:
         return hash((self._kind, self._index))

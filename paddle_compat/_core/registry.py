@@ -49,10 +49,12 @@ def public_signature(fn: Callable) -> inspect.Signature:
     """``fn``'s signature as users call it: ``jax.Array`` in its annotations (alone, in unions,
     sequences, tuples) reads ``Tensor``; annotations stay strings, as in Paddle's own code."""
     sig = inspect.signature(fn)
-    params = [p.replace(annotation=_public_annotation(p.annotation))
-              for p in sig.parameters.values()]
-    return sig.replace(parameters=params,
-                       return_annotation=_public_annotation(sig.return_annotation))
+    params = [
+        p.replace(annotation=_public_annotation(p.annotation)) for p in sig.parameters.values()
+    ]
+    return sig.replace(
+        parameters=params, return_annotation=_public_annotation(sig.return_annotation)
+    )
 
 
 class _PublicSignature:
@@ -117,11 +119,21 @@ REGISTRY: dict[str, OpDef] = {}
 # differs (it re-exports many ops, e.g. ``exp`` in ``math`` and ``ops``, ``equal`` in ``logic``)
 # the decorator says ``tensor_modules=...``; tests/test_tensor_modules.py checks against Paddle.
 _TENSOR_MODULE_OF_FILE = {
-    "attribute": "attribute", "creation": "creation", "random": "random", "search": "search",
-    "linalg": "linalg", "linalg_decomp": "linalg", "stat_extra": "stat",
-    "manipulation": "manipulation", "manip_extra": "manipulation",
-    "manipulation_gather": "manipulation", "indexing": "manipulation",
-    "math": "math", "math_extra": "math", "math_misc": "math", "reduction": "math",
+    "attribute": "attribute",
+    "creation": "creation",
+    "random": "random",
+    "search": "search",
+    "linalg": "linalg",
+    "linalg_decomp": "linalg",
+    "stat_extra": "stat",
+    "manipulation": "manipulation",
+    "manip_extra": "manipulation",
+    "manipulation_gather": "manipulation",
+    "indexing": "manipulation",
+    "math": "math",
+    "math_extra": "math",
+    "math_misc": "math",
+    "reduction": "math",
 }
 
 
@@ -180,14 +192,17 @@ def op(
 
     def deco(fn):
         sig = inspect.signature(fn)
-        varargs = next((k for k, p in sig.parameters.items() if p.kind == p.VAR_POSITIONAL),
-                       None)
+        varargs = next((k for k, p in sig.parameters.items() if p.kind == p.VAR_POSITIONAL), None)
         params = tuple(k for k in sig.parameters if k != varargs)
         n_positional = list(sig.parameters).index(varargs) if varargs else len(params)
-        defaults = {k: p.default for k, p in sig.parameters.items()
-                    if p.default is not _MISSING and k != varargs}
-        required = tuple(k for k, p in sig.parameters.items()
-                         if p.default is _MISSING and k != varargs)
+        defaults = {
+            k: p.default
+            for k, p in sig.parameters.items()
+            if p.default is not _MISSING and k != varargs
+        }
+        required = tuple(
+            k for k, p in sig.parameters.items() if p.default is _MISSING and k != varargs
+        )
         if varargs:
             params = params + (varargs,)
             defaults[varargs] = ()
@@ -196,8 +211,11 @@ def op(
             fn=fn,
             tensors=tuple(tensors) if tensors is not None else params[:1],
             promote=tuple(promote),
-            methods=tuple(dict.fromkeys(
-                ((name,) if method is True else (method,) if method else ()) + method_aliases)),
+            methods=tuple(
+                dict.fromkeys(
+                    ((name,) if method is True else (method,) if method else ()) + method_aliases
+                )
+            ),
             inplace=((inplace,) if inplace else ()) + tuple(inplace_aliases),
             tensor_inplace=bool(method) if tensor_inplace is None else tensor_inplace,
             aliases={**_DEFAULT_ALIASES, **(aliases or {})},
@@ -214,8 +232,11 @@ def op(
             required=required,
             varargs=varargs,
             n_positional=n_positional,
-            tensor_modules=(_default_tensor_modules(fn, namespaces) if tensor_modules is None
-                            else tuple(tensor_modules)),
+            tensor_modules=(
+                _default_tensor_modules(fn, namespaces)
+                if tensor_modules is None
+                else tuple(tensor_modules)
+            ),
         )
         if name in REGISTRY:
             raise ValueError(f"op {name!r} registered twice")
@@ -274,8 +295,10 @@ def check_dtype(x, allowed, kernel: str, error=RuntimeError, arg: str = "x") -> 
     if d is None or d.name in allowed:
         return
     if error is TypeError:
-        raise TypeError(f"(InvalidType) {kernel}: the dtype of '{arg}' must be one of the "
-                        f"supported types, but received {d.name}.")
+        raise TypeError(
+            f"(InvalidType) {kernel}: the dtype of '{arg}' must be one of the "
+            f"supported types, but received {d.name}."
+        )
     raise error(
         f"(NotFound) The kernel with key (CPU, Undefined(AnyLayout), {d.name}) of kernel "
         f"`{kernel}` is not registered; supported data types: {', '.join(allowed)}."
@@ -405,14 +428,18 @@ def _run_op(od: OpDef, vals: dict):
     elif od.promote and all(isinstance(v, Tensor) or type(v) in _SCALAR_TYPES for v in dyn):
         # fast path: Tensors and Python scalars (x * 2.0); the cast plan is cached per types
         leaves, treedef = dyn, _flat_treedef(len(dyn))
-        sig = (od, _dt.default_float(), *(
-            v._value.dtype if isinstance(v, Tensor) else type(v) for v in dyn))
+        sig = (
+            od,
+            _dt.default_float(),
+            *(v._value.dtype if isinstance(v, Tensor) else type(v) for v in dyn),
+        )
         casts = _SCALAR_PLANS.get(sig)
         if casts is None:
             casts = _SCALAR_PLANS[sig] = _casts(od, leaves, list(od.tensors))
-        inputs = [x if isinstance(x, Tensor) else
-                  _to_array_leaf(x, c if p in od.promote else None)
-                  for x, c, p in zip(leaves, casts, od.tensors)]
+        inputs = [
+            x if isinstance(x, Tensor) else _to_array_leaf(x, c if p in od.promote else None)
+            for x, c, p in zip(leaves, casts, od.tensors)
+        ]
     else:
         leaves, treedef = jax.tree_util.tree_flatten(dyn, is_leaf=_is_tensor)
         leaf_param = []
@@ -422,13 +449,19 @@ def _run_op(od: OpDef, vals: dict):
                 leaf_param.extend([p] * n)
         casts = _casts(od, leaves, leaf_param) if od.promote else (None,) * len(leaves)
         promoted = bool(od.promote) and any(p in od.promote for p in leaf_param)
-        inputs = [x if isinstance(x, Tensor) else _to_array_leaf(x, c if promoted else None)
-                  for x, c in zip(leaves, casts)]
+        inputs = [
+            x if isinstance(x, Tensor) else _to_array_leaf(x, c if promoted else None)
+            for x, c in zip(leaves, casts)
+        ]
     # 1 == 1.0 == True as dict keys: the value types are part of the key too
     types = tuple(_typesig(vals[p]) for p, _ in statics) if statics else ()
     key = (od, statics, types, treedef, casts)
-    return run_kernel(key, lambda: _make_op_fn(od, statics, treedef, casts), inputs,
-                      differentiable=od.differentiable)
+    return run_kernel(
+        key,
+        lambda: _make_op_fn(od, statics, treedef, casts),
+        inputs,
+        differentiable=od.differentiable,
+    )
 
 
 _TREEDEFS: dict[int, object] = {}

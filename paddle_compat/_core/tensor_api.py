@@ -23,11 +23,27 @@ def _call_op(name: str, *args, **kwargs):
 
 # -- dtype conversions: x.float(), x.long(), ... -----------------------------------------------
 _CASTS = {
-    "bfloat16": "bfloat16", "bool": "bool", "byte": "uint8", "uint8": "uint8", "char": "int8",
-    "int8": "int8", "short": "int16", "int16": "int16", "int": "int32", "int32": "int32",
-    "long": "int64", "int64": "int64", "half": "float16", "float16": "float16",
-    "float": "float32", "float32": "float32", "double": "float64", "float64": "float64",
-    "cfloat": "complex64", "complex64": "complex64", "cdouble": "complex128",
+    "bfloat16": "bfloat16",
+    "bool": "bool",
+    "byte": "uint8",
+    "uint8": "uint8",
+    "char": "int8",
+    "int8": "int8",
+    "short": "int16",
+    "int16": "int16",
+    "int": "int32",
+    "int32": "int32",
+    "long": "int64",
+    "int64": "int64",
+    "half": "float16",
+    "float16": "float16",
+    "float": "float32",
+    "float32": "float32",
+    "double": "float64",
+    "float64": "float64",
+    "cfloat": "complex64",
+    "complex64": "complex64",
+    "cdouble": "complex128",
     "complex128": "complex128",
 }
 
@@ -43,17 +59,29 @@ def _cast_method(name: str, dtype: str):
 
 def _new_method(name: str, creator: str, filled: bool):
     if filled:
-        def method(self, size, fill_value, dtype=None, device=None, requires_grad=False,
-                   pin_memory=False, name=None) -> Tensor:
+
+        def method(
+            self,
+            size,
+            fill_value,
+            dtype=None,
+            device=None,
+            requires_grad=False,
+            pin_memory=False,
+            name=None,
+        ) -> Tensor:
             out = _call_op(creator, size, fill_value, dtype=dtype or self.dtype)
             out.stop_gradient = not requires_grad
             return out
     else:
-        def method(self, size, dtype=None, device=None, requires_grad=False,
-                   pin_memory=False, name=None) -> Tensor:
+
+        def method(
+            self, size, dtype=None, device=None, requires_grad=False, pin_memory=False, name=None
+        ) -> Tensor:
             out = _call_op(creator, size, dtype=dtype or self.dtype)
             out.stop_gradient = not requires_grad
             return out
+
     method.__name__ = name
     method.__doc__ = f"``x.{name}(size)``: a new Tensor with x's dtype (``paddle.{creator}``)."
     return method
@@ -159,24 +187,31 @@ def _is_cuda(self) -> bool:
 
 
 _PROPERTIES = {
-    "requires_grad": property(_get_requires_grad, _set_requires_grad,
-                              doc="``not stop_gradient`` (settable)."),
+    "requires_grad": property(
+        _get_requires_grad, _set_requires_grad, doc="``not stop_gradient`` (settable)."
+    ),
     "device": property(_device, doc="The device as a string ('cpu', 'gpu:0')."),
     "is_cuda": property(_is_cuda, doc="True for Tensors on a GPU."),
-    "itemsize": property(lambda self: self._value.dtype.itemsize,
-                         doc="Bytes per element."),
+    "itemsize": property(lambda self: self._value.dtype.itemsize, doc="Bytes per element."),
     "layout": property(lambda self: "NCHW", doc="Paddle reports 'NCHW' for dense Tensors."),
     "offset": property(lambda self: 0, doc="Storage offset (always 0 here)."),
-    "inplace_version": property(lambda self: self._version,
-                                doc="How many times the Tensor was modified in place."),
+    "inplace_version": property(
+        lambda self: self._version, doc="How many times the Tensor was modified in place."
+    ),
     "grad_fn": property(lambda self: self._node, doc="The autograd node that made x, or None."),
     "grad_": property(lambda self: self.grad, doc="Same as ``grad``."),
     "num_shard": property(lambda self: None, doc="None for a non-distributed Tensor."),
 }
 
 _METHODS = {
-    "type_as": type_as, "requires_grad_": requires_grad_, "apply": apply, "apply_": apply_,
-    "to": to, "get_device": get_device, "gradient": gradient, "is_tensor": is_tensor,
+    "type_as": type_as,
+    "requires_grad_": requires_grad_,
+    "apply": apply,
+    "apply_": apply_,
+    "to": to,
+    "get_device": get_device,
+    "gradient": gradient,
+    "is_tensor": is_tensor,
 }
 
 
@@ -192,7 +227,11 @@ for _name, _prop in _PROPERTIES.items():
     setattr(TensorApiMixin, _name, _prop)
 for _name, _dtype in _CASTS.items():
     setattr(TensorApiMixin, _name, _cast_method(_name, _dtype))
-for _name, _creator, _filled in (("new_empty", "empty", False), ("new_zeros", "zeros", False),
-                                 ("new_ones", "ones", False), ("new_full", "full", True)):
+for _name, _creator, _filled in (
+    ("new_empty", "empty", False),
+    ("new_zeros", "zeros", False),
+    ("new_ones", "ones", False),
+    ("new_full", "full", True),
+):
     setattr(TensorApiMixin, _name, _new_method(_name, _creator, _filled))
 del _name

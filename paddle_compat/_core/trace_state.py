@@ -113,8 +113,11 @@ def user_frame() -> str:
     f = sys._getframe(1)
     while f is not None:
         name = f.f_code.co_filename
-        if not name.startswith(pkg) and f"{os.sep}jax{os.sep}" not in name and \
-                f"{os.sep}jaxlib{os.sep}" not in name:
+        if (
+            not name.startswith(pkg)
+            and f"{os.sep}jax{os.sep}" not in name
+            and f"{os.sep}jaxlib{os.sep}" not in name
+        ):
             line = linecache.getline(name, f.f_lineno).strip()
             return f'File "{name}", line {f.f_lineno}: {line}'
         f = f.f_back

@@ -49,13 +49,21 @@ class IOSpec:
     dims: list = field(default_factory=list)  # ints and symbol names ("b", "s0_1")
 
     def to_json(self) -> dict:
-        return {"name": self.name, "shape": list(self.shape), "dtype": self.dtype,
-                "dims": list(self.dims or self.shape)}
+        return {
+            "name": self.name,
+            "shape": list(self.shape),
+            "dtype": self.dtype,
+            "dims": list(self.dims or self.shape),
+        }
 
     @classmethod
     def from_json(cls, d: dict) -> IOSpec:
-        return cls(str(d["name"]), [int(x) for x in d["shape"]], str(d["dtype"]),
-                   list(d.get("dims", d["shape"])))
+        return cls(
+            str(d["name"]),
+            [int(x) for x in d["shape"]],
+            str(d["dtype"]),
+            list(d.get("dims", d["shape"])),
+        )
 
 
 @dataclass
@@ -70,13 +78,23 @@ class ParamSpec:
     trainable: bool = True
 
     def to_json(self) -> dict:
-        return {"name": self.name, "key": self.key, "shape": list(self.shape),
-                "dtype": self.dtype, "trainable": self.trainable}
+        return {
+            "name": self.name,
+            "key": self.key,
+            "shape": list(self.shape),
+            "dtype": self.dtype,
+            "trainable": self.trainable,
+        }
 
     @classmethod
     def from_json(cls, d: dict) -> ParamSpec:
-        return cls(str(d["name"]), str(d.get("key", d["name"])), [int(x) for x in d["shape"]],
-                   str(d["dtype"]), bool(d.get("trainable", True)))
+        return cls(
+            str(d["name"]),
+            str(d.get("key", d["name"])),
+            [int(x) for x in d["shape"]],
+            str(d["dtype"]),
+            bool(d.get("trainable", True)),
+        )
 
 
 def np_dtype(name: str) -> np.dtype:
@@ -96,8 +114,16 @@ def _atomic_write(path: str, data: bytes | None = None, write_fn=None) -> None:
     _write(path, write_fn if write_fn is not None else (lambda f: f.write(data)))
 
 
-def write(prefix: str, *, inputs: list[IOSpec], outputs: list[IOSpec], params: list[ParamSpec],
-          arrays: list[np.ndarray], program: bytes, extra: dict | None = None) -> dict:
+def write(
+    prefix: str,
+    *,
+    inputs: list[IOSpec],
+    outputs: list[IOSpec],
+    params: list[ParamSpec],
+    arrays: list[np.ndarray],
+    program: bytes,
+    extra: dict | None = None,
+) -> dict:
     """Write the three files of a saved model under ``prefix``; returns the manifest."""
     dirname = os.path.dirname(prefix)
     if dirname:
@@ -109,8 +135,10 @@ def write(prefix: str, *, inputs: list[IOSpec], outputs: list[IOSpec], params: l
         for spec, a in zip(params, arrays):
             a = np.asarray(a)
             if list(a.shape) != list(spec.shape) or a.dtype != np_dtype(spec.dtype):
-                raise ArtifactError(f"parameter {spec.name}: array {a.shape} {a.dtype} does not "
-                                    f"match its table entry {spec.shape} {spec.dtype}")
+                raise ArtifactError(
+                    f"parameter {spec.name}: array {a.shape} {a.dtype} does not "
+                    f"match its table entry {spec.shape} {spec.dtype}"
+                )
             f.write(dense_tensor_to_bytes(a))
 
     params_path = prefix + PARAMS_SUFFIX
@@ -158,8 +186,9 @@ def _is_ours(path: str) -> bool:
     return FORMAT.encode() in head
 
 
-def resolve(model: str | None = None, prog_file: str | None = None,
-            params_file: str | None = None) -> tuple[str, str | None]:
+def resolve(
+    model: str | None = None, prog_file: str | None = None, params_file: str | None = None
+) -> tuple[str, str | None]:
     """(manifest path, params path or None) for a model given as a prefix, a directory, or the
     program/params file pair (``model.json`` or ``model.pdmodel`` + ``model.pdiparams``)."""
     if prog_file:
@@ -176,14 +205,17 @@ def resolve(model: str | None = None, prog_file: str | None = None,
         raise ArtifactError(
             f"Cannot open the model file {prog}: no saved model manifest "
             f"({', '.join(dict.fromkeys(c for c in cands if c.endswith(MANIFEST_SUFFIX)))}) "
-            "found. Save the model with paddle.jit.save(layer, path_prefix, input_spec=...).")
+            "found. Save the model with paddle.jit.save(layer, path_prefix, input_spec=...)."
+        )
     if model is None:
-        raise ArtifactError("No model given: set Config(model_dir) or Config(prog_file, "
-                            "params_file).")
+        raise ArtifactError(
+            "No model given: set Config(model_dir) or Config(prog_file, params_file)."
+        )
     model = os.fspath(model)
     if os.path.isdir(model):
-        found = sorted(p for p in glob.glob(os.path.join(model, "*" + MANIFEST_SUFFIX))
-                       if _is_ours(p))
+        found = sorted(
+            p for p in glob.glob(os.path.join(model, "*" + MANIFEST_SUFFIX)) if _is_ours(p)
+        )
         for preferred in ("inference.json", "model.json"):
             hit = os.path.join(model, preferred)
             if hit in found:
@@ -193,20 +225,25 @@ def resolve(model: str | None = None, prog_file: str | None = None,
         if not found:
             raise ArtifactError(
                 f"No saved model (<prefix>.json written by paddle.jit.save) in the directory "
-                f"{model}.")
-        raise ArtifactError(f"Several saved models in {model}: "
-                            f"{[os.path.basename(p) for p in found]}; pass the prefix or the "
-                            ".json file instead of the directory.")
+                f"{model}."
+            )
+        raise ArtifactError(
+            f"Several saved models in {model}: "
+            f"{[os.path.basename(p) for p in found]}; pass the prefix or the "
+            ".json file instead of the directory."
+        )
     for cand in (model + MANIFEST_SUFFIX, model):
         if os.path.isfile(cand) and cand.endswith(MANIFEST_SUFFIX):
             return cand, None
     root, ext = os.path.splitext(model)
     if ext in (".pdmodel", PROGRAM_SUFFIX, PARAMS_SUFFIX) and os.path.isfile(
-            root + MANIFEST_SUFFIX):
+        root + MANIFEST_SUFFIX
+    ):
         return root + MANIFEST_SUFFIX, None
     raise ArtifactError(
         f"The saved model {model} does not exist (looked for {model + MANIFEST_SUFFIX}). Pass "
-        "the path prefix given to paddle.jit.save, its directory, or the .json file.")
+        "the path prefix given to paddle.jit.save, its directory, or the .json file."
+    )
 
 
 # -- reading ------------------------------------------------------------------------------------
@@ -223,18 +260,23 @@ class Artifact:
         except ValueError as e:
             raise ArtifactError(f"{manifest_path} is not valid JSON: {e}") from None
         if not isinstance(m, dict) or m.get("format") != FORMAT:
-            if isinstance(m, dict) and isinstance(m.get("base_code"), dict) and m[
-                    "base_code"].get("magic") == "pir":
+            if (
+                isinstance(m, dict)
+                and isinstance(m.get("base_code"), dict)
+                and m["base_code"].get("magic") == "pir"
+            ):
                 raise ArtifactError(
                     f"{manifest_path} is a PIR program written by PaddlePaddle itself; "
                     "paddle-compat runs models exported by its own paddle.jit.save (StableHLO). "
                     "Re-export the model with paddle-compat (load the weights with "
-                    "paddle.load/set_state_dict, then paddle.jit.save).")
+                    "paddle.load/set_state_dict, then paddle.jit.save)."
+                )
             raise ArtifactError(f"{manifest_path} is not a paddle-compat saved model manifest.")
         if int(m.get("format_version", 0)) > FORMAT_VERSION:
             raise ArtifactError(
                 f"{manifest_path} has format version {m['format_version']}; this paddle-compat "
-                f"reads up to version {FORMAT_VERSION}.")
+                f"reads up to version {FORMAT_VERSION}."
+            )
         self.manifest = m
         d = os.path.dirname(manifest_path)
         self.program_path = os.path.join(d, m["program_file"])
@@ -264,8 +306,10 @@ class Artifact:
             raise ArtifactError(f"Cannot read the program file {self.program_path}: {e}") from None
         want = self.manifest.get("program_sha256")
         if want and hashlib.sha256(data).hexdigest() != want:
-            raise ArtifactError(f"{self.program_path} does not match its manifest "
-                                f"{self.manifest_path} (hash differs): a partial or mixed save.")
+            raise ArtifactError(
+                f"{self.program_path} does not match its manifest "
+                f"{self.manifest_path} (hash differs): a partial or mixed save."
+            )
         return data
 
     @property
@@ -294,8 +338,9 @@ class Artifact:
         if fn is None:
             import jax
 
-            fn = self._callable[key] = jax.jit(self.exported.call,
-                                               compiler_options=dict(key) or None)
+            fn = self._callable[key] = jax.jit(
+                self.exported.call, compiler_options=dict(key) or None
+            )
         return fn
 
 
@@ -318,25 +363,32 @@ def read_params(path: str | None, specs: list[ParamSpec]) -> list[np.ndarray]:
             if list(a.shape) != spec.shape or a.dtype != np_dtype(spec.dtype):
                 raise ArtifactError(
                     f"{path}: parameter {spec.name} is {list(a.shape)} {a.dtype}, the manifest "
-                    f"says {spec.shape} {spec.dtype} (a partial or mixed save?)")
+                    f"says {spec.shape} {spec.dtype} (a partial or mixed save?)"
+                )
             out.append(a)
         if f.read(1):
-            raise ArtifactError(f"{path} has data after its {len(specs)} parameters "
-                                "(a partial or mixed save?)")
+            raise ArtifactError(
+                f"{path} has data after its {len(specs)} parameters (a partial or mixed save?)"
+            )
     return out
 
 
 _CACHE: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 
 
-def load(model: str | None = None, prog_file: str | None = None,
-         params_file: str | None = None) -> Artifact:
+def load(
+    model: str | None = None, prog_file: str | None = None, params_file: str | None = None
+) -> Artifact:
     """Read a saved model (shared while in use: cached weakly per path + modification time)."""
     manifest, params = resolve(model, prog_file, params_file)
     try:
         st = os.stat(manifest)
-        key = (os.path.abspath(manifest), params and os.path.abspath(params), st.st_mtime_ns,
-               st.st_size)
+        key = (
+            os.path.abspath(manifest),
+            params and os.path.abspath(params),
+            st.st_mtime_ns,
+            st.st_size,
+        )
     except OSError:
         key = None
     hit = _CACHE.get(key) if key else None

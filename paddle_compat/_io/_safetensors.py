@@ -15,12 +15,21 @@ import numpy as np
 __all__ = ["save_state_dict", "load_state_dict", "to_bytes", "from_bytes"]
 
 _CODE_OF = {
-    np.dtype(np.bool_): "BOOL", np.dtype(np.uint8): "U8", np.dtype(np.int8): "I8",
-    np.dtype(np.int16): "I16", np.dtype(np.uint16): "U16", np.dtype(np.int32): "I32",
-    np.dtype(np.uint32): "U32", np.dtype(np.int64): "I64", np.dtype(np.uint64): "U64",
-    np.dtype(np.float16): "F16", np.dtype(ml_dtypes.bfloat16): "BF16",
-    np.dtype(np.float32): "F32", np.dtype(np.float64): "F64",
-    np.dtype(ml_dtypes.float8_e4m3fn): "F8_E4M3", np.dtype(ml_dtypes.float8_e5m2): "F8_E5M2",
+    np.dtype(np.bool_): "BOOL",
+    np.dtype(np.uint8): "U8",
+    np.dtype(np.int8): "I8",
+    np.dtype(np.int16): "I16",
+    np.dtype(np.uint16): "U16",
+    np.dtype(np.int32): "I32",
+    np.dtype(np.uint32): "U32",
+    np.dtype(np.int64): "I64",
+    np.dtype(np.uint64): "U64",
+    np.dtype(np.float16): "F16",
+    np.dtype(ml_dtypes.bfloat16): "BF16",
+    np.dtype(np.float32): "F32",
+    np.dtype(np.float64): "F64",
+    np.dtype(ml_dtypes.float8_e4m3fn): "F8_E4M3",
+    np.dtype(ml_dtypes.float8_e5m2): "F8_E5M2",
     np.dtype(np.complex64): "C64",
 }
 _DTYPE_OF = {v: k for k, v in _CODE_OF.items()}
@@ -37,8 +46,11 @@ def to_bytes(arrays: dict, metadata: dict | None = None) -> bytes:
         if a.dtype not in _CODE_OF:
             raise TypeError(f"safetensors cannot store dtype {a.dtype} (tensor '{name}').")
         data = a.tobytes()
-        header[name] = {"dtype": _CODE_OF[a.dtype], "shape": list(a.shape),
-                        "data_offsets": [offset, offset + len(data)]}
+        header[name] = {
+            "dtype": _CODE_OF[a.dtype],
+            "shape": list(a.shape),
+            "data_offsets": [offset, offset + len(data)],
+        }
         blobs.append(data)
         offset += len(data)
     h = json.dumps(header, separators=(",", ":")).encode()
@@ -53,7 +65,7 @@ def from_bytes(buf: bytes) -> dict:
     (n,) = struct.unpack("<Q", buf[:8])
     if n > len(buf) - 8:
         raise ValueError("not a safetensors file (header larger than the file)")
-    header = json.loads(buf[8:8 + n])
+    header = json.loads(buf[8 : 8 + n])
     base = 8 + n
     out = {}
     for name, info in header.items():
@@ -63,7 +75,7 @@ def from_bytes(buf: bytes) -> dict:
         if dtype is None:
             raise ValueError(f"unsupported safetensors dtype {info['dtype']} for '{name}'")
         b, e = info["data_offsets"]
-        a = np.frombuffer(buf[base + b:base + e], dtype=dtype).reshape(info["shape"])
+        a = np.frombuffer(buf[base + b : base + e], dtype=dtype).reshape(info["shape"])
         out[name] = a.copy()
     return out
 
@@ -76,7 +88,8 @@ def save_state_dict(state_dict: dict, path, write) -> None:
     for k, v in state_dict.items():
         if not isinstance(v, Tensor):
             raise TypeError(
-                f"safetensors=True stores Tensors only, but '{k}' is a {type(v).__name__}.")
+                f"safetensors=True stores Tensors only, but '{k}' is a {type(v).__name__}."
+            )
         arrays[str(k)] = np.asarray(v._value)
     data = to_bytes(arrays)
     write(path, lambda f: f.write(data))
@@ -92,6 +105,7 @@ def load_state_dict(path, return_numpy: bool) -> dict:
             buf = f.read()
     arrays = from_bytes(buf)
     if return_numpy:
-        return {k: _host_array(v) if v.dtype == ml_dtypes.bfloat16 else v
-                for k, v in arrays.items()}
+        return {
+            k: _host_array(v) if v.dtype == ml_dtypes.bfloat16 else v for k, v in arrays.items()
+        }
     return {k: _numpy_to_tensor(v) for k, v in arrays.items()}

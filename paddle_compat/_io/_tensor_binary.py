@@ -20,11 +20,20 @@ import numpy as np
 __all__ = ["dense_tensor_to_bytes", "read_dense_tensor", "VAR_TYPE_OF", "DTYPE_OF_VAR_TYPE"]
 
 DTYPE_OF_VAR_TYPE = {
-    0: np.dtype(np.bool_), 1: np.dtype(np.int16), 2: np.dtype(np.int32), 3: np.dtype(np.int64),
-    4: np.dtype(np.float16), 5: np.dtype(np.float32), 6: np.dtype(np.float64),
-    20: np.dtype(np.uint8), 21: np.dtype(np.int8), 22: np.dtype(ml_dtypes.bfloat16),
-    23: np.dtype(np.complex64), 24: np.dtype(np.complex128),
-    32: np.dtype(ml_dtypes.float8_e4m3fn), 33: np.dtype(ml_dtypes.float8_e5m2),
+    0: np.dtype(np.bool_),
+    1: np.dtype(np.int16),
+    2: np.dtype(np.int32),
+    3: np.dtype(np.int64),
+    4: np.dtype(np.float16),
+    5: np.dtype(np.float32),
+    6: np.dtype(np.float64),
+    20: np.dtype(np.uint8),
+    21: np.dtype(np.int8),
+    22: np.dtype(ml_dtypes.bfloat16),
+    23: np.dtype(np.complex64),
+    24: np.dtype(np.complex128),
+    32: np.dtype(ml_dtypes.float8_e4m3fn),
+    33: np.dtype(ml_dtypes.float8_e5m2),
 }
 VAR_TYPE_OF = {v: k for k, v in DTYPE_OF_VAR_TYPE.items()}
 

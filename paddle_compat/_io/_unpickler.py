@@ -37,8 +37,13 @@ def _numpy_attr(module: str, name: str):
 def _eval_dense_tensor(expr, scope=None, *rest):
     """Paddle pickles a ``core.DenseTensor`` as ``eval('data', {'data': ndarray})``; accept
     exactly that form and nothing else."""
-    if expr == "data" and not rest and isinstance(scope, dict) and set(scope) == {"data"} and \
-            isinstance(scope["data"], np.ndarray):
+    if (
+        expr == "data"
+        and not rest
+        and isinstance(scope, dict)
+        and set(scope) == {"data"}
+        and isinstance(scope["data"], np.ndarray)
+    ):
         return scope["data"]
     raise UnsafeGlobalError(
         "paddle.load refused a call to builtins.eval that is not the DenseTensor form "
@@ -67,8 +72,22 @@ _ALLOWED[("numpy", "dtype")] = np.dtype
 _ALLOWED[("_codecs", "encode")] = __import__("_codecs").encode
 _ALLOWED[("collections", "OrderedDict")] = collections.OrderedDict
 for _mod in ("builtins", "__builtin__"):
-    for _name in ("tuple", "list", "dict", "set", "frozenset", "complex", "bytearray", "slice",
-                  "range", "bool", "int", "float", "str", "bytes"):
+    for _name in (
+        "tuple",
+        "list",
+        "dict",
+        "set",
+        "frozenset",
+        "complex",
+        "bytearray",
+        "slice",
+        "range",
+        "bool",
+        "int",
+        "float",
+        "str",
+        "bytes",
+    ):
         _ALLOWED[(_mod, _name)] = getattr(builtins, _name)
     _ALLOWED[(_mod, "eval")] = _eval_dense_tensor
 # A Tensor pickled with plain ``pickle`` (Tensor.__reduce_ex__): real Paddle's and ours.

@@ -44,8 +44,10 @@ def _collate(batch, stack_tensors):
         if not all(len(s) == n for s in batch):
             raise RuntimeError("fields number not same among samples in a batch")
         return [_collate(list(fields), stack_tensors) for fields in zip(*batch)]
-    raise TypeError("batch data con only contains: tensor, numpy.ndarray, dict, list, number, "
-                    f"but got {type(sample)}")
+    raise TypeError(
+        "batch data con only contains: tensor, numpy.ndarray, dict, list, number, "
+        f"but got {type(sample)}"
+    )
 
 
 def _paddle_stack(batch):

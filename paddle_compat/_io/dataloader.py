@@ -98,14 +98,26 @@ class DataLoader:
             ...
     """
 
-    def __init__(self, dataset: Dataset, feed_list=None, places=None, return_list: bool = True,
-                 batch_sampler: BatchSampler | None = None, batch_size: int | None = 1,
-                 shuffle: bool = False, drop_last: bool = False,
-                 collate_fn: Callable | None = None, num_workers: int = 0,
-                 use_buffer_reader: bool = True, reader_buffer_size: int = 2,
-                 prefetch_factor: int = 2, use_shared_memory: bool = True, timeout: int = 0,
-                 worker_init_fn: Callable[[int], None] | None = None,
-                 persistent_workers: bool = False) -> None:
+    def __init__(
+        self,
+        dataset: Dataset,
+        feed_list=None,
+        places=None,
+        return_list: bool = True,
+        batch_sampler: BatchSampler | None = None,
+        batch_size: int | None = 1,
+        shuffle: bool = False,
+        drop_last: bool = False,
+        collate_fn: Callable | None = None,
+        num_workers: int = 0,
+        use_buffer_reader: bool = True,
+        reader_buffer_size: int = 2,
+        prefetch_factor: int = 2,
+        use_shared_memory: bool = True,
+        timeout: int = 0,
+        worker_init_fn: Callable[[int], None] | None = None,
+        persistent_workers: bool = False,
+    ) -> None:
         self.dataset = dataset
         self.feed_list = feed_list
         self.return_list = return_list
@@ -126,27 +138,29 @@ class DataLoader:
         self._iterable = isinstance(dataset, IterableDataset)
         if self._iterable:
             if shuffle:
-                raise ValueError(
-                    f"IterableDataset not support shuffle, but got shuffle={shuffle}")
+                raise ValueError(f"IterableDataset not support shuffle, but got shuffle={shuffle}")
             if batch_sampler is not None:
                 raise ValueError("IterableDataset expect unspecified batch_sampler")
         if batch_sampler is not None:
-            assert batch_size == 1 and not shuffle and not drop_last, \
+            assert batch_size == 1 and not shuffle and not drop_last, (
                 "batch_size/shuffle/drop_last should not be set when batch_sampler is given"
+            )
             self.batch_sampler = batch_sampler
             self.batch_size = None
         elif batch_size is None:
             self.batch_sampler = None
             self.batch_size = None
         else:
-            assert batch_size > 0, \
+            assert batch_size > 0, (
                 "batch_size should be None or a positive value when batch_sampler is not given"
+            )
             self.batch_size = batch_size
             if self._iterable:
                 self.batch_sampler = _InfiniteIterableSampler(dataset, batch_size)
             else:
-                self.batch_sampler = BatchSampler(dataset=dataset, batch_size=batch_size,
-                                                  shuffle=shuffle, drop_last=drop_last)
+                self.batch_sampler = BatchSampler(
+                    dataset=dataset, batch_size=batch_size, shuffle=shuffle, drop_last=drop_last
+                )
         self.drop_last = drop_last
         self.auto_collate_batch = self.batch_sampler is not None
         self.pin_memory = False
@@ -184,14 +198,19 @@ class _LoaderIter:
         else:
             self._collate = loader_collate_fn if auto else default_convert_fn
         self._fast_tensor_dataset = (
-            auto and loader.collate_fn is None and type(loader.dataset) is TensorDataset
-            and all(isinstance(t, Tensor) for t in loader.dataset.tensors))
+            auto
+            and loader.collate_fn is None
+            and type(loader.dataset) is TensorDataset
+            and all(isinstance(t, Tensor) for t in loader.dataset.tensors)
+        )
         n = loader.num_workers
         self._workers: list[WorkerInfo | None] = [None]
         if n > 0:
             base_seed = int(np.random.randint(low=0, high=sys.maxsize))  # as Paddle draws it
-            self._workers = [WorkerInfo(id=i, num_workers=n, dataset=loader.dataset,
-                                        seed=base_seed) for i in range(n)]
+            self._workers = [
+                WorkerInfo(id=i, num_workers=n, dataset=loader.dataset, seed=base_seed)
+                for i in range(n)
+            ]
             for info in self._workers:
                 if loader.worker_init_fn is not None:
                     with _as_worker(info):
@@ -275,4 +294,3 @@ class _LoaderIter:
             self._done = True
             raise
         return to_loader_output(batch, self._loader._device)
-

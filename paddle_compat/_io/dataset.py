@@ -9,8 +9,16 @@ import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
-__all__ = ["Dataset", "IterableDataset", "TensorDataset", "ComposeDataset", "ChainDataset",
-           "Subset", "ConcatDataset", "random_split"]
+__all__ = [
+    "Dataset",
+    "IterableDataset",
+    "TensorDataset",
+    "ComposeDataset",
+    "ChainDataset",
+    "Subset",
+    "ConcatDataset",
+    "random_split",
+]
 
 _T = TypeVar("_T")
 
@@ -22,8 +30,7 @@ class Dataset(Generic[_T]):
         pass
 
     def __getitem__(self, idx: int) -> _T:
-        raise NotImplementedError(
-            f"'__getitem__' not implement in class {self.__class__.__name__}")
+        raise NotImplementedError(f"'__getitem__' not implement in class {self.__class__.__name__}")
 
     def __len__(self) -> int:
         raise NotImplementedError(f"'__len__' not implement in class {self.__class__.__name__}")
@@ -40,19 +47,22 @@ class IterableDataset(Dataset[_T]):
 
     def __getitem__(self, idx: int):
         raise RuntimeError(
-            f"'__getitem__' should not be called for IterableDataset{self.__class__.__name__}")
+            f"'__getitem__' should not be called for IterableDataset{self.__class__.__name__}"
+        )
 
     def __len__(self):
         raise RuntimeError(
-            f"'__len__' should not be called for IterableDataset{self.__class__.__name__}")
+            f"'__len__' should not be called for IterableDataset{self.__class__.__name__}"
+        )
 
 
 class TensorDataset(Dataset):
     """Samples are the rows of the given Tensors: ``ds[i] == tuple(t[i] for t in tensors)``."""
 
     def __init__(self, tensors: Sequence) -> None:
-        assert all(t.shape[0] == tensors[0].shape[0] for t in tensors), \
+        assert all(t.shape[0] == tensors[0].shape[0] for t in tensors), (
             "tensors not have same shape of the 1st dimension"
+        )
         self.tensors = tensors
 
     def __getitem__(self, index):
@@ -99,8 +109,9 @@ class ChainDataset(IterableDataset):
         self.datasets = list(datasets)
         assert len(self.datasets) > 0, "input datasets should not be empty"
         for ds in self.datasets:
-            assert isinstance(ds, IterableDataset), \
+            assert isinstance(ds, IterableDataset), (
                 "ChainDataset only support paddle.io.IterableDataset"
+            )
 
     def __iter__(self):
         for ds in self.datasets:
@@ -136,8 +147,9 @@ class ConcatDataset(Dataset[_T]):
         self.datasets = list(datasets)
         assert len(self.datasets) > 0, "datasets should not be an empty iterable"
         for d in self.datasets:
-            assert not isinstance(d, IterableDataset), \
+            assert not isinstance(d, IterableDataset), (
                 "ConcatDataset does not support IterableDataset"
+            )
         self.cumulative_sizes = self.cumsum(self.datasets)
 
     def __len__(self) -> int:
@@ -182,13 +194,15 @@ def random_split(dataset, lengths: Sequence[Any], generator=None) -> list[Subset
         lengths = sizes
         for i, n in enumerate(lengths):
             if n == 0:
-                warnings.warn(f"Length of split at index {i} is 0. "
-                              "This might result in an empty dataset.", stacklevel=2)
+                warnings.warn(
+                    f"Length of split at index {i} is 0. This might result in an empty dataset.",
+                    stacklevel=2,
+                )
     if sum(lengths) != len(dataset):
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
     indices = randperm_list(sum(lengths))
     out, offset = [], 0
     for n in lengths:
-        out.append(Subset(dataset, indices[offset:offset + n]))
+        out.append(Subset(dataset, indices[offset : offset + n]))
         offset += n
     return out

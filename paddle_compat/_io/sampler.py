@@ -17,8 +17,15 @@ import numpy as np
 
 from .dataset import IterableDataset, randperm_list
 
-__all__ = ["Sampler", "SequenceSampler", "RandomSampler", "WeightedRandomSampler",
-           "SubsetRandomSampler", "BatchSampler", "DistributedBatchSampler"]
+__all__ = [
+    "Sampler",
+    "SequenceSampler",
+    "RandomSampler",
+    "WeightedRandomSampler",
+    "SubsetRandomSampler",
+    "BatchSampler",
+    "DistributedBatchSampler",
+]
 
 _T = TypeVar("_T")
 
@@ -50,23 +57,31 @@ class RandomSampler(Sampler[int]):
     """Shuffled indices (or ``num_samples`` draws with replacement), from numpy's global RNG;
     a ``generator`` (an iterator of indices) replaces the draws."""
 
-    def __init__(self, data_source: Sized, replacement: bool = False,
-                 num_samples: int | None = None, generator=None) -> None:
+    def __init__(
+        self,
+        data_source: Sized,
+        replacement: bool = False,
+        num_samples: int | None = None,
+        generator=None,
+    ) -> None:
         self.data_source = data_source
         self.replacement = replacement
         self._num_samples = num_samples
         self.generator = generator
         if not isinstance(self.replacement, bool):
-            raise TypeError("expect boolean value for replacement, but got "
-                            f"replacement={self.replacement}")
+            raise TypeError(
+                f"expect boolean value for replacement, but got replacement={self.replacement}"
+            )
         if not self.replacement and self.num_samples > len(self.data_source):
             raise ValueError(
                 "num_samples should be smaller than or equal to length of data_source when "
                 f"replacement is False, but got num_samples: {self.num_samples} > "
-                f"data_source: {len(self.data_source)}")
+                f"data_source: {len(self.data_source)}"
+            )
         if not isinstance(self.num_samples, int) or self.num_samples <= 0:
-            raise ValueError("num_samples should be a positive integer, but got "
-                             f"num_samples={self.num_samples}")
+            raise ValueError(
+                f"num_samples should be a positive integer, but got num_samples={self.num_samples}"
+            )
 
     @property
     def num_samples(self) -> int:
@@ -81,8 +96,9 @@ class RandomSampler(Sampler[int]):
                     return
             return
         n = len(self.data_source)
-        yield from np.random.choice(np.arange(n), self.num_samples,
-                                    replace=self.replacement).tolist()
+        yield from np.random.choice(
+            np.arange(n), self.num_samples, replace=self.replacement
+        ).tolist()
 
     def __len__(self) -> int:
         return self.num_samples
@@ -118,10 +134,13 @@ class WeightedRandomSampler(Sampler[int]):
         if not self.replacement:
             assert np.all(nonzero >= self.num_samples), (
                 "weights positive value number should not less than num_samples when "
-                "replacement=False")
+                "replacement=False"
+            )
         w = w / w.sum(axis=1, keepdims=True)
-        rows = [np.random.choice(w.shape[1], self.num_samples, self.replacement, w[i])
-                for i in range(w.shape[0])]
+        rows = [
+            np.random.choice(w.shape[1], self.num_samples, self.replacement, w[i])
+            for i in range(w.shape[0])
+        ]
         return iter(np.array(rows).reshape(-1).tolist())
 
     def __len__(self) -> int:
@@ -136,7 +155,8 @@ class SubsetRandomSampler(Sampler[int]):
     def __init__(self, indices: Sequence[int]) -> None:
         if len(indices) == 0:
             raise ValueError(
-                "The length of `indices` in SubsetRandomSampler should be greater than 0.")
+                "The length of `indices` in SubsetRandomSampler should be greater than 0."
+            )
         self.indices = indices
 
     def __iter__(self) -> Iterator[int]:
@@ -151,27 +171,38 @@ class BatchSampler(Sampler[Sequence[int]]):
     """Groups indices from ``sampler`` (or a Sequence/Random sampler over ``dataset``) into
     lists of ``batch_size``; the last short batch is kept unless ``drop_last``."""
 
-    def __init__(self, dataset: Sized | None = None, sampler=None, shuffle: bool = False,
-                 batch_size: int = 1, drop_last: bool = False) -> None:
+    def __init__(
+        self,
+        dataset: Sized | None = None,
+        sampler=None,
+        shuffle: bool = False,
+        batch_size: int = 1,
+        drop_last: bool = False,
+    ) -> None:
         if dataset is None:
             assert sampler is not None, "either dataset or sampler should be set"
-            assert isinstance(sampler, Sampler | Iterable), \
+            assert isinstance(sampler, Sampler | Iterable), (
                 f"sampler should be either paddle.io.Sampler or Iterable, but got {type(sampler)}"
+            )
             assert not shuffle, "shuffle should be False when sampler is set"
             self.sampler = sampler
         else:
-            assert not isinstance(dataset, IterableDataset), \
+            assert not isinstance(dataset, IterableDataset), (
                 "dataset should not be a paddle.io.IterableDataset"
+            )
             assert sampler is None, "should not set both dataset and sampler"
-            assert isinstance(shuffle, bool), \
+            assert isinstance(shuffle, bool), (
                 f"shuffle should be a boolean value, but got {type(shuffle)}"
+            )
             self.sampler = RandomSampler(dataset) if shuffle else SequenceSampler(dataset)
-        assert isinstance(batch_size, int) and batch_size > 0, \
+        assert isinstance(batch_size, int) and batch_size > 0, (
             f"batch_size should be a positive integer, but got {batch_size}"
+        )
         self.batch_size = batch_size
         self.shuffle = shuffle
-        assert isinstance(drop_last, bool), \
+        assert isinstance(drop_last, bool), (
             f"drop_last should be a boolean value, but got {type(drop_last)}"
+        )
         self.drop_last = drop_last
         self._acc_steps = 1
 
@@ -201,8 +232,9 @@ class _InfiniteIterableSampler(Sampler):
     """Batches of ``None`` placeholders for IterableDatasets."""
 
     def __init__(self, dataset, batch_size: int = 1) -> None:
-        assert isinstance(dataset, IterableDataset), \
+        assert isinstance(dataset, IterableDataset), (
             "dataset should be an instance of paddle.io.IterableDataset"
+        )
         self.dataset = dataset
         self.batch_size = batch_size
 
@@ -213,8 +245,10 @@ class _InfiniteIterableSampler(Sampler):
 
 def _env_world() -> tuple[int, int]:
     """(nranks, rank) as Paddle's ParallelEnv reads them; one process by default."""
-    return (int(os.environ.get("PADDLE_TRAINERS_NUM", "1")),
-            int(os.environ.get("PADDLE_TRAINER_ID", "0")))
+    return (
+        int(os.environ.get("PADDLE_TRAINERS_NUM", "1")),
+        int(os.environ.get("PADDLE_TRAINER_ID", "0")),
+    )
 
 
 class DistributedBatchSampler(BatchSampler):
@@ -223,19 +257,28 @@ class DistributedBatchSampler(BatchSampler):
     ``shuffle``, then dealt out in batch-size blocks. Without arguments, the replica count and
     rank come from ``PADDLE_TRAINERS_NUM``/``PADDLE_TRAINER_ID`` (rank 0 of 1 if unset)."""
 
-    def __init__(self, dataset: Sized, batch_size: int, num_replicas: int | None = None,
-                 rank: int | None = None, shuffle: bool = False, drop_last: bool = False) -> None:
+    def __init__(
+        self,
+        dataset: Sized,
+        batch_size: int,
+        num_replicas: int | None = None,
+        rank: int | None = None,
+        shuffle: bool = False,
+        drop_last: bool = False,
+    ) -> None:
         self.dataset = dataset
-        assert isinstance(batch_size, int) and batch_size > 0, \
+        assert isinstance(batch_size, int) and batch_size > 0, (
             "batch_size should be a positive integer"
+        )
         self.batch_size = batch_size
         assert isinstance(shuffle, bool), "shuffle should be a boolean value"
         self.shuffle = shuffle
         assert isinstance(drop_last, bool), "drop_last should be a boolean number"
         env_n, env_rank = _env_world()
         if num_replicas is not None:
-            assert isinstance(num_replicas, int) and num_replicas > 0, \
+            assert isinstance(num_replicas, int) and num_replicas > 0, (
                 "num_replicas should be a positive integer"
+            )
             self.nranks = num_replicas
         else:
             self.nranks = env_n
@@ -266,9 +309,9 @@ class DistributedBatchSampler(BatchSampler):
             last_local = last // nr
             local = []
             for i in range(r * bs, len(indices) - last, bs * nr):
-                local.extend(indices[i:i + bs])
-            tail = indices[len(indices) - last:]
-            local.extend(tail[r * last_local:(r + 1) * last_local])
+                local.extend(indices[i : i + bs])
+            tail = indices[len(indices) - last :]
+            local.extend(tail[r * last_local : (r + 1) * last_local])
             indices = local
         assert len(indices) == self.num_samples
         return indices

@@ -41,8 +41,13 @@ __all__ = ["save", "load", "async_save", "clear_async_save_task_queue", "reduce_
 _NAME_TABLE = "StructuredToParameterName@@"
 _UNPACK_INFO = "UnpackBigParamInfor@@"  # sic: Paddle's key
 _SAVE_CONFIGS = ("use_binary_format", "pickle_protocol", "safetensors")
-_LOAD_CONFIGS = ("model_filename", "params_filename", "keep_name_table", "return_numpy",
-                 "safetensors")
+_LOAD_CONFIGS = (
+    "model_filename",
+    "params_filename",
+    "keep_name_table",
+    "return_numpy",
+    "safetensors",
+)
 _LAYER_ERROR = "paddle do not support saving `paddle.nn.Layer` object."
 _MAX_SLICE_BYTES = 2**30 - 1  # protocol 2/3: arrays larger than this are split
 
@@ -200,7 +205,7 @@ def _split_big_arrays(saved: dict, protocol: int) -> dict:
         info[key] = {"OriginShape": value.shape, "slices": parts}
         del saved[key]
         for i, part in enumerate(parts):
-            saved[part] = flat[i * max_elems:(i + 1) * max_elems]
+            saved[part] = flat[i * max_elems : (i + 1) * max_elems]
     if info:
         saved[_UNPACK_INFO] = info
     return saved
@@ -211,7 +216,8 @@ def _join_big_arrays(obj):
         info = obj.pop(_UNPACK_INFO)
         for key, value in info.items():
             obj[key] = np.concatenate([obj.pop(p) for p in value["slices"]]).reshape(
-                value["OriginShape"])
+                value["OriginShape"]
+            )
     return obj
 
 
@@ -309,19 +315,23 @@ def save(obj: Any, path, protocol: int = 4, **configs) -> None:
     use_binary = configs.get("use_binary_format", False)
     if not isinstance(use_binary, bool):
         raise TypeError(
-            f"Type of `use_binary_format` should be bool, but received {type(use_binary)}.")
+            f"Type of `use_binary_format` should be bool, but received {type(use_binary)}."
+        )
     if use_binary:
         if not isinstance(obj, _tensor_cls()):
             raise NotImplementedError(
                 "When use_binary_format = True, `paddle.save`  expected Tensor, but received "
-                f"{type(obj)}.")
+                f"{type(obj)}."
+            )
         data = _tensor_binary.dense_tensor_to_bytes(np.asarray(obj._value))
         _write(path, lambda f: f.write(data))
         return
     if configs.get("pickle_protocol") is not None:
         protocol = configs["pickle_protocol"]
-        warnings.warn("'pickle_protocol' is a deprecated argument. Please use 'protocol' instead.",
-                      stacklevel=2)
+        warnings.warn(
+            "'pickle_protocol' is a deprecated argument. Please use 'protocol' instead.",
+            stacklevel=2,
+        )
     if _is_state_dict(obj):
         if configs.get("safetensors", False):
             from . import _safetensors
@@ -353,8 +363,7 @@ def clear_async_save_task_queue() -> None:
         _async_tasks.pop(0).join()
 
 
-def async_save(obj: Any, path, protocol: int = 4, sync_other_task: bool = False,
-               **configs) -> None:
+def async_save(obj: Any, path, protocol: int = 4, sync_other_task: bool = False, **configs) -> None:
     """``paddle.save`` in a background thread; tensors are copied to host memory first so
     later in-place updates do not leak into the file."""
     if sync_other_task:
@@ -380,8 +389,12 @@ def _snapshot(obj):
 
 # -- loading -------------------------------------------------------------------------------------
 def _is_name_tuple(obj) -> bool:
-    return type(obj) is tuple and len(obj) == 2 and isinstance(obj[0], str) and \
-        isinstance(obj[1], np.ndarray)
+    return (
+        type(obj) is tuple
+        and len(obj) == 2
+        and isinstance(obj[0], str)
+        and isinstance(obj[1], np.ndarray)
+    )
 
 
 def _convert(obj, pred, fn):
@@ -469,8 +482,7 @@ def load(path, **configs) -> Any:
             )
         hint = ""
         if any(os.path.exists(path + ext) for ext in (".pdiparams", ".pdmodel", ".json")):
-            hint = (" (it looks like a paddle.jit.save prefix: load the model with "
-                    "paddle.jit.load)")
+            hint = " (it looks like a paddle.jit.save prefix: load the model with paddle.jit.load)"
         raise ValueError(f"The ``path`` ({path}) to load model not exists.{hint}")
     if configs.get("safetensors", False):
         from . import _safetensors

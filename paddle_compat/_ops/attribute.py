@@ -18,8 +18,10 @@ def _name(a) -> str:
 
 
 def _no_kernel(what, a, supported="complex64, complex128"):
-    return RuntimeError(f"(NotFound) The kernel of {what} for dtype {_name(a)} is not "
-                        f"registered. Supported dtypes: {supported}.")
+    return RuntimeError(
+        f"(NotFound) The kernel of {what} for dtype {_name(a)} is not "
+        f"registered. Supported dtypes: {supported}."
+    )
 
 
 # -- attributes -------------------------------------------------------------------------------
@@ -105,8 +107,10 @@ def _pair(a, b, what, an, bn):
         if t.dtype not in (jnp.float32, jnp.float64):
             raise _no_kernel(what, t, "float32, float64")
     if a.dtype != b.dtype:
-        raise ValueError(f"(InvalidArgument) {what}: {an} ({_name(a)}) and {bn} ({_name(b)}) "
-                         "must have the same dtype.")
+        raise ValueError(
+            f"(InvalidArgument) {what}: {an} ({_name(a)}) and {bn} ({_name(b)}) "
+            "must have the same dtype."
+        )
     return jnp.broadcast_arrays(a, b)
 
 
@@ -128,18 +132,32 @@ def jax_complex(r, i):
     return lax.complex(r, i)
 
 
-@op("as_complex", tensor_modules=("manipulation",), extra_names=("view_as_complex",), method_aliases=("view_as_complex",), aliases={"input": "x"})
+@op(
+    "as_complex",
+    tensor_modules=("manipulation",),
+    extra_names=("view_as_complex",),
+    method_aliases=("view_as_complex",),
+    aliases={"input": "x"},
+)
 def as_complex(x: jax.Array) -> jax.Array:
     """[..., 2] real Tensor -> [...] complex Tensor (last dim = real, imaginary)."""
     if x.ndim == 0 or x.shape[-1] != 2:
-        raise ValueError(f"(InvalidArgument) as_complex: the last dim of x must be 2, but got "
-                         f"shape {list(x.shape)}.")
+        raise ValueError(
+            f"(InvalidArgument) as_complex: the last dim of x must be 2, but got "
+            f"shape {list(x.shape)}."
+        )
     if x.dtype not in (jnp.float32, jnp.float64):
         raise _no_kernel("as_complex", x, "float32, float64")
     return jax_complex(x[..., 0], x[..., 1])
 
 
-@op("as_real", tensor_modules=("manipulation",), extra_names=("view_as_real",), method_aliases=("view_as_real",), aliases={"input": "x"})
+@op(
+    "as_real",
+    tensor_modules=("manipulation",),
+    extra_names=("view_as_real",),
+    method_aliases=("view_as_real",),
+    aliases={"input": "x"},
+)
 def as_real(x: jax.Array) -> jax.Array:
     """[...] complex Tensor -> [..., 2] real Tensor."""
     if not _is_cplx(x):

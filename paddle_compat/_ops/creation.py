@@ -75,9 +75,12 @@ def _host(x):
 
 
 @op("to_tensor", tensors=(), composite=True, method=None)
-def to_tensor(data: Tensor | np.ndarray | np.generic | complex | Sequence,
-              dtype: DTypeLike | None = None, place: Place | str | None = None,
-              stop_gradient: bool = True) -> Tensor:
+def to_tensor(
+    data: Tensor | np.ndarray | np.generic | complex | Sequence,
+    dtype: DTypeLike | None = None,
+    place: Place | str | None = None,
+    stop_gradient: bool = True,
+) -> Tensor:
     """Create a Tensor from Python data, a numpy array or a Tensor."""
     if isinstance(data, Tensor):
         arr = data._value
@@ -99,8 +102,9 @@ def to_tensor(data: Tensor | np.ndarray | np.generic | complex | Sequence,
 
 
 @op("full", tensor_modules=("creation", "linalg", "logic"), tensors=(), method=None)
-def full(shape: int | Sequence[int], fill_value: bool | complex,
-         dtype: DTypeLike | None = None) -> jax.Array:
+def full(
+    shape: int | Sequence[int], fill_value: bool | complex, dtype: DTypeLike | None = None
+) -> jax.Array:
     """Tensor of ``shape`` filled with ``fill_value`` (default dtype float32; bool for bool)."""
     if dtype is None:
         default = _dt.bool_ if isinstance(fill_value, bool) else None
@@ -131,8 +135,9 @@ def _like_dtype(x, dtype):
 
 
 @op("full_like", differentiable=False, method=None)
-def full_like(x: jax.Array, fill_value: bool | complex,
-              dtype: DTypeLike | None = None) -> jax.Array:
+def full_like(
+    x: jax.Array, fill_value: bool | complex, dtype: DTypeLike | None = None
+) -> jax.Array:
     return jnp.full(x.shape, fill_value, _like_dtype(x, dtype))
 
 
@@ -152,8 +157,9 @@ def empty_like(x: jax.Array, dtype: DTypeLike | None = None) -> jax.Array:
 
 
 @op("arange", tensors=(), method=None)
-def arange(start: float = 0, end: float | None = None, step: float = 1,
-           dtype: DTypeLike | None = None) -> jax.Array:
+def arange(
+    start: float = 0, end: float | None = None, step: float = 1, dtype: DTypeLike | None = None
+) -> jax.Array:
     """int64 when start/end/step are all ints, else the default float dtype."""
     if end is None:
         start, end = 0, start
@@ -174,19 +180,28 @@ def linspace(start: float, stop: float, num: int, dtype: DTypeLike | None = None
 
 
 @op("logspace", tensors=(), method=None)
-def logspace(start: float, stop: float, num: int, base: float = 10.0,
-             dtype: DTypeLike | None = None) -> jax.Array:
+def logspace(
+    start: float, stop: float, num: int, base: float = 10.0, dtype: DTypeLike | None = None
+) -> jax.Array:
     dt = _dtype_or_default(dtype)
     return jnp.logspace(start, stop, int(num), base=base, dtype=np.float64).astype(dt)
 
 
 @op("eye", tensors=(), method=None)
 def eye(num_rows: int, num_columns: int | None = None, dtype: DTypeLike | None = None) -> jax.Array:
-    return jnp.eye(int(num_rows), None if num_columns is None else int(num_columns),
-                   dtype=_dtype_or_default(dtype))
+    return jnp.eye(
+        int(num_rows),
+        None if num_columns is None else int(num_columns),
+        dtype=_dtype_or_default(dtype),
+    )
 
 
-@op("assign", tensor_modules=("attribute", "creation", "search"), extra_names=("clone",), method=None)
+@op(
+    "assign",
+    tensor_modules=("attribute", "creation", "search"),
+    extra_names=("clone",),
+    method=None,
+)
 def assign(x: jax.Array, output: None = None) -> jax.Array:
     """A copy of ``x`` (gradient flows through)."""
     return jnp.array(x)

@@ -514,8 +514,12 @@ def _axis_index(ndim, axes, what):
 
 
 @op("slice", composite=True, aliases={"input": "x"})
-def slice(x: Tensor, axes: Sequence[int], starts: Sequence[int] | Tensor,  # noqa: A001 - Paddle's name
-          ends: Sequence[int] | Tensor) -> Tensor:
+def slice(
+    x: Tensor,
+    axes: Sequence[int],
+    starts: Sequence[int] | Tensor,  # noqa: A001 - Paddle's name
+    ends: Sequence[int] | Tensor,
+) -> Tensor:
     """Slice ``x`` along ``axes`` from ``starts`` to ``ends`` (clamped to the dim sizes)."""
     axes = _axis_index(x.ndim, _ints(axes, "slice"), "slice")
     starts, ends = _ints(starts, "slice"), _ints(ends, "slice")
@@ -531,8 +535,13 @@ def slice(x: Tensor, axes: Sequence[int], starts: Sequence[int] | Tensor,  # noq
 
 
 @op("strided_slice", composite=True)
-def strided_slice(x: Tensor, axes: Sequence[int], starts: Sequence[int] | Tensor,
-                  ends: Sequence[int] | Tensor, strides: Sequence[int] | Tensor) -> Tensor:
+def strided_slice(
+    x: Tensor,
+    axes: Sequence[int],
+    starts: Sequence[int] | Tensor,
+    ends: Sequence[int] | Tensor,
+    strides: Sequence[int] | Tensor,
+) -> Tensor:
     """Slice with steps along ``axes`` (Python slice semantics per axis)."""
     axes = _axis_index(x.ndim, _ints(axes, "strided_slice"), "strided_slice")
     starts, ends = _ints(starts, "strided_slice"), _ints(ends, "strided_slice")

@@ -52,7 +52,7 @@ def vector_norm_impl(x, p, axes, keepdim):
         return jnp.sum(a, axis=axes, keepdims=keepdim)
     if p == 2:
         return _sqrt_safe(jnp.sum(a * a, axis=axes, keepdims=keepdim))
-    return jnp.sum(a ** p, axis=axes, keepdims=keepdim) ** (1.0 / p)
+    return jnp.sum(a**p, axis=axes, keepdims=keepdim) ** (1.0 / p)
 
 
 def _axes(axis, ndim, name):
@@ -81,15 +81,22 @@ def _cast(x, dtype):
 
 
 @op("norm", amp="black", dtypes=_HALF_FLOATS, kernel="p_norm", namespaces=_BOTH)
-def norm(x: jax.Array, p: float | str | None = None, axis: int | Sequence[int] | None = None,
-         keepdim: bool = False, out: None = None, dtype: DTypeLike | None = None) -> jax.Array:
+def norm(
+    x: jax.Array,
+    p: float | str | None = None,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    out: None = None,
+    dtype: DTypeLike | None = None,
+) -> jax.Array:
     """Vector or matrix norm (Frobenius by default; a 2-axis ``axis`` selects a matrix norm)."""
     x = _cast(x, dtype)
     if axis is None:
         if p == "nuc":
             if x.ndim != 2:
                 raise ValueError(
-                    f"except axis type int or list (length of list == 2), found {x.ndim}")
+                    f"except axis type int or list (length of list == 2), found {x.ndim}"
+                )
             return _matrix_norm_impl(x, p, (0, 1), keepdim)
         if isinstance(p, str) and p != "fro":
             raise ValueError(f"except axis type int or list (length of list == 2), found {x.ndim}")
@@ -103,15 +110,28 @@ def norm(x: jax.Array, p: float | str | None = None, axis: int | Sequence[int] |
     if isinstance(p, str):
         if p != "fro" or len(axes) > 2:
             raise ValueError(
-                f"except axis type int or list (length of list == 2), found {len(axes)}")
+                f"except axis type int or list (length of list == 2), found {len(axes)}"
+            )
         p = 2
     return vector_norm_impl(x, 2 if p is None else p, axes, keepdim)
 
 
-@op("vector_norm", amp="black", dtypes=_HALF_FLOATS, kernel="p_norm", namespaces=_LINALG, method=None)
-def vector_norm(x: jax.Array, p: float = 2.0, axis: int | Sequence[int] | None = None,
-                keepdim: bool = False, dtype: DTypeLike | None = None,
-                out: None = None) -> jax.Array:
+@op(
+    "vector_norm",
+    amp="black",
+    dtypes=_HALF_FLOATS,
+    kernel="p_norm",
+    namespaces=_LINALG,
+    method=None,
+)
+def vector_norm(
+    x: jax.Array,
+    p: float = 2.0,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    dtype: DTypeLike | None = None,
+    out: None = None,
+) -> jax.Array:
     """Vector p-norm over ``axis`` (all axes when None)."""
     if isinstance(p, str):
         raise ValueError(f"only valid p type is int and float, found {type(p)}")
@@ -120,8 +140,9 @@ def vector_norm(x: jax.Array, p: float = 2.0, axis: int | Sequence[int] | None =
 
 
 @op("matrix_norm", amp="black", dtypes=_HALF_FLOATS, namespaces=_LINALG, method=None)
-def matrix_norm(x: jax.Array, p: float | str = "fro", axis: Sequence[int] = (-2, -1),
-                keepdim: bool = False) -> jax.Array:
+def matrix_norm(
+    x: jax.Array, p: float | str = "fro", axis: Sequence[int] = (-2, -1), keepdim: bool = False
+) -> jax.Array:
     """Matrix norm ('fro', 'nuc', +-1, +-2, +-inf) over the two axes in ``axis``."""
     if isinstance(axis, int):
         raise TypeError("matrix_norm: axis must be a list of 2 ints, got an int")
@@ -146,15 +167,21 @@ def dist(x: jax.Array, y: jax.Array, p: float = 2) -> jax.Array:
 
 
 @op("cdist", tensors=("x", "y"))
-def cdist(x: jax.Array, y: jax.Array, p: float = 2.0,
-          compute_mode: str = "use_mm_for_euclid_dist_if_necessary") -> jax.Array:
+def cdist(
+    x: jax.Array,
+    y: jax.Array,
+    p: float = 2.0,
+    compute_mode: str = "use_mm_for_euclid_dist_if_necessary",
+) -> jax.Array:
     """Pairwise p-norm distances between the rows of x [..., P, M] and y [..., R, M]."""
     if x.ndim < 2 or y.ndim < 2:
         raise AssertionError(
-            f"The x and y must be at least 2-dimensional, got ranks {x.ndim} and {y.ndim}.")
+            f"The x and y must be at least 2-dimensional, got ranks {x.ndim} and {y.ndim}."
+        )
     if x.shape[-1] != y.shape[-1]:
         raise AssertionError(
-            f"The x and y must have same last dimension, got {x.shape[-1]} and {y.shape[-1]}.")
+            f"The x and y must have same last dimension, got {x.shape[-1]} and {y.shape[-1]}."
+        )
     d = x[..., :, None, :] - y[..., None, :, :]
     return vector_norm_impl(d, float(p), (d.ndim - 1,), False)
 
@@ -196,8 +223,7 @@ def trace(x: jax.Array, offset: int = 0, axis1: int = 0, axis2: int = 1) -> jax.
     """Sum of the diagonal (shifted by ``offset``) of the 2-D slices over axis1/axis2."""
     if x.ndim < 2:
         raise IndexError(
-            f"(OutOfRange) Input(x)'s dim is out of range (expected at least 2, but got "
-            f"{x.ndim})."
+            f"(OutOfRange) Input(x)'s dim is out of range (expected at least 2, but got {x.ndim})."
         )
     a1, a2 = check_axis(axis1, x.ndim, "trace"), check_axis(axis2, x.ndim, "trace")
     if a1 == a2:
@@ -241,8 +267,13 @@ def vecdot(x: jax.Array, y: jax.Array, axis: int = -1) -> jax.Array:
 
 
 @op("cov", tensors=("x", "fweights", "aweights"), namespaces=_LINALG)
-def cov(x: jax.Array, rowvar: bool = True, ddof: bool = True, fweights: jax.Array | None = None,
-        aweights: jax.Array | None = None) -> jax.Array:
+def cov(
+    x: jax.Array,
+    rowvar: bool = True,
+    ddof: bool = True,
+    fweights: jax.Array | None = None,
+    aweights: jax.Array | None = None,
+) -> jax.Array:
     """Covariance matrix of the variables in the rows (or columns) of ``x``."""
     if not _dt.is_inexact_np(x.dtype):
         raise TypeError(
@@ -251,8 +282,9 @@ def cov(x: jax.Array, rowvar: bool = True, ddof: bool = True, fweights: jax.Arra
         )
     if aweights is not None:
         aweights = aweights.astype(x.dtype)
-    return jnp.cov(x, rowvar=rowvar, ddof=1 if ddof else 0, fweights=fweights,
-                   aweights=aweights).astype(x.dtype)
+    return jnp.cov(
+        x, rowvar=rowvar, ddof=1 if ddof else 0, fweights=fweights, aweights=aweights
+    ).astype(x.dtype)
 
 
 @op("corrcoef", namespaces=_LINALG)

@@ -85,7 +85,15 @@ def pinv(x: jax.Array, rcond: float = 1e-15, hermitian: bool = False) -> jax.Arr
     return jnp.linalg.pinv(x, rtol=float(rcond), hermitian=bool(hermitian))
 
 
-@op("_solve", dtypes=FLOATS, kernel="solve", tensors=("x", "y"), promote=("x", "y"), namespaces=(), method=None)
+@op(
+    "_solve",
+    dtypes=FLOATS,
+    kernel="solve",
+    tensors=("x", "y"),
+    promote=("x", "y"),
+    namespaces=(),
+    method=None,
+)
 def _solve(x, y, left):
     check_square(x, "solve")
     if not left:
@@ -95,10 +103,12 @@ def _solve(x, y, left):
         y = y[:, None]
     if y.shape[-2] != x.shape[-1]:
         raise ValueError(
-            f"(InvalidArgument) solve: x {list(x.shape)} and y {list(y.shape)} do not match.")
+            f"(InvalidArgument) solve: x {list(x.shape)} and y {list(y.shape)} do not match."
+        )
     batch = jnp.broadcast_shapes(x.shape[:-2], y.shape[:-2])
-    out = jnp.linalg.solve(jnp.broadcast_to(x, batch + x.shape[-2:]),
-                           jnp.broadcast_to(y, batch + y.shape[-2:]))
+    out = jnp.linalg.solve(
+        jnp.broadcast_to(x, batch + x.shape[-2:]), jnp.broadcast_to(y, batch + y.shape[-2:])
+    )
     return out[..., 0] if vec else out
 
 
@@ -108,10 +118,21 @@ def solve(x: Tensor, y: Tensor, left: bool = True, out: None = None) -> Tensor:
     return _finite_or_raise(_solve(x, y, bool(left)), "Input is not invertible.")
 
 
-@op("triangular_solve", dtypes=FLOATS, tensors=("x", "y"), promote=("x", "y"), namespaces=_LINALG,
-    method=None)
-def triangular_solve(x: jax.Array, y: jax.Array, upper: bool = True, transpose: bool = False,
-                     unitriangular: bool = False) -> jax.Array:
+@op(
+    "triangular_solve",
+    dtypes=FLOATS,
+    tensors=("x", "y"),
+    promote=("x", "y"),
+    namespaces=_LINALG,
+    method=None,
+)
+def triangular_solve(
+    x: jax.Array,
+    y: jax.Array,
+    upper: bool = True,
+    transpose: bool = False,
+    unitriangular: bool = False,
+) -> jax.Array:
     """Solve x @ out = y for a triangular ``x`` (batched, broadcast)."""
     if y.ndim < 2:
         raise ValueError(
@@ -121,9 +142,13 @@ def triangular_solve(x: jax.Array, y: jax.Array, upper: bool = True, transpose: 
     check_square(x, "triangular_solve")
     batch = jnp.broadcast_shapes(x.shape[:-2], y.shape[:-2])
     return jax.lax.linalg.triangular_solve(
-        jnp.broadcast_to(x, batch + x.shape[-2:]), jnp.broadcast_to(y, batch + y.shape[-2:]),
-        left_side=True, lower=not upper, transpose_a=bool(transpose),
-        unit_diagonal=bool(unitriangular))
+        jnp.broadcast_to(x, batch + x.shape[-2:]),
+        jnp.broadcast_to(y, batch + y.shape[-2:]),
+        left_side=True,
+        lower=not upper,
+        transpose_a=bool(transpose),
+        unit_diagonal=bool(unitriangular),
+    )
 
 
 # -- cholesky ----------------------------------------------------------------------------------
@@ -131,7 +156,8 @@ def triangular_solve(x: jax.Array, y: jax.Array, upper: bool = True, transpose: 
 def _cholesky(x, upper):
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
         raise AssertionError(
-            "Shape must have at least 2 dimensions and last two dimensions must be equal.")
+            "Shape must have at least 2 dimensions and last two dimensions must be equal."
+        )
     low = jnp.linalg.cholesky(_hermitian_from(x, True), symmetrize_input=False)
     return jnp.conj(_mT(low)) if upper else low
 
@@ -142,7 +168,8 @@ def cholesky(x: Tensor, upper: bool = False) -> Tensor:
     return _finite_or_raise(
         _cholesky(x, bool(upper)),
         "Cholesky decomposition was not successful. The input matrix might not be positive "
-        "definite.")
+        "definite.",
+    )
 
 
 @op("cholesky_solve", tensors=("x", "y"), promote=("x", "y"), namespaces=_LINALG)
@@ -153,8 +180,9 @@ def cholesky_solve(x: jax.Array, y: jax.Array, upper: bool = False) -> jax.Array
     low = jnp.broadcast_to(low, batch + low.shape[-2:])
     b = jnp.broadcast_to(x, batch + x.shape[-2:])
     z = jax.lax.linalg.triangular_solve(low, b, left_side=True, lower=True)
-    return jax.lax.linalg.triangular_solve(low, z, left_side=True, lower=True, transpose_a=True,
-                                           conjugate_a=True)
+    return jax.lax.linalg.triangular_solve(
+        low, z, left_side=True, lower=True, transpose_a=True, conjugate_a=True
+    )
 
 
 @op("cholesky_inverse", namespaces=_LINALG)
@@ -178,8 +206,9 @@ def qr(x: jax.Array, mode: str = "reduced") -> jax.Array | tuple[jax.Array, jax.
 
 
 @op("svd", dtypes=FLOATS, namespaces=_LINALG, method=None)
-def svd(x: jax.Array, full_matrices: bool = False,
-        out: None = None) -> tuple[jax.Array, jax.Array, jax.Array]:
+def svd(
+    x: jax.Array, full_matrices: bool = False, out: None = None
+) -> tuple[jax.Array, jax.Array, jax.Array]:
     """Singular value decomposition: (U, S, VH) with x = U @ diag(S) @ VH."""
     u, s, vh = jnp.linalg.svd(x, full_matrices=bool(full_matrices))
     return u, s, vh
@@ -195,7 +224,8 @@ def _check_eigh(x, UPLO):
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
         raise ValueError(
             f"The input matrix must be batches of square matrices. But received x's dimension: "
-            f"{list(x.shape)}")
+            f"{list(x.shape)}"
+        )
     if UPLO not in ("L", "U"):
         raise ValueError(f"UPLO must be 'L' or 'U', got {UPLO!r}")
 
@@ -230,10 +260,21 @@ def eigvals(x: jax.Array) -> jax.Array:
     return jnp.linalg.eigvals(x)
 
 
-@op("matrix_rank", dtypes=FLOATS, tensors=("x", "tol", "atol", "rtol"), namespaces=_LINALG, method=None,
-    differentiable=False)
-def matrix_rank(x: jax.Array, tol: jax.Array | None = None, hermitian: bool = False,
-                atol: jax.Array | None = None, rtol: jax.Array | None = None) -> jax.Array:
+@op(
+    "matrix_rank",
+    dtypes=FLOATS,
+    tensors=("x", "tol", "atol", "rtol"),
+    namespaces=_LINALG,
+    method=None,
+    differentiable=False,
+)
+def matrix_rank(
+    x: jax.Array,
+    tol: jax.Array | None = None,
+    hermitian: bool = False,
+    atol: jax.Array | None = None,
+    rtol: jax.Array | None = None,
+) -> jax.Array:
     """Number of singular values above the tolerance (int64)."""
     if hermitian:
         s = jnp.abs(jnp.linalg.eigvalsh(x))
@@ -255,8 +296,9 @@ def matrix_rank(x: jax.Array, tol: jax.Array | None = None, hermitian: bool = Fa
 
 
 @op("lstsq", tensors=("x", "y"), composite=True, namespaces=_LINALG)
-def lstsq(x: Tensor, y: Tensor, rcond: float | None = None,
-          driver: str | None = None) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+def lstsq(
+    x: Tensor, y: Tensor, rcond: float | None = None, driver: str | None = None
+) -> tuple[Tensor, Tensor, Tensor, Tensor]:
     """Least-squares solution of x @ out = y: (solution, residuals, rank, singular_values).
 
     As Paddle on CPU: the default driver 'gelsy' returns empty residuals and singular values;
@@ -271,8 +313,16 @@ def lstsq(x: Tensor, y: Tensor, rcond: float | None = None,
     return sol, resid, rank, s
 
 
-@op("_lstsq", dtypes=FLOATS, kernel="lstsq", tensors=("x", "y"), promote=("x", "y"), namespaces=(), method=None,
-    differentiable=False)
+@op(
+    "_lstsq",
+    dtypes=FLOATS,
+    kernel="lstsq",
+    tensors=("x", "y"),
+    promote=("x", "y"),
+    namespaces=(),
+    method=None,
+    differentiable=False,
+)
 def _lstsq(x, y, rcond, driver):
     if y.ndim < 2:
         raise ValueError(f"The shape of y should be (*, M, K), but received ndim is [{y.ndim} < 2]")
@@ -318,8 +368,9 @@ def lu(x: jax.Array, pivot: bool = True, get_infos: bool = False) -> tuple[jax.A
     piv = piv.astype(jnp.int32) + 1
     if get_infos:
         diag = jnp.diagonal(packed, axis1=-2, axis2=-1)
-        info = jnp.where(jnp.any(diag == 0, axis=-1),
-                         jnp.argmax(diag == 0, axis=-1) + 1, 0).astype(jnp.int32)
+        info = jnp.where(jnp.any(diag == 0, axis=-1), jnp.argmax(diag == 0, axis=-1) + 1, 0).astype(
+            jnp.int32
+        )
         return packed, piv, info
     return packed, piv
 
@@ -330,8 +381,9 @@ def _perm_from_pivots(piv, m):
 
 
 @op("lu_unpack", tensors=("x", "y"), namespaces=_LINALG)
-def lu_unpack(x: jax.Array, y: jax.Array, unpack_ludata: bool = True,
-              unpack_pivots: bool = True) -> tuple[jax.Array, jax.Array, jax.Array]:
+def lu_unpack(
+    x: jax.Array, y: jax.Array, unpack_ludata: bool = True, unpack_pivots: bool = True
+) -> tuple[jax.Array, jax.Array, jax.Array]:
     """(P, L, U) from a packed LU factorization ``x`` and its pivots ``y``."""
     m, n = x.shape[-2:]
     k = min(m, n)
@@ -367,10 +419,8 @@ def cond(x: jax.Array, p: float | str | None = None) -> jax.Array:
     check_square(x, "cond")
     xi = jnp.linalg.inv(x)
     if p in ("fro", "nuc") or p in (1, -1, np.inf, -np.inf):
-        return (jnp.linalg.norm(x, ord=p, axis=(-2, -1))
-                * jnp.linalg.norm(xi, ord=p, axis=(-2, -1)))
+        return jnp.linalg.norm(x, ord=p, axis=(-2, -1)) * jnp.linalg.norm(xi, ord=p, axis=(-2, -1))
     raise ValueError(f"cond: p must be None, 'fro', 'nuc', +-1, +-2 or +-inf, got {p!r}")
-
 
 
 # -- Householder products and low-rank SVD -----------------------------------------------------
@@ -381,12 +431,14 @@ def householder_product(x: jax.Array, tau: jax.Array) -> jax.Array:
 
 
 @op("ormqr", tensors=("x", "tau", "y"), namespaces=_LINALG)
-def ormqr(x: jax.Array, tau: jax.Array, y: jax.Array, left: bool = True,
-          transpose: bool = False) -> jax.Array:
+def ormqr(
+    x: jax.Array, tau: jax.Array, y: jax.Array, left: bool = True, transpose: bool = False
+) -> jax.Array:
     """Multiply ``y`` by the full Q of the reflectors (x, tau): Q @ y, Q^H @ y, y @ Q, ..."""
     if left and x.shape[-1] != y.shape[-2]:
         raise AssertionError(
-            "The column dimension of x and the row dimension of y should be the same")
+            "The column dimension of x and the row dimension of y should be the same"
+        )
     if not left and x.shape[-1] != y.shape[-1]:
         raise AssertionError("The column dimensions of x and y should be the same")
     m, k = x.shape[-2:]
@@ -400,8 +452,12 @@ def ormqr(x: jax.Array, tau: jax.Array, y: jax.Array, left: bool = True,
 
 
 @op("svd_lowrank", tensors=("x", "M"), namespaces=_LINALG)
-def svd_lowrank(x: jax.Array, q: int | None = None, niter: int = 2,  # noqa: N803 - Paddle's name
-                M: jax.Array | None = None) -> tuple[jax.Array, jax.Array, jax.Array]:
+def svd_lowrank(
+    x: jax.Array,
+    q: int | None = None,
+    niter: int = 2,  # noqa: N803 - Paddle's name
+    M: jax.Array | None = None,
+) -> tuple[jax.Array, jax.Array, jax.Array]:
     """Rank-q SVD (U [m, q], S [q], V [n, q]) of x - M; computed exactly (Paddle uses a
     randomized approximation), so results are at least as accurate."""
     a = x if M is None else x - M
@@ -412,8 +468,9 @@ def svd_lowrank(x: jax.Array, q: int | None = None, niter: int = 2,  # noqa: N80
 
 
 @op("pca_lowrank", namespaces=_LINALG)
-def pca_lowrank(x: jax.Array, q: int | None = None, center: bool = True,
-                niter: int = 2) -> tuple[jax.Array, jax.Array, jax.Array]:
+def pca_lowrank(
+    x: jax.Array, q: int | None = None, center: bool = True, niter: int = 2
+) -> tuple[jax.Array, jax.Array, jax.Array]:
     """Principal components: rank-q SVD of x (centered over rows when ``center``)."""
     a = x - jnp.mean(x, axis=-2, keepdims=True) if center else x
     return svd_lowrank.__wrapped__(a, q, niter, None)

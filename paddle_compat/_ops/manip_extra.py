@@ -29,31 +29,45 @@ _SCATTER_REDUCE = {"sum": "add", "prod": "mul", "mean": "mean", "amin": "amin", 
 
 def _scatter(x, dim, index, src, reduce, include_self):
     if index.ndim != x.ndim:
-        raise ValueError(f"(InvalidArgument) scatter: index ({index.ndim}-D) must have as many "
-                         f"dims as input ({x.ndim}-D).")
+        raise ValueError(
+            f"(InvalidArgument) scatter: index ({index.ndim}-D) must have as many "
+            f"dims as input ({x.ndim}-D)."
+        )
     src = jnp.asarray(src)
     if src.ndim:
         src = src[tuple(slice(0, s) for s in index.shape)]
-    return _put_along_axis.fn(x, index, src, dim, reduce=reduce, include_self=include_self,
-                              broadcast=False)
+    return _put_along_axis.fn(
+        x, index, src, dim, reduce=reduce, include_self=include_self, broadcast=False
+    )
 
 
-@op("scatter_add", tensors=("input", "index", "src"), aliases={"input": "input", "x": "input"},
-    inplace="scatter_add_")
+@op(
+    "scatter_add",
+    tensors=("input", "index", "src"),
+    aliases={"input": "input", "x": "input"},
+    inplace="scatter_add_",
+)
 def scatter_add(input: jax.Array, dim: int, index: jax.Array, src: jax.Array) -> jax.Array:  # noqa: A002
     """Add ``src`` into ``input`` at ``index`` along ``dim`` (duplicates accumulate)."""
     return _scatter(input, dim, index, src, "add", True)
 
 
-@op("scatter_reduce", tensors=("input", "index", "src"),
-    aliases={"input": "input", "x": "input"})
-def scatter_reduce(input: jax.Array, dim: int, index: jax.Array, src: jax.Array, reduce: str,  # noqa: A002
-                   include_self: bool = True) -> jax.Array:
+@op("scatter_reduce", tensors=("input", "index", "src"), aliases={"input": "input", "x": "input"})
+def scatter_reduce(
+    input: jax.Array,
+    dim: int,
+    index: jax.Array,
+    src: jax.Array,
+    reduce: str,  # noqa: A002
+    include_self: bool = True,
+) -> jax.Array:
     """Reduce ``src`` into ``input`` at ``index`` along ``dim`` ('sum', 'prod', 'mean', 'amin',
     'amax')."""
     if reduce not in _SCATTER_REDUCE:
-        raise ValueError(f"(InvalidArgument) scatter_reduce: reduce must be one of "
-                         f"{', '.join(_SCATTER_REDUCE)}, but got {reduce!r}.")
+        raise ValueError(
+            f"(InvalidArgument) scatter_reduce: reduce must be one of "
+            f"{', '.join(_SCATTER_REDUCE)}, but got {reduce!r}."
+        )
     return _scatter(input, dim, index, src, _SCATTER_REDUCE[reduce], include_self)
 
 
@@ -63,8 +77,10 @@ def block_diag(inputs: Sequence[jax.Array]) -> jax.Array:
     mats = []
     for a in inputs:
         if a.ndim > 2:
-            raise ValueError(f"(InvalidArgument) block_diag: inputs must have at most 2 dims, "
-                             f"but got shape {list(a.shape)}.")
+            raise ValueError(
+                f"(InvalidArgument) block_diag: inputs must have at most 2 dims, "
+                f"but got shape {list(a.shape)}."
+            )
         mats.append(a.reshape(1, -1) if a.ndim < 2 else a)
     dt = mats[0].dtype
     for m in mats[1:]:
@@ -74,33 +90,39 @@ def block_diag(inputs: Sequence[jax.Array]) -> jax.Array:
     out = jnp.zeros((rows, cols), dt)
     r = c = 0
     for m in mats:
-        out = out.at[r:r + m.shape[0], c:c + m.shape[1]].set(m.astype(dt))
+        out = out.at[r : r + m.shape[0], c : c + m.shape[1]].set(m.astype(dt))
         r, c = r + m.shape[0], c + m.shape[1]
     return out
 
 
 @op("as_strided")
-def as_strided(x: jax.Array, shape: Sequence[int], stride: Sequence[int],
-               offset: int = 0) -> jax.Array:
+def as_strided(
+    x: jax.Array, shape: Sequence[int], stride: Sequence[int], offset: int = 0
+) -> jax.Array:
     """A Tensor of ``shape`` reading x's (contiguous) elements at sum(i * stride), starting
     ``offset`` bytes in (Paddle measures the offset in bytes, strides in elements)."""
     shape, stride = int_list(shape), int_list(stride)
     size = np.dtype(x.dtype).itemsize
     if offset % size:
-        raise ValueError(f"(InvalidArgument) as_strided: offset ({offset} bytes) must be a "
-                         f"multiple of the element size ({size} bytes).")
+        raise ValueError(
+            f"(InvalidArgument) as_strided: offset ({offset} bytes) must be a "
+            f"multiple of the element size ({size} bytes)."
+        )
     offset //= size
     if len(shape) != len(stride):
-        raise ValueError(f"(InvalidArgument) as_strided: shape {shape} and stride {stride} "
-                         "must have the same length.")
+        raise ValueError(
+            f"(InvalidArgument) as_strided: shape {shape} and stride {stride} "
+            "must have the same length."
+        )
     idx = np.full(shape, int(offset), np.int64)
     for d, (s, st) in enumerate(zip(shape, stride)):
         view = [1] * len(shape)
         view[d] = s
         idx = idx + (np.arange(s, dtype=np.int64) * st).reshape(view)
     if idx.size and (idx.max() >= x.size or idx.min() < 0):
-        raise ValueError(f"(InvalidArgument) as_strided: the view reads past the {x.size} "
-                         f"elements of x.")
+        raise ValueError(
+            f"(InvalidArgument) as_strided: the view reads past the {x.size} elements of x."
+        )
     return x.reshape(-1)[jnp.asarray(idx)]
 
 
@@ -118,11 +140,15 @@ def _zero(x):
 @op("_fill_diagonal", tensor_inplace=True, namespaces=(), method=None, inplace="fill_diagonal_")
 def _fill_diagonal(x, value, offset=0, wrap=False):
     if x.ndim < 2:
-        raise ValueError(f"(InvalidArgument) fill_diagonal_: x must have at least 2 dims, but "
-                         f"got shape {list(x.shape)}.")
+        raise ValueError(
+            f"(InvalidArgument) fill_diagonal_: x must have at least 2 dims, but "
+            f"got shape {list(x.shape)}."
+        )
     if x.ndim > 2 and len(set(x.shape)) != 1:
-        raise ValueError("(InvalidArgument) fill_diagonal_: all dims of x must be equal when "
-                         "x has more than 2 dims.")
+        raise ValueError(
+            "(InvalidArgument) fill_diagonal_: all dims of x must be equal when "
+            "x has more than 2 dims."
+        )
     if x.ndim == 2:
         rows, cols = x.shape
         limit = rows * cols if wrap else builtins.min(rows, cols) * cols
@@ -148,14 +174,20 @@ def _diag_scatter(x, y, offset, dim1, dim2):
     y = jnp.asarray(y).astype(x.dtype)
     want = (*xt.shape[:-2], k)
     if tuple(y.shape) != want:  # Paddle asserts this
-        raise AssertionError(f"fill_diagonal_tensor: y must have shape {list(want)}, but got "
-                             f"{list(y.shape)}.")
+        raise AssertionError(
+            f"fill_diagonal_tensor: y must have shape {list(want)}, but got {list(y.shape)}."
+        )
     xt = xt.at[..., rows, cols].set(y)
     return jnp.moveaxis(xt, (-2, -1), (a1, a2))
 
 
-@op("fill_diagonal_tensor", tensor_inplace=True, tensors=("x", "y"), namespaces=(),
-    inplace="fill_diagonal_tensor_")
+@op(
+    "fill_diagonal_tensor",
+    tensor_inplace=True,
+    tensors=("x", "y"),
+    namespaces=(),
+    inplace="fill_diagonal_tensor_",
+)
 def fill_diagonal_tensor(x, y, offset=0, dim1=0, dim2=1):
     """Write ``y`` onto the diagonal of x over dims (dim1, dim2)."""
     return _diag_scatter(x, y, offset, dim1, dim2)
@@ -179,8 +211,9 @@ def tril_indices(row: int, col: int, offset: int = 0, dtype: DTypeLike = "int64"
 
 
 @op("triu_indices", tensor_modules=("creation",), tensors=(), method=None, differentiable=False)
-def triu_indices(row: int, col: int | None = None, offset: int = 0,
-                 dtype: DTypeLike = "int64") -> jax.Array:
+def triu_indices(
+    row: int, col: int | None = None, offset: int = 0, dtype: DTypeLike = "int64"
+) -> jax.Array:
     """[2, N] row/column indices of the upper triangle of a row x col matrix."""
     col = row if col is None else col
     if row < 0 or col < 0:
@@ -195,8 +228,12 @@ def diagflat(x: jax.Array, offset: int = 0) -> jax.Array:
 
 
 @op("range", tensor_modules=("creation",), tensors=(), method=None, differentiable=False)
-def range(start: float = 0, end: float | None = None, step: float = 1,  # noqa: A001
-          dtype: DTypeLike | None = None) -> jax.Array:
+def range(
+    start: float = 0,
+    end: float | None = None,
+    step: float = 1,  # noqa: A001
+    dtype: DTypeLike | None = None,
+) -> jax.Array:
     """Deprecated Paddle API: values from start to end *inclusive*, step apart (default dtype:
     the default float)."""
     if end is None:

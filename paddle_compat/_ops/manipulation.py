@@ -28,10 +28,7 @@ def axis_of(axis, ndim: int, what: str = "axis", extra: int = 0) -> int:
     n = ndim + extra
     lo, hi = -builtins.max(n, 1), builtins.max(n, 1)
     if not lo <= axis < hi:
-        raise ValueError(
-            f"The {what} is expected to be in range of [{lo}, {hi}), but got "
-            f"{axis}."
-        )
+        raise ValueError(f"The {what} is expected to be in range of [{lo}, {hi}), but got {axis}.")
     return axis % hi if n else 0
 
 
@@ -39,8 +36,11 @@ def int_list(v) -> list[int]:
     """A static shape-like argument (int, list/tuple with ints, numpy) -> list of ints."""
     if isinstance(v, int | np.integer):
         return [int(v)]
-    return [int(a) for a in np.asarray(v).reshape(-1)] if isinstance(v, np.ndarray) else [
-        a if jax.export.is_symbolic_dim(a) else int(a) for a in v]  # symbolic: jax.export
+    return (
+        [int(a) for a in np.asarray(v).reshape(-1)]
+        if isinstance(v, np.ndarray)
+        else [a if jax.export.is_symbolic_dim(a) else int(a) for a in v]
+    )  # symbolic: jax.export
 
 
 def _with_more(shape, more):
@@ -54,11 +54,13 @@ def _with_more(shape, more):
 def tensor_list(x, what, arg="x"):
     """A list/tuple of arrays (Paddle refuses a single Tensor or an empty list)."""
     if not isinstance(x, list | tuple):
-        raise ValueError(f"{what}(): argument '{arg}' (position 0) must be list of Tensors, "
-                         f"but got Tensor")
+        raise ValueError(
+            f"{what}(): argument '{arg}' (position 0) must be list of Tensors, but got Tensor"
+        )
     if not x:
-        raise ValueError(f"{what}(): argument '{arg}' (position 0) must be list of Tensors, "
-                         "but got empty list")
+        raise ValueError(
+            f"{what}(): argument '{arg}' (position 0) must be list of Tensors, but got empty list"
+        )
     return list(x)
 
 
@@ -156,8 +158,7 @@ def _view_dtype(x, dtype):
     k = b // a
     if x.ndim == 0 or x.shape[-1] % k:
         raise ValueError(
-            f"view as {dtype}: the last dimension of x ({list(x.shape)}) "
-            f"must be divisible by {k}."
+            f"view as {dtype}: the last dimension of x ({list(x.shape)}) must be divisible by {k}."
         )
     return lax.bitcast_convert_type(x.reshape(x.shape[:-1] + (x.shape[-1] // k, k)), dt)
 
@@ -182,7 +183,7 @@ def unflatten(x: jax.Array, axis: int, shape: Sequence[int]) -> jax.Array:
     """Split dim ``axis`` into ``shape`` (one -1 allowed)."""
     ax = axis_of(axis, x.ndim)
     sub = infer_shape((x.shape[ax],), shape)
-    return jnp.reshape(x, x.shape[:ax] + sub + x.shape[ax + 1:])
+    return jnp.reshape(x, x.shape[:ax] + sub + x.shape[ax + 1 :])
 
 
 @op("flatten", inplace="flatten_")
@@ -197,17 +198,14 @@ def flatten(x: jax.Array, start_axis: int = 0, stop_axis: int = -1) -> jax.Array
     s, e = start_axis % nd, stop_axis % nd
     if s > e:
         raise ValueError("The stop_axis should be larger than stat_axis")
-    return x.reshape(x.shape[:s] + (-1 if 0 not in x.shape[s:e + 1] else 0,) + x.shape[e + 1:])
+    return x.reshape(x.shape[:s] + (-1 if 0 not in x.shape[s : e + 1] else 0,) + x.shape[e + 1 :])
 
 
 # -- axes -------------------------------------------------------------------------------------
 def _perm(perm, nd):
     perm = int_list(perm)
     if len(perm) != nd:
-        raise ValueError(
-            f"The length of perm ({len(perm)}) must equal the rank of x "
-            f"({nd})."
-        )
+        raise ValueError(f"The length of perm ({len(perm)}) must equal the rank of x ({nd}).")
     out = []
     for a in perm:
         if not -nd <= a < nd:
@@ -236,8 +234,9 @@ def permute(x: jax.Array, *dims: int | Sequence[int]) -> jax.Array:
 
 
 @op("moveaxis")
-def moveaxis(x: jax.Array, source: int | Sequence[int],
-             destination: int | Sequence[int]) -> jax.Array:
+def moveaxis(
+    x: jax.Array, source: int | Sequence[int], destination: int | Sequence[int]
+) -> jax.Array:
     """Move dims ``source`` to positions ``destination``."""
     src, dst = int_list(source), int_list(destination)
     nd = x.ndim
@@ -403,12 +402,18 @@ def chunk(x: jax.Array, chunks: int, axis: int = 0) -> list[jax.Array]:
 
 
 @op("tensor_split")
-def tensor_split(x: jax.Array, num_or_indices: int | Sequence[int],
-                 axis: int = 0) -> list[jax.Array]:
+def tensor_split(
+    x: jax.Array, num_or_indices: int | Sequence[int], axis: int = 0
+) -> list[jax.Array]:
     """numpy.array_split: n nearly equal parts, or split before the given indices."""
     ax = axis_of(axis, x.ndim)
-    return list(jnp.array_split(x, num_or_indices if isinstance(num_or_indices, int)
-                                else int_list(num_or_indices), axis=ax))
+    return list(
+        jnp.array_split(
+            x,
+            num_or_indices if isinstance(num_or_indices, int) else int_list(num_or_indices),
+            axis=ax,
+        )
+    )
 
 
 @op("hsplit")
@@ -577,9 +582,7 @@ def _flip_axes(axis, nd):
     axes = int_list(axis)
     for a in axes:
         if not -nd <= a < nd:
-            raise ValueError(
-                f"The axis of flip ({a}) should be in range [{-nd}, {nd})."
-            )
+            raise ValueError(f"The axis of flip ({a}) should be in range [{-nd}, {nd}).")
     return tuple(a % nd for a in axes)
 
 
@@ -596,8 +599,9 @@ def reverse(x, axis):
 
 
 @op("roll")
-def roll(x: jax.Array, shifts: int | Sequence[int],
-         axis: int | Sequence[int] | None = None) -> jax.Array:
+def roll(
+    x: jax.Array, shifts: int | Sequence[int], axis: int | Sequence[int] | None = None
+) -> jax.Array:
     """Shift elements circularly (over the flattened tensor when ``axis`` is None)."""
     sh = int_list(shifts)
     if axis is None:
@@ -622,7 +626,8 @@ def rot90(x: jax.Array, k: int = 1, axes: Sequence[int] = (0, 1)) -> jax.Array:
         raise ValueError(f"expected total dims >= 2, but got total dims = {nd}")
     if a0 % nd == a1 % nd:
         raise ValueError(
-            f"expected rotation axes to be different, but got axis0 = {a0}, and axis1 = {a1}")
+            f"expected rotation axes to be different, but got axis0 = {a0}, and axis1 = {a1}"
+        )
     if not (-nd <= a0 < nd and -nd <= a1 < nd):
         raise ValueError(f"Axis out of range: axes {(a0, a1)} for tensor of rank {nd}")
     return jnp.rot90(x, k, (a0, a1))
@@ -633,8 +638,7 @@ def diagonal(x: jax.Array, offset: int = 0, axis1: int = 0, axis2: int = 1) -> j
     """The diagonal of the (axis1, axis2) planes, appended as the last dim."""
     a1, a2 = axis_of(axis1, x.ndim), axis_of(axis2, x.ndim)
     if a1 == a2:
-        raise ValueError(
-            f"The dimensions should not be identical {a1} vs {a2}.")
+        raise ValueError(f"The dimensions should not be identical {a1} vs {a2}.")
     return jnp.diagonal(x, offset, a1, a2)
 
 
@@ -644,14 +648,11 @@ def tensor_unfold(x: jax.Array, axis: int, size: int, step: int) -> jax.Array:
     ax = axis_of(axis, x.ndim)
     n = x.shape[ax]
     if size > n or size < 0 or step <= 0:
-        raise ValueError(
-            f"unfold: size ({size}) must be in [0, {n}] and step ({step}) "
-            "positive."
-        )
+        raise ValueError(f"unfold: size ({size}) must be in [0, {n}] and step ({step}) positive.")
     count = (n - size) // step + 1
     idx = np.arange(count)[:, None] * step + np.arange(size)[None, :]
     y = jnp.take(x, jnp.asarray(idx.reshape(-1)), axis=ax)
-    y = y.reshape(x.shape[:ax] + (count, size) + x.shape[ax + 1:])
+    y = y.reshape(x.shape[:ax] + (count, size) + x.shape[ax + 1 :])
     return jnp.moveaxis(y, ax + 1, -1)
 
 
@@ -666,8 +667,9 @@ def meshgrid(*args: jax.Array | Sequence[jax.Array], indexing: str = "ij") -> li
 
 
 @op("crop", method=None)
-def crop(x: jax.Array, shape: Sequence[int] | None = None,
-         offsets: Sequence[int] | None = None) -> jax.Array:
+def crop(
+    x: jax.Array, shape: Sequence[int] | None = None, offsets: Sequence[int] | None = None
+) -> jax.Array:
     """Slice a block of ``shape`` (-1: up to the end) starting at ``offsets``."""
     nd = x.ndim
     offs = [0] * nd if offsets is None else int_list(offsets)
@@ -697,15 +699,16 @@ def _td_axes(axes, nx):
         return ax[0], ax[0]
     a, b = ax[0], ax[1]
     if len(b) < len(a):
-        b = b + a[len(b):]
+        b = b + a[len(b) :]
     elif len(a) < len(b):
-        a = a + b[len(a):]
+        a = a + b[len(a) :]
     return a, b
 
 
 @op("tensordot", tensors=("x", "y"))
-def tensordot(x: jax.Array, y: jax.Array,
-              axes: int | Sequence[int] | Sequence[Sequence[int]] = 2) -> jax.Array:
+def tensordot(
+    x: jax.Array, y: jax.Array, axes: int | Sequence[int] | Sequence[Sequence[int]] = 2
+) -> jax.Array:
     """Sum products over the paired ``axes`` of x and y."""
     if x.dtype != y.dtype:
         raise ValueError(
@@ -730,8 +733,6 @@ def narrow(x: jax.Array, axis: int, start: int, length: int) -> jax.Array:
     s = start + n if start < 0 else start
     if not 0 <= s <= n or length < 0 or s + length > n:
         raise ValueError(
-            f"narrow: start ({start}) + length ({length}) exceeds dim "
-            f"{ax} of size {n}."
+            f"narrow: start ({start}) + length ({length}) exceeds dim {ax} of size {n}."
         )
     return lax.slice_in_dim(x, s, s + length, axis=ax)
-

@@ -89,9 +89,16 @@ def index_select(x: jax.Array, index: jax.Array, axis: int = 0, out: None = None
     return jnp.take(x, _wrap(index, x.shape[ax]), axis=ax, mode="clip")
 
 
-@op("take_along_axis", extra_names=("take_along_dim",), method_aliases=("take_along_dim",), tensors=("arr", "indices"), aliases={"input": "arr"})
-def take_along_axis(arr: jax.Array, indices: jax.Array, axis: int, broadcast: bool = True,
-                    out: None = None) -> jax.Array:
+@op(
+    "take_along_axis",
+    extra_names=("take_along_dim",),
+    method_aliases=("take_along_dim",),
+    tensors=("arr", "indices"),
+    aliases={"input": "arr"},
+)
+def take_along_axis(
+    arr: jax.Array, indices: jax.Array, axis: int, broadcast: bool = True, out: None = None
+) -> jax.Array:
     """Values of ``arr`` at ``indices`` along ``axis`` (other dims broadcast together)."""
     _check_index(indices, "take_along_axis")
     ax = axis_of(axis, arr.ndim)
@@ -120,8 +127,9 @@ def _align(arr, indices, ax, broadcast):
 
 # -- scatter ----------------------------------------------------------------------------------
 @op("scatter", amp="black", tensors=("x", "index", "updates"), inplace="scatter_")
-def scatter(x: jax.Array, index: jax.Array, updates: jax.Array, overwrite: bool = True,
-            out: None = None) -> jax.Array:
+def scatter(
+    x: jax.Array, index: jax.Array, updates: jax.Array, overwrite: bool = True, out: None = None
+) -> jax.Array:
     """Rows of ``x`` at ``index`` replaced by (overwrite) or summed from ``updates`` (rows
     that are hit are zeroed first when ``overwrite`` is False)."""
     _check_index(index, "scatter")
@@ -154,8 +162,9 @@ def scatter_nd(index: jax.Array, updates: jax.Array, shape: Sequence[int]) -> ja
 
 
 @op("index_add", tensors=("x", "index", "value"), inplace="index_add_")
-def index_add(x: jax.Array, index: jax.Array, axis: int, value: jax.Array, alpha: float = 1,
-              out: None = None) -> jax.Array:
+def index_add(
+    x: jax.Array, index: jax.Array, axis: int, value: jax.Array, alpha: float = 1, out: None = None
+) -> jax.Array:
     """``x`` plus ``alpha * value`` added at ``index`` along ``axis``."""
     _check_index(index, "index_add")
     ax = axis_of(axis, x.ndim)
@@ -180,8 +189,9 @@ def _index_put_kernel(x, indices, value, accumulate=False):
 
 
 @op("index_put", composite=True, inplace="index_put_")
-def index_put(x: Tensor, indices: Sequence[Tensor], value: Tensor | float,
-              accumulate: bool = False) -> Tensor:
+def index_put(
+    x: Tensor, indices: Sequence[Tensor], value: Tensor | float, accumulate: bool = False
+) -> Tensor:
     """``x`` with ``value`` put (or accumulated) at the advanced index ``indices``."""
     idx = []
     for t in indices:
@@ -201,9 +211,15 @@ _REDUCE = ("assign", "add", "mul", "multiply", "mean", "amin", "amax")
     inplace="put_along_axis_",
     aliases={"input": "arr"},
 )
-def put_along_axis(arr: jax.Array, indices: jax.Array, values: jax.Array, axis: int,
-                   reduce: str = "assign", include_self: bool = True,
-                   broadcast: bool = True) -> jax.Array:
+def put_along_axis(
+    arr: jax.Array,
+    indices: jax.Array,
+    values: jax.Array,
+    axis: int,
+    reduce: str = "assign",
+    include_self: bool = True,
+    broadcast: bool = True,
+) -> jax.Array:
     """Put ``values`` into ``arr`` at ``indices`` along ``axis`` with a reduction."""
     if reduce not in _REDUCE:
         raise ValueError(
@@ -284,8 +300,12 @@ def _check_cond(condition):
 
 
 @op("where", tensor_modules=("search",), composite=True)
-def where(condition: Tensor, x: Tensor | float | None = None, y: Tensor | float | None = None,
-          out: None = None) -> Tensor | tuple[Tensor, ...]:
+def where(
+    condition: Tensor,
+    x: Tensor | float | None = None,
+    y: Tensor | float | None = None,
+    out: None = None,
+) -> Tensor | tuple[Tensor, ...]:
     """Elementwise ``x if condition else y`` (Paddle promotion of x and y); with only
     ``condition``, the tuple of int64 coordinates of its True entries."""
     if x is None and y is None:
@@ -350,8 +370,9 @@ def _repeat_interleave_int(x, repeats, axis):
 
 
 @op("repeat_interleave", composite=True)
-def repeat_interleave(x: Tensor, repeats: int | Tensor, axis: int | None = None,
-                      output_size: int | None = None) -> Tensor:
+def repeat_interleave(
+    x: Tensor, repeats: int | Tensor, axis: int | None = None, output_size: int | None = None
+) -> Tensor:
     """Repeat each element (or slice along ``axis``) ``repeats`` times."""
     if isinstance(repeats, int | np.integer):
         return _repeat_interleave_int(x, int(repeats), axis)
@@ -390,8 +411,14 @@ def select_scatter(x: jax.Array, values: jax.Array, axis: int, index: int) -> ja
 
 
 @op("slice_scatter", tensors=("x", "value"))
-def slice_scatter(x: jax.Array, value: jax.Array, axes: Sequence[int], starts: Sequence[int],
-                  ends: Sequence[int], strides: Sequence[int]) -> jax.Array:
+def slice_scatter(
+    x: jax.Array,
+    value: jax.Array,
+    axes: Sequence[int],
+    starts: Sequence[int],
+    ends: Sequence[int],
+    strides: Sequence[int],
+) -> jax.Array:
     """``x`` with the strided slice given by axes/starts/ends/strides replaced by ``value``."""
     sl = [slice(None)] * x.ndim
     for a, s, e, st in zip(int_list(axes), int_list(starts), int_list(ends), int_list(strides)):
@@ -401,8 +428,9 @@ def slice_scatter(x: jax.Array, value: jax.Array, axes: Sequence[int], starts: S
 
 
 @op("diagonal_scatter", tensors=("x", "y"))
-def diagonal_scatter(x: jax.Array, y: jax.Array, offset: int = 0, axis1: int = 0,
-                     axis2: int = 1) -> jax.Array:
+def diagonal_scatter(
+    x: jax.Array, y: jax.Array, offset: int = 0, axis1: int = 0, axis2: int = 1
+) -> jax.Array:
     """``x`` with its (offset, axis1, axis2) diagonal replaced by ``y``."""
     a1, a2 = axis_of(axis1, x.ndim), axis_of(axis2, x.ndim)
     n1, n2 = x.shape[a1], x.shape[a2]
@@ -415,8 +443,9 @@ def diagonal_scatter(x: jax.Array, y: jax.Array, offset: int = 0, axis1: int = 0
 
 
 @op("shard_index", differentiable=False)
-def shard_index(x: jax.Array, index_num: int, nshards: int, shard_id: int,
-                ignore_value: int = -1) -> jax.Array:
+def shard_index(
+    x: jax.Array, index_num: int, nshards: int, shard_id: int, ignore_value: int = -1
+) -> jax.Array:
     """Map global ids to ids local to shard ``shard_id`` (others -> ``ignore_value``)."""
     size = (index_num + nshards - 1) // nshards
     return jnp.where(x // size == shard_id, x % size, ignore_value).astype(x.dtype)

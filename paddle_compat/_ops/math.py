@@ -27,19 +27,41 @@ def add(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.add(x, y)
 
 
-@op("subtract", method_aliases=("sub",), inplace_aliases=("sub_",), inplace="subtract_", extra_names=("sub",), **_BIN)
+@op(
+    "subtract",
+    method_aliases=("sub",),
+    inplace_aliases=("sub_",),
+    inplace="subtract_",
+    extra_names=("sub",),
+    **_BIN,
+)
 def subtract(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.subtract(x, y)
 
 
-@op("multiply", tensor_modules=("einsum", "math"), method_aliases=("mul",), inplace_aliases=("mul_",), inplace="multiply_", extra_names=("mul",), **_BIN)
+@op(
+    "multiply",
+    tensor_modules=("einsum", "math"),
+    method_aliases=("mul",),
+    inplace_aliases=("mul_",),
+    inplace="multiply_",
+    extra_names=("mul",),
+    **_BIN,
+)
 def multiply(x: jax.Array, y: jax.Array) -> jax.Array:
     if x.dtype == jnp.bool_:
         return jnp.logical_and(x, y)
     return jnp.multiply(x, y)
 
 
-@op("divide", inplace="divide_", extra_names=("div", "true_divide"), method_aliases=("div", "true_divide"), inplace_aliases=("div_",), **_BIN)
+@op(
+    "divide",
+    inplace="divide_",
+    extra_names=("div", "true_divide"),
+    method_aliases=("div", "true_divide"),
+    inplace_aliases=("div_",),
+    **_BIN,
+)
 def divide(x: jax.Array, y: jax.Array) -> jax.Array:
     """True division; int inputs give the default float dtype."""
     if not _dt.is_inexact_np(x.dtype):
@@ -53,7 +75,14 @@ def floor_divide(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.floor_divide(x, y)
 
 
-@op("remainder", method_aliases=("mod", "floor_mod"), inplace_aliases=("mod_", "floor_mod_"), inplace="remainder_", extra_names=("mod", "floor_mod"), **_BIN)
+@op(
+    "remainder",
+    method_aliases=("mod", "floor_mod"),
+    inplace_aliases=("mod_", "floor_mod_"),
+    inplace="remainder_",
+    extra_names=("mod", "floor_mod"),
+    **_BIN,
+)
 def remainder(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.remainder(x, y)
 
@@ -98,22 +127,40 @@ def heaviside(x: jax.Array, y: jax.Array) -> jax.Array:
 # F: also in paddle.nn.functional; every op has an in-place variant ``<name>_`` unless noted.
 _BLACK, _F = {"amp": "black"}, {"namespaces": ("paddle", "paddle.nn.functional")}
 _UNARY = {
-    "exp": (jnp.exp, True, _BLACK), "expm1": (jnp.expm1, True, _BLACK),
-    "log": (jnp.log, True, _BLACK), "log2": (jnp.log2, True, _BLACK),
-    "log10": (jnp.log10, True, _BLACK), "log1p": (jnp.log1p, True, {}),
-    "sqrt": (jnp.sqrt, True, {}), "rsqrt": (jax.lax.rsqrt, True, _BLACK),
-    "sin": (jnp.sin, True, {}), "cos": (jnp.cos, True, {}), "tan": (jnp.tan, True, _BLACK),
-    "asin": (jnp.arcsin, True, _BLACK), "acos": (jnp.arccos, True, _BLACK),
-    "atan": (jnp.arctan, True, {}), "sinh": (jnp.sinh, True, _BLACK),
-    "cosh": (jnp.cosh, True, _BLACK), "tanh": (jnp.tanh, True, _F),
-    "asinh": (jnp.arcsinh, True, {}), "acosh": (jnp.arccosh, True, {}),
-    "atanh": (jnp.arctanh, True, _BLACK), "sigmoid": (jax.nn.sigmoid, True, _F),
-    "erf": (jsp.erf, True, {}), "erfinv": (jsp.erfinv, True, _BLACK),
-    "lgamma": (jsp.gammaln, True, {}), "digamma": (jsp.digamma, True, {}),
-    "reciprocal": (jnp.reciprocal, True, _BLACK), "floor": (jnp.floor, False, {}),
-    "ceil": (jnp.ceil, False, {}), "trunc": (jnp.trunc, False, {}), "abs": (jnp.abs, False, {}),
-    "neg": (jnp.negative, False, {}), "square": (jnp.square, False, _BLACK),
-    "sign": (jnp.sign, False, {"inplace": None}), "frac": (lambda x: x - jnp.trunc(x), True, {}),
+    "exp": (jnp.exp, True, _BLACK),
+    "expm1": (jnp.expm1, True, _BLACK),
+    "log": (jnp.log, True, _BLACK),
+    "log2": (jnp.log2, True, _BLACK),
+    "log10": (jnp.log10, True, _BLACK),
+    "log1p": (jnp.log1p, True, {}),
+    "sqrt": (jnp.sqrt, True, {}),
+    "rsqrt": (jax.lax.rsqrt, True, _BLACK),
+    "sin": (jnp.sin, True, {}),
+    "cos": (jnp.cos, True, {}),
+    "tan": (jnp.tan, True, _BLACK),
+    "asin": (jnp.arcsin, True, _BLACK),
+    "acos": (jnp.arccos, True, _BLACK),
+    "atan": (jnp.arctan, True, {}),
+    "sinh": (jnp.sinh, True, _BLACK),
+    "cosh": (jnp.cosh, True, _BLACK),
+    "tanh": (jnp.tanh, True, _F),
+    "asinh": (jnp.arcsinh, True, {}),
+    "acosh": (jnp.arccosh, True, {}),
+    "atanh": (jnp.arctanh, True, _BLACK),
+    "sigmoid": (jax.nn.sigmoid, True, _F),
+    "erf": (jsp.erf, True, {}),
+    "erfinv": (jsp.erfinv, True, _BLACK),
+    "lgamma": (jsp.gammaln, True, {}),
+    "digamma": (jsp.digamma, True, {}),
+    "reciprocal": (jnp.reciprocal, True, _BLACK),
+    "floor": (jnp.floor, False, {}),
+    "ceil": (jnp.ceil, False, {}),
+    "trunc": (jnp.trunc, False, {}),
+    "abs": (jnp.abs, False, {}),
+    "neg": (jnp.negative, False, {}),
+    "square": (jnp.square, False, _BLACK),
+    "sign": (jnp.sign, False, {"inplace": None}),
+    "frac": (lambda x: x - jnp.trunc(x), True, {}),
 }
 
 
@@ -125,9 +172,30 @@ def _make_unary(fn, float_only):
 
 
 # Paddle exposes these in paddle.tensor.ops as well as paddle.tensor.math
-_IN_OPS = {"exp", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
-           "cosh", "asinh", "acosh", "atanh", "sigmoid", "erf", "reciprocal", "floor", "ceil",
-           "abs", "square"}
+_IN_OPS = {
+    "exp",
+    "expm1",
+    "sqrt",
+    "rsqrt",
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "sigmoid",
+    "erf",
+    "reciprocal",
+    "floor",
+    "ceil",
+    "abs",
+    "square",
+}
 for _name, (_fn, _float_only, _traits) in _UNARY.items():
     _f = _make_unary(_fn, _float_only)
     _f.__doc__ = f"Elementwise ``{_name}``."
@@ -150,15 +218,27 @@ def logit(x: jax.Array, eps: float | None = None) -> jax.Array:
 
 
 @op("scale", inplace="scale_")
-def scale(x: jax.Array, scale: float = 1.0, bias: float = 0.0, bias_after_scale: bool = True,
-          act: str | None = None) -> jax.Array:
+def scale(
+    x: jax.Array,
+    scale: float = 1.0,
+    bias: float = 0.0,
+    bias_after_scale: bool = True,
+    act: str | None = None,
+) -> jax.Array:
     """``scale * x + bias`` (or ``scale * (x + bias)``), keeping x's dtype."""
     s = jnp.asarray(scale, x.dtype)
     b = jnp.asarray(bias, x.dtype)
     return x * s + b if bias_after_scale else (x + b) * s
 
 
-@op("clip", extra_names=("clamp",), method_aliases=("clamp",), inplace_aliases=("clamp_",), inplace="clip_", tensors=("x", "min", "max"))
+@op(
+    "clip",
+    extra_names=("clamp",),
+    method_aliases=("clamp",),
+    inplace_aliases=("clamp_",),
+    inplace="clip_",
+    tensors=("x", "min", "max"),
+)
 def clip(x: jax.Array, min: jax.Array | None = None, max: jax.Array | None = None) -> jax.Array:  # noqa: A002
     """Clamp to [min, max]; min/max may be numbers or Tensors, and keep x's dtype."""
     lo = None if min is None else jnp.asarray(min).astype(x.dtype)
@@ -172,14 +252,18 @@ def lerp(x: jax.Array, y: jax.Array, weight: jax.Array) -> jax.Array:
 
 
 @op("addmm", inplace="addmm_", tensors=("input", "x", "y"), aliases={"input": "input"})
-def addmm(input: jax.Array, x: jax.Array, y: jax.Array, beta: float = 1.0,  # noqa: A002
-          alpha: float = 1.0) -> jax.Array:
+def addmm(
+    input: jax.Array,
+    x: jax.Array,
+    y: jax.Array,
+    beta: float = 1.0,  # noqa: A002
+    alpha: float = 1.0,
+) -> jax.Array:
     return beta * input + alpha * jnp.matmul(x, y)
 
 
 # -- comparisons and logic (no gradient) ------------------------------------------------------
-_CMP = dict(tensors=("x", "y"), promote=("x", "y"), differentiable=False,
-            tensor_modules=("logic",))
+_CMP = dict(tensors=("x", "y"), promote=("x", "y"), differentiable=False, tensor_modules=("logic",))
 
 
 @op("equal", extra_names=("eq",), method_aliases=("eq",), inplace="equal_", **_CMP)
@@ -192,7 +276,14 @@ def not_equal(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.not_equal(x, y)
 
 
-@op("less_than", extra_names=("less", "lt"), method_aliases=("lt", "less"), inplace="less_than_", inplace_aliases=("less_",), **_CMP)
+@op(
+    "less_than",
+    extra_names=("less", "lt"),
+    method_aliases=("lt", "less"),
+    inplace="less_than_",
+    inplace_aliases=("less_",),
+    **_CMP,
+)
 def less_than(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.less(x, y)
 
@@ -202,7 +293,13 @@ def less_equal(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.less_equal(x, y)
 
 
-@op("greater_than", extra_names=("greater", "gt"), method_aliases=("gt", "greater"), inplace="greater_than_", **_CMP)
+@op(
+    "greater_than",
+    extra_names=("greater", "gt"),
+    method_aliases=("gt", "greater"),
+    inplace="greater_than_",
+    **_CMP,
+)
 def greater_than(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.greater(x, y)
 
@@ -212,17 +309,35 @@ def greater_equal(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.greater_equal(x, y)
 
 
-@op("logical_and", tensor_modules=("logic",), inplace="logical_and_", tensors=("x", "y"), differentiable=False)
+@op(
+    "logical_and",
+    tensor_modules=("logic",),
+    inplace="logical_and_",
+    tensors=("x", "y"),
+    differentiable=False,
+)
 def logical_and(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.logical_and(x, y)
 
 
-@op("logical_or", tensor_modules=("logic",), inplace="logical_or_", tensors=("x", "y"), differentiable=False)
+@op(
+    "logical_or",
+    tensor_modules=("logic",),
+    inplace="logical_or_",
+    tensors=("x", "y"),
+    differentiable=False,
+)
 def logical_or(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.logical_or(x, y)
 
 
-@op("logical_xor", tensor_modules=("logic",), inplace="logical_xor_", tensors=("x", "y"), differentiable=False)
+@op(
+    "logical_xor",
+    tensor_modules=("logic",),
+    inplace="logical_xor_",
+    tensors=("x", "y"),
+    differentiable=False,
+)
 def logical_xor(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.logical_xor(x, y)
 
@@ -232,7 +347,13 @@ def logical_not(x: jax.Array) -> jax.Array:
     return jnp.logical_not(x)
 
 
-@op("bitwise_and", tensor_modules=("logic",), inplace="bitwise_and_", differentiable=False, **{k: v for k, v in _BIN.items()})
+@op(
+    "bitwise_and",
+    tensor_modules=("logic",),
+    inplace="bitwise_and_",
+    differentiable=False,
+    **{k: v for k, v in _BIN.items()},
+)
 def bitwise_and(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.bitwise_and(x, y)
 
@@ -247,7 +368,15 @@ def bitwise_xor(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.bitwise_xor(x, y)
 
 
-@op("bitwise_not", tensor_modules=("logic",), extra_names=("bitwise_invert",), method_aliases=("bitwise_invert",), inplace="bitwise_not_", inplace_aliases=("bitwise_invert_",), differentiable=False)
+@op(
+    "bitwise_not",
+    tensor_modules=("logic",),
+    extra_names=("bitwise_invert",),
+    method_aliases=("bitwise_invert",),
+    inplace="bitwise_not_",
+    inplace_aliases=("bitwise_invert_",),
+    differentiable=False,
+)
 def bitwise_not(x: jax.Array) -> jax.Array:
     return jnp.logical_not(x) if x.dtype == jnp.bool_ else jnp.bitwise_not(x)
 
@@ -281,14 +410,16 @@ def isfinite(x: jax.Array) -> jax.Array:
 
 
 @op("allclose", tensor_modules=("logic",), tensors=("x", "y"), differentiable=False)
-def allclose(x: jax.Array, y: jax.Array, rtol: float = 1e-05, atol: float = 1e-08,
-             equal_nan: bool = False) -> jax.Array:
+def allclose(
+    x: jax.Array, y: jax.Array, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> jax.Array:
     return jnp.allclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
 @op("isclose", tensor_modules=("logic",), tensors=("x", "y"), differentiable=False)
-def isclose(x: jax.Array, y: jax.Array, rtol: float = 1e-05, atol: float = 1e-08,
-            equal_nan: bool = False) -> jax.Array:
+def isclose(
+    x: jax.Array, y: jax.Array, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> jax.Array:
     return jnp.isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
@@ -307,9 +438,16 @@ def _same_dtype(name, x, y):
         )
 
 
-@op("matmul", tensor_modules=("einsum", "linalg"), amp="white", tensors=("x", "y"), namespaces=("paddle", "paddle.linalg"))
-def matmul(x: jax.Array, y: jax.Array, transpose_x: bool = False,
-           transpose_y: bool = False) -> jax.Array:
+@op(
+    "matmul",
+    tensor_modules=("einsum", "linalg"),
+    amp="white",
+    tensors=("x", "y"),
+    namespaces=("paddle", "paddle.linalg"),
+)
+def matmul(
+    x: jax.Array, y: jax.Array, transpose_x: bool = False, transpose_y: bool = False
+) -> jax.Array:
     """Batched matrix product with optional transposes of the last two dims."""
     _same_dtype("matmul", x, y)
     if transpose_x:
@@ -337,8 +475,9 @@ def mm(input: jax.Array, mat2: jax.Array) -> jax.Array:  # noqa: A002
 def bmm(x: jax.Array, y: jax.Array) -> jax.Array:
     _same_dtype("bmm", x, y)
     if jnp.ndim(x) != 3 or jnp.ndim(y) != 3:
-        raise ValueError(f"(InvalidArgument) bmm takes 3-D inputs, got {jnp.shape(x)} and "
-                         f"{jnp.shape(y)}")
+        raise ValueError(
+            f"(InvalidArgument) bmm takes 3-D inputs, got {jnp.shape(x)} and {jnp.shape(y)}"
+        )
     return jnp.matmul(x, y)
 
 

@@ -72,8 +72,10 @@ def nextafter(x: jax.Array, y: jax.Array) -> jax.Array:
 def ldexp(x: jax.Array, y: jax.Array) -> jax.Array:
     """x * 2**y; y must be an integer Tensor."""
     if not jnp.issubdtype(y.dtype, jnp.integer):
-        raise TypeError(f"(InvalidType) ldexp: the dtype of 'y' must be an integer type, "
-                        f"but received {_name(y)}.")
+        raise TypeError(
+            f"(InvalidType) ldexp: the dtype of 'y' must be an integer type, "
+            f"but received {_name(y)}."
+        )
     x = _float_in(x)
     return x * jnp.power(jnp.asarray(2.0, x.dtype), y.astype(x.dtype))
 
@@ -198,12 +200,15 @@ def isreal(x: jax.Array) -> jax.Array:
 
 
 @op("nan_to_num", inplace="nan_to_num_")
-def nan_to_num(x: jax.Array, nan: float = 0.0, posinf: float | None = None,
-               neginf: float | None = None) -> jax.Array:
+def nan_to_num(
+    x: jax.Array, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None
+) -> jax.Array:
     """Replace NaN, +inf and -inf (default: the dtype's largest/smallest finite values)."""
     if not jnp.issubdtype(x.dtype, jnp.floating):  # Paddle asserts on the dtype
-        raise AssertionError(f"nan_to_num: the dtype of 'x' must be float16, bfloat16, "
-                             f"float32 or float64, but received {_name(x)}.")
+        raise AssertionError(
+            f"nan_to_num: the dtype of 'x' must be float16, bfloat16, "
+            f"float32 or float64, but received {_name(x)}."
+        )
     return jnp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
 
 
@@ -217,8 +222,9 @@ def negative(x: jax.Array) -> jax.Array:
 def positive(x: jax.Array) -> jax.Array:
     """+x (a copy); bool tensors are refused."""
     if x.dtype == jnp.bool_:
-        raise TypeError("(InvalidType) positive: the unary + operator does not support bool "
-                        "tensors.")
+        raise TypeError(
+            "(InvalidType) positive: the unary + operator does not support bool tensors."
+        )
     return x
 
 
@@ -226,14 +232,17 @@ def positive(x: jax.Array) -> jax.Array:
 def gammaln(x: jax.Array) -> jax.Array:
     """log |Gamma(x)| (float only)."""
     if not jnp.issubdtype(x.dtype, jnp.floating):
-        raise RuntimeError(f"(NotFound) The kernel of gammaln for dtype {_name(x)} is not "
-                           "registered. Supported dtypes: float32, float64.")
+        raise RuntimeError(
+            f"(NotFound) The kernel of gammaln for dtype {_name(x)} is not "
+            "registered. Supported dtypes: float32, float64."
+        )
     return jsp.gammaln(x)
 
 
 def _bessel(fn):
     def f(x: jax.Array) -> jax.Array:
         return fn(_float_in(x))
+
     return f
 
 
@@ -247,8 +256,9 @@ for _n, _fn in (("i0", jsp.i0), ("i0e", jsp.i0e), ("i1", jsp.i1), ("i1e", jsp.i1
 def polygamma(x: jax.Array, n: int) -> jax.Array:
     """The n-th derivative of digamma."""
     if not isinstance(n, int) or n < 0:
-        raise ValueError(f"(InvalidArgument) polygamma: n must be a non-negative int, "
-                         f"but received {n!r}.")
+        raise ValueError(
+            f"(InvalidArgument) polygamma: n must be a non-negative int, but received {n!r}."
+        )
     x = _float_in(x)
     if n == 0:
         return jsp.digamma(x)
@@ -276,8 +286,10 @@ def frexp(x: jax.Array) -> tuple[jax.Array, jax.Array]:
 @op("_increment", namespaces=(), method=None, inplace="increment")
 def _increment(x, value=1.0):
     if x.size != 1:
-        raise ValueError(f"(InvalidArgument) increment: the number of elements in x must be "
-                         f"1, but received shape {list(x.shape)}.")
+        raise ValueError(
+            f"(InvalidArgument) increment: the number of elements in x must be "
+            f"1, but received shape {list(x.shape)}."
+        )
     return x + jnp.asarray(value, x.dtype)
 
 
@@ -288,4 +300,3 @@ _increment_inplace = make_inplace(_increment)
 def increment(x: Tensor, value: float = 1.0) -> Tensor:
     """Add ``value`` to a one-element Tensor in place and return it."""
     return _increment_inplace(x, value)
-

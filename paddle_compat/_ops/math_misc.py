@@ -32,8 +32,9 @@ def _cum_extreme(x, axis, dtype, greater: bool):
         x, ax = x.reshape(-1), 0
     else:
         if not -x.ndim <= axis < x.ndim:
-            raise IndexError(f"(OutOfRange) axis {axis} is out of range: expected in "
-                             f"[{-x.ndim}, {x.ndim}).")
+            raise IndexError(
+                f"(OutOfRange) axis {axis} is out of range: expected in [{-x.ndim}, {x.ndim})."
+            )
         ax = axis % x.ndim
     idx = lax.broadcasted_iota(jnp.int64, x.shape, ax)
 
@@ -50,29 +51,34 @@ def _cum_extreme(x, axis, dtype, greater: bool):
 
 def _check_index_dtype(dtype, what):
     if _dt.to_dtype(dtype) not in (_dt.int32, _dt.int64):
-        raise ValueError(f"(InvalidArgument) {what}: dtype of indices must be int32 or int64, "
-                         f"but received {_dt.to_dtype(dtype).name}.")
+        raise ValueError(
+            f"(InvalidArgument) {what}: dtype of indices must be int32 or int64, "
+            f"but received {_dt.to_dtype(dtype).name}."
+        )
 
 
 @op("cummax")
-def cummax(x: jax.Array, axis: int | None = None,
-           dtype: DTypeLike = "int64") -> tuple[jax.Array, jax.Array]:
+def cummax(
+    x: jax.Array, axis: int | None = None, dtype: DTypeLike = "int64"
+) -> tuple[jax.Array, jax.Array]:
     """Running maximum along ``axis`` and the index where it was reached (last on ties)."""
     _check_index_dtype(dtype, "cummax")
     return _cum_extreme(x, axis, dtype, True)
 
 
 @op("cummin")
-def cummin(x: jax.Array, axis: int | None = None,
-           dtype: DTypeLike = "int64") -> tuple[jax.Array, jax.Array]:
+def cummin(
+    x: jax.Array, axis: int | None = None, dtype: DTypeLike = "int64"
+) -> tuple[jax.Array, jax.Array]:
     """Running minimum along ``axis`` and the index where it was reached (last on ties)."""
     _check_index_dtype(dtype, "cummin")
     return _cum_extreme(x, axis, dtype, False)
 
 
 @op("logcumsumexp")
-def logcumsumexp(x: jax.Array, axis: int | None = None,
-                 dtype: DTypeLike | None = None) -> jax.Array:
+def logcumsumexp(
+    x: jax.Array, axis: int | None = None, dtype: DTypeLike | None = None
+) -> jax.Array:
     """log(cumsum(exp(x))) along ``axis`` (flattened when None), computed stably."""
     if dtype is not None:
         x = x.astype(_dt.to_dtype(dtype).np)
@@ -87,8 +93,13 @@ def logcumsumexp(x: jax.Array, axis: int | None = None,
 
 
 @op("diff", tensors=("x", "prepend", "append"))
-def diff(x: jax.Array, n: int = 1, axis: int = -1, prepend: jax.Array | None = None,
-         append: jax.Array | None = None) -> jax.Array:
+def diff(
+    x: jax.Array,
+    n: int = 1,
+    axis: int = -1,
+    prepend: jax.Array | None = None,
+    append: jax.Array | None = None,
+) -> jax.Array:
     """n-th forward difference along ``axis`` (bool: logical xor)."""
     ax = axis_of(axis, x.ndim)
     parts = [p for p in (prepend, x, append) if p is not None]
@@ -105,11 +116,14 @@ def diff(x: jax.Array, n: int = 1, axis: int = -1, prepend: jax.Array | None = N
 
 def _trap_parts(y, x, dx, axis):
     if x is not None and dx is not None:
-        raise ValueError("(InvalidArgument) trapezoid: Not permitted to specify both x and dx "
-                         "input args.")
+        raise ValueError(
+            "(InvalidArgument) trapezoid: Not permitted to specify both x and dx input args."
+        )
     if not jnp.issubdtype(y.dtype, jnp.floating):
-        raise TypeError(f"(InvalidType) trapezoid: the dtype of y must be float16, float32 "
-                        f"or float64, but got {_dt.to_dtype(y.dtype).name}.")
+        raise TypeError(
+            f"(InvalidType) trapezoid: the dtype of y must be float16, float32 "
+            f"or float64, but got {_dt.to_dtype(y.dtype).name}."
+        )
     ax = axis_of(axis, y.ndim)
     n = y.shape[ax]
     avg = (lax.slice_in_dim(y, 1, n, axis=ax) + lax.slice_in_dim(y, 0, n - 1, axis=ax)) / 2
@@ -128,16 +142,18 @@ def _trap_parts(y, x, dx, axis):
 
 
 @op("trapezoid", tensors=("y", "x"), aliases={"input": "y"})
-def trapezoid(y: jax.Array, x: jax.Array | None = None, dx: float | None = None,
-              axis: int = -1) -> jax.Array:
+def trapezoid(
+    y: jax.Array, x: jax.Array | None = None, dx: float | None = None, axis: int = -1
+) -> jax.Array:
     """Integral of y along ``axis`` by the trapezoid rule (sample points x or spacing dx)."""
     parts, ax = _trap_parts(y, x, dx, axis)
     return jnp.sum(parts, axis=ax)
 
 
 @op("cumulative_trapezoid", tensors=("y", "x"), aliases={"input": "y"})
-def cumulative_trapezoid(y: jax.Array, x: jax.Array | None = None, dx: float | None = None,
-                         axis: int = -1) -> jax.Array:
+def cumulative_trapezoid(
+    y: jax.Array, x: jax.Array | None = None, dx: float | None = None, axis: int = -1
+) -> jax.Array:
     """Running trapezoid-rule integral of y along ``axis``."""
     parts, ax = _trap_parts(y, x, dx, axis)
     return jnp.cumsum(parts, axis=ax)
@@ -154,8 +170,10 @@ def add_n(inputs: jax.Array | Sequence[jax.Array]) -> jax.Array:
     out = inputs[0]
     for a in inputs[1:]:
         if a.shape != out.shape:
-            raise ValueError(f"(InvalidArgument) add_n: all inputs must have the same shape, "
-                             f"but got {list(out.shape)} and {list(a.shape)}.")
+            raise ValueError(
+                f"(InvalidArgument) add_n: all inputs must have the same shape, "
+                f"but got {list(out.shape)} and {list(a.shape)}."
+            )
         out = out + a
     return out
 
@@ -164,11 +182,14 @@ def add_n(inputs: jax.Array | Sequence[jax.Array]) -> jax.Array:
 def multiplex(inputs: Sequence[jax.Array], index: jax.Array) -> jax.Array:
     """Row i of the result is row i of ``inputs[index[i]]``."""
     if len(inputs) < 2:
-        raise ValueError("(InvalidArgument) multiplex: inputs must be a list of at least 2 "
-                         "Tensors.")
+        raise ValueError(
+            "(InvalidArgument) multiplex: inputs must be a list of at least 2 Tensors."
+        )
     if index.dtype != jnp.int32:
-        raise ValueError(f"(InvalidArgument) multiplex: index must be an int32 Tensor, but "
-                         f"got {_dt.to_dtype(index.dtype).name}.")
+        raise ValueError(
+            f"(InvalidArgument) multiplex: index must be an int32 Tensor, but "
+            f"got {_dt.to_dtype(index.dtype).name}."
+        )
     stacked = jnp.stack(inputs)
     rows = jnp.arange(stacked.shape[1])
     return stacked[index.reshape(-1).astype(jnp.int32), rows]
@@ -189,15 +210,19 @@ def reduce_as(x: jax.Array, target: jax.Array) -> jax.Array:
     """Sum ``x`` over the dims broadcast against ``target`` so it takes target's shape."""
     lead = x.ndim - target.ndim
     if lead < 0:
-        raise ValueError(f"(InvalidArgument) reduce_as: the rank of x ({x.ndim}) must be >= "
-                         f"the rank of target ({target.ndim}).")
+        raise ValueError(
+            f"(InvalidArgument) reduce_as: the rank of x ({x.ndim}) must be >= "
+            f"the rank of target ({target.ndim})."
+        )
     axes = list(range(lead))
     for i, t in enumerate(target.shape):
         if t == 1 and x.shape[lead + i] != 1:
             axes.append(lead + i)
         elif t != x.shape[lead + i]:
-            raise ValueError(f"(InvalidArgument) reduce_as: shape {list(x.shape)} cannot be "
-                             f"reduced to {list(target.shape)}.")
+            raise ValueError(
+                f"(InvalidArgument) reduce_as: shape {list(x.shape)} cannot be "
+                f"reduced to {list(target.shape)}."
+            )
     out = jnp.sum(x, axis=tuple(axes), keepdims=True) if axes else x
     return out.reshape(target.shape)
 
@@ -223,22 +248,27 @@ def take(x: Tensor, index: Tensor, mode: str = "raise") -> Tensor:
     from .._core.tensor import Tensor
 
     if mode not in ("raise", "wrap", "clip"):
-        raise ValueError(f"(InvalidArgument) take: 'mode' must be one of 'raise', 'wrap' or "
-                         f"'clip', but received {mode}.")
+        raise ValueError(
+            f"(InvalidArgument) take: 'mode' must be one of 'raise', 'wrap' or "
+            f"'clip', but received {mode}."
+        )
     if not isinstance(index, Tensor) or not jnp.issubdtype(index._value.dtype, jnp.integer):
         raise TypeError("(InvalidType) take: the dtype of 'index' must be int32 or int64.")
     if mode == "raise" and not trace_state.is_tracer(index._value):
         n = x.size
         a = np.asarray(index._value)
         if a.size and a.max() >= n:
-            raise ValueError(f"(InvalidArgument) take: index out of range [{-n}, {n}) for a "
-                             f"tensor with {n} elements.")
+            raise ValueError(
+                f"(InvalidArgument) take: index out of range [{-n}, {n}) for a "
+                f"tensor with {n} elements."
+            )
     return _take(x, index, mode)
 
 
 @op("isin", tensors=("x", "test_x"), differentiable=False)
-def isin(x: jax.Array, test_x: jax.Array, assume_unique: bool = False,
-         invert: bool = False) -> jax.Array:
+def isin(
+    x: jax.Array, test_x: jax.Array, assume_unique: bool = False, invert: bool = False
+) -> jax.Array:
     """True where an element of x is in ``test_x``."""
     return jnp.isin(x, test_x, invert=invert)
 
@@ -247,8 +277,9 @@ def isin(x: jax.Array, test_x: jax.Array, assume_unique: bool = False,
 def vander(x: jax.Array, n: int | None = None, increasing: bool = False) -> jax.Array:
     """Vandermonde matrix of the 1-D ``x`` (columns are powers)."""
     if x.ndim != 1:
-        raise ValueError(f"(InvalidArgument) vander: x must be a 1-D Tensor, but got shape "
-                         f"{list(x.shape)}.")
+        raise ValueError(
+            f"(InvalidArgument) vander: x must be a 1-D Tensor, but got shape {list(x.shape)}."
+        )
     if n is not None and n < 0:
         raise ValueError("(InvalidArgument) vander: n must be non-negative.")
     return jnp.vander(x, N=n, increasing=increasing)
@@ -260,8 +291,10 @@ def cartesian_prod(x: Sequence[jax.Array]) -> jax.Array:
     xs = list(x)
     for a in xs:
         if a.ndim != 1:
-            raise ValueError(f"(InvalidArgument) cartesian_prod: each input must be 1-D, but "
-                             f"got shape {list(a.shape)}.")
+            raise ValueError(
+                f"(InvalidArgument) cartesian_prod: each input must be 1-D, but "
+                f"got shape {list(a.shape)}."
+            )
     if len(xs) == 1:
         return xs[0]
     grids = jnp.meshgrid(*xs, indexing="ij")
@@ -272,12 +305,12 @@ def cartesian_prod(x: Sequence[jax.Array]) -> jax.Array:
 def combinations(x: jax.Array, r: int = 2, with_replacement: bool = False) -> jax.Array:
     """All length-r combinations of the elements of 1-D ``x`` (rows)."""
     if x.ndim != 1:
-        raise TypeError(f"(InvalidArgument) combinations: x must be 1-D, but got shape "
-                        f"{list(x.shape)}.")
+        raise TypeError(
+            f"(InvalidArgument) combinations: x must be 1-D, but got shape {list(x.shape)}."
+        )
     if r < 0:
         raise ValueError(f"(InvalidArgument) combinations: r must be non-negative, but got {r}.")
-    gen = itertools.combinations_with_replacement if with_replacement else (
-        itertools.combinations)
+    gen = itertools.combinations_with_replacement if with_replacement else (itertools.combinations)
     idx = np.asarray(list(gen(range(x.shape[0]), r)), np.int64).reshape(-1, r)
     if r == 0:
         return jnp.zeros((0,), x.dtype)
@@ -285,14 +318,22 @@ def combinations(x: jax.Array, r: int = 2, with_replacement: bool = False) -> ja
 
 
 @op("baddbmm", tensors=("input", "x", "y"), aliases={"input": "input"}, inplace="baddbmm_")
-def baddbmm(input: jax.Array, x: jax.Array, y: jax.Array, beta: float = 1.0,  # noqa: A002
-            alpha: float = 1.0) -> jax.Array:
+def baddbmm(
+    input: jax.Array,
+    x: jax.Array,
+    y: jax.Array,
+    beta: float = 1.0,  # noqa: A002
+    alpha: float = 1.0,
+) -> jax.Array:
     """beta * input + alpha * (x @ y) for batches of matrices."""
     if x.ndim != 3 or y.ndim != 3:
-        raise ValueError(f"(InvalidArgument) baddbmm: x and y must be 3-D, but got shapes "
-                         f"{list(x.shape)} and {list(y.shape)}.")
+        raise ValueError(
+            f"(InvalidArgument) baddbmm: x and y must be 3-D, but got shapes "
+            f"{list(x.shape)} and {list(y.shape)}."
+        )
     if x.shape[0] != y.shape[0] or x.shape[2] != y.shape[1]:
-        raise ValueError(f"(InvalidArgument) baddbmm: shapes {list(x.shape)} and "
-                         f"{list(y.shape)} cannot be batch-multiplied.")
+        raise ValueError(
+            f"(InvalidArgument) baddbmm: shapes {list(x.shape)} and "
+            f"{list(y.shape)} cannot be batch-multiplied."
+        )
     return beta * input + alpha * jnp.matmul(x, y)
-

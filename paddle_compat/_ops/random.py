@@ -188,8 +188,9 @@ def _binomial(key, count, prob):
 def _multinomial(key, x, num_samples, replacement):
     logits = jnp.log(x.astype(jnp.float32) if x.dtype != jnp.float64 else x)
     if replacement:
-        out = jax.random.categorical(_k(key), logits, axis=-1,
-                                     shape=(num_samples,) + logits.shape[:-1])
+        out = jax.random.categorical(
+            _k(key), logits, axis=-1, shape=(num_samples,) + logits.shape[:-1]
+        )
         out = jnp.moveaxis(out, 0, -1)
     else:  # Gumbel top-k: sampling without replacement
         g = jax.random.gumbel(_k(key), logits.shape, logits.dtype)
@@ -199,35 +200,56 @@ def _multinomial(key, x, num_samples, replacement):
 
 # -- public creation ops -----------------------------------------------------------------------
 @op("rand", tensors=(), composite=True, method=None)
-def rand(shape: int | Sequence[int] | Tensor, dtype: DTypeLike | None = None, out: None = None,
-         device: str | None = None, requires_grad: bool = False,
-         pin_memory: bool = False) -> Tensor:
+def rand(
+    shape: int | Sequence[int] | Tensor,
+    dtype: DTypeLike | None = None,
+    out: None = None,
+    device: str | None = None,
+    requires_grad: bool = False,
+    pin_memory: bool = False,
+) -> Tensor:
     """Uniform samples in [0, 1) of ``shape`` (default float dtype)."""
     dt = _dtype(dtype, _FLOATS_C, "uniform")
     return _finish(_rand_uniform(_key(), 0.0, 1.0, _shape(shape), dt), out, requires_grad)
 
 
 @op("randn", tensors=(), composite=True, method=None)
-def randn(shape: int | Sequence[int] | Tensor, dtype: DTypeLike | None = None, out: None = None,
-          device: str | None = None, requires_grad: bool = False,
-          pin_memory: bool = False) -> Tensor:
+def randn(
+    shape: int | Sequence[int] | Tensor,
+    dtype: DTypeLike | None = None,
+    out: None = None,
+    device: str | None = None,
+    requires_grad: bool = False,
+    pin_memory: bool = False,
+) -> Tensor:
     """Standard normal samples of ``shape`` (default float dtype)."""
     dt = _dtype(dtype, _FLOATS_C, "gaussian")
     return _finish(_rand_normal(_key(), 0.0, 1.0, _shape(shape), dt), out, requires_grad)
 
 
 @op("standard_normal", tensors=(), composite=True, method=None)
-def standard_normal(shape: int | Sequence[int] | Tensor, dtype: DTypeLike | None = None,
-                    out: None = None, device: str | None = None,
-                    requires_grad: bool = False) -> Tensor:
+def standard_normal(
+    shape: int | Sequence[int] | Tensor,
+    dtype: DTypeLike | None = None,
+    out: None = None,
+    device: str | None = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """Same as ``randn``."""
     return randn(shape, dtype, out=out, requires_grad=requires_grad)
 
 
 @op("uniform", tensors=(), composite=True, method=None)
-def uniform(shape: int | Sequence[int] | Tensor, dtype: DTypeLike | None = None, min: float = 0,  # noqa: A002
-            max: float = 1.0, seed: int = 0, out: None = None, device: str | None = None,
-            requires_grad: bool = False) -> Tensor:
+def uniform(
+    shape: int | Sequence[int] | Tensor,
+    dtype: DTypeLike | None = None,
+    min: float = 0,  # noqa: A002
+    max: float = 1.0,
+    seed: int = 0,
+    out: None = None,
+    device: str | None = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """Uniform samples in [min, max); a nonzero ``seed`` gives the same numbers every call."""
     dt = _dtype(dtype, _FLOATS, "uniform")
     r = _rand_uniform(_key(seed), float(min), float(max), _shape(shape), dt)
@@ -235,20 +257,26 @@ def uniform(shape: int | Sequence[int] | Tensor, dtype: DTypeLike | None = None,
 
 
 @op("normal", tensors=(), composite=True, method=None)
-def normal(mean: complex | Tensor = 0.0, std: float | Tensor = 1.0,
-           shape: int | Sequence[int] | Tensor | None = None, out: None = None) -> Tensor:
+def normal(
+    mean: complex | Tensor = 0.0,
+    std: float | Tensor = 1.0,
+    shape: int | Sequence[int] | Tensor | None = None,
+    out: None = None,
+) -> Tensor:
     """Normal samples; ``mean``/``std`` may be Tensors (the result broadcasts them and is
     differentiable with respect to them)."""
     if isinstance(mean, complex) and mean.real != mean.imag:
         raise ValueError(
             "The mean of complex gaussian distribution should be a complex number with real "
-            f"part equal imaginary part, but got {mean.real} != {mean.imag}")
+            f"part equal imaginary part, but got {mean.real} != {mean.imag}"
+        )
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         tensors = [t for t in (mean, std) if isinstance(t, Tensor)]
         if len(tensors) == 2 and tuple(mean.shape) != tuple(std.shape):
             raise ValueError(
                 f"normal: mean {list(mean.shape)} and std {list(std.shape)} must have the same "
-                f"shape.")
+                f"shape."
+            )
         z = _rand_normal(_key(), 0.0, 1.0, tuple(tensors[0].shape), tensors[0].dtype.name)
         return _finish(z * std + mean, out)
     if shape is None:
@@ -259,58 +287,82 @@ def normal(mean: complex | Tensor = 0.0, std: float | Tensor = 1.0,
 
 
 @op("log_normal", tensors=(), composite=True, method=None)
-def log_normal(mean: float | Tensor = 1.0, std: float | Tensor = 2.0,
-               shape: int | Sequence[int] | Tensor | None = None) -> Tensor:
+def log_normal(
+    mean: float | Tensor = 1.0,
+    std: float | Tensor = 2.0,
+    shape: int | Sequence[int] | Tensor | None = None,
+) -> Tensor:
     """exp of normal samples with the given ``mean``/``std``."""
     return normal(mean, std, shape).exp()
 
 
 @op("randint", tensors=(), composite=True, method=None)
-def randint(low: int = 0, high: int | None = None, shape: int | Sequence[int] | Tensor = (1,),
-            dtype: DTypeLike | None = None) -> Tensor:
+def randint(
+    low: int = 0,
+    high: int | None = None,
+    shape: int | Sequence[int] | Tensor = (1,),
+    dtype: DTypeLike | None = None,
+) -> Tensor:
     """Uniform integers in [low, high) (or [0, low) when ``high`` is None); int64 default."""
     if high is None:
         low, high = 0, low
     if low >= high:
         raise ValueError(
             f"(InvalidArgument) randint's low must less then high, but received: low = {low}, "
-            f"high = {high}.")
+            f"high = {high}."
+        )
     dt = _dtype(dtype, _INTS, "randint", _dt.int64)
     return _rand_int(_key(), int(low), int(high), _shape(shape), dt)
 
 
 @op("randint_like", composite=True, method=None)
-def randint_like(x: Tensor, low: int = 0, high: int | None = None,
-                 dtype: DTypeLike | None = None) -> Tensor:
+def randint_like(
+    x: Tensor, low: int = 0, high: int | None = None, dtype: DTypeLike | None = None
+) -> Tensor:
     """randint with the shape (and by default the dtype) of ``x``."""
     if high is None:
         low, high = 0, low
     if low >= high:
         raise ValueError(
-            f"randint_like's low must less then high, but received low = {low}, high = {high}")
+            f"randint_like's low must less then high, but received low = {low}, high = {high}"
+        )
     dt = _dtype(dtype if dtype is not None else x.dtype, _FLOATS + _INTS, "randint")
     return _rand_int(_key(), int(low), int(high), tuple(x.shape), dt)
 
 
 @op("rand_like", composite=True, method=None)
-def rand_like(x: Tensor, dtype: DTypeLike | None = None, device: str | None = None,
-              requires_grad: bool = False) -> Tensor:
+def rand_like(
+    x: Tensor,
+    dtype: DTypeLike | None = None,
+    device: str | None = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """rand with the shape (and by default the dtype) of ``x``."""
     dt = _dtype(dtype if dtype is not None else x.dtype, _FLOATS_C, "uniform")
     return _finish(_rand_uniform(_key(), 0.0, 1.0, tuple(x.shape), dt), None, requires_grad)
 
 
 @op("randn_like", composite=True, method=None)
-def randn_like(x: Tensor, dtype: DTypeLike | None = None, device: str | None = None,
-               requires_grad: bool = False) -> Tensor:
+def randn_like(
+    x: Tensor,
+    dtype: DTypeLike | None = None,
+    device: str | None = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """randn with the shape (and by default the dtype) of ``x``."""
     dt = _dtype(dtype if dtype is not None else x.dtype, _FLOATS_C, "gaussian")
     return _finish(_rand_normal(_key(), 0.0, 1.0, tuple(x.shape), dt), None, requires_grad)
 
 
 @op("randperm", tensors=(), composite=True, method=None)
-def randperm(n: int, dtype: DTypeLike = "int64", out: None = None, device: str | None = None,
-             requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+def randperm(
+    n: int,
+    dtype: DTypeLike = "int64",
+    out: None = None,
+    device: str | None = None,
+    requires_grad: bool = False,
+    pin_memory: bool = False,
+) -> Tensor:
     """A random permutation of 0..n-1."""
     if n < 0:
         raise RuntimeError(f"(PreconditionNotMet) randperm: n must be >= 0, got {n}.")
@@ -331,7 +383,8 @@ def _check_multinomial(x, num_samples, replacement):
     if x.ndim > 2 or x.ndim == 0:
         raise ValueError(
             f"(InvalidArgument) The number of dimensions of the input probability distribution "
-            f"should be 1 or 2, but got {x.ndim}.")
+            f"should be 1 or 2, but got {x.ndim}."
+        )
     v = x._value
     if isinstance(v, jax.core.Tracer):
         return
@@ -340,16 +393,19 @@ def _check_multinomial(x, num_samples, replacement):
         raise ValueError("(InvalidArgument) The input of multinomial distribution should be >= 0")
     if (a.sum(-1) <= 0).any():
         raise ValueError(
-            "(InvalidArgument) The sum of one multinomial distribution probability should be > 0")
+            "(InvalidArgument) The sum of one multinomial distribution probability should be > 0"
+        )
     if not replacement and ((a > 0).sum(-1) < num_samples).any():
         raise ValueError(
             "(InvalidArgument) When replacement is False, number of samples should be less than "
-            "non-zero categories.")
+            "non-zero categories."
+        )
 
 
 @op("multinomial", composite=True)
-def multinomial(x: Tensor, num_samples: int = 1, replacement: bool = False,
-                out: None = None) -> Tensor:
+def multinomial(
+    x: Tensor, num_samples: int = 1, replacement: bool = False, out: None = None
+) -> Tensor:
     """int64 category indices sampled from the (unnormalized) probabilities in the last axis."""
     _dtype(x.dtype, _FLOATS, "multinomial")
     _check_multinomial(x, int(num_samples), bool(replacement))
@@ -430,8 +486,9 @@ def geometric_(x: Tensor, probs: float) -> Tensor:
     """Fill ``x`` with (continuous, as Paddle's) geometric samples log(u) / log(1 - probs)."""
     if not _dt.is_inexact_np(x.dtype.np):
         raise ValueError(f"data type {x.dtype.np} not inexact")
-    r = _geometric(_key(), probs if isinstance(probs, Tensor) else float(probs),
-                   tuple(x.shape), x.dtype.name)
+    r = _geometric(
+        _key(), probs if isinstance(probs, Tensor) else float(probs), tuple(x.shape), x.dtype.name
+    )
     return _fill(x, r, "geometric_")
 
 

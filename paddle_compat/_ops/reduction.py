@@ -44,16 +44,23 @@ def _acc_dtype(x, dtype):
 
 
 @op("sum", amp="black")
-def sum(x: jax.Array, axis: int | Sequence[int] | None = None, dtype: DTypeLike | None = None,  # noqa: A001
-        keepdim: bool = False) -> jax.Array:
+def sum(
+    x: jax.Array,
+    axis: int | Sequence[int] | None = None,
+    dtype: DTypeLike | None = None,  # noqa: A001
+    keepdim: bool = False,
+) -> jax.Array:
     return jnp.sum(x, axis=norm_axis(axis, x.ndim), dtype=_acc_dtype(x, dtype), keepdims=keepdim)
 
 
 @op("nansum")
-def nansum(x: jax.Array, axis: int | Sequence[int] | None = None, dtype: DTypeLike | None = None,
-           keepdim: bool = False) -> jax.Array:
-    return jnp.nansum(x, axis=norm_axis(axis, x.ndim), dtype=_acc_dtype(x, dtype),
-                      keepdims=keepdim)
+def nansum(
+    x: jax.Array,
+    axis: int | Sequence[int] | None = None,
+    dtype: DTypeLike | None = None,
+    keepdim: bool = False,
+) -> jax.Array:
+    return jnp.nansum(x, axis=norm_axis(axis, x.ndim), dtype=_acc_dtype(x, dtype), keepdims=keepdim)
 
 
 @op("mean", tensor_modules=("stat",), amp="black")
@@ -67,18 +74,27 @@ def mean(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = 
 
 
 @op("nanmean")
-def nanmean(x: jax.Array, axis: int | Sequence[int] | None = None,
-            keepdim: bool = False) -> jax.Array:
+def nanmean(
+    x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False
+) -> jax.Array:
     return jnp.nanmean(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
 @op("prod", amp="black")
-def prod(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False,
-         dtype: DTypeLike | None = None) -> jax.Array:
+def prod(
+    x: jax.Array,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    dtype: DTypeLike | None = None,
+) -> jax.Array:
     if dtype is None and jnp.issubdtype(x.dtype, jnp.integer):
         dtype = x.dtype  # Paddle keeps int32 (jnp.prod would widen it to int64)
-    return jnp.prod(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim,
-                    dtype=_acc_dtype(x, dtype) if dtype is not None else None)
+    return jnp.prod(
+        x,
+        axis=norm_axis(axis, x.ndim),
+        keepdims=keepdim,
+        dtype=_acc_dtype(x, dtype) if dtype is not None else None,
+    )
 
 
 def _check_nonempty(x, name):
@@ -120,40 +136,50 @@ def _arg(fn, x, axis, keepdim, dtype):
 
 
 @op("argmax", tensor_modules=("search",), differentiable=False)
-def argmax(x: jax.Array, axis: int | None = None, keepdim: bool = False,
-           dtype: DTypeLike = "int64") -> jax.Array:
+def argmax(
+    x: jax.Array, axis: int | None = None, keepdim: bool = False, dtype: DTypeLike = "int64"
+) -> jax.Array:
     return _arg(jnp.argmax, x, axis, keepdim, dtype)
 
 
 @op("argmin", tensor_modules=("search",), differentiable=False)
-def argmin(x: jax.Array, axis: int | None = None, keepdim: bool = False,
-           dtype: DTypeLike = "int64") -> jax.Array:
+def argmin(
+    x: jax.Array, axis: int | None = None, keepdim: bool = False, dtype: DTypeLike = "int64"
+) -> jax.Array:
     return _arg(jnp.argmin, x, axis, keepdim, dtype)
 
 
 @op("logsumexp")
-def logsumexp(x: jax.Array, axis: int | Sequence[int] | None = None,
-              keepdim: bool = False) -> jax.Array:
+def logsumexp(
+    x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False
+) -> jax.Array:
     return jax.scipy.special.logsumexp(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
 @op("var", tensor_modules=("stat",))
-def var(x: jax.Array, axis: int | Sequence[int] | None = None, unbiased: bool = True,
-        keepdim: bool = False) -> jax.Array:
-    return jnp.var(x, axis=norm_axis(axis, x.ndim), ddof=1 if unbiased else 0,
-                   keepdims=keepdim)
+def var(
+    x: jax.Array,
+    axis: int | Sequence[int] | None = None,
+    unbiased: bool = True,
+    keepdim: bool = False,
+) -> jax.Array:
+    return jnp.var(x, axis=norm_axis(axis, x.ndim), ddof=1 if unbiased else 0, keepdims=keepdim)
 
 
 @op("std", tensor_modules=("stat",))
-def std(x: jax.Array, axis: int | Sequence[int] | None = None, unbiased: bool = True,
-        keepdim: bool = False) -> jax.Array:
-    return jnp.std(x, axis=norm_axis(axis, x.ndim), ddof=1 if unbiased else 0,
-                   keepdims=keepdim)
+def std(
+    x: jax.Array,
+    axis: int | Sequence[int] | None = None,
+    unbiased: bool = True,
+    keepdim: bool = False,
+) -> jax.Array:
+    return jnp.std(x, axis=norm_axis(axis, x.ndim), ddof=1 if unbiased else 0, keepdims=keepdim)
 
 
 @op("median", tensor_modules=("stat",))
-def median(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False,
-           mode: str = "avg") -> jax.Array | tuple[jax.Array, jax.Array]:
+def median(
+    x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False, mode: str = "avg"
+) -> jax.Array | tuple[jax.Array, jax.Array]:
     """Median; mode 'min' takes the lower of the two middle values and, with a single axis,
     also returns its index."""
     if mode not in ("avg", "min"):
@@ -210,6 +236,7 @@ def any(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = F
 
 
 @op("count_nonzero", differentiable=False)
-def count_nonzero(x: jax.Array, axis: int | Sequence[int] | None = None,
-                  keepdim: bool = False) -> jax.Array:
+def count_nonzero(
+    x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False
+) -> jax.Array:
     return jnp.count_nonzero(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim).astype(jnp.int64)

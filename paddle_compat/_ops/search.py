@@ -60,11 +60,16 @@ def _topk(x, k, axis, largest, sorted):  # noqa: A002 - Paddle's name
 
 
 @op("topk", composite=True)
-def topk(x: Tensor, k: int | Tensor, axis: int | None = None, largest: bool = True,  # noqa: A002
-         sorted: bool = True, out: None = None) -> tuple[Tensor, Tensor]:
+def topk(
+    x: Tensor,
+    k: int | Tensor,
+    axis: int | None = None,
+    largest: bool = True,  # noqa: A002
+    sorted: bool = True,
+    out: None = None,
+) -> tuple[Tensor, Tensor]:
     """The k largest (or smallest) entries along ``axis`` and their int64 indices."""
-    values, indices = _topk(x, _static_int(k, "topk(k=Tensor)"), axis, bool(largest),
-                            bool(sorted))
+    values, indices = _topk(x, _static_int(k, "topk(k=Tensor)"), axis, bool(largest), bool(sorted))
     return values, indices
 
 
@@ -78,8 +83,9 @@ def sort(x: jax.Array, axis: int = -1, descending: bool = False, stable: bool = 
 
 
 @op("argsort")
-def argsort(x: jax.Array, axis: int = -1, descending: bool = False,
-            stable: bool = False) -> jax.Array:
+def argsort(
+    x: jax.Array, axis: int = -1, descending: bool = False, stable: bool = False
+) -> jax.Array:
     """int64 indices that sort ``x`` along ``axis`` (ties keep their order)."""
     if x.ndim == 0:
         return jnp.zeros((), jnp.int64)
@@ -115,8 +121,9 @@ def _kthvalue(x, k, axis, keepdim):
 
 
 @op("kthvalue", composite=True)
-def kthvalue(x: Tensor, k: int, axis: int | None = None,
-             keepdim: bool = False) -> tuple[Tensor, Tensor]:
+def kthvalue(
+    x: Tensor, k: int, axis: int | None = None, keepdim: bool = False
+) -> tuple[Tensor, Tensor]:
     """The k-th smallest entry (1-based) along ``axis`` and its int64 index."""
     return _kthvalue(x, int(k), axis, bool(keepdim))
 
@@ -166,11 +173,21 @@ def _searchsorted(seq, values, right, out_int32):
     return out.astype(jnp.int32 if out_int32 else jnp.int64)
 
 
-@op("searchsorted", tensors=("sorted_sequence", "values", "sorter"), method=None,
-    differentiable=False)
-def searchsorted(sorted_sequence: jax.Array, values: jax.Array, out_int32: bool = False,
-                 right: bool = False, side: str | None = None, out: None = None,
-                 sorter: jax.Array | None = None) -> jax.Array:
+@op(
+    "searchsorted",
+    tensors=("sorted_sequence", "values", "sorter"),
+    method=None,
+    differentiable=False,
+)
+def searchsorted(
+    sorted_sequence: jax.Array,
+    values: jax.Array,
+    out_int32: bool = False,
+    right: bool = False,
+    side: str | None = None,
+    out: None = None,
+    sorter: jax.Array | None = None,
+) -> jax.Array:
     """Insertion indices of ``values`` in the innermost dimension of ``sorted_sequence``."""
     if side is not None:
         if side not in ("left", "right"):
@@ -182,8 +199,13 @@ def searchsorted(sorted_sequence: jax.Array, values: jax.Array, out_int32: bool 
 
 
 @op("bucketize", tensors=("x", "sorted_sequence"), differentiable=False)
-def bucketize(x: jax.Array, sorted_sequence: jax.Array, out_int32: bool = False,
-              right: bool = False, out: None = None) -> jax.Array:
+def bucketize(
+    x: jax.Array,
+    sorted_sequence: jax.Array,
+    out_int32: bool = False,
+    right: bool = False,
+    out: None = None,
+) -> jax.Array:
     """Index of the bucket of each ``x`` given 1-D boundaries ``sorted_sequence``."""
     if sorted_sequence.ndim != 1:
         raise ValueError(
@@ -293,9 +315,15 @@ def _index_dtype(dtype):
 
 
 @op("unique", tensor_modules=("manipulation",), composite=True)
-def unique(x: Tensor, return_index: bool = False, return_inverse: bool = False,  # noqa: A002
-           return_counts: bool = False, axis: int | None = None, dtype: DTypeLike = "int64",
-           sorted: bool = True) -> Tensor | tuple[Tensor, ...]:
+def unique(
+    x: Tensor,
+    return_index: bool = False,
+    return_inverse: bool = False,  # noqa: A002
+    return_counts: bool = False,
+    axis: int | None = None,
+    dtype: DTypeLike = "int64",
+    sorted: bool = True,
+) -> Tensor | tuple[Tensor, ...]:
     """Sorted unique values (with first indices, inverse map and counts on request)."""
     a = _host(x, "paddle.unique")
     idt = _index_dtype(dtype)
@@ -316,9 +344,13 @@ def unique(x: Tensor, return_index: bool = False, return_inverse: bool = False, 
 
 
 @op("unique_consecutive", tensor_modules=("manipulation",), composite=True)
-def unique_consecutive(x: Tensor, return_inverse: bool = False, return_counts: bool = False,
-                       axis: int | None = None,
-                       dtype: DTypeLike = "int64") -> Tensor | tuple[Tensor, ...]:
+def unique_consecutive(
+    x: Tensor,
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    axis: int | None = None,
+    dtype: DTypeLike = "int64",
+) -> Tensor | tuple[Tensor, ...]:
     """Collapse runs of equal consecutive values (or slices along ``axis``)."""
     a = _host(x, "paddle.unique_consecutive")
     idt = _index_dtype(dtype)

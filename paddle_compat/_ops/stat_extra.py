@@ -27,18 +27,21 @@ def _q_list(q, what):
             raise ValueError(f"(InvalidArgument) {what}: q should not be empty.")
     for v in qs:
         if not 0.0 <= v <= 1.0:
-            raise ValueError(f"(InvalidArgument) {what}: q should be in range [0, 1], "
-                             f"but got {v}.")
+            raise ValueError(f"(InvalidArgument) {what}: q should be in range [0, 1], but got {v}.")
     return qs, scalar
 
 
 def _quantile(x, q, axis, keepdim, interpolation, fn, what):
     if interpolation not in _METHODS:
-        raise ValueError(f"(InvalidArgument) {what}: interpolation must be one of "
-                         f"{', '.join(_METHODS)}, but got {interpolation}.")
+        raise ValueError(
+            f"(InvalidArgument) {what}: interpolation must be one of "
+            f"{', '.join(_METHODS)}, but got {interpolation}."
+        )
     if not jnp.issubdtype(x.dtype, jnp.floating):
-        raise TypeError(f"(InvalidType) {what}: the dtype of x must be float32 or float64, "
-                        f"but received {_dt.to_dtype(x.dtype).name}.")
+        raise TypeError(
+            f"(InvalidType) {what}: the dtype of x must be float32 or float64, "
+            f"but received {_dt.to_dtype(x.dtype).name}."
+        )
     qs, scalar = _q_list(q, what)
     ax = norm_axis(axis, x.ndim)
     out = fn(x, jnp.asarray(qs, x.dtype), axis=ax, keepdims=keepdim, method=interpolation)
@@ -46,27 +49,39 @@ def _quantile(x, q, axis, keepdim, interpolation, fn, what):
 
 
 @op("quantile")
-def quantile(x: jax.Array, q: float | Sequence[float], axis: int | Sequence[int] | None = None,
-             keepdim: bool = False, interpolation: str = "linear") -> jax.Array:
+def quantile(
+    x: jax.Array,
+    q: float | Sequence[float],
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    interpolation: str = "linear",
+) -> jax.Array:
     """The q-th quantiles of x along ``axis`` (q: a number, list or Tensor in [0, 1])."""
     return _quantile(x, q, axis, keepdim, interpolation, jnp.quantile, "quantile")
 
 
 @op("nanquantile")
-def nanquantile(x: jax.Array, q: float | Sequence[float], axis: int | Sequence[int] | None = None,
-                keepdim: bool = False, interpolation: str = "linear") -> jax.Array:
+def nanquantile(
+    x: jax.Array,
+    q: float | Sequence[float],
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    interpolation: str = "linear",
+) -> jax.Array:
     """Like quantile, ignoring NaNs."""
     return _quantile(x, q, axis, keepdim, interpolation, jnp.nanquantile, "nanquantile")
 
 
 @op("nanmedian")
-def nanmedian(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False,
-              mode: str = "avg") -> jax.Array | tuple[jax.Array, jax.Array]:
+def nanmedian(
+    x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False, mode: str = "avg"
+) -> jax.Array | tuple[jax.Array, jax.Array]:
     """Median ignoring NaNs; mode 'min' takes the lower of the two middle values and, with an
     axis, also returns its index (-1 where a slice is all NaN)."""
     if mode not in ("avg", "min"):
-        raise ValueError(f"(InvalidArgument) nanmedian: mode must be 'avg' or 'min', "
-                         f"but got {mode}.")
+        raise ValueError(
+            f"(InvalidArgument) nanmedian: mode must be 'avg' or 'min', but got {mode}."
+        )
     if mode == "avg":
         return jnp.nanmedian(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
     if axis is None or isinstance(axis, list | tuple):
@@ -115,16 +130,21 @@ def bincount(x: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Te
     """Count occurrences of each non-negative int in the 1-D ``x`` (weighted sums with
     ``weights``); the length is max(x) + 1 or ``minlength``."""
     if not jnp.issubdtype(x._value.dtype, jnp.integer):
-        raise TypeError(f"(InvalidType) bincount: the dtype of x must be int32 or int64, "
-                        f"but received {x.dtype.name}.")
+        raise TypeError(
+            f"(InvalidType) bincount: the dtype of x must be int32 or int64, "
+            f"but received {x.dtype.name}."
+        )
     if x.ndim != 1:
-        raise ValueError(f"(InvalidArgument) bincount: x must be 1-D, but got shape "
-                         f"{list(x.shape)}.")
+        raise ValueError(
+            f"(InvalidArgument) bincount: x must be 1-D, but got shape {list(x.shape)}."
+        )
     if minlength < 0:
         raise ValueError("(InvalidArgument) bincount: minlength must be non-negative.")
     if weights is not None and list(weights.shape) != list(x.shape):
-        raise ValueError(f"(InvalidArgument) bincount: weights shape {list(weights.shape)} "
-                         f"must match x shape {list(x.shape)}.")
+        raise ValueError(
+            f"(InvalidArgument) bincount: weights shape {list(weights.shape)} "
+            f"must match x shape {list(x.shape)}."
+        )
     trace_state.check_concrete(x, "paddle.bincount (its output length depends on max(x))")
     a = np.asarray(x._value)
     if a.size and a.min() < 0:
@@ -136,8 +156,10 @@ def bincount(x: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Te
 def _range(x, lo, hi, what):
     """Histogram range: [min, max] given, or the data's range when both are 0."""
     if lo > hi:
-        raise ValueError(f"(InvalidArgument) {what}: max must be larger or equal to min, but "
-                         f"got min={lo}, max={hi}.")
+        raise ValueError(
+            f"(InvalidArgument) {what}: max must be larger or equal to min, but "
+            f"got min={lo}, max={hi}."
+        )
     xf = x.astype(jnp.float32) if not jnp.issubdtype(x.dtype, jnp.floating) else x
     if lo == 0 and hi == 0:
         if x.size == 0:
@@ -152,20 +174,31 @@ def _range(x, lo, hi, what):
 
 def _check_bins(bins, what):
     if not isinstance(bins, int) or bins < 1:
-        raise ValueError(f"(InvalidArgument) {what}: bins must be a positive int, "
-                         f"but got {bins!r}.")
+        raise ValueError(
+            f"(InvalidArgument) {what}: bins must be a positive int, but got {bins!r}."
+        )
 
 
-@op("histogram", tensor_modules=("linalg",), tensors=("input", "weight"), aliases={"input": "input", "x": "input"},
-    differentiable=False)
-def histogram(input: jax.Array, bins: int = 100, min: float = 0.0, max: float = 0.0,  # noqa: A002
-              weight: jax.Array | None = None, density: bool = False) -> jax.Array:
+@op(
+    "histogram",
+    tensor_modules=("linalg",),
+    tensors=("input", "weight"),
+    aliases={"input": "input", "x": "input"},
+    differentiable=False,
+)
+def histogram(
+    input: jax.Array,
+    bins: int = 100,
+    min: float = 0.0,
+    max: float = 0.0,  # noqa: A002
+    weight: jax.Array | None = None,
+    density: bool = False,
+) -> jax.Array:
     """Counts of ``input`` in ``bins`` equal-width bins over [min, max] (the data's range when
     both are 0); float with ``weight`` or ``density``."""
     _check_bins(bins, "histogram")
     if weight is not None and weight.dtype != input.dtype:
-        raise ValueError("(InvalidArgument) histogram: weight must have the same dtype as "
-                         "input.")
+        raise ValueError("(InvalidArgument) histogram: weight must have the same dtype as input.")
     x, lo, hi = _range(input.reshape(-1), min, max, "histogram")
     idx = jnp.floor((x - lo) / (hi - lo) * bins).astype(jnp.int64)
     idx = jnp.where(x == hi, bins - 1, idx)
@@ -183,10 +216,19 @@ def histogram(input: jax.Array, bins: int = 100, min: float = 0.0, max: float = 
     return h
 
 
-@op("histogram_bin_edges", tensor_modules=("linalg",), tensors=("input",), aliases={"input": "input", "x": "input"},
-    differentiable=False)
-def histogram_bin_edges(input: jax.Array, bins: int = 100, min: float = 0.0,  # noqa: A002
-                        max: float = 0.0) -> jax.Array:
+@op(
+    "histogram_bin_edges",
+    tensor_modules=("linalg",),
+    tensors=("input",),
+    aliases={"input": "input", "x": "input"},
+    differentiable=False,
+)
+def histogram_bin_edges(
+    input: jax.Array,
+    bins: int = 100,
+    min: float = 0.0,  # noqa: A002
+    max: float = 0.0,
+) -> jax.Array:
     """The ``bins + 1`` edges histogram would use."""
     _check_bins(bins, "histogram_bin_edges")
     _, lo, hi = _range(input.reshape(-1), min, max, "histogram_bin_edges")
@@ -194,17 +236,22 @@ def histogram_bin_edges(input: jax.Array, bins: int = 100, min: float = 0.0,  # 
 
 
 @op("histogramdd", tensor_modules=("linalg",), tensors=("x", "weights"), differentiable=False)
-def histogramdd(x: jax.Array, bins: int | Sequence[int] = 10, ranges: Sequence[float] | None = None,
-                density: bool = False,
-                weights: jax.Array | None = None) -> tuple[jax.Array, list[jax.Array]]:
+def histogramdd(
+    x: jax.Array,
+    bins: int | Sequence[int] = 10,
+    ranges: Sequence[float] | None = None,
+    density: bool = False,
+    weights: jax.Array | None = None,
+) -> tuple[jax.Array, list[jax.Array]]:
     """D-dimensional histogram of the rows of x; returns (hist, list of edge Tensors)."""
     d = x.shape[-1]
     pts = x.reshape(-1, d)
     rng = None
     if ranges is not None:
         if len(ranges) != 2 * d:  # Paddle asserts this
-            raise AssertionError(f"histogramdd: ranges must have 2 * D = {2 * d} elements, "
-                                 f"but got {len(ranges)}.")
+            raise AssertionError(
+                f"histogramdd: ranges must have 2 * D = {2 * d} elements, but got {len(ranges)}."
+            )
         rng = [(float(ranges[2 * i]), float(ranges[2 * i + 1])) for i in range(d)]
     if isinstance(bins, list | tuple):
         for i, b in enumerate(bins):
@@ -214,10 +261,11 @@ def histogramdd(x: jax.Array, bins: int | Sequence[int] = 10, ranges: Sequence[f
     if rng is None:
         lo, hi = jnp.min(pts, axis=0), jnp.max(pts, axis=0)
         nb = [bins] * d if isinstance(bins, int) else list(bins)
-        edges = [b if not isinstance(b, int) else jnp.linspace(lo[i], hi[i], b + 1)
-                 for i, b in enumerate(nb)]
+        edges = [
+            b if not isinstance(b, int) else jnp.linspace(lo[i], hi[i], b + 1)
+            for i, b in enumerate(nb)
+        ]
         h, edges = jnp.histogramdd(pts, bins=edges, weights=w, density=density)
     else:
         h, edges = jnp.histogramdd(pts, bins=bins, range=rng, weights=w, density=density)
     return h.astype(x.dtype), [e.astype(x.dtype) for e in edges]
-

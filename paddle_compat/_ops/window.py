@@ -30,12 +30,15 @@ def _symmetric(kind: str, m: int, beta: float) -> np.ndarray:
 def _window(kind, window_length, periodic, beta, dtype):
     name = f"{kind}_window"
     if not isinstance(window_length, int) or window_length < 0:
-        raise ValueError(f"(InvalidArgument) {name}: window_length must be a non-negative int, "
-                         f"but got {window_length!r}.")
+        raise ValueError(
+            f"(InvalidArgument) {name}: window_length must be a non-negative int, "
+            f"but got {window_length!r}."
+        )
     dt = _dt.to_dtype(dtype)
     if not _dt.is_floating(dt):
-        raise TypeError(f"(InvalidType) {name}: dtype must be a floating-point dtype, but got "
-                        f"{dt.name}.")
+        raise TypeError(
+            f"(InvalidType) {name}: dtype must be a floating-point dtype, but got {dt.name}."
+        )
     if window_length <= 1:
         w = np.ones((window_length,), np.float64)
     else:
@@ -51,18 +54,33 @@ def _public(kind, window_length, periodic, beta, dtype, requires_grad):
 
 
 def _make(kind: str):
-    def f(window_length: int, periodic: bool = True, *, dtype: DTypeLike = "float32",
-          layout: None = None, device: str | None = None, pin_memory: bool = False,
-          requires_grad: bool = False) -> Tensor:
+    def f(
+        window_length: int,
+        periodic: bool = True,
+        *,
+        dtype: DTypeLike = "float32",
+        layout: None = None,
+        device: str | None = None,
+        pin_memory: bool = False,
+        requires_grad: bool = False,
+    ) -> Tensor:
         return _public(kind, window_length, periodic, 0.0, dtype, requires_grad)
 
     f.__doc__ = f"The {kind} window of ``window_length`` points (periodic: for spectral use)."
     return f
 
 
-def _kaiser(window_length: int, periodic: bool = True, beta: float = 12.0, *,
-            dtype: DTypeLike = "float32", layout: None = None, device: str | None = None,
-            pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
+def _kaiser(
+    window_length: int,
+    periodic: bool = True,
+    beta: float = 12.0,
+    *,
+    dtype: DTypeLike = "float32",
+    layout: None = None,
+    device: str | None = None,
+    pin_memory: bool = False,
+    requires_grad: bool = False,
+) -> Tensor:
     """The Kaiser window with shape parameter ``beta``."""
     return _public("kaiser", window_length, periodic, float(beta), dtype, requires_grad)
 

@@ -10,5 +10,13 @@ def backward(tensors, grad_tensors=None, retain_graph: bool = False) -> None:
     _backward(tensors, grad_tensors, retain_graph)
 
 
-__all__ = ["PyLayer", "PyLayerContext", "backward", "enable_grad", "grad", "is_grad_enabled",
-           "no_grad", "set_grad_enabled"]
+__all__ = [
+    "PyLayer",
+    "PyLayerContext",
+    "backward",
+    "enable_grad",
+    "grad",
+    "is_grad_enabled",
+    "no_grad",
+    "set_grad_enabled",
+]

@@ -56,8 +56,11 @@ class PyLayer:
             return outs
         # fresh output Tensors so an input returned as-is keeps its own history
         wrapped = [Tensor(o._value) if isinstance(o, Tensor) else o for o in out_list]
-        diff_outs = [w for w, o in zip(wrapped, out_list)
-                     if isinstance(o, Tensor) and id(o) not in ctx._non_differentiable]
+        diff_outs = [
+            w
+            for w, o in zip(wrapped, out_list)
+            if isinstance(o, Tensor) and id(o) not in ctx._non_differentiable
+        ]
 
         def custom(cts, create_graph):
             ct_tensors = [c if isinstance(c, Tensor) else Tensor(c) for c in cts]
@@ -76,6 +79,13 @@ class PyLayer:
                 return picked
             return [None if g is None else g._value for g in picked]
 
-        _ag.record(("pylayer", cls), None, inputs, [t._value for t in inputs], mask,
-                   diff_outs, custom=custom)
+        _ag.record(
+            ("pylayer", cls),
+            None,
+            inputs,
+            [t._value for t in inputs],
+            mask,
+            diff_outs,
+            custom=custom,
+        )
         return wrapped[0] if single else type(outs)(wrapped)

@@ -57,8 +57,12 @@ def main(argv=None) -> float:
     paddle.seed(0)
     np.random.seed(0)  # DataLoader shuffling draws from numpy's global RNG, as in Paddle
     (xtr, ytr), (xte, yte) = load_digits()
-    loader = DataLoader(TensorDataset([paddle.to_tensor(xtr), paddle.to_tensor(ytr)]),
-                        batch_size=args.batch_size, shuffle=True, drop_last=True)
+    loader = DataLoader(
+        TensorDataset([paddle.to_tensor(xtr), paddle.to_tensor(ytr)]),
+        batch_size=args.batch_size,
+        shuffle=True,
+        drop_last=True,
+    )
     model = DigitsNet()
     opt = paddle.optimizer.Adam(learning_rate=1e-3 * 3, parameters=model.parameters())
 
@@ -70,9 +74,11 @@ def main(argv=None) -> float:
         opt.clear_grad()
         return loss
 
-    print(f"paddle-compat {paddle.__compat_version__} (Paddle {paddle.__version__} API) on "
-          f"{paddle.device.get_device()}: "
-          f"{len(xtr)} train / {len(xte)} test digits")
+    print(
+        f"paddle-compat {paddle.__compat_version__} (Paddle {paddle.__version__} API) on "
+        f"{paddle.device.get_device()}: "
+        f"{len(xtr)} train / {len(xte)} test digits"
+    )
     t0 = time.perf_counter()
     for epoch in range(args.epochs):
         losses = [float(train_step(x, y)) for x, y in loader]

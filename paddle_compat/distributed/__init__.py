@@ -35,16 +35,16 @@ class _Finder(_abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
         if not fullname.startswith(_PREFIX):
             return None
-        real = "parallel." + fullname[len(_PREFIX):]
+        real = "parallel." + fullname[len(_PREFIX) :]
         try:
             real_spec = _util.find_spec(real)
         except (ImportError, ValueError):
             return None
         if real_spec is None:
             return None
-        return _util.spec_from_loader(fullname, _Loader(real),
-                                      is_package=real_spec.submodule_search_locations
-                                      is not None)
+        return _util.spec_from_loader(
+            fullname, _Loader(real), is_package=real_spec.submodule_search_locations is not None
+        )
 
 
 if not any(isinstance(f, _Finder) for f in _sys.meta_path):

@@ -19,9 +19,16 @@ class ParamAttr:
     """How a parameter is created: name, initializer, learning-rate scale, regularizer,
     trainable, model averaging and gradient clipping flags."""
 
-    def __init__(self, name: str | None = None, initializer=None, learning_rate: float = 1.0,
-                 regularizer=None, trainable: bool = True, do_model_average: bool = True,
-                 need_clip: bool = True) -> None:
+    def __init__(
+        self,
+        name: str | None = None,
+        initializer=None,
+        learning_rate: float = 1.0,
+        regularizer=None,
+        trainable: bool = True,
+        do_model_average: bool = True,
+        need_clip: bool = True,
+    ) -> None:
         self.name = name
         self.initializer = initializer
         self.learning_rate = learning_rate
@@ -45,9 +52,14 @@ class ParamAttr:
         self._set_default_initializer(Constant(0.0))
 
     def _to_kwargs(self, with_initializer: bool = False) -> dict:
-        kw = {"name": self.name, "optimize_attr": {"learning_rate": self.learning_rate},
-              "regularizer": self.regularizer, "trainable": self.trainable,
-              "do_model_average": self.do_model_average, "need_clip": self.need_clip}
+        kw = {
+            "name": self.name,
+            "optimize_attr": {"learning_rate": self.learning_rate},
+            "regularizer": self.regularizer,
+            "trainable": self.trainable,
+            "do_model_average": self.do_model_average,
+            "need_clip": self.need_clip,
+        }
         if with_initializer:
             kw["initializer"] = self.initializer
         return kw
@@ -79,11 +91,20 @@ class WeightNormParamAttr(ParamAttr):
     """ParamAttr for weight-normalized parameters (``dim`` is kept; reparametrization is not
     applied by this attribute)."""
 
-    def __init__(self, dim: int | None = None, name: str | None = None, initializer=None,
-                 learning_rate: float = 1.0, regularizer=None, trainable: bool = True,
-                 do_model_average: bool = False, need_clip: bool = True) -> None:
-        super().__init__(name, initializer, learning_rate, regularizer, trainable,
-                         do_model_average, need_clip)
+    def __init__(
+        self,
+        dim: int | None = None,
+        name: str | None = None,
+        initializer=None,
+        learning_rate: float = 1.0,
+        regularizer=None,
+        trainable: bool = True,
+        do_model_average: bool = False,
+        need_clip: bool = True,
+    ) -> None:
+        super().__init__(
+            name, initializer, learning_rate, regularizer, trainable, do_model_average, need_clip
+        )
         self.dim = dim
 
 
@@ -94,12 +115,15 @@ def _check_shape(shape) -> list[int]:
             if hasattr(s, "__index__") and not isinstance(s, float):
                 shape[i] = int(s)
                 continue
-            raise TypeError(f"(InvalidType) argument (position 2) must be list of int, but got "
-                            f"{type(s).__name__} at pos {i}")
+            raise TypeError(
+                f"(InvalidType) argument (position 2) must be list of int, but got "
+                f"{type(s).__name__} at pos {i}"
+            )
         if s < 0:
             raise AssertionError(
                 "Expected every dim's size to be larger than or equal to 0, but the size of the "
-                f"{i}-th dim is {s}")
+                f"{i}-th dim is {s}"
+            )
     return shape
 
 
@@ -128,7 +152,8 @@ def _make_parameter(shape, dtype, attr, is_bias: bool, default_initializer, pref
                 raise TypeError(
                     "Can not create parameter with default initializer when dtype is not "
                     f"{list(_INIT_DTYPES)} type. Set default_initializer to fit the parameter "
-                    "dtype!")
+                    "dtype!"
+                )
             init = Constant(0.0) if is_bias else XavierUniform()
     if attr.name is not None:
         name = attr.name
@@ -136,7 +161,8 @@ def _make_parameter(shape, dtype, attr, is_bias: bool, default_initializer, pref
             raise ValueError(
                 f"parameter name [{name}] have be been used. In dygraph mode, the name of "
                 "parameter can't be same.Please check the parameter attr value passed to "
-                "self.create_parameter or constructor of dygraph Layers")
+                "self.create_parameter or constructor of dygraph Layers"
+            )
     else:
         name = _unique_name(f"{prefix}.{'b' if is_bias else 'w'}")
     _used_names.add(name)
@@ -150,8 +176,14 @@ def _make_parameter(shape, dtype, attr, is_bias: bool, default_initializer, pref
     return p
 
 
-def create_parameter(shape, dtype, name: str | None = None, attr=None, is_bias: bool = False,
-                     default_initializer=None):
+def create_parameter(
+    shape,
+    dtype,
+    name: str | None = None,
+    attr=None,
+    is_bias: bool = False,
+    default_initializer=None,
+):
     """Create a standalone Parameter (weights default to XavierUniform, biases to zeros)."""
     attr = ParamAttr._to_attr(attr)
     if attr is not False and name is not None and attr.name is None:

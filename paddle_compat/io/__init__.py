@@ -24,8 +24,21 @@ from .._io.sampler import (  # noqa: F401
 from . import dataloader  # noqa: F401,E402
 
 __all__ = [
-    "Dataset", "IterableDataset", "TensorDataset", "ComposeDataset", "ChainDataset",
-    "ConcatDataset", "Subset", "random_split", "DataLoader", "BatchSampler",
-    "DistributedBatchSampler", "Sampler", "SequenceSampler", "RandomSampler",
-    "WeightedRandomSampler", "SubsetRandomSampler", "get_worker_info",
+    "Dataset",
+    "IterableDataset",
+    "TensorDataset",
+    "ComposeDataset",
+    "ChainDataset",
+    "ConcatDataset",
+    "Subset",
+    "random_split",
+    "DataLoader",
+    "BatchSampler",
+    "DistributedBatchSampler",
+    "Sampler",
+    "SequenceSampler",
+    "RandomSampler",
+    "WeightedRandomSampler",
+    "SubsetRandomSampler",
+    "get_worker_info",
 ]

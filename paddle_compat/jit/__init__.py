@@ -5,5 +5,14 @@ from . import transform  # noqa: F401  (quant_aware_train; loads quant lazily)
 from ._save_load import TranslatedLayer, load, save
 from ._to_static import StaticFunction, enable_to_static, ignore_module, not_to_static, to_static
 
-__all__ = ["InputSpec", "StaticFunction", "enable_to_static", "ignore_module", "not_to_static",
-           "to_static", "save", "load", "TranslatedLayer"]
+__all__ = [
+    "InputSpec",
+    "StaticFunction",
+    "enable_to_static",
+    "ignore_module",
+    "not_to_static",
+    "to_static",
+    "save",
+    "load",
+    "TranslatedLayer",
+]

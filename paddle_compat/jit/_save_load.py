@@ -27,9 +27,18 @@ from .._core.tensor import Parameter, Tensor, _unique_name
 from ..nn import Layer
 from ..static import InputSpec
 
-_KNOWN_CONFIGS = {"output_spec", "with_hook", "combine_params", "clip_extra", "skip_forward",
-                  "input_names_after_prune", "skip_prune_program", "separate_parameters",
-                  "platforms", "vjp"}
+_KNOWN_CONFIGS = {
+    "output_spec",
+    "with_hook",
+    "combine_params",
+    "clip_extra",
+    "skip_forward",
+    "input_names_after_prune",
+    "skip_prune_program",
+    "separate_parameters",
+    "platforms",
+    "vjp",
+}
 _DEFAULT_PLATFORMS = ("cpu", "cuda", "tpu")
 
 
@@ -42,7 +51,8 @@ def _check_prefix(path) -> str:
     if os.path.basename(path) == "":
         raise ValueError(
             "The input path MUST be format of dirname/file_prefix [dirname\\file_prefix in "
-            "Windows system], but received file_prefix is empty string.")
+            "Windows system], but received file_prefix is empty string."
+        )
     for suffix in (".json", ".pdmodel", ".pdiparams", ".stablehlo"):
         if path.endswith(suffix):
             path = path[: -len(suffix)]
@@ -69,8 +79,10 @@ def _resolve_target(obj, with_hook: bool):
         return obj, inst, obj, obj.dygraph_function
     if callable(obj):
         return obj, None, None, obj
-    raise TypeError("paddle.jit.save: the input layer should be 'Layer' or a function "
-                    f"decorated by paddle.jit.to_static, but received {type(obj)}.")
+    raise TypeError(
+        "paddle.jit.save: the input layer should be 'Layer' or a function "
+        f"decorated by paddle.jit.to_static, but received {type(obj)}."
+    )
 
 
 def _arg_names(fn) -> list[str]:
@@ -78,8 +90,11 @@ def _arg_names(fn) -> list[str]:
         sig = inspect.signature(fn)
     except (TypeError, ValueError):
         return []
-    return [p.name for p in sig.parameters.values()
-            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return [
+        p.name
+        for p in sig.parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
 
 
 def _specs_from_cache(sf) -> list[InputSpec] | None:
@@ -102,12 +117,15 @@ def _input_specs(input_spec, sf, fn_for_names, obj) -> tuple[list[InputSpec], li
         raise ValueError(
             f"No valid transformed program for function: {fname}({sig}), input_spec: None.\n"
             "\tPlease specific `input_spec` in `@paddle.jit.to_static` or feed input tensor to "
-            "call the decorated function at once.\n")
+            "call the decorated function at once.\n"
+        )
     if isinstance(input_spec, InputSpec | Tensor):
         input_spec = [input_spec]
     if not isinstance(input_spec, list | tuple):
-        raise TypeError("The input input_spec should be 'list', but received input_spec's type "
-                        f"is {type(input_spec)}.")
+        raise TypeError(
+            "The input input_spec should be 'list', but received input_spec's type "
+            f"is {type(input_spec)}."
+        )
     specs, names = [], []
     for i, s in enumerate(input_spec):
         if isinstance(s, Tensor):
@@ -118,7 +136,8 @@ def _input_specs(input_spec, sf, fn_for_names, obj) -> tuple[list[InputSpec], li
             raise TypeError(
                 "paddle.jit.save: every input_spec entry must be a paddle.static.InputSpec or "
                 f"a Tensor (entry {i} is {type(s).__name__}); nested or non-Tensor inputs are "
-                "not supported by the saved-model format.")
+                "not supported by the saved-model format."
+            )
         arg = names_from_args[i] if i < len(names_from_args) else f"x{i}"
         if jst:
             name = f"_jst.{i}.{arg}.0"
@@ -180,7 +199,7 @@ def _arg_avals(specs: list[InputSpec], mode: str):
                     names.append(f"s{i}_{j}")
             else:
                 names.append(str(int(d)))
-        shape = (jax.export.symbolic_shape(",".join(names), scope=scope) if names else ())
+        shape = jax.export.symbolic_shape(",".join(names), scope=scope) if names else ()
         out.append(jax.ShapeDtypeStruct(tuple(shape), s.dtype.np))
         dims_all.append([int(d) if isinstance(d, int) else str(d) for d in shape])
     return out, dims_all
@@ -196,8 +215,9 @@ def _modes(specs) -> list[str]:
     modes = ["independent"]
     if sum(1 for d in dyn if 0 in d) > 1:
         modes.append("batch")
-    if any(sum(1 for d in dyn if j in d) > 1 for j in range(1, max(map(len, [s.shape for s in
-                                                                           specs])))):
+    if any(
+        sum(1 for d in dyn if j in d) > 1 for j in range(1, max(map(len, [s.shape for s in specs])))
+    ):
         modes.append("shared")
     return modes
 
@@ -205,8 +225,16 @@ def _modes(specs) -> list[str]:
 def _symbolic_error(e: Exception, dims) -> bool:
     """Whether ``e`` comes from a dynamic dim used where a concrete size was needed."""
     text = f"{type(e).__name__}: {e}"
-    if any(k in text for k in ("Symbolic dimension", "symbolic dim", "DimExpr",
-                               "InconclusiveDimension", "shape polymorphism")):
+    if any(
+        k in text
+        for k in (
+            "Symbolic dimension",
+            "symbolic dim",
+            "DimExpr",
+            "InconclusiveDimension",
+            "shape polymorphism",
+        )
+    ):
         return True
     syms = {d for ds in dims for d in ds if isinstance(d, str)}
     return any(re.search(rf"\b{re.escape(s)}\b", text) for s in syms)
@@ -215,8 +243,7 @@ def _symbolic_error(e: Exception, dims) -> bool:
 def _export_forward(fn, state, specs, platforms, output_spec=None):
     """jax.export the forward; returns (Exported, dims per input)."""
     state_t = [t for _, _, t in state]
-    holders = [Tensor(np.zeros([1 if d == -1 else d for d in s.shape], s.dtype.np))
-               for s in specs]
+    holders = [Tensor(np.zeros([1 if d == -1 else d for d in s.shape], s.dtype.np)) for s in specs]
     body = functional.functionalize(fn, state_t, tuple(holders))
 
     def pure(state_vals, arg_vals):
@@ -233,23 +260,28 @@ def _export_forward(fn, state, specs, platforms, output_spec=None):
         arg_avals, dims = _arg_avals(specs, mode)
         try:
             try:
-                exp = jax.export.export(jax.jit(pure), platforms=platforms)(state_avals,
-                                                                            arg_avals)
+                exp = jax.export.export(jax.jit(pure), platforms=platforms)(state_avals, arg_avals)
             except Exception:
                 if platforms is None or tuple(platforms) == (jax.default_backend(),):
                     raise
                 exp = jax.export.export(jax.jit(pure))(state_avals, arg_avals)
-                warnings.warn(f"paddle.jit.save: could not lower the model for {platforms}; the "
-                              f"artifact runs on {jax.default_backend()} only.", stacklevel=4)
+                warnings.warn(
+                    f"paddle.jit.save: could not lower the model for {platforms}; the "
+                    f"artifact runs on {jax.default_backend()} only.",
+                    stacklevel=4,
+                )
             if body.writes:
                 warnings.warn(
                     f"paddle.jit.save: the forward updates {len(body.writes)} Tensor(s) in eval "
                     "mode; the saved program returns its outputs only and does not keep those "
-                    "updates.", stacklevel=4)
+                    "updates.",
+                    stacklevel=4,
+                )
             return exp, dims
         except trace_state.DataDependentError as e:
             raise trace_state.DataDependentError(
-                f"paddle.jit.save cannot export this forward: {e}") from None
+                f"paddle.jit.save cannot export this forward: {e}"
+            ) from None
         except Exception as e:
             if first_err is None:
                 first_err, first_dims = e, dims
@@ -270,14 +302,16 @@ def save(layer, path, input_spec=None, **configs) -> None:
     to StableHLO with symbolic dims for None/-1 InputSpec dims, plus its parameters."""
     for k in configs:
         if k not in _KNOWN_CONFIGS:
-            raise ValueError(f"The additional config ({k}) of `paddle.jit.save` is not "
-                             "supported.")
+            raise ValueError(f"The additional config ({k}) of `paddle.jit.save` is not supported.")
     prefix = _check_prefix(path)
     fn, lay, sf, names_of = _resolve_target(layer, bool(configs.get("with_hook", False)))
     specs, in_names = _input_specs(input_spec, sf, names_of, layer)
     state = _collect_state(lay)
-    modes = [(sub, sub.__dict__.get("_training", True)) for sub in
-             lay.sublayers(include_self=True)] if lay is not None else []
+    modes = (
+        [(sub, sub.__dict__.get("_training", True)) for sub in lay.sublayers(include_self=True)]
+        if lay is not None
+        else []
+    )
     platforms = configs.get("platforms", _DEFAULT_PLATFORMS)
     try:
         if lay is not None:
@@ -292,35 +326,66 @@ def save(layer, path, input_spec=None, **configs) -> None:
     except Exception:  # a forward JAX cannot differentiate still serves inference
         vjp = 0
         program = exp.serialize()
-    inputs = [_export.IOSpec(n, [int(d) for d in s.shape], str(np.dtype(s.dtype.np)), d)
-              for n, s, d in zip(in_names, specs, dims)]
-    outputs = [_export.IOSpec(f"fetch_name_{i}", [_static_dim(d) for d in a.shape],
-                              str(np.dtype(a.dtype)), [_dim_json(d) for d in a.shape])
-               for i, a in enumerate(exp.out_avals)]
-    params = [_export.ParamSpec(name, key, [int(d) for d in t._value.shape],
-                                str(np.dtype(t._value.dtype)), not t.stop_gradient)
-              for name, key, t in state]
+    inputs = [
+        _export.IOSpec(n, [int(d) for d in s.shape], str(np.dtype(s.dtype.np)), d)
+        for n, s, d in zip(in_names, specs, dims)
+    ]
+    outputs = [
+        _export.IOSpec(
+            f"fetch_name_{i}",
+            [_static_dim(d) for d in a.shape],
+            str(np.dtype(a.dtype)),
+            [_dim_json(d) for d in a.shape],
+        )
+        for i, a in enumerate(exp.out_avals)
+    ]
+    params = [
+        _export.ParamSpec(
+            name,
+            key,
+            [int(d) for d in t._value.shape],
+            str(np.dtype(t._value.dtype)),
+            not t.stop_gradient,
+        )
+        for name, key, t in state
+    ]
     arrays = [np.asarray(jax.device_get(t._value)) for _, _, t in state]
     from .. import __compat_version__, __version__
 
-    _export.write(prefix, inputs=inputs, outputs=outputs, params=params, arrays=arrays,
-                  program=program, extra={
-                      "platforms": list(exp.platforms), "vjp_order": vjp,
-                      "layer": type(lay).__name__ if lay is not None else
-                      getattr(getattr(fn, "dygraph_function", fn), "__qualname__", "function"),
-                      "producer": {"paddle_compat": __compat_version__, "paddle_api": __version__,
-                                   "jax": jax.__version__}})
+    _export.write(
+        prefix,
+        inputs=inputs,
+        outputs=outputs,
+        params=params,
+        arrays=arrays,
+        program=program,
+        extra={
+            "platforms": list(exp.platforms),
+            "vjp_order": vjp,
+            "layer": type(lay).__name__
+            if lay is not None
+            else getattr(getattr(fn, "dygraph_function", fn), "__qualname__", "function"),
+            "producer": {
+                "paddle_compat": __compat_version__,
+                "paddle_api": __version__,
+                "jax": jax.__version__,
+            },
+        },
+    )
 
 
 def _select_outputs(output_spec, n_out) -> list[int]:
     idx = []
     for o in output_spec:
         if isinstance(o, bool) or not isinstance(o, int | np.integer):
-            raise TypeError("paddle.jit.save: output_spec takes output indices (ints) in "
-                            f"paddle-compat, got {type(o).__name__}.")
+            raise TypeError(
+                "paddle.jit.save: output_spec takes output indices (ints) in "
+                f"paddle-compat, got {type(o).__name__}."
+            )
         if not -n_out <= o < n_out:
-            raise ValueError(f"output_spec index {o} is out of range: the forward returns "
-                             f"{n_out} Tensor(s).")
+            raise ValueError(
+                f"output_spec index {o} is out of range: the forward returns {n_out} Tensor(s)."
+            )
         idx.append(int(o) % n_out)
     return idx
 
@@ -367,8 +432,9 @@ class TranslatedLayer(Layer):
         if artifact is None:
             return
         for i, (spec, arr) in enumerate(zip(artifact.params, artifact.arrays())):
-            p = Parameter(jax.numpy.asarray(arr), name=_unique_name(spec.name),
-                          trainable=spec.trainable)
+            p = Parameter(
+                jax.numpy.asarray(arr), name=_unique_name(spec.name), trainable=spec.trainable
+            )
             self.add_parameter(f"param_{i}", p)
         self.eval()
 
@@ -390,8 +456,10 @@ class TranslatedLayer(Layer):
             order = {n: i for i, n in enumerate(art.input_names)}
             extra = [k for k in kwargs if k not in order]
             if extra:
-                raise TypeError(f"TranslatedLayer got unexpected input(s) {extra}; its "
-                                f"inputs are {art.input_names}.")
+                raise TypeError(
+                    f"TranslatedLayer got unexpected input(s) {extra}; its "
+                    f"inputs are {art.input_names}."
+                )
             full = list(inputs) + [None] * (len(order) - len(inputs))
             for k, v in kwargs.items():
                 full[order[k]] = v
@@ -399,32 +467,39 @@ class TranslatedLayer(Layer):
         if len(inputs) != len(art.inputs) or any(x is None for x in inputs):
             raise ValueError(
                 f"The saved model takes {len(art.inputs)} input(s) {art.input_names}, but "
-                f"{sum(x is not None for x in inputs)} were given.")
+                f"{sum(x is not None for x in inputs)} were given."
+            )
         tensors = [x if isinstance(x, Tensor) else Tensor(np.asarray(x)) for x in inputs]
-        arrays = [_export.check_input(spec, trace_state.read(t), "TranslatedLayer")
-                  for spec, t in zip(art.inputs, tensors)]
+        arrays = [
+            _export.check_input(spec, trace_state.read(t), "TranslatedLayer")
+            for spec, t in zip(art.inputs, tensors)
+        ]
         params = list(self._parameters.values())
         pvals = [trace_state.read(p) for p in params]
         fn = art.callable()
         try:
             outs = fn(pvals, arrays)
         except ValueError as e:
-            raise ValueError(f"TranslatedLayer: the inputs do not fit the saved model: "
-                             f"{_export.shape_error_text(e, art.input_names)}") from None
+            raise ValueError(
+                f"TranslatedLayer: the inputs do not fit the saved model: "
+                f"{_export.shape_error_text(e, art.input_names)}"
+            ) from None
         out_tensors = [Tensor(o) for o in outs]
         if _ag.is_grad_enabled() and self._artifact.manifest.get("vjp_order", 0):
             all_in = params + tensors
             vals = pvals + arrays
-            mask = tuple(not t.stop_gradient and _dt.is_inexact_np(v.dtype)
-                         for t, v in zip(all_in, vals))
+            mask = tuple(
+                not t.stop_gradient and _dt.is_inexact_np(v.dtype) for t, v in zip(all_in, vals)
+            )
             if any(mask):
                 n = len(params)
 
                 def f(*xs):
                     return fn(list(xs[:n]), list(xs[n:]))
 
-                _ag.record(("translated_layer", _artifact_uid(art)), f, all_in, vals, mask,
-                           out_tensors)
+                _ag.record(
+                    ("translated_layer", _artifact_uid(art)), f, all_in, vals, mask, out_tensors
+                )
         if len(out_tensors) == 1:
             return out_tensors[0]
         return out_tensors

@@ -106,8 +106,9 @@ class StaticFunction:
             return self
         sf = self._bound.get(obj)
         if sf is None:
-            sf = StaticFunction(self._fn.__get__(obj, objtype), self._input_spec,
-                                self._full_graph, instance=obj)
+            sf = StaticFunction(
+                self._fn.__get__(obj, objtype), self._input_spec, self._full_graph, instance=obj
+            )
             self._bound[obj] = sf
         return sf
 
@@ -144,7 +145,8 @@ class StaticFunction:
         tensors = [x for x in leaves if isinstance(x, Tensor)]
         statics = tuple(
             ("T", tuple(x._value.shape), str(x._value.dtype), x.stop_gradient)
-            if isinstance(x, Tensor) else ("S", type(x).__name__, _reg.hashable(x))
+            if isinstance(x, Tensor)
+            else ("S", type(x).__name__, _reg.hashable(x))
             for x in leaves
         )
         key = (treedef, statics)
@@ -201,7 +203,8 @@ class StaticFunction:
         if pure.discovered:  # correct for this call (baked in); retrace with it next time
             entry.stale = True
             self._known_state[key] = self._known_state[key] + [
-                weakref.ref(t) for t in pure.discovered]
+                weakref.ref(t) for t in pure.discovered
+            ]
         entry.pure = pure
         written = [i for i, t in enumerate(state) if id(t) in pure.written_ids]
         entry.donated = tuple(written) if _DONATE else ()
@@ -250,18 +253,23 @@ class StaticFunction:
         ret_vals, write_vals = outs
         functional.write_back(entry.writes, write_vals)
         ret_tensors = [Tensor(v, stop_gradient=sg) for v, sg in zip(ret_vals, entry.ret_sg)]
-        if (_ag.is_grad_enabled() and not entry.wrote_grads
-                and any(not t.stop_gradient for t in ret_tensors)):
+        if (
+            _ag.is_grad_enabled()
+            and not entry.wrote_grads
+            and any(not t.stop_gradient for t in ret_tensors)
+        ):
             self._record(entry, state, tensors, ret_tensors)
-        return jax.tree_util.tree_unflatten(entry.out_tree[0], _fill(entry.out_tree[1],
-                                                                     ret_tensors))
+        return jax.tree_util.tree_unflatten(
+            entry.out_tree[0], _fill(entry.out_tree[1], ret_tensors)
+        )
 
     def _record(self, entry, state, tensors, ret_tensors):
         """Make the compiled call one differentiable node on the eager tape."""
         inputs = list(state) + list(tensors)
         arrays = [t._value for t in inputs]
-        mask = tuple(not t.stop_gradient and _reg._dt.is_inexact_np(a.dtype)
-                     for t, a in zip(inputs, arrays))
+        mask = tuple(
+            not t.stop_gradient and _reg._dt.is_inexact_np(a.dtype) for t, a in zip(inputs, arrays)
+        )
         if not any(mask):
             return
         n = entry.n_state
@@ -300,8 +308,14 @@ def _user_frame(err) -> str:
     return "<unknown location>"
 
 
-def to_static(function=None, input_spec=None, build_strategy=None, backend=None,
-              full_graph: bool = False, **kwargs):
+def to_static(
+    function=None,
+    input_spec=None,
+    build_strategy=None,
+    backend=None,
+    full_graph: bool = False,
+    **kwargs,
+):
     """Compile a function or Layer with jax.jit (Paddle's dynamic-to-static)."""
 
     def decorate(obj):

@@ -95,8 +95,10 @@ class ClipGradByValue(ClipGradBase):
         return ("value", self.min, self.max)
 
     def _clip_arrays(self, grads, need_clip):
-        return [jnp.clip(g, jnp.asarray(self.min, g.dtype), jnp.asarray(self.max, g.dtype))
-                if n else g for g, n in zip(grads, need_clip)]
+        return [
+            jnp.clip(g, jnp.asarray(self.min, g.dtype), jnp.asarray(self.max, g.dtype)) if n else g
+            for g, n in zip(grads, need_clip)
+        ]
 
 
 class ClipGradByNorm(ClipGradBase):
@@ -113,8 +115,7 @@ class ClipGradByNorm(ClipGradBase):
         return ("norm", self.clip_norm)
 
     def _clip_arrays(self, grads, need_clip):
-        return [clip_by_norm_array(g, self.clip_norm) if n else g
-                for g, n in zip(grads, need_clip)]
+        return [clip_by_norm_array(g, self.clip_norm) if n else g for g, n in zip(grads, need_clip)]
 
 
 def clip_by_norm_array(x, max_norm: float):
@@ -130,8 +131,9 @@ def clip_by_norm_array(x, max_norm: float):
 class ClipGradByGlobalNorm(ClipGradBase):
     """Rescale all gradients together so that their joint L2 norm is at most ``clip_norm``."""
 
-    def __init__(self, clip_norm: float, group_name: str = "default_group",
-                 auto_skip_clip: bool = False) -> None:
+    def __init__(
+        self, clip_norm: float, group_name: str = "default_group", auto_skip_clip: bool = False
+    ) -> None:
         super().__init__()
         self.clip_norm = float(clip_norm)
         self.group_name = group_name

@@ -574,4 +574,3 @@ def _type_name(v) -> str:
     if isinstance(v, Tensor):
         return "Tensor"
     return type(v).__name__
-

@@ -16,5 +16,19 @@ from ._rmsprop import RMSProp
 from ._rprop import Rprop
 from ._sgd import SGD
 
-__all__ = ["Optimizer", "ASGD", "Adadelta", "Adagrad", "NAdam", "RAdam", "Rprop", "Adam", "AdamW", "Adamax", "RMSProp", "SGD", "Momentum",
-           "Lamb"]
+__all__ = [
+    "Optimizer",
+    "ASGD",
+    "Adadelta",
+    "Adagrad",
+    "NAdam",
+    "RAdam",
+    "Rprop",
+    "Adam",
+    "AdamW",
+    "Adamax",
+    "RMSProp",
+    "SGD",
+    "Momentum",
+    "Lamb",
+]

@@ -15,17 +15,29 @@ class Adadelta(Optimizer):
     ``u = -g * sqrt((E[dx^2] + eps) / (E[g^2] + eps))``; ``E[dx^2] = rho*E[dx^2] + (1-rho)*u^2``;
     ``param += lr * u``."""
 
-    def __init__(self, learning_rate=0.001, epsilon: float = 1.0e-6, rho: float = 0.95,
-                 parameters=None, weight_decay=None, grad_clip=None,
-                 name: str | None = None) -> None:
+    def __init__(
+        self,
+        learning_rate=0.001,
+        epsilon: float = 1.0e-6,
+        rho: float = 0.95,
+        parameters=None,
+        weight_decay=None,
+        grad_clip=None,
+        name: str | None = None,
+    ) -> None:
         if learning_rate is None:
             raise ValueError("learning_rate is not set.")
         if epsilon is None:
             raise ValueError("epsilon is not set.")
         if rho is None:
             raise ValueError("rho is not set.")
-        super().__init__(learning_rate=learning_rate, parameters=parameters,
-                         weight_decay=weight_decay, grad_clip=grad_clip, name=name)
+        super().__init__(
+            learning_rate=learning_rate,
+            parameters=parameters,
+            weight_decay=weight_decay,
+            grad_clip=grad_clip,
+            name=name,
+        )
         self.type = "adadelta"
         self._epsilon = epsilon
         self._rho = rho

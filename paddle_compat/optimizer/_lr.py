@@ -14,9 +14,18 @@ import jax
 import jax.numpy as jnp
 
 __all__ = [
-    "LRScheduler", "NoamDecay", "PiecewiseDecay", "NaturalExpDecay", "InverseTimeDecay",
-    "PolynomialDecay", "LinearWarmup", "ExponentialDecay", "MultiStepDecay", "StepDecay",
-    "LambdaDecay", "MultiplicativeDecay",
+    "LRScheduler",
+    "NoamDecay",
+    "PiecewiseDecay",
+    "NaturalExpDecay",
+    "InverseTimeDecay",
+    "PolynomialDecay",
+    "LinearWarmup",
+    "ExponentialDecay",
+    "MultiStepDecay",
+    "StepDecay",
+    "LambdaDecay",
+    "MultiplicativeDecay",
 ]
 
 
@@ -32,12 +41,13 @@ class LRScheduler:
     """Base class of learning-rate schedulers: subclasses implement ``get_lr()`` from
     ``last_epoch``; ``step()`` advances the epoch and ``scheduler()`` returns the current rate."""
 
-    def __init__(self, learning_rate: float = 0.1, last_epoch: int = -1,
-                 verbose: bool = False) -> None:
+    def __init__(
+        self, learning_rate: float = 0.1, last_epoch: int = -1, verbose: bool = False
+    ) -> None:
         if not isinstance(learning_rate, float | int):
             raise TypeError(
-                "The type of learning rate must be float, but received "
-                f"{type(learning_rate)}")
+                f"The type of learning rate must be float, but received {type(learning_rate)}"
+            )
         if learning_rate < 0:
             raise ValueError(f"Invalid learning rate: {learning_rate}")
         self.base_lr = float(learning_rate)
@@ -83,8 +93,10 @@ class LRScheduler:
             closed = getattr(self, "_get_closed_form_lr", None)
             self.last_lr = closed() if closed is not None else self.get_lr()
         if self.verbose:
-            print(f"Epoch {self.last_epoch}: {type(self).__name__} set learning rate to "
-                  f"{self.last_lr}.")
+            print(
+                f"Epoch {self.last_epoch}: {type(self).__name__} set learning rate to "
+                f"{self.last_lr}."
+            )
 
     def state_keys(self) -> None:
         """Names of the attributes saved by ``state_dict`` (``self.keys``)."""
@@ -114,13 +126,15 @@ class LRScheduler:
             if key not in state_dict:
                 raise RuntimeError(
                     "Please check whether state_dict is correct for optimizer. Can't find "
-                    f"[ {key} ] in state_dict")
+                    f"[ {key} ] in state_dict"
+                )
             setattr(self, key, state_dict[key])
         if len(state_dict) > len(self.keys):
             warnings.warn(
                 "There are some unused values in state_dict. Maybe the optimizer have "
                 "different 'LearningRateDecay' when invoking state_dict and set_dict",
-                stacklevel=2)
+                stacklevel=2,
+            )
 
     set_dict = set_state_dict
 
@@ -132,8 +146,14 @@ class LRScheduler:
 class NoamDecay(LRScheduler):
     """Transformer ("Noam") schedule: linear warmup then inverse square-root decay."""
 
-    def __init__(self, d_model: int, warmup_steps: int, learning_rate: float = 1.0,
-                 last_epoch: int = -1, verbose: bool = False) -> None:
+    def __init__(
+        self,
+        d_model: int,
+        warmup_steps: int,
+        learning_rate: float = 1.0,
+        last_epoch: int = -1,
+        verbose: bool = False,
+    ) -> None:
         if d_model <= 0:
             raise ValueError("d_model should be grater than 0")
         self.d_model = d_model
@@ -142,22 +162,28 @@ class NoamDecay(LRScheduler):
 
     def get_lr(self) -> float:
         e = self.last_epoch
-        a = 1 if e == 0 else e ** -0.5
-        b = self.warmup_steps ** -1.5 * e
-        return self.base_lr * (self.d_model ** -0.5) * min(a, b)
+        a = 1 if e == 0 else e**-0.5
+        b = self.warmup_steps**-1.5 * e
+        return self.base_lr * (self.d_model**-0.5) * min(a, b)
 
 
 class PiecewiseDecay(LRScheduler):
     """``values[i]`` while the epoch is below ``boundaries[i]``, the last value after."""
 
-    def __init__(self, boundaries: Sequence[int], values: Sequence[float],
-                 last_epoch: int = -1, verbose: bool = False) -> None:
+    def __init__(
+        self,
+        boundaries: Sequence[int],
+        values: Sequence[float],
+        last_epoch: int = -1,
+        verbose: bool = False,
+    ) -> None:
         if len(boundaries) == 0:
             raise ValueError("The boundaries cannot be empty.")
         if len(values) <= len(boundaries):
             raise ValueError(
                 "The values have one more element than boundaries, but received "
-                f"len(values) [{len(values)}] < len(boundaries) + 1 [{len(boundaries) + 1}].")
+                f"len(values) [{len(values)}] < len(boundaries) + 1 [{len(boundaries) + 1}]."
+            )
         self.boundaries = boundaries
         self.values = values
         super().__init__(last_epoch=last_epoch, verbose=verbose)
@@ -172,10 +198,12 @@ class PiecewiseDecay(LRScheduler):
 class NaturalExpDecay(LRScheduler):
     """``base_lr * exp(-gamma * epoch)``."""
 
-    def __init__(self, learning_rate: float, gamma: float, last_epoch: int = -1,
-                 verbose: bool = False) -> None:
+    def __init__(
+        self, learning_rate: float, gamma: float, last_epoch: int = -1, verbose: bool = False
+    ) -> None:
         assert gamma > 0.0, (
-            " 'gamma' must be a positive number so that the learning rate will decay.")
+            " 'gamma' must be a positive number so that the learning rate will decay."
+        )
         self.gamma = gamma
         super().__init__(learning_rate, last_epoch, verbose)
 
@@ -186,8 +214,9 @@ class NaturalExpDecay(LRScheduler):
 class InverseTimeDecay(LRScheduler):
     """``base_lr / (1 + gamma * epoch)``."""
 
-    def __init__(self, learning_rate: float, gamma: float, last_epoch: int = -1,
-                 verbose: bool = False) -> None:
+    def __init__(
+        self, learning_rate: float, gamma: float, last_epoch: int = -1, verbose: bool = False
+    ) -> None:
         self.gamma = gamma
         super().__init__(learning_rate, last_epoch, verbose)
 
@@ -199,15 +228,24 @@ class PolynomialDecay(LRScheduler):
     """Polynomial decay from ``learning_rate`` to ``end_lr`` over ``decay_steps`` (optionally
     restarting with a longer period when ``cycle``)."""
 
-    def __init__(self, learning_rate: float, decay_steps: int, end_lr: float = 0.0001,
-                 power: float = 1.0, cycle: bool = False, last_epoch: int = -1,
-                 verbose: bool = False) -> None:
+    def __init__(
+        self,
+        learning_rate: float,
+        decay_steps: int,
+        end_lr: float = 0.0001,
+        power: float = 1.0,
+        cycle: bool = False,
+        last_epoch: int = -1,
+        verbose: bool = False,
+    ) -> None:
         assert decay_steps > 0 and isinstance(decay_steps, int), (
-            " 'decay_steps' must be a positive integer.")
+            " 'decay_steps' must be a positive integer."
+        )
         self.decay_steps = decay_steps
         self.end_lr = end_lr
         assert power > 0.0, (
-            " 'power' must be greater than 0.0 so that the learning rate will decay.")
+            " 'power' must be greater than 0.0 so that the learning rate will decay."
+        )
         self.power = power
         self.cycle = cycle
         super().__init__(learning_rate, last_epoch, verbose)
@@ -220,23 +258,31 @@ class PolynomialDecay(LRScheduler):
         else:
             epoch = min(epoch, steps)
         frac = 1 - float(epoch) / float(steps)
-        return (self.base_lr - self.end_lr) * (frac ** self.power) + self.end_lr
+        return (self.base_lr - self.end_lr) * (frac**self.power) + self.end_lr
 
 
 class LinearWarmup(LRScheduler):
     """Linear warmup from ``start_lr`` to ``end_lr`` over ``warmup_steps``, then
     ``learning_rate`` (a float, or a scheduler stepped from 0 after the warmup)."""
 
-    def __init__(self, learning_rate: float | LRScheduler, warmup_steps: int,
-                 start_lr: float, end_lr: float, last_epoch: int = -1,
-                 verbose: bool = False) -> None:
+    def __init__(
+        self,
+        learning_rate: float | LRScheduler,
+        warmup_steps: int,
+        start_lr: float,
+        end_lr: float,
+        last_epoch: int = -1,
+        verbose: bool = False,
+    ) -> None:
         if not isinstance(learning_rate, float | int | LRScheduler):
             raise TypeError(
                 "the type of learning_rate should be [int, float or LRScheduler], the "
-                f"current type is {learning_rate}")
+                f"current type is {learning_rate}"
+            )
         self.learning_rate = learning_rate
         assert warmup_steps > 0 and isinstance(warmup_steps, int), (
-            " 'warmup_steps' must be a positive integer.")
+            " 'warmup_steps' must be a positive integer."
+        )
         self.warmup_steps = warmup_steps
         self.start_lr = start_lr
         self.end_lr = end_lr
@@ -257,8 +303,9 @@ class LinearWarmup(LRScheduler):
     def get_lr(self) -> float:
         e = self.last_epoch
         if e < self.warmup_steps:
-            return (self.end_lr - self.start_lr) * float(e) / float(self.warmup_steps) + \
-                self.start_lr
+            return (self.end_lr - self.start_lr) * float(e) / float(
+                self.warmup_steps
+            ) + self.start_lr
         if isinstance(self.learning_rate, LRScheduler):
             self.learning_rate.step(e - self.warmup_steps)
             return self.learning_rate()
@@ -268,26 +315,35 @@ class LinearWarmup(LRScheduler):
 class ExponentialDecay(LRScheduler):
     """``base_lr * gamma ** epoch``."""
 
-    def __init__(self, learning_rate: float, gamma: float, last_epoch: int = -1,
-                 verbose: bool = False) -> None:
+    def __init__(
+        self, learning_rate: float, gamma: float, last_epoch: int = -1, verbose: bool = False
+    ) -> None:
         assert 0.0 < gamma < 1.0, (
-            " 'gamma' must be in interval (0.0, 1.0) so that the learning rate will decay.")
+            " 'gamma' must be in interval (0.0, 1.0) so that the learning rate will decay."
+        )
         self.gamma = gamma
         super().__init__(learning_rate, last_epoch, verbose)
 
     def get_lr(self) -> float:
-        return self.base_lr * (self.gamma ** self.last_epoch)
+        return self.base_lr * (self.gamma**self.last_epoch)
 
 
 class MultiStepDecay(LRScheduler):
     """Multiply the rate by ``gamma`` at each epoch listed in ``milestones``."""
 
-    def __init__(self, learning_rate: float, milestones: Sequence[int], gamma: float = 0.1,
-                 last_epoch: int = -1, verbose: bool = False) -> None:
+    def __init__(
+        self,
+        learning_rate: float,
+        milestones: Sequence[int],
+        gamma: float = 0.1,
+        last_epoch: int = -1,
+        verbose: bool = False,
+    ) -> None:
         if not isinstance(milestones, tuple | list):
             raise TypeError(
                 "The type of 'milestones' in 'MultiStepDecay' must be 'tuple, list', but "
-                f"received {type(milestones)}.")
+                f"received {type(milestones)}."
+            )
         if any(a >= b for a, b in zip(milestones, milestones[1:])):
             raise ValueError("The elements of milestones must be incremented")
         if gamma >= 1.0:
@@ -297,19 +353,27 @@ class MultiStepDecay(LRScheduler):
         super().__init__(learning_rate, last_epoch, verbose)
 
     def get_lr(self) -> float:
-        passed = next((i for i, m in enumerate(self.milestones) if self.last_epoch < m),
-                      len(self.milestones))
-        return self.base_lr * (self.gamma ** passed)
+        passed = next(
+            (i for i, m in enumerate(self.milestones) if self.last_epoch < m), len(self.milestones)
+        )
+        return self.base_lr * (self.gamma**passed)
 
 
 class StepDecay(LRScheduler):
     """Multiply the rate by ``gamma`` every ``step_size`` epochs."""
 
-    def __init__(self, learning_rate: float, step_size: int, gamma: float = 0.1,
-                 last_epoch: int = -1, verbose: bool = False) -> None:
+    def __init__(
+        self,
+        learning_rate: float,
+        step_size: int,
+        gamma: float = 0.1,
+        last_epoch: int = -1,
+        verbose: bool = False,
+    ) -> None:
         if not isinstance(step_size, int):
             raise TypeError(
-                f"The type of 'step_size' must be 'int', but received {type(step_size)}.")
+                f"The type of 'step_size' must be 'int', but received {type(step_size)}."
+            )
         if gamma >= 1.0:
             raise ValueError("gamma should be < 1.0.")
         assert step_size > 0, " 'step_size' must be a positive integer."
@@ -324,12 +388,18 @@ class StepDecay(LRScheduler):
 class LambdaDecay(LRScheduler):
     """``base_lr * lr_lambda(epoch)``."""
 
-    def __init__(self, learning_rate: float, lr_lambda: Callable[[int], float],
-                 last_epoch: int = -1, verbose: bool = False) -> None:
+    def __init__(
+        self,
+        learning_rate: float,
+        lr_lambda: Callable[[int], float],
+        last_epoch: int = -1,
+        verbose: bool = False,
+    ) -> None:
         if not callable(lr_lambda):
             raise TypeError(
                 "The type of 'lr_lambda' in 'LambdaDecay' must be 'function', but received "
-                f"{type(lr_lambda)}.")
+                f"{type(lr_lambda)}."
+            )
         self.lr_lambda = lr_lambda
         super().__init__(learning_rate, last_epoch, verbose)
 
@@ -340,12 +410,18 @@ class LambdaDecay(LRScheduler):
 class MultiplicativeDecay(LRScheduler):
     """``base_lr`` times the product of ``lr_lambda(e)`` for epochs ``1..epoch``."""
 
-    def __init__(self, learning_rate: float, lr_lambda: Callable[[int], float],
-                 last_epoch: int = -1, verbose: bool = False) -> None:
+    def __init__(
+        self,
+        learning_rate: float,
+        lr_lambda: Callable[[int], float],
+        last_epoch: int = -1,
+        verbose: bool = False,
+    ) -> None:
         if not callable(lr_lambda):
             raise TypeError(
                 "The type of 'lr_lambda' in 'MultiplicativeDecay' must be 'function', but "
-                f"received {type(lr_lambda)}.")
+                f"received {type(lr_lambda)}."
+            )
         self.lr_lambda = lr_lambda
         super().__init__(learning_rate, last_epoch, verbose)
 

@@ -11,7 +11,11 @@ import numpy as np
 from ._lr import LRScheduler
 
 __all__ = [
-    "ReduceOnPlateau", "CosineAnnealingDecay", "OneCycleLR", "CyclicLR", "LinearLR",
+    "ReduceOnPlateau",
+    "CosineAnnealingDecay",
+    "OneCycleLR",
+    "CyclicLR",
+    "LinearLR",
     "CosineAnnealingWarmRestarts",
 ]
 
@@ -20,10 +24,19 @@ class ReduceOnPlateau(LRScheduler):
     """Multiply the rate by ``factor`` when a metric passed to ``step(metrics)`` stops
     improving for ``patience`` epochs."""
 
-    def __init__(self, learning_rate: float, mode: str = "min", factor: float = 0.1,
-                 patience: int = 10, threshold: float = 1e-4, threshold_mode: str = "rel",
-                 cooldown: int = 0, min_lr: float = 0, epsilon: float = 1e-8,
-                 verbose: bool = False) -> None:
+    def __init__(
+        self,
+        learning_rate: float,
+        mode: str = "min",
+        factor: float = 0.1,
+        patience: int = 10,
+        threshold: float = 1e-4,
+        threshold_mode: str = "rel",
+        cooldown: int = 0,
+        min_lr: float = 0,
+        epsilon: float = 1e-8,
+        verbose: bool = False,
+    ) -> None:
         mode = mode.lower()
         if mode not in ("min", "max"):
             raise ValueError("mode: " + mode + " is unknown!")
@@ -38,7 +51,8 @@ class ReduceOnPlateau(LRScheduler):
         if not isinstance(learning_rate, float | int):
             raise TypeError(
                 "The type of 'learning_rate' in 'ReduceOnPlateau' must be 'float', but "
-                f"received {type(learning_rate)}.")
+                f"received {type(learning_rate)}."
+            )
         self.patience = patience
         self.threshold = threshold
         self.cooldown = cooldown
@@ -61,14 +75,17 @@ class ReduceOnPlateau(LRScheduler):
         """Record ``metrics`` (a float, or a 1-element array/Tensor) for this epoch."""
         self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
         if isinstance(metrics, np.ndarray) or (
-                hasattr(metrics, "numpy") and hasattr(metrics, "stop_gradient")):
+            hasattr(metrics, "numpy") and hasattr(metrics, "stop_gradient")
+        ):
             assert metrics.size == 1, (
                 f"the size of metrics must be 1, but the current metrics.size is "
-                f"{metrics.size}. Maybe that you should call paddle.mean to process it first.")
+                f"{metrics.size}. Maybe that you should call paddle.mean to process it first."
+            )
         elif not isinstance(metrics, int | float | np.float32 | np.float64):
             raise TypeError(
                 "metrics must be 'int', 'float', 'np.float64', 'numpy.ndarray' or "
-                f"'paddle.Tensor', but receive {type(metrics)}")
+                f"'paddle.Tensor', but receive {type(metrics)}"
+            )
         if self.cooldown_counter > 0:
             self.cooldown_counter -= 1
             return
@@ -84,12 +101,13 @@ class ReduceOnPlateau(LRScheduler):
             if self.last_lr - new_lr > self.epsilon:
                 self.last_lr = new_lr
                 if self.verbose:
-                    print(f"Epoch {self.last_epoch}: {type(self).__name__} set learning rate "
-                          f"to {self.last_lr}.")
+                    print(
+                        f"Epoch {self.last_epoch}: {type(self).__name__} set learning rate "
+                        f"to {self.last_lr}."
+                    )
 
     def _is_better(self, current, best) -> bool:
-        current, best = float(np.asarray(current).reshape(())), float(
-            np.asarray(best).reshape(()))
+        current, best = float(np.asarray(current).reshape(())), float(np.asarray(best).reshape(()))
         if self.threshold_mode == "rel":
             margin = best * self.threshold
         else:
@@ -103,16 +121,24 @@ class CosineAnnealingDecay(LRScheduler):
     """Cosine annealing between ``learning_rate`` and ``eta_min`` with period ``2*T_max``
     (computed recursively from the previous rate, like Paddle)."""
 
-    def __init__(self, learning_rate: float, T_max: int, eta_min: float = 0,  # noqa: N803
-                 last_epoch: int = -1, verbose: bool = False) -> None:
+    def __init__(
+        self,
+        learning_rate: float,
+        T_max: int,
+        eta_min: float = 0,  # noqa: N803
+        last_epoch: int = -1,
+        verbose: bool = False,
+    ) -> None:
         if not isinstance(T_max, int):
             raise TypeError(
                 "The type of 'T_max' in 'CosineAnnealingDecay' must be 'int', but received "
-                f"{type(T_max)}.")
+                f"{type(T_max)}."
+            )
         if not isinstance(eta_min, float | int):
             raise TypeError(
                 "The type of 'eta_min' in 'CosineAnnealingDecay' must be 'float, int', but "
-                f"received {type(eta_min)}.")
+                f"received {type(eta_min)}."
+            )
         assert T_max > 0, " 'T_max' must be a positive integer."
         self.T_max = T_max
         self.eta_min = float(eta_min)
@@ -136,19 +162,30 @@ class OneCycleLR(LRScheduler):
     """One-cycle policy: warm up to ``max_learning_rate`` then anneal to
     ``end_learning_rate`` (optionally in three phases)."""
 
-    def __init__(self, max_learning_rate: float, total_steps: int,
-                 divide_factor: float = 25.0, end_learning_rate: float = 0.0001,
-                 phase_pct: float = 0.3, anneal_strategy: str = "cos",
-                 three_phase: bool = False, last_epoch: int = -1,
-                 verbose: bool = False) -> None:
+    def __init__(
+        self,
+        max_learning_rate: float,
+        total_steps: int,
+        divide_factor: float = 25.0,
+        end_learning_rate: float = 0.0001,
+        phase_pct: float = 0.3,
+        anneal_strategy: str = "cos",
+        three_phase: bool = False,
+        last_epoch: int = -1,
+        verbose: bool = False,
+    ) -> None:
         if not isinstance(max_learning_rate, float | int):
-            raise TypeError("'max_learning_rate' must be 'float' or 'int', but received "
-                            f"{type(max_learning_rate)}")
+            raise TypeError(
+                "'max_learning_rate' must be 'float' or 'int', but received "
+                f"{type(max_learning_rate)}"
+            )
         if max_learning_rate < 0:
             raise ValueError("'max_learning_rate' must be a positive integer.")
         if not isinstance(end_learning_rate, float | int):
-            raise TypeError("'end_learning_rate' must be 'float' or 'int', but received "
-                            f"{type(end_learning_rate)}")
+            raise TypeError(
+                "'end_learning_rate' must be 'float' or 'int', but received "
+                f"{type(end_learning_rate)}"
+            )
         if end_learning_rate < 0:
             raise ValueError("'end_learning_rate' must be a positive integer.")
         if not isinstance(total_steps, int):
@@ -159,18 +196,17 @@ class OneCycleLR(LRScheduler):
         if not isinstance(phase_pct, float):
             raise TypeError(f"'phase_pct' must be 'float', but received {type(phase_pct)}")
         if phase_pct < 0 or phase_pct > 1:
-            raise ValueError(
-                f"'phase_pct' must be between 0 and 1, but received {phase_pct}")
+            raise ValueError(f"'phase_pct' must be between 0 and 1, but received {phase_pct}")
         if not isinstance(divide_factor, float | int):
-            raise TypeError("'divide_factor' must be 'float' or 'int', but received "
-                            f"{type(divide_factor)}")
+            raise TypeError(
+                f"'divide_factor' must be 'float' or 'int', but received {type(divide_factor)}"
+            )
         initial_lr = max_learning_rate / float(divide_factor)
         min_lr = float(end_learning_rate)
         n = self.total_steps
         if three_phase:
             if phase_pct >= 0.5:
-                raise ValueError(
-                    "When three_phase is True, 'phase_pct' must be less than 0.5")
+                raise ValueError("When three_phase is True, 'phase_pct' must be less than 0.5")
             ends = [0, phase_pct * n - 1, 2 * phase_pct * n - 2, n - 1, n - 1]
             sizes = [ends[1] - ends[0], ends[2] - ends[1], ends[3] - ends[2], ends[3] - ends[2]]
             lrs = [initial_lr, max_learning_rate, initial_lr, min_lr]
@@ -184,8 +220,10 @@ class OneCycleLR(LRScheduler):
         elif anneal_strategy == "linear":
             self.anneal_func = self._linear_annealing
         else:
-            raise ValueError("'anneal_strategy' must by one of 'cos' or 'linear', but "
-                             f"received {anneal_strategy}")
+            raise ValueError(
+                "'anneal_strategy' must by one of 'cos' or 'linear', but "
+                f"received {anneal_strategy}"
+            )
         super().__init__(initial_lr, last_epoch, verbose)
 
     def _cos_annealing(self, start_lr: float, end_lr: float, pct: float) -> float:
@@ -197,8 +235,10 @@ class OneCycleLR(LRScheduler):
     def get_lr(self) -> float:
         step = self.last_epoch
         if step > self.total_steps:
-            raise ValueError(f"Tried to step {step} times. However the number of total steps "
-                             f"is {self.total_steps}")
+            raise ValueError(
+                f"Tried to step {step} times. However the number of total steps "
+                f"is {self.total_steps}"
+            )
         last_phase = len(self._lr_config) - 2
         for i, (end, size) in enumerate(zip(self._step_config[1:], self._steps_size)):
             if step <= end or i == last_phase:
@@ -210,33 +250,49 @@ class OneCycleLR(LRScheduler):
 class CyclicLR(LRScheduler):
     """Cyclical learning rate between ``base_learning_rate`` and ``max_learning_rate``."""
 
-    def __init__(self, base_learning_rate: float, max_learning_rate: float,
-                 step_size_up: int, step_size_down: int | None = None,
-                 mode: str = "triangular", exp_gamma: float = 1.0,
-                 scale_fn: Callable[[float], float] | None = None, scale_mode: str = "cycle",
-                 last_epoch: int = -1, verbose: bool = False) -> None:
+    def __init__(
+        self,
+        base_learning_rate: float,
+        max_learning_rate: float,
+        step_size_up: int,
+        step_size_down: int | None = None,
+        mode: str = "triangular",
+        exp_gamma: float = 1.0,
+        scale_fn: Callable[[float], float] | None = None,
+        scale_mode: str = "cycle",
+        last_epoch: int = -1,
+        verbose: bool = False,
+    ) -> None:
         if not isinstance(max_learning_rate, float | int):
-            raise TypeError("'max_learning_rate' must be 'float' or 'int', but received "
-                            f"{type(max_learning_rate)}")
+            raise TypeError(
+                "'max_learning_rate' must be 'float' or 'int', but received "
+                f"{type(max_learning_rate)}"
+            )
         if max_learning_rate < 0:
-            raise ValueError("'max_learning_rate' must be a positive integer, but received "
-                             f"{max_learning_rate}")
+            raise ValueError(
+                f"'max_learning_rate' must be a positive integer, but received {max_learning_rate}"
+            )
         if not isinstance(step_size_up, int):
-            raise TypeError("The type of 'step_size_up' must be int, but received "
-                            f"{type(step_size_up)}")
+            raise TypeError(
+                f"The type of 'step_size_up' must be int, but received {type(step_size_up)}"
+            )
         if step_size_up <= 0:
-            raise ValueError("'step_size_up' must be a positive integer, but received "
-                             f"{step_size_up}")
+            raise ValueError(
+                f"'step_size_up' must be a positive integer, but received {step_size_up}"
+            )
         if step_size_down is not None:
             if not isinstance(step_size_down, int):
-                raise TypeError("The type of 'step_size_down' must be int, but received "
-                                f"{type(step_size_down)}")
+                raise TypeError(
+                    f"The type of 'step_size_down' must be int, but received {type(step_size_down)}"
+                )
             if step_size_down <= 0:
-                raise ValueError("'step_size_down' must be a positive integer, but received "
-                                 f"{step_size_down}")
+                raise ValueError(
+                    f"'step_size_down' must be a positive integer, but received {step_size_down}"
+                )
         if not isinstance(exp_gamma, float):
             raise TypeError(
-                f"The type of 'exp_gamma' must be float, but received {type(exp_gamma)}")
+                f"The type of 'exp_gamma' must be float, but received {type(exp_gamma)}"
+            )
         up = float(step_size_up)
         down = float(step_size_down) if step_size_down is not None else up
         self.cycle_size = up + down
@@ -244,8 +300,10 @@ class CyclicLR(LRScheduler):
         self.max_lr = float(max_learning_rate)
         self.amplitude = self.max_lr - base_learning_rate
         if mode not in ("triangular", "triangular2", "exp_range") and scale_fn is None:
-            raise ValueError("'mode' is invalid and 'scale_fn' is not specified, make sure "
-                             "one of 'mode' or 'scale_fn' is valid")
+            raise ValueError(
+                "'mode' is invalid and 'scale_fn' is not specified, make sure "
+                "one of 'mode' or 'scale_fn' is valid"
+            )
         if scale_mode not in ("cycle", "iterations"):
             raise ValueError("'scale_mode' must be one of 'cycle' or 'iterations")
         self.mode = mode
@@ -267,7 +325,7 @@ class CyclicLR(LRScheduler):
         return 1 / (2.0 ** (x - 1))
 
     def _exp_range_scale_fn(self, x: float) -> float:
-        return self.gamma ** x
+        return self.gamma**x
 
     def get_lr(self) -> float:
         it = self.last_epoch
@@ -284,14 +342,24 @@ class CyclicLR(LRScheduler):
 class LinearLR(LRScheduler):
     """Scale the rate linearly from ``start_factor`` to ``end_factor`` over ``total_steps``."""
 
-    def __init__(self, learning_rate: float, total_steps: int, start_factor: float = 1.0 / 3,
-                 end_factor: float = 1.0, last_epoch: int = -1, verbose: bool = False) -> None:
+    def __init__(
+        self,
+        learning_rate: float,
+        total_steps: int,
+        start_factor: float = 1.0 / 3,
+        end_factor: float = 1.0,
+        last_epoch: int = -1,
+        verbose: bool = False,
+    ) -> None:
         if start_factor > 1.0 or start_factor <= 0:
-            raise ValueError("`start_factor` must be greater than 0 and less or equal to 1, "
-                             f"but got {start_factor}")
+            raise ValueError(
+                "`start_factor` must be greater than 0 and less or equal to 1, "
+                f"but got {start_factor}"
+            )
         if end_factor > 1.0 or end_factor < 0:
-            raise ValueError("`end_factor` must be greater than 0 and less than 1, but got "
-                             f"{end_factor}")
+            raise ValueError(
+                f"`end_factor` must be greater than 0 and less than 1, but got {end_factor}"
+            )
         if total_steps <= 0:
             raise ValueError(f"`total_steps` must be greater than 0, but got {total_steps}")
         self.start_factor = start_factor
@@ -313,8 +381,15 @@ class LinearLR(LRScheduler):
 class CosineAnnealingWarmRestarts(LRScheduler):
     """Cosine annealing restarted every ``T_0 * T_mult**k`` epochs (SGDR)."""
 
-    def __init__(self, learning_rate: float, T_0: int, T_mult: int = 1,  # noqa: N803
-                 eta_min: float = 0, last_epoch: int = -1, verbose: bool = False) -> None:
+    def __init__(
+        self,
+        learning_rate: float,
+        T_0: int,
+        T_mult: int = 1,  # noqa: N803
+        eta_min: float = 0,
+        last_epoch: int = -1,
+        verbose: bool = False,
+    ) -> None:
         if T_0 <= 0 or not isinstance(T_0, int):
             raise ValueError(f"Expected positive integer T_0, but got {T_0}")
         if T_mult < 1 or not isinstance(T_mult, int):
@@ -350,10 +425,12 @@ class CosineAnnealingWarmRestarts(LRScheduler):
             else:
                 m = self.T_mult
                 n = int(math.log(epoch / self.T_0 * (m - 1) + 1, m))
-                self.T_cur = epoch - self.T_0 * (m ** n - 1) / (m - 1)
-                self.T_i = self.T_0 * m ** n
+                self.T_cur = epoch - self.T_0 * (m**n - 1) / (m - 1)
+                self.T_i = self.T_0 * m**n
         self.last_epoch = math.floor(epoch)
         self.last_lr = self.get_lr()
         if self.verbose:
-            print(f"Epoch {self.last_epoch}: {type(self).__name__} set learning rate to "
-                  f"{self.last_lr}.")
+            print(
+                f"Epoch {self.last_epoch}: {type(self).__name__} set learning rate to "
+                f"{self.last_lr}."
+            )

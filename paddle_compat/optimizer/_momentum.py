@@ -21,10 +21,19 @@ def _l2_coeff(decay) -> tuple[str, float]:
 class Momentum(Optimizer):
     """Momentum SGD: ``v = mu*v + g``; ``p -= lr*v`` (or ``lr*(g + mu*v)`` with Nesterov)."""
 
-    def __init__(self, learning_rate=0.001, momentum: float = 0.9, parameters=None,
-                 use_nesterov: bool = False, weight_decay=None, grad_clip=None,
-                 multi_precision: bool = False, rescale_grad: float = 1.0,
-                 use_multi_tensor: bool = False, name: str | None = None) -> None:
+    def __init__(
+        self,
+        learning_rate=0.001,
+        momentum: float = 0.9,
+        parameters=None,
+        use_nesterov: bool = False,
+        weight_decay=None,
+        grad_clip=None,
+        multi_precision: bool = False,
+        rescale_grad: float = 1.0,
+        use_multi_tensor: bool = False,
+        name: str | None = None,
+    ) -> None:
         if learning_rate is None:
             raise ValueError("learning_rate is not set")
         if momentum is None:
@@ -42,9 +51,13 @@ class Momentum(Optimizer):
                 group["regularization_method"] = method
                 group["regularization_coeff"] = coeff
                 group["weight_decay"] = None if fused_l2(decay) else decay
-        super().__init__(learning_rate=learning_rate, parameters=parameters,
-                         weight_decay=None if fused_l2(weight_decay) else weight_decay,
-                         grad_clip=grad_clip, name=name)
+        super().__init__(
+            learning_rate=learning_rate,
+            parameters=parameters,
+            weight_decay=None if fused_l2(weight_decay) else weight_decay,
+            grad_clip=grad_clip,
+            name=name,
+        )
         self.type = "momentum"
         self._momentum = momentum
         self._use_nesterov = bool(use_nesterov)
@@ -53,7 +66,9 @@ class Momentum(Optimizer):
         self._rescale_grad = rescale_grad
         self._use_multi_tensor = use_multi_tensor
         self._default_dict = {
-            "momentum": momentum, "use_nesterov": use_nesterov, "rescale_grad": rescale_grad,
+            "momentum": momentum,
+            "use_nesterov": use_nesterov,
+            "rescale_grad": rescale_grad,
             "regularization_method": self._regularization_method,
             "regularization_coeff": self._regularization_coeff,
         }
@@ -77,10 +92,12 @@ class Momentum(Optimizer):
             method, coeff = "l2_decay", float(reg._coeff)
         elif reg is not None:
             method, coeff = "", 0.0
-        return (float(group.get("momentum", d["momentum"])),
-                bool(group.get("use_nesterov", d["use_nesterov"])),
-                float(coeff) if method == "l2_decay" else None,
-                float(group.get("rescale_grad", d["rescale_grad"])))
+        return (
+            float(group.get("momentum", d["momentum"])),
+            bool(group.get("use_nesterov", d["use_nesterov"])),
+            float(coeff) if method == "l2_decay" else None,
+            float(group.get("rescale_grad", d["rescale_grad"])),
+        )
 
     @staticmethod
     def _rule(p, g, states, lr, hp):

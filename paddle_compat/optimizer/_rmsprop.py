@@ -14,9 +14,18 @@ class RMSProp(Optimizer):
     """RMSProp: ``ms = rho*ms + (1-rho)*g^2``; ``mom = momentum*mom + lr*g/sqrt(ms + eps)``
     (``ms - mg^2`` when centered); ``param -= mom``."""
 
-    def __init__(self, learning_rate, rho: float = 0.95, epsilon: float = 1.0e-6,
-                 momentum: float = 0.0, centered: bool = False, parameters=None,
-                 weight_decay=None, grad_clip=None, name: str | None = None) -> None:
+    def __init__(
+        self,
+        learning_rate,
+        rho: float = 0.95,
+        epsilon: float = 1.0e-6,
+        momentum: float = 0.0,
+        centered: bool = False,
+        parameters=None,
+        weight_decay=None,
+        grad_clip=None,
+        name: str | None = None,
+    ) -> None:
         if learning_rate is None:
             raise ValueError("learning_rate is not set.")
         if rho is None:
@@ -31,25 +40,40 @@ class RMSProp(Optimizer):
             raise ValueError("Invalid value of momentum, expect momentum >= 0.")
         if not 0.0 <= rho:
             raise ValueError("Invalid value of rho, expect rho >= 0.")
-        super().__init__(learning_rate=learning_rate, parameters=parameters,
-                         weight_decay=weight_decay, grad_clip=grad_clip, name=name)
+        super().__init__(
+            learning_rate=learning_rate,
+            parameters=parameters,
+            weight_decay=weight_decay,
+            grad_clip=grad_clip,
+            name=name,
+        )
         self.type = "rmsprop"
         self._rho = rho
         self._epsilon = epsilon
         self._momentum = momentum
         self._centered = centered
-        self._default_dict = {"rho": rho, "epsilon": epsilon, "momentum": momentum,
-                              "centered": centered}
+        self._default_dict = {
+            "rho": rho,
+            "epsilon": epsilon,
+            "momentum": momentum,
+            "centered": centered,
+        }
 
     def _acc_specs(self, param):
-        return [("momentum", 0.0, None, None), ("mean_square", 0.0, None, None),
-                ("mean_grad", 0.0, None, None)]
+        return [
+            ("momentum", 0.0, None, None),
+            ("mean_square", 0.0, None, None),
+            ("mean_grad", 0.0, None, None),
+        ]
 
     def _hyper(self, param, group):
         d = self._default_dict
-        return (float(group.get("rho", d["rho"])), float(group.get("epsilon", d["epsilon"])),
-                float(group.get("momentum", d["momentum"])),
-                bool(group.get("centered", d["centered"])))
+        return (
+            float(group.get("rho", d["rho"])),
+            float(group.get("epsilon", d["epsilon"])),
+            float(group.get("momentum", d["momentum"])),
+            bool(group.get("centered", d["centered"])),
+        )
 
     @staticmethod
     def _rule(p, g, states, lr, hp):

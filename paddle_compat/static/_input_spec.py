@@ -33,12 +33,17 @@ class InputSpec:
         return self
 
     def __repr__(self) -> str:
-        return f"InputSpec(shape={self.shape}, dtype={self.dtype}, name={self.name}, " \
-               f"stop_gradient={self.stop_gradient})"
+        return (
+            f"InputSpec(shape={self.shape}, dtype={self.dtype}, name={self.name}, "
+            f"stop_gradient={self.stop_gradient})"
+        )
 
     def __eq__(self, other) -> bool:
         return isinstance(other, InputSpec) and (self.shape, self.dtype, self.name) == (
-            other.shape, other.dtype, other.name)
+            other.shape,
+            other.dtype,
+            other.name,
+        )
 
     def __hash__(self) -> int:
         return hash((self.shape, self.dtype, self.name))

@@ -19,8 +19,15 @@ import numpy as np
 from .. import _env
 from ._strategy import DistributedStrategy
 
-__all__ = ["CommunicateTopology", "Fleet", "HybridCommunicateGroup", "ParallelMode",
-           "PaddleCloudRoleMaker", "Role", "UserDefinedRoleMaker"]
+__all__ = [
+    "CommunicateTopology",
+    "Fleet",
+    "HybridCommunicateGroup",
+    "ParallelMode",
+    "PaddleCloudRoleMaker",
+    "Role",
+    "UserDefinedRoleMaker",
+]
 
 _logger = logging.getLogger("paddle.distributed.fleet")
 
@@ -79,10 +86,12 @@ class CommunicateTopology:
     """Ranks laid out on a grid of named axes (``data``, ``pipe``, ``sharding``, ``sep``,
     ``context``, ``model``); rank = row-major index of its coordinate."""
 
-    def __init__(self, hybrid_group_names: list[str] | None = None,
-                 dims: list[int] | None = None) -> None:
-        self._names = list(hybrid_group_names or
-                           ["data", "pipe", "sharding", "sep", "context", "model"])
+    def __init__(
+        self, hybrid_group_names: list[str] | None = None, dims: list[int] | None = None
+    ) -> None:
+        self._names = list(
+            hybrid_group_names or ["data", "pipe", "sharding", "sep", "context", "model"]
+        )
         self._dims = list(dims or [1] * len(self._names))
         self._grid = np.arange(int(np.prod(self._dims))).reshape(self._dims)
 
@@ -123,15 +132,18 @@ class CommunicateTopology:
 class HybridCommunicateGroup:
     """This rank's groups and coordinates in a ``CommunicateTopology``."""
 
-    _AXES = {"data": "data", "model": "model", "pipe": "pipe", "sharding": "sharding",
-             "sep": "sep"}
+    _AXES = {"data": "data", "model": "model", "pipe": "pipe", "sharding": "sharding", "sep": "sep"}
 
     def __init__(self, topology: CommunicateTopology, hybrid_configs=None) -> None:
         self._topo = topology
         self.global_rank = _env.get_rank()
         self.nranks = topology.world_size()
-        self._coord = dict(zip(topology.get_hybrid_group_names(),
-                               topology.get_coord(min(self.global_rank, self.nranks - 1))))
+        self._coord = dict(
+            zip(
+                topology.get_hybrid_group_names(),
+                topology.get_coord(min(self.global_rank, self.nranks - 1)),
+            )
+        )
         self._groups = {}
         ids = itertools.count(100)
         for name in topology.get_hybrid_group_names():
@@ -227,10 +239,22 @@ class HybridCommunicateGroup:
         return _env.Group(self.global_rank, 99, list(range(self.nranks)))
 
 
-_ORDER_TO_NAME = {"dp": "data", "pp": "pipe", "sharding": "sharding", "sep": "sep",
-                  "cp": "context", "mp": "model"}
-_DEGREE_KEY = {"data": "dp_degree", "pipe": "pp_degree", "sharding": "sharding_degree",
-               "sep": "sep_degree", "context": "cp_degree", "model": "mp_degree"}
+_ORDER_TO_NAME = {
+    "dp": "data",
+    "pp": "pipe",
+    "sharding": "sharding",
+    "sep": "sep",
+    "cp": "context",
+    "mp": "model",
+}
+_DEGREE_KEY = {
+    "data": "dp_degree",
+    "pipe": "pp_degree",
+    "sharding": "sharding_degree",
+    "sep": "sep_degree",
+    "context": "cp_degree",
+    "model": "mp_degree",
+}
 
 
 class Fleet:
@@ -244,8 +268,7 @@ class Fleet:
         self._topology = None
         self.user_defined_optimizer = None
 
-    def init(self, role_maker=None, is_collective: bool = False, strategy=None,
-             log_level="INFO"):
+    def init(self, role_maker=None, is_collective: bool = False, strategy=None, log_level="INFO"):
         """Set up collective training: the parallel environment and the hybrid topology from
         ``strategy.hybrid_configs`` (``dp_degree=-1`` takes the remaining ranks)."""
         if strategy is not None and not isinstance(strategy, DistributedStrategy):
@@ -272,12 +295,14 @@ class Fleet:
             if world % other:
                 raise ValueError(
                     f"The product of the parallel degrees ({other}) must divide the world size "
-                    f"({world}).")
+                    f"({world})."
+                )
             degrees["data"] = world // other
         if int(np.prod(list(degrees.values()))) != world:
             raise ValueError(
                 f"The product of hybrid_configs degrees {degrees} must equal the number of "
-                f"ranks ({world}).")
+                f"ranks ({world})."
+            )
         self._topology = CommunicateTopology(names, [degrees[n] for n in names])
         self._hcg = HybridCommunicateGroup(self._topology, hc)
 
@@ -345,8 +370,9 @@ class Fleet:
         from .._data_parallel import DataParallel, _dp_mesh
 
         if _dp_mesh() is not None or jax.process_count() > 1:
-            return DataParallel(model, find_unused_parameters=(
-                self._user_defined_strategy.find_unused_parameters))
+            return DataParallel(
+                model, find_unused_parameters=(self._user_defined_strategy.find_unused_parameters)
+            )
         return model
 
     def distributed_optimizer(self, optimizer, strategy=None):
@@ -356,7 +382,8 @@ class Fleet:
             if self._is_collective:
                 _logger.warning(
                     "It is recommended to use DistributedStrategy in fleet.init(). The "
-                    "strategy here is only for compatibility.")
+                    "strategy here is only for compatibility."
+                )
             self._user_defined_strategy = strategy
         return optimizer
 

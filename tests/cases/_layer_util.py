@@ -30,12 +30,21 @@ def fill_deterministic(layer, seed: int = 0):
 def state_summary(layer) -> list:
     """``[key, shape, dtype, stop_gradient]`` for every state_dict entry (names excluded: they
     depend on global counters)."""
-    return [[k, list(v.shape), str(v.dtype).replace("paddle.", ""), bool(v.stop_gradient)]
-            for k, v in layer.state_dict().items()]
+    return [
+        [k, list(v.shape), str(v.dtype).replace("paddle.", ""), bool(v.stop_gradient)]
+        for k, v in layer.state_dict().items()
+    ]
 
 
-def layer_golden(make, *inputs, kwargs=None, train: bool = False, backward: bool = True,
-                 seed: int = 0, with_repr: bool = True) -> dict:
+def layer_golden(
+    make,
+    *inputs,
+    kwargs=None,
+    train: bool = False,
+    backward: bool = True,
+    seed: int = 0,
+    with_repr: bool = True,
+) -> dict:
     """Build a layer with ``make()``, give it deterministic weights, run it on numpy ``inputs``
     and return its state summary, repr, outputs and (optionally) parameter and input gradients.
 
@@ -65,8 +74,10 @@ def layer_golden(make, *inputs, kwargs=None, train: bool = False, backward: bool
                 total = s if total is None else total + s
         if total is not None:
             total.backward()
-        res["param_grads"] = {k: (p.grad if p.grad is not None else "none")
-                              for k, p in layer.named_parameters()}
-        res["input_grads"] = [(t.grad if t.grad is not None else "none") for t in xs
-                              if not t.stop_gradient]
+        res["param_grads"] = {
+            k: (p.grad if p.grad is not None else "none") for k, p in layer.named_parameters()
+        }
+        res["input_grads"] = [
+            (t.grad if t.grad is not None else "none") for t in xs if not t.stop_gradient
+        ]
     return res

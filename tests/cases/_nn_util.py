@@ -14,8 +14,10 @@ def T(a, grad=False):
 
 
 def run(fn, *arrays, grad=True):
-    ts = [paddle.to_tensor(a, stop_gradient=not (grad and np.asarray(a).dtype.kind == "f"))
-          for a in arrays]
+    ts = [
+        paddle.to_tensor(a, stop_gradient=not (grad and np.asarray(a).dtype.kind == "f"))
+        for a in arrays
+    ]
     out = fn(*ts)
     outs = list(out) if isinstance(out, tuple | list) else [out]
     res = {"out": outs}
@@ -32,6 +34,8 @@ def run(fn, *arrays, grad=True):
 
 def register(table, namespace: dict, prefix="", grad=True):
     for name, (fn, *arrays) in table.items():
+
         def case(fn=fn, arrays=arrays):
             return run(fn, *arrays, grad=grad)
+
         namespace[f"case_{prefix}{name}"] = case

@@ -41,8 +41,7 @@ def normalize(obj):
         }
     if isinstance(obj, np.ndarray | np.generic):
         a = np.asarray(obj)
-        return {"__array__": True, "dtype": str(a.dtype), "shape": list(a.shape),
-                "data": _flat(a)}
+        return {"__array__": True, "dtype": str(a.dtype), "shape": list(a.shape), "data": _flat(a)}
     if isinstance(obj, dict):
         return {str(k): normalize(v) for k, v in obj.items()}
     if isinstance(obj, list | tuple):

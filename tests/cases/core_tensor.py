@@ -117,10 +117,18 @@ def case_stop_gradient_of_outputs():
     """Differentiable ops mark every output (ints too); argmax/compare/nonzero do not."""
     x = paddle.to_tensor([[1.0, 3.0], [2.0, 0.5]], stop_gradient=False)
     outs = {
-        "argmax": paddle.argmax(x, axis=1), "gt": x > 1, "topk_idx": paddle.topk(x, 1)[1],
-        "cast_int": x.astype("int64"), "equal": paddle.equal(x, x), "isnan": paddle.isnan(x),
-        "argsort": paddle.argsort(x), "floor": paddle.floor(x), "nonzero": paddle.nonzero(x),
-        "max": paddle.max(x), "unique": paddle.unique(x), "zeros_like": paddle.zeros_like(x),
+        "argmax": paddle.argmax(x, axis=1),
+        "gt": x > 1,
+        "topk_idx": paddle.topk(x, 1)[1],
+        "cast_int": x.astype("int64"),
+        "equal": paddle.equal(x, x),
+        "isnan": paddle.isnan(x),
+        "argsort": paddle.argsort(x),
+        "floor": paddle.floor(x),
+        "nonzero": paddle.nonzero(x),
+        "max": paddle.max(x),
+        "unique": paddle.unique(x),
+        "zeros_like": paddle.zeros_like(x),
     }
     return {k: v.stop_gradient for k, v in outs.items()}
 

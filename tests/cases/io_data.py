@@ -64,10 +64,15 @@ def case_collate_dtypes():
 
 def case_len_and_drop_last():
     out = []
-    for n, bs, dl in [(5, 2, False), (5, 2, True), (5, 5, False), (5, 6, True), (5, 6, False),
-                      (1, 1, False)]:
-        loader = paddle.io.DataLoader(_Fn(lambda i: np.array([i]), n), batch_size=bs,
-                                      drop_last=dl)
+    for n, bs, dl in [
+        (5, 2, False),
+        (5, 2, True),
+        (5, 5, False),
+        (5, 6, True),
+        (5, 6, False),
+        (1, 1, False),
+    ]:
+        loader = paddle.io.DataLoader(_Fn(lambda i: np.array([i]), n), batch_size=bs, drop_last=dl)
         out.append([len(loader), _batches(loader)])
     return out
 
@@ -84,21 +89,26 @@ def case_shuffle_numpy_seed():
 
 def case_shuffle_drop_last():
     np.random.seed(11)
-    loader = paddle.io.DataLoader(_Fn(lambda i: (np.array([i]), i), 10), batch_size=4,
-                                  shuffle=True, drop_last=True)
+    loader = paddle.io.DataLoader(
+        _Fn(lambda i: (np.array([i]), i), 10), batch_size=4, shuffle=True, drop_last=True
+    )
     return [len(loader), _batches(loader)]
 
 
 def case_batch_size_none():
-    return [_batches(paddle.io.DataLoader(_Fn(lambda i: np.array([i, i]), 3), batch_size=None)),
-            len(paddle.io.DataLoader(_Fn(lambda i: np.array([i]), 3), batch_size=None)),
-            _batches(paddle.io.DataLoader(_Stream(2), batch_size=None))]
+    return [
+        _batches(paddle.io.DataLoader(_Fn(lambda i: np.array([i, i]), 3), batch_size=None)),
+        len(paddle.io.DataLoader(_Fn(lambda i: np.array([i]), 3), batch_size=None)),
+        _batches(paddle.io.DataLoader(_Stream(2), batch_size=None)),
+    ]
 
 
 def case_iterable_dataset():
-    return [_batches(paddle.io.DataLoader(_Stream(5), batch_size=2)),
-            _batches(paddle.io.DataLoader(_Stream(5), batch_size=2, drop_last=True)),
-            _batches(paddle.io.DataLoader(_Stream(4), batch_size=2, drop_last=True))]
+    return [
+        _batches(paddle.io.DataLoader(_Stream(5), batch_size=2)),
+        _batches(paddle.io.DataLoader(_Stream(5), batch_size=2, drop_last=True)),
+        _batches(paddle.io.DataLoader(_Stream(4), batch_size=2, drop_last=True)),
+    ]
 
 
 def case_tensor_dataset():
@@ -106,8 +116,12 @@ def case_tensor_dataset():
     y = paddle.to_tensor([1, 2, 3, 4, 5, 6])
     ds = paddle.io.TensorDataset([x, y])
     np.random.seed(5)
-    return [len(ds), list(ds[4]), _batches(paddle.io.DataLoader(ds, batch_size=4)),
-            _batches(paddle.io.DataLoader(ds, batch_size=4, shuffle=True))]
+    return [
+        len(ds),
+        list(ds[4]),
+        _batches(paddle.io.DataLoader(ds, batch_size=4)),
+        _batches(paddle.io.DataLoader(ds, batch_size=4, shuffle=True)),
+    ]
 
 
 def case_batch_sampler():
@@ -115,30 +129,42 @@ def case_batch_sampler():
     bs = paddle.io.BatchSampler(ds, batch_size=3)
     np.random.seed(1)
     shuffled = list(paddle.io.BatchSampler(ds, batch_size=3, shuffle=True))
-    loader = paddle.io.DataLoader(_Fn(lambda i: np.array([i]), 7),
-                                  batch_sampler=paddle.io.BatchSampler(ds, batch_size=4))
-    return [list(bs), len(bs),
-            list(paddle.io.BatchSampler(ds, batch_size=3, drop_last=True)),
-            len(paddle.io.BatchSampler(ds, batch_size=3, drop_last=True)),
-            list(paddle.io.BatchSampler(sampler=paddle.io.SequenceSampler(range(5)),
-                                        batch_size=2)),
-            shuffled, len(loader), _batches(loader)]
+    loader = paddle.io.DataLoader(
+        _Fn(lambda i: np.array([i]), 7), batch_sampler=paddle.io.BatchSampler(ds, batch_size=4)
+    )
+    return [
+        list(bs),
+        len(bs),
+        list(paddle.io.BatchSampler(ds, batch_size=3, drop_last=True)),
+        len(paddle.io.BatchSampler(ds, batch_size=3, drop_last=True)),
+        list(paddle.io.BatchSampler(sampler=paddle.io.SequenceSampler(range(5)), batch_size=2)),
+        shuffled,
+        len(loader),
+        _batches(loader),
+    ]
 
 
 def case_distributed_batch_sampler():
     out = []
-    for n, bs, nr, rank, shuffle, dl in [(7, 2, 2, 1, True, False), (7, 2, 2, 0, False, False),
-                                         (10, 3, 3, 2, True, True), (7, 2, None, None, False,
-                                                                     False),
-                                         (5, 2, 4, 3, False, False)]:
-        s = paddle.io.DistributedBatchSampler(_Fn(lambda i: i, n), batch_size=bs,
-                                              num_replicas=nr, rank=rank, shuffle=shuffle,
-                                              drop_last=dl)
+    for n, bs, nr, rank, shuffle, dl in [
+        (7, 2, 2, 1, True, False),
+        (7, 2, 2, 0, False, False),
+        (10, 3, 3, 2, True, True),
+        (7, 2, None, None, False, False),
+        (5, 2, 4, 3, False, False),
+    ]:
+        s = paddle.io.DistributedBatchSampler(
+            _Fn(lambda i: i, n),
+            batch_size=bs,
+            num_replicas=nr,
+            rank=rank,
+            shuffle=shuffle,
+            drop_last=dl,
+        )
         e0 = list(s)
         e1 = list(s)
         s.set_epoch(5)
-        out.append([e0, e1, list(s), len(s), s.nranks, s.local_rank, s.num_samples,
-                    s.total_size])
+        out.append([e0, e1, list(s), len(s), s.nranks, s.local_rank, s.num_samples, s.total_size])
     return out
 
 
@@ -150,51 +176,85 @@ def case_samplers():
     wrs = list(paddle.io.WeightedRandomSampler(w, 5))
     wrs_norep = list(paddle.io.WeightedRandomSampler(w, 3, replacement=False))
     gen = list(paddle.io.RandomSampler(range(6), generator=iter([5, 4, 3]), num_samples=2))
-    return [rs, rs_rep, wrs, wrs_norep, gen, list(paddle.io.SequenceSampler([7, 8, 9])),
-            len(paddle.io.RandomSampler(range(6), replacement=True, num_samples=9)),
-            len(paddle.io.WeightedRandomSampler(w, 5)),
-            sorted(paddle.io.SubsetRandomSampler([1, 3, 5])),
-            len(paddle.io.SubsetRandomSampler([1, 3, 5]))]
+    return [
+        rs,
+        rs_rep,
+        wrs,
+        wrs_norep,
+        gen,
+        list(paddle.io.SequenceSampler([7, 8, 9])),
+        len(paddle.io.RandomSampler(range(6), replacement=True, num_samples=9)),
+        len(paddle.io.WeightedRandomSampler(w, 5)),
+        sorted(paddle.io.SubsetRandomSampler([1, 3, 5])),
+        len(paddle.io.SubsetRandomSampler([1, 3, 5])),
+    ]
 
 
 def case_datasets():
-    cd = paddle.io.ComposeDataset([_Fn(lambda i: (np.array([i]), i), 3),
-                                   _Fn(lambda i: ("x", i * 2), 3)])
+    cd = paddle.io.ComposeDataset(
+        [_Fn(lambda i: (np.array([i]), i), 3), _Fn(lambda i: ("x", i * 2), 3)]
+    )
     cc = paddle.io.ConcatDataset([list(range(3)), list(range(10, 12))])
     sub = paddle.io.Subset(list(range(10)), [2, 4, 6])
     chain = paddle.io.ChainDataset([_Stream(2), _Stream(1)])
     paddle.seed(5)
     parts = paddle.io.random_split(range(10), [3, 7])
     fparts = paddle.io.random_split(range(10), [0.25, 0.75])
-    return [len(cd), list(cd[1]), len(cc), [cc[i] for i in range(5)], cc[-1],
-            cc.cumulative_sizes, list(sub), len(sub), [list(x) for x in chain],
-            [len(p) for p in parts], sorted(list(parts[0]) + list(parts[1])),
-            [len(p) for p in fparts], paddle.io.get_worker_info()]
+    return [
+        len(cd),
+        list(cd[1]),
+        len(cc),
+        [cc[i] for i in range(5)],
+        cc[-1],
+        cc.cumulative_sizes,
+        list(sub),
+        len(sub),
+        [list(x) for x in chain],
+        [len(p) for p in parts],
+        sorted(list(parts[0]) + list(parts[1])),
+        [len(p) for p in fparts],
+        paddle.io.get_worker_info(),
+    ]
 
 
 def case_default_collate_fn():
     f = paddle.io.dataloader.collate.default_collate_fn
-    return [f([(1, 2.0, True), (3, 4.0, False)]),
-            f([{"a": np.ones(2, "float32"), "b": "s"}, {"a": np.zeros(2, "float32"), "b": "t"}]),
-            f([paddle.to_tensor([1.0]), paddle.to_tensor([2.0])]),
-            f([[np.int32(1), [2]], [np.int32(3), [4]]])]
+    return [
+        f([(1, 2.0, True), (3, 4.0, False)]),
+        f([{"a": np.ones(2, "float32"), "b": "s"}, {"a": np.zeros(2, "float32"), "b": "t"}]),
+        f([paddle.to_tensor([1.0]), paddle.to_tensor([2.0])]),
+        f([[np.int32(1), [2]], [np.int32(3), [4]]]),
+    ]
 
 
 def case_custom_collate_output():
     def collate(samples):
-        return {"x": np.stack(samples), "n": len(samples), "np_scalar": np.float32(2.5),
-                "t": (np.array(1), "s")}
+        return {
+            "x": np.stack(samples),
+            "n": len(samples),
+            "np_scalar": np.float32(2.5),
+            "t": (np.array(1), "s"),
+        }
 
-    return next(iter(paddle.io.DataLoader(_Fn(lambda i: np.array([i], "float32")),
-                                          batch_size=3, collate_fn=collate)))
+    return next(
+        iter(
+            paddle.io.DataLoader(
+                _Fn(lambda i: np.array([i], "float32")), batch_size=3, collate_fn=collate
+            )
+        )
+    )
 
 
 def case_num_workers():
     np.random.seed(4)
-    shuffled = _batches(paddle.io.DataLoader(_Fn(lambda i: np.array([i]), 6), batch_size=2,
-                                             shuffle=True, num_workers=2))
-    plain = _batches(paddle.io.DataLoader(_Fn(lambda i: np.array([i]), 5), batch_size=2,
-                                          num_workers=2))
+    shuffled = _batches(
+        paddle.io.DataLoader(
+            _Fn(lambda i: np.array([i]), 6), batch_size=2, shuffle=True, num_workers=2
+        )
+    )
+    plain = _batches(
+        paddle.io.DataLoader(_Fn(lambda i: np.array([i]), 5), batch_size=2, num_workers=2)
+    )
     sharded = _batches(paddle.io.DataLoader(_ShardedStream(), batch_size=2, num_workers=2))
     return [shuffled, plain, sharded]
 
@@ -204,8 +264,9 @@ def case_errors():
     return [
         expect_error(lambda: len(paddle.io.DataLoader(_Stream(), batch_size=2))),
         expect_error(lambda: paddle.io.DataLoader(_Stream(), batch_size=2, shuffle=True)),
-        expect_error(lambda: paddle.io.DataLoader(ds, batch_size=3,
-                                                  batch_sampler=paddle.io.BatchSampler(ds))),
+        expect_error(
+            lambda: paddle.io.DataLoader(ds, batch_size=3, batch_sampler=paddle.io.BatchSampler(ds))
+        ),
         expect_error(lambda: paddle.io.DataLoader(ds, batch_size=0)),
         expect_error(lambda: paddle.io.Dataset()[0]),
         expect_error(lambda: len(paddle.io.Dataset())),
@@ -219,6 +280,7 @@ def case_errors():
         expect_error(lambda: paddle.io.dataloader.collate.default_collate_fn([object()])),
         expect_error(lambda: paddle.io.ConcatDataset([[1, 2]])[-3]),
         expect_error(lambda: paddle.io.BatchSampler(ds, batch_size=0)),
-        expect_error(lambda: paddle.io.BatchSampler(ds, shuffle=True,
-                                                    sampler=paddle.io.SequenceSampler(ds))),
+        expect_error(
+            lambda: paddle.io.BatchSampler(ds, shuffle=True, sampler=paddle.io.SequenceSampler(ds))
+        ),
     ]

@@ -39,8 +39,10 @@ def _p(layer, shape, **kw):
 
 
 def _describe(named):
-    return [[k, list(v.shape), str(v.dtype).replace("paddle.", ""), bool(v.stop_gradient)]
-            for k, v in named]
+    return [
+        [k, list(v.shape), str(v.dtype).replace("paddle.", ""), bool(v.stop_gradient)]
+        for k, v in named
+    ]
 
 
 def case_parameter_names():
@@ -63,8 +65,20 @@ def case_parameter_names():
     out = [expect_error(lambda: NamesCoreNet("core_fixed_name_a"))]
     for net in (a, b):
         out.append([net.full_name(), net.sub.full_name()])
-        out.append([[k, p.name, list(p.shape), str(p.dtype), p.stop_gradient, p.persistable,
-                     p.trainable] for k, p in net.named_parameters()])
+        out.append(
+            [
+                [
+                    k,
+                    p.name,
+                    list(p.shape),
+                    str(p.dtype),
+                    p.stop_gradient,
+                    p.persistable,
+                    p.trainable,
+                ]
+                for k, p in net.named_parameters()
+            ]
+        )
     return out
 
 
@@ -84,10 +98,16 @@ def case_full_name_snake_case():
     class SnakeCaseModelV2(nn.Layer):
         pass
 
-    return [ABCNet().full_name(), ABCNet().full_name(), Net2D().full_name(),
-            HTTPServerX().full_name(), _Private().full_name(), SnakeCaseModelV2().full_name(),
-            SnakeCaseModelV2("scope_core_x").full_name(),
-            SnakeCaseModelV2("scope_core_x").full_name()]
+    return [
+        ABCNet().full_name(),
+        ABCNet().full_name(),
+        Net2D().full_name(),
+        HTTPServerX().full_name(),
+        _Private().full_name(),
+        SnakeCaseModelV2().full_name(),
+        SnakeCaseModelV2("scope_core_x").full_name(),
+        SnakeCaseModelV2("scope_core_x").full_name(),
+    ]
 
 
 class _Bufs(nn.Layer):
@@ -156,18 +176,25 @@ def case_shared_parameters():
             self.c.weight = self.a.weight
 
     s = Shared()
-    return [list(s.state_dict()), [k for k, _ in s.named_parameters()], len(s.parameters()),
-            [k for k, _ in s.named_sublayers()], len(s.sublayers()),
-            [k for k, _ in s.named_children()],
-            [k for k, _ in s.named_parameters(remove_duplicate=False)]]
+    return [
+        list(s.state_dict()),
+        [k for k, _ in s.named_parameters()],
+        len(s.parameters()),
+        [k for k, _ in s.named_sublayers()],
+        len(s.sublayers()),
+        [k for k, _ in s.named_children()],
+        [k for k, _ in s.named_parameters(remove_duplicate=False)],
+    ]
 
 
 def case_setattr_rules():
     m = _Bufs()
-    out = [expect_error(lambda: setattr(m, "w", paddle.zeros([2]))),
-           expect_error(lambda: setattr(m, "fc", 3)),
-           expect_error(lambda: setattr(m, "buf", 3)),
-           expect_error(lambda: m.missing_attr)]
+    out = [
+        expect_error(lambda: setattr(m, "w", paddle.zeros([2]))),
+        expect_error(lambda: setattr(m, "fc", 3)),
+        expect_error(lambda: setattr(m, "buf", 3)),
+        expect_error(lambda: m.missing_attr),
+    ]
     m.x = 3
     m.x = _Lin(1, 1)  # plain attribute replaced by a sublayer
     out.append(["x" in m._sub_layers, "x" in m.__dict__])
@@ -216,7 +243,9 @@ def case_registration_errors():
         expect_error(lambda: NoInit("layer")),
         expect_error(lambda: NoInit("tensor")),
         expect_error(lambda: delattr(m, "zzz")),
-        list(m._parameters), list(m._buffers), list(m._sub_layers),
+        list(m._parameters),
+        list(m._buffers),
+        list(m._sub_layers),
         [n in dir(m) for n in ("q", "s", "training", "forward", "c")],
     ]
 
@@ -226,8 +255,10 @@ def case_set_state_dict():
     res = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        full = {k: np.full(v.shape, 2, dtype=str(v.dtype).replace("paddle.", ""))
-                for k, v in m.state_dict().items()}
+        full = {
+            k: np.full(v.shape, 2, dtype=str(v.dtype).replace("paddle.", ""))
+            for k, v in m.state_dict().items()
+        }
         res.append(m.set_state_dict(full))
         res.append([m.fc.weight, m.ibuf, m.inner[0].bias])
         res.append(m.set_state_dict({"fc.weight": np.ones([3, 2], "float32"), "zzz": 1.0}))
@@ -256,21 +287,32 @@ def case_set_state_dict_param_names():
     m = ByName()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        r = m.set_state_dict({"core_byname_a": np.ones([2], "float32"), "a": np.ones(2)},
-                             use_structured_name=False)
+        r = m.set_state_dict(
+            {"core_byname_a": np.ones([2], "float32"), "a": np.ones(2)}, use_structured_name=False
+        )
     return [r, m.a]
 
 
 def case_load_state_dict_strict():
     m = _Lin(2, 3)
-    ok = m.load_state_dict({"weight": np.ones([2, 3], "float32"),
-                            "bias": np.ones([3], "float32")})
+    ok = m.load_state_dict({"weight": np.ones([2, 3], "float32"), "bias": np.ones([3], "float32")})
     loose = m.load_state_dict({"weight": np.ones([2, 3], "float32")}, strict=False)
-    return [repr(ok), list(ok), repr(loose), list(loose),
-            expect_error(lambda: m.load_state_dict({"weight": np.ones([2, 3], "float32")})),
-            expect_error(lambda: m.load_state_dict({"weight": np.ones([2, 3], "float32"),
-                                                    "bias": np.ones([3], "float32"),
-                                                    "x": np.ones(1)}))]
+    return [
+        repr(ok),
+        list(ok),
+        repr(loose),
+        list(loose),
+        expect_error(lambda: m.load_state_dict({"weight": np.ones([2, 3], "float32")})),
+        expect_error(
+            lambda: m.load_state_dict(
+                {
+                    "weight": np.ones([2, 3], "float32"),
+                    "bias": np.ones([3], "float32"),
+                    "x": np.ones(1),
+                }
+            )
+        ),
+    ]
 
 
 def case_state_dict_round_trip():
@@ -317,8 +359,15 @@ def case_repr():
         def extra_repr(self):
             return "line1\nline2"
 
-    return [repr(ReprNet()), str(ReprNet()), repr(nn.Layer()), repr(_Leaf("solo")),
-            repr(_Leaf("two\nlines")), repr(MultiExtra()), _Leaf().extra_repr()]
+    return [
+        repr(ReprNet()),
+        str(ReprNet()),
+        repr(nn.Layer()),
+        repr(_Leaf("solo")),
+        repr(_Leaf("two\nlines")),
+        repr(MultiExtra()),
+        _Leaf().extra_repr(),
+    ]
 
 
 def case_forward_hooks():
@@ -332,18 +381,19 @@ def case_forward_hooks():
     h1 = n.register_forward_pre_hook(lambda layer, inp: log.append(("pre1", len(inp))))
     h2 = n.register_forward_pre_hook(lambda layer, inp: inp[0] * 2)
     h3 = n.register_forward_post_hook(lambda layer, inp, out: out + 1)
-    h4 = n.register_forward_pre_hook(lambda layer, a, k: ((a[0] + 1,), {"y": 3.0}),
-                                     with_kwargs=True)
+    h4 = n.register_forward_pre_hook(
+        lambda layer, a, k: ((a[0] + 1,), {"y": 3.0}), with_kwargs=True
+    )
     h5 = n.register_forward_post_hook(lambda layer, inp, out: log.append("post0"), prepend=True)
-    h6 = n.register_forward_post_hook(lambda layer, a, k, out: log.append(sorted(k)),
-                                      with_kwargs=True)
+    h6 = n.register_forward_post_hook(
+        lambda layer, a, k, out: log.append(sorted(k)), with_kwargs=True
+    )
     out1 = n(x)
     r = [h1.remove(), h1.remove()]
     for h in (h2, h3, h4, h5, h6):
         h.remove()
     out2 = n(x, y=5.0)
-    return [out1, [list(e) if isinstance(e, tuple) else e for e in log], r, out2,
-            type(h1).__name__]
+    return [out1, [list(e) if isinstance(e, tuple) else e for e in log], r, out2, type(h1).__name__]
 
 
 def case_train_eval():
@@ -365,8 +415,12 @@ def case_apply_and_children():
     m = nn.Sequential(_Leaf("a"), nn.Sequential(_Leaf("b"), _Leaf("c")))
     seen = []
     r = m.apply(lambda layer: seen.append(type(layer).__name__ + ":" + layer.extra_repr()))
-    return [seen, r is m, [type(c).__name__ for c in m.children()],
-            [k for k, _ in m.named_sublayers(prefix="p", include_self=True)]]
+    return [
+        seen,
+        r is m,
+        [type(c).__name__ for c in m.children()],
+        [k for k, _ in m.named_sublayers(prefix="p", include_self=True)],
+    ]
 
 
 def case_dtype_casts():
@@ -375,8 +429,14 @@ def case_dtype_casts():
         return m
 
     def dts(m):
-        return [str(m.fc.weight.dtype), str(m.buf.dtype), str(m.ibuf.dtype), str(m.nb.dtype),
-                str(m.inner[0].weight.dtype), m.fc.weight.stop_gradient]
+        return [
+            str(m.fc.weight.dtype),
+            str(m.buf.dtype),
+            str(m.ibuf.dtype),
+            str(m.nb.dtype),
+            str(m.inner[0].weight.dtype),
+            m.fc.weight.stop_gradient,
+        ]
 
     out = []
     m = make()
@@ -429,26 +489,47 @@ def case_clear_gradients():
 def case_param_attr():
     a = PA()
     m = _Leaf()
-    p = m.create_parameter([2], attr=PA(name="core_pa_x", learning_rate=0.5, trainable=False,
-                                        need_clip=False, do_model_average=False))
+    p = m.create_parameter(
+        [2],
+        attr=PA(
+            name="core_pa_x",
+            learning_rate=0.5,
+            trainable=False,
+            need_clip=False,
+            do_model_average=False,
+        ),
+    )
     q = m.create_parameter([2], attr="core_pa_str")
     b = m.create_parameter([3], attr=I.Constant(1.5))
-    return [sorted(vars(a).items()), p.name, p.stop_gradient, p.trainable, p.optimize_attr,
-            p.need_clip, p.do_model_average, p.persistable, q.name, b,
-            m.create_parameter([2], attr=False),
-            m.create_parameter([2], attr=None, is_bias=True)]
+    return [
+        sorted(vars(a).items()),
+        p.name,
+        p.stop_gradient,
+        p.trainable,
+        p.optimize_attr,
+        p.need_clip,
+        p.do_model_average,
+        p.persistable,
+        q.name,
+        b,
+        m.create_parameter([2], attr=False),
+        m.create_parameter([2], attr=None, is_bias=True),
+    ]
 
 
 def case_create_parameter_errors():
     m = _Leaf()
-    return [expect_error(lambda: m.create_parameter([-1, 2])),
-            expect_error(lambda: m.create_parameter([2], dtype="int64")),
-            expect_error(lambda: m.create_parameter([2.0, 2])),
-            expect_error(lambda: list(m.create_parameter([0, 2]).shape)),
-            expect_error(lambda: m.create_parameter([2], dtype="int64",
-                                                    default_initializer=I.Constant(3.0))),
-            expect_error(lambda: str(m.create_parameter([2], dtype="float16").dtype)),
-            expect_error(lambda: str(nn.Layer(dtype="float16").create_parameter([2]).dtype))]
+    return [
+        expect_error(lambda: m.create_parameter([-1, 2])),
+        expect_error(lambda: m.create_parameter([2], dtype="int64")),
+        expect_error(lambda: m.create_parameter([2.0, 2])),
+        expect_error(lambda: list(m.create_parameter([0, 2]).shape)),
+        expect_error(
+            lambda: m.create_parameter([2], dtype="int64", default_initializer=I.Constant(3.0))
+        ),
+        expect_error(lambda: str(m.create_parameter([2], dtype="float16").dtype)),
+        expect_error(lambda: str(nn.Layer(dtype="float16").create_parameter([2]).dtype)),
+    ]
 
 
 def case_deterministic_initializers():
@@ -458,22 +539,40 @@ def case_deterministic_initializers():
         return m.create_parameter(list(shape), dtype=dtype, attr=PA(initializer=init))
 
     return [
-        mk(I.Constant()), mk(I.Constant(2.5)), mk(I.Constant(-1), dtype="float64"),
-        mk(I.Assign(np.arange(6).reshape(2, 3))), mk(I.Assign([[1, 2, 3], [4, 5, 6]])),
+        mk(I.Constant()),
+        mk(I.Constant(2.5)),
+        mk(I.Constant(-1), dtype="float64"),
+        mk(I.Assign(np.arange(6).reshape(2, 3))),
+        mk(I.Assign([[1, 2, 3], [4, 5, 6]])),
         mk(I.Assign(paddle.full([2, 3], 1.25))),
-        mk(I.Dirac(), (1, 2, 3, 3)), mk(I.Dirac(), (4, 2, 3)), mk(I.Dirac(groups=2), (4, 2, 3, 3)),
-        mk(I.Bilinear(), (1, 1, 4, 4)), mk(I.Bilinear(), (2, 1, 3, 3)),
+        mk(I.Dirac(), (1, 2, 3, 3)),
+        mk(I.Dirac(), (4, 2, 3)),
+        mk(I.Dirac(groups=2), (4, 2, 3, 3)),
+        mk(I.Bilinear(), (1, 1, 4, 4)),
+        mk(I.Bilinear(), (2, 1, 3, 3)),
         m.create_parameter([3], is_bias=True, default_initializer=I.Constant(3.0)),
         m.create_parameter([3], default_initializer=I.Constant(4.0)),
     ]
 
 
 def case_calculate_gain():
-    names = ["sigmoid", "linear", "conv1d", "conv2d", "conv3d", "conv_transpose2d", "tanh",
-             "relu", "leaky_relu", "selu"]
+    names = [
+        "sigmoid",
+        "linear",
+        "conv1d",
+        "conv2d",
+        "conv3d",
+        "conv_transpose2d",
+        "tanh",
+        "relu",
+        "leaky_relu",
+        "selu",
+    ]
     return [[n, I.calculate_gain(n)] for n in names] + [
-        I.calculate_gain("leaky_relu", 0.2), I.calculate_gain("leaky_relu", 1),
-        expect_error(lambda: I.calculate_gain("foo"))]
+        I.calculate_gain("leaky_relu", 0.2),
+        I.calculate_gain("leaky_relu", 1),
+        expect_error(lambda: I.calculate_gain("foo")),
+    ]
 
 
 def case_global_initializer():
@@ -500,10 +599,21 @@ def case_containers_sequential():
     s = nn.Sequential(_Lin(1, 2), _Leaf("mid"), _Lin(2, 1))
     s2 = nn.Sequential(("a", _Lin(1, 1, value=[[2.0]])), ("b", _Lin(1, 1, value=[[3.0]])))
     x = paddle.to_tensor([[1.0], [2.0]])
-    out = [list(s.state_dict()), len(s), type(s[0]).__name__, s[-1].extra_repr(),
-           repr(s[1:]), type(s[1:]).__name__, expect_error(lambda: s[5]),
-           s["1"].extra_repr(), s2(x), list(s2.state_dict()), s2[0].weight, s2["b"].weight,
-           expect_error(lambda: nn.Sequential(3))]
+    out = [
+        list(s.state_dict()),
+        len(s),
+        type(s[0]).__name__,
+        s[-1].extra_repr(),
+        repr(s[1:]),
+        type(s[1:]).__name__,
+        expect_error(lambda: s[5]),
+        s["1"].extra_repr(),
+        s2(x),
+        list(s2.state_dict()),
+        s2[0].weight,
+        s2["b"].weight,
+        expect_error(lambda: nn.Sequential(3)),
+    ]
     s[1] = _Leaf("new")
     out.append(repr(s))
     del s[1]
@@ -553,8 +663,14 @@ def case_containers_layerdict():
     out.append(type(ld.pop("b")).__name__)
     ld.update({"d": _Leaf("d")})
     ld.update([("e", _Leaf("e"))])
-    out.append([list(ld.keys()), [v.extra_repr() for v in ld.values()],
-                [k for k, _ in ld.items()], list(iter(ld))])
+    out.append(
+        [
+            list(ld.keys()),
+            [v.extra_repr() for v in ld.values()],
+            [k for k, _ in ld.items()],
+            list(iter(ld)),
+        ]
+    )
     del ld["a"]
     out.append(list(ld))
     out.append(expect_error(lambda: ld["zz"]))
@@ -576,9 +692,16 @@ def case_containers_parameters():
     pd = nn.ParameterDict({"x": _p(holder, [2])})
     pd["y"] = _p(holder, [1])
     pd.update({"z": _p(holder, [1])})
-    out += [list(pd.state_dict()), len(pd), list(pd), "x" in pd, list(pd["x"].shape), repr(pd),
-            expect_error(lambda: pd.__setitem__("w", paddle.zeros([1]))),
-            expect_error(lambda: nn.ParameterDict({"x": paddle.zeros([2])}))]
+    out += [
+        list(pd.state_dict()),
+        len(pd),
+        list(pd),
+        "x" in pd,
+        list(pd["x"].shape),
+        repr(pd),
+        expect_error(lambda: pd.__setitem__("w", paddle.zeros([1]))),
+        expect_error(lambda: nn.ParameterDict({"x": paddle.zeros([2])})),
+    ]
     nest = nn.Sequential(nn.ParameterList([_p(holder, [1])]))
     out.append(list(nest.state_dict()))
     return out
@@ -586,10 +709,13 @@ def case_containers_parameters():
 
 def case_get_set_sublayer():
     m = nn.Sequential(_Lin(1, 1), nn.Sequential(_Leaf("deep")))
-    out = [m.get_sublayer("1.0").extra_repr(), m.get_sublayer("") is m,
-           list(m.get_parameter("0.weight").shape),
-           expect_error(lambda: m.get_sublayer("1.5")),
-           expect_error(lambda: m.get_parameter("0.nothing"))]
+    out = [
+        m.get_sublayer("1.0").extra_repr(),
+        m.get_sublayer("") is m,
+        list(m.get_parameter("0.weight").shape),
+        expect_error(lambda: m.get_sublayer("1.5")),
+        expect_error(lambda: m.get_parameter("0.nothing")),
+    ]
     m.set_sublayer("1.0", _Leaf("swapped"))
     out.append(m[1][0].extra_repr())
     return out

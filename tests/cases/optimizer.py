@@ -26,14 +26,19 @@ def _leaf(arr, name):
 
 def _params(tag, dtype="float32"):
     """A weight [3, 4], a bias [4] and a 0-d scale, named after the case."""
-    return [_leaf(randn(3, 4, seed=1, dtype=dtype), f"{tag}_w"),
-            _leaf(randn(4, seed=2, dtype=dtype), f"{tag}_b"),
-            _leaf(np.asarray(0.7, dtype=dtype), f"{tag}_s")]
+    return [
+        _leaf(randn(3, 4, seed=1, dtype=dtype), f"{tag}_w"),
+        _leaf(randn(4, seed=2, dtype=dtype), f"{tag}_b"),
+        _leaf(np.asarray(0.7, dtype=dtype), f"{tag}_s"),
+    ]
 
 
 def _grads(step, dtype="float32"):
-    return [randn(3, 4, seed=10 + step, dtype=dtype) * 2, randn(4, seed=20 + step, dtype=dtype),
-            np.asarray(0.5 - 0.3 * step, dtype=dtype)]
+    return [
+        randn(3, 4, seed=10 + step, dtype=dtype) * 2,
+        randn(4, seed=20 + step, dtype=dtype),
+        np.asarray(0.5 - 0.3 * step, dtype=dtype),
+    ]
 
 
 def _train(opt, params, steps=N_STEPS, dtype="float32", sched=None):
@@ -50,8 +55,11 @@ def _train(opt, params, steps=N_STEPS, dtype="float32", sched=None):
 
 def _state(opt):
     sd = opt.state_dict()
-    return {"keys": list(sd), "values": {k: v for k, v in sd.items() if k != "LR_Scheduler"},
-            "lr": sd.get("LR_Scheduler")}
+    return {
+        "keys": list(sd),
+        "values": {k: v for k, v in sd.items() if k != "LR_Scheduler"},
+        "lr": sd.get("LR_Scheduler"),
+    }
 
 
 # -- optimizer x {plain, weight decay, clipping} table -------------------------------------------
@@ -72,8 +80,9 @@ OPTIMIZERS = {
     "radam": lambda lr, **kw: O.RAdam(lr, beta2=0.9, epsilon=1e-3, **kw),
     "radam_slow": lambda lr, **kw: O.RAdam(lr, epsilon=1e-3, **kw),
     "asgd": lambda lr, **kw: O.ASGD(lr, batch_num=3, **kw),
-    "rprop": lambda lr, **kw: O.Rprop(lr / 10, etas=(0.4, 1.5), learning_rate_range=(1e-3, 0.05),
-                                      **kw),
+    "rprop": lambda lr, **kw: O.Rprop(
+        lr / 10, etas=(0.4, 1.5), learning_rate_range=(1e-3, 0.05), **kw
+    ),
 }
 VARIANTS = {
     "plain": lambda: {},
@@ -84,8 +93,12 @@ VARIANTS = {
     "value": lambda: {"grad_clip": paddle.nn.ClipGradByValue(0.4)},
 }
 # every optimizer runs plain, wd and globalnorm; the other variants on a few optimizers
-EXTRA = {"sgd": ("l1", "norm", "value"), "momentum": ("l1", "value"), "adam": ("l1", "norm"),
-         "adamw": ("norm",)}
+EXTRA = {
+    "sgd": ("l1", "norm", "value"),
+    "momentum": ("l1", "value"),
+    "adam": ("l1", "norm"),
+    "adamw": ("norm",),
+}
 NO_WD = {"lamb", "rprop"}  # no weight_decay argument
 
 
@@ -125,20 +138,34 @@ def case_float64_params():
 
 def case_lamb_options():
     params = _params("lamb_opts")
-    opt = O.Lamb(0.05, lamb_weight_decay=0.0, always_adapt=True, parameters=params[:2],
-                 exclude_from_weight_decay_fn=lambda p: p.name.endswith("_b"))
+    opt = O.Lamb(
+        0.05,
+        lamb_weight_decay=0.0,
+        always_adapt=True,
+        parameters=params[:2],
+        exclude_from_weight_decay_fn=lambda p: p.name.endswith("_b"),
+    )
     _train(opt, params)
     params2 = _params("lamb_opts2")
-    opt2 = O.Lamb(0.05, lamb_weight_decay=0.3, parameters=params2,
-                  exclude_from_weight_decay_fn=lambda p: p.name.endswith("_b"))
+    opt2 = O.Lamb(
+        0.05,
+        lamb_weight_decay=0.3,
+        parameters=params2,
+        exclude_from_weight_decay_fn=lambda p: p.name.endswith("_b"),
+    )
     _train(opt2, params2)
     return [params, params2]
 
 
 def case_adamw_decay_fun_and_coeff():
     params = _params("adamw_fun")
-    opt = O.AdamW(0.05, weight_decay=0.5, parameters=params, beta1=0.7,
-                  apply_decay_param_fun=lambda name: name.endswith("_w"))
+    opt = O.AdamW(
+        0.05,
+        weight_decay=0.5,
+        parameters=params,
+        beta1=0.7,
+        apply_decay_param_fun=lambda name: name.endswith("_w"),
+    )
     _train(opt, params)
     return [params, opt.state_dict()]
 
@@ -164,10 +191,13 @@ def case_set_lr():
         opt.step()
     opt.set_lr_scheduler(LR.ExponentialDecay(0.3, 0.5))
     lrs.append(opt.get_lr())
-    return [params, lrs,
-            expect_error(lambda: opt.set_lr(0.1)),
-            expect_error(lambda: O.SGD(0.1, parameters=params).set_lr("0.1")),
-            expect_error(lambda: opt.set_lr_scheduler(0.1))]
+    return [
+        params,
+        lrs,
+        expect_error(lambda: opt.set_lr(0.1)),
+        expect_error(lambda: O.SGD(0.1, parameters=params).set_lr("0.1")),
+        expect_error(lambda: opt.set_lr_scheduler(0.1)),
+    ]
 
 
 def case_param_groups():
@@ -176,8 +206,10 @@ def case_param_groups():
         params = _params(f"groups_{name}")
         for p in params:
             p.optimize_attr = {"learning_rate": 1.0}
-        groups = [{"params": params[:1], "learning_rate": 0.5, "weight_decay": 0.3},
-                  {"params": params[1:], "grad_clip": paddle.nn.ClipGradByGlobalNorm(0.5)}]
+        groups = [
+            {"params": params[:1], "learning_rate": 0.5, "weight_decay": 0.3},
+            {"params": params[1:], "grad_clip": paddle.nn.ClipGradByGlobalNorm(0.5)},
+        ]
         opt = OPTIMIZERS[name](0.1, parameters=groups, weight_decay=0.05)
         _train(opt, params)
         out.append([params, [p.optimize_attr["learning_rate"] for p in params], _state(opt)])
@@ -238,8 +270,10 @@ def case_state_dict_roundtrip():
         _train(opt, src, steps=3, sched=sched)
         # a fresh optimizer loads the state lazily (keys renamed to its parameters' names, as
         # a new process would generate them)
-        state = {k.replace("sd_src", "sd_dst"): (v if k == "LR_Scheduler" else v.numpy())
-                 for k, v in opt.state_dict().items()}
+        state = {
+            k.replace("sd_src", "sd_dst"): (v if k == "LR_Scheduler" else v.numpy())
+            for k, v in opt.state_dict().items()
+        }
         dst = [_leaf(p.numpy(), p.name.replace("sd_src", "sd_dst")) for p in src]
         sched2 = LR.CosineAnnealingDecay(0.1, T_max=4)
         opt2 = OPTIMIZERS[name](sched2, parameters=dst)
@@ -253,8 +287,15 @@ def case_state_dict_roundtrip():
             opt2.step()
             sched.step()
             sched2.step()
-        out.append([list(before), dst, [np.abs(a.numpy() - b.numpy()).max() for a, b in
-                                         zip(src, dst)], sched2.last_epoch, opt2.get_lr()])
+        out.append(
+            [
+                list(before),
+                dst,
+                [np.abs(a.numpy() - b.numpy()).max() for a, b in zip(src, dst)],
+                sched2.last_epoch,
+                opt2.get_lr(),
+            ]
+        )
     return out
 
 
@@ -304,9 +345,12 @@ def case_clip_strategies_direct():
     gs = [paddle.to_tensor(g) for g in _grads(1)]
     pairs = list(zip(ps, gs))
     out = []
-    for clip in (paddle.nn.ClipGradByValue(0.5, -0.2), paddle.nn.ClipGradByNorm(1.0),
-                 paddle.nn.ClipGradByGlobalNorm(2.0),
-                 paddle.nn.ClipGradByGlobalNorm(100.0, auto_skip_clip=True)):
+    for clip in (
+        paddle.nn.ClipGradByValue(0.5, -0.2),
+        paddle.nn.ClipGradByNorm(1.0),
+        paddle.nn.ClipGradByGlobalNorm(2.0),
+        paddle.nn.ClipGradByGlobalNorm(100.0, auto_skip_clip=True),
+    ):
         out.append([str(clip), [g for _, g in clip(pairs)]])
     out.append([str(paddle.regularizer.L1Decay(0.25)), str(paddle.regularizer.L2Decay())])
     return out
@@ -341,20 +385,17 @@ SCHEDULERS = {
     "polynomial_cycle": lambda: LR.PolynomialDecay(0.5, decay_steps=6, cycle=True),
     "cosine": lambda: LR.CosineAnnealingDecay(0.5, T_max=6, eta_min=0.05),
     "warmup_float": lambda: LR.LinearWarmup(0.5, warmup_steps=4, start_lr=0.0, end_lr=0.5),
-    "warmup_sched": lambda: LR.LinearWarmup(LR.CosineAnnealingDecay(0.4, T_max=5), 3, 0.01,
-                                            0.4),
-    "lambda": lambda: LR.LambdaDecay(0.5, lambda e: 0.9 ** e + 0.01 * e),
+    "warmup_sched": lambda: LR.LinearWarmup(LR.CosineAnnealingDecay(0.4, T_max=5), 3, 0.01, 0.4),
+    "lambda": lambda: LR.LambdaDecay(0.5, lambda e: 0.9**e + 0.01 * e),
     "multiplicative": lambda: LR.MultiplicativeDecay(0.5, lambda e: 0.95),
     "onecycle": lambda: LR.OneCycleLR(1.0, total_steps=20, phase_pct=0.25),
-    "onecycle_3phase_linear": lambda: LR.OneCycleLR(0.8, total_steps=20, three_phase=True,
-                                                    anneal_strategy="linear"),
-    "cyclic": lambda: LR.CyclicLR(0.1, 1.0, step_size_up=3, step_size_down=5,
-                                  mode="triangular2"),
-    "cyclic_exp": lambda: LR.CyclicLR(0.1, 1.0, step_size_up=4, mode="exp_range",
-                                      exp_gamma=0.9),
+    "onecycle_3phase_linear": lambda: LR.OneCycleLR(
+        0.8, total_steps=20, three_phase=True, anneal_strategy="linear"
+    ),
+    "cyclic": lambda: LR.CyclicLR(0.1, 1.0, step_size_up=3, step_size_down=5, mode="triangular2"),
+    "cyclic_exp": lambda: LR.CyclicLR(0.1, 1.0, step_size_up=4, mode="exp_range", exp_gamma=0.9),
     "linear": lambda: LR.LinearLR(0.5, total_steps=8, start_factor=0.2),
-    "warm_restarts": lambda: LR.CosineAnnealingWarmRestarts(0.5, T_0=3, T_mult=2,
-                                                            eta_min=0.01),
+    "warm_restarts": lambda: LR.CosineAnnealingWarmRestarts(0.5, T_0=3, T_mult=2, eta_min=0.01),
 }
 
 
@@ -367,8 +408,13 @@ def _make_sched_case(name):
             seq.append(s.last_lr)
         s2 = SCHEDULERS[name]()
         s2.set_state_dict(s.state_dict())
-        return {"seq": seq, "state": s.state_dict(), "last_epoch": s.last_epoch,
-                "restored": s2(), "get_lr": s.get_lr()}
+        return {
+            "seq": seq,
+            "state": s.state_dict(),
+            "last_epoch": s.last_epoch,
+            "restored": s2(),
+            "get_lr": s.get_lr(),
+        }
 
     return case
 
@@ -379,10 +425,12 @@ for _s in SCHEDULERS:
 
 def case_lr_step_with_epoch():
     out = []
-    for make in (lambda: LR.CosineAnnealingDecay(0.5, T_max=6),
-                 lambda: LR.StepDecay(0.5, step_size=3),
-                 lambda: LR.CosineAnnealingWarmRestarts(0.5, T_0=3, T_mult=2),
-                 lambda: LR.CosineAnnealingWarmRestarts(0.5, T_0=4)):
+    for make in (
+        lambda: LR.CosineAnnealingDecay(0.5, T_max=6),
+        lambda: LR.StepDecay(0.5, step_size=3),
+        lambda: LR.CosineAnnealingWarmRestarts(0.5, T_0=3, T_mult=2),
+        lambda: LR.CosineAnnealingWarmRestarts(0.5, T_0=4),
+    ):
         s = make()
         seq = []
         for e in (3, 7, 2, 10, 4):
@@ -395,9 +443,12 @@ def case_lr_step_with_epoch():
 def case_lr_reduce_on_plateau():
     out = []
     metrics = [1.0, 0.9, 0.95, 0.95, 0.91, 0.96, 0.97, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
-    for kw in ({"patience": 1}, {"patience": 2, "cooldown": 2, "factor": 0.5},
-               {"mode": "max", "patience": 0, "threshold_mode": "abs", "threshold": 0.01},
-               {"patience": 0, "min_lr": 0.02}):
+    for kw in (
+        {"patience": 1},
+        {"patience": 2, "cooldown": 2, "factor": 0.5},
+        {"mode": "max", "patience": 0, "threshold_mode": "abs", "threshold": 0.01},
+        {"patience": 0, "min_lr": 0.02},
+    ):
         s = LR.ReduceOnPlateau(0.1, **kw)
         seq = []
         for m in metrics:

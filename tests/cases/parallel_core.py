@@ -20,18 +20,27 @@ def _m(mesh):
 def case_mesh_attrs():
     m = _mesh()
     return {
-        "str": str(m), "shape": m.shape, "ids": m.process_ids, "names": m.dim_names,
-        "ndim": m.ndim, "size": m.size, "mesh": m.mesh, "dim_size": m.get_dim_size("mp"),
-        "dim_size_idx": m.get_dim_size(0), "contains": [m.contains(3), m.contains(9)],
+        "str": str(m),
+        "shape": m.shape,
+        "ids": m.process_ids,
+        "names": m.dim_names,
+        "ndim": m.ndim,
+        "size": m.size,
+        "mesh": m.mesh,
+        "dim_size": m.get_dim_size("mp"),
+        "dim_size_idx": m.get_dim_size(0),
+        "contains": [m.contains(3), m.contains(9)],
         "empty": m.empty(),
     }
 
 
 def case_mesh_defaults():
-    return [_m(dist.ProcessMesh([0, 1, 2, 3])),
-            _m(dist.ProcessMesh(shape=[2, 2], process_ids=[3, 2, 1, 0], dim_names=["a", "b"])),
-            _m(dist.ProcessMesh(np.array([[0, 1], [2, 3]]))),
-            _m(dist.ProcessMesh([2, 5, 7]))]
+    return [
+        _m(dist.ProcessMesh([0, 1, 2, 3])),
+        _m(dist.ProcessMesh(shape=[2, 2], process_ids=[3, 2, 1, 0], dim_names=["a", "b"])),
+        _m(dist.ProcessMesh(np.array([[0, 1], [2, 3]]))),
+        _m(dist.ProcessMesh([2, 5, 7])),
+    ]
 
 
 def case_mesh_slicing():
@@ -43,7 +52,10 @@ def case_mesh_slicing():
         "with_dim_dp_0": _m(m.get_mesh_with_dim("dp", 0)),
         "sub_mp": _m(m.get_submesh_with_dim("mp")),
         "sub_dp": _m(m.get_submesh_with_dim("dp")),
-        "idx0": _m(m[0]), "idx12": _m(m[1, 2]), "col1": _m(m[:, 1]), "rows": _m(m[1:]),
+        "idx0": _m(m[0]),
+        "idx12": _m(m[1, 2]),
+        "col1": _m(m[:, 1]),
+        "rows": _m(m[1:]),
         "by_name": _m(m["mp"]),
     }
 
@@ -52,8 +64,15 @@ def case_mesh_equality():
     m = _mesh()
     named = dist.ProcessMesh([[0, 1, 2, 3], [4, 5, 6, 7]], dim_names=["x", "y"])
     flat = dist.ProcessMesh([0, 1, 2, 3, 4, 5, 6, 7])
-    return [m == named, m != named, m == flat, m == _mesh(), m[0] == dist.ProcessMesh(
-        [0, 1, 2, 3], ["mp"]), m.get_mesh_with_dim("dp") == m, m == 3]
+    return [
+        m == named,
+        m != named,
+        m == flat,
+        m == _mesh(),
+        m[0] == dist.ProcessMesh([0, 1, 2, 3], ["mp"]),
+        m.get_mesh_with_dim("dp") == m,
+        m == 3,
+    ]
 
 
 def case_mesh_errors():
@@ -69,37 +88,63 @@ def case_mesh_errors():
 
 
 def case_placements():
-    ps = [dist.Shard(0), dist.Shard(1), dist.Shard(-1), dist.Shard(0, shard_order=1),
-          dist.Shard(0, split_factor=2), dist.Replicate(), dist.Partial(),
-          dist.Partial(dist.ReduceType.kRedMax), dist.Partial(dist.ReduceType.kRedMin),
-          dist.Partial(dist.ReduceType.kRedAvg)]
+    ps = [
+        dist.Shard(0),
+        dist.Shard(1),
+        dist.Shard(-1),
+        dist.Shard(0, shard_order=1),
+        dist.Shard(0, split_factor=2),
+        dist.Replicate(),
+        dist.Partial(),
+        dist.Partial(dist.ReduceType.kRedMax),
+        dist.Partial(dist.ReduceType.kRedMin),
+        dist.Partial(dist.ReduceType.kRedAvg),
+    ]
     return {
         "repr": [repr(p) for p in ps],
         "str": [str(p) for p in ps],
         "is": [[p.is_shard(), p.is_replicated(), p.is_partial()] for p in ps],
         "is_shard_dim": [dist.Shard(1).is_shard(1), dist.Shard(1).is_shard(0)],
         "dim": dist.Shard(1).get_dim(),
-        "order": [dist.Shard(0, shard_order=1).get_co_shard_order(),
-                  dist.Shard(0).get_co_shard_order(), dist.Shard(0).get_split_factor()],
-        "eq": [dist.Shard(0) == dist.Shard(0), dist.Shard(0) == dist.Shard(1),
-               dist.Shard(0, shard_order=0) == dist.Shard(0),
-               dist.Shard(0, shard_order=1) == dist.Shard(0),
-               dist.Replicate() == dist.Replicate(), dist.Partial() == dist.Partial(),
-               dist.Partial() == dist.Partial(dist.ReduceType.kRedMax),
-               dist.Shard(0) == dist.Replicate()],
-        "hash": [hash(dist.Shard(0)) == hash(dist.Shard(0)),
-                 hash(dist.Replicate()) == hash(dist.Replicate())],
-        "reduce": [dist.Partial().reduce_type() == dist.ReduceType.kRedSum,
-                   repr(dist.ReduceType.kRedMax), str(dist.ReduceType.kRedMax),
-                   int(dist.ReduceType.kRedMin), int(dist.ReduceType.kRedAll)],
+        "order": [
+            dist.Shard(0, shard_order=1).get_co_shard_order(),
+            dist.Shard(0).get_co_shard_order(),
+            dist.Shard(0).get_split_factor(),
+        ],
+        "eq": [
+            dist.Shard(0) == dist.Shard(0),
+            dist.Shard(0) == dist.Shard(1),
+            dist.Shard(0, shard_order=0) == dist.Shard(0),
+            dist.Shard(0, shard_order=1) == dist.Shard(0),
+            dist.Replicate() == dist.Replicate(),
+            dist.Partial() == dist.Partial(),
+            dist.Partial() == dist.Partial(dist.ReduceType.kRedMax),
+            dist.Shard(0) == dist.Replicate(),
+        ],
+        "hash": [
+            hash(dist.Shard(0)) == hash(dist.Shard(0)),
+            hash(dist.Replicate()) == hash(dist.Replicate()),
+        ],
+        "reduce": [
+            dist.Partial().reduce_type() == dist.ReduceType.kRedSum,
+            repr(dist.ReduceType.kRedMax),
+            str(dist.ReduceType.kRedMax),
+            int(dist.ReduceType.kRedMin),
+            int(dist.ReduceType.kRedAll),
+        ],
         "bad_shard": expect_error(lambda: dist.Shard("a")),
     }
 
 
 def _dt(d):
     lv = d._local_value()
-    return {"placements": [repr(p) for p in d.placements], "local": lv, "shape": d.shape,
-            "is_dist": d.is_dist(), "sg": d.stop_gradient}
+    return {
+        "placements": [repr(p) for p in d.placements],
+        "local": lv,
+        "shape": d.shape,
+        "is_dist": d.is_dist(),
+        "sg": d.stop_gradient,
+    }
 
 
 def case_shard_tensor_rank0():
@@ -110,16 +155,18 @@ def case_shard_tensor_rank0():
         "s1s0": _dt(dist.shard_tensor(x, m, [dist.Shard(1), dist.Shard(0)])),
         "rs1": _dt(dist.shard_tensor(x, m, [dist.Replicate(), dist.Shard(1)])),
         "padded": _dt(dist.shard_tensor(x, m, [dist.Shard(0)])),
-        "truncated": _dt(dist.shard_tensor(x, m, [dist.Shard(0), dist.Replicate(),
-                                                  dist.Replicate()])),
+        "truncated": _dt(
+            dist.shard_tensor(x, m, [dist.Shard(0), dist.Replicate(), dist.Replicate()])
+        ),
         "coshard": _dt(dist.shard_tensor(x, m, [dist.Shard(0), dist.Shard(0)])),
         "partial": _dt(dist.shard_tensor(x, m, [dist.Replicate(), dist.Partial()])),
-        "uneven": _dt(dist.shard_tensor(paddle.ones([3, 8]), m,
-                                        [dist.Shard(0), dist.Replicate()])),
-        "numpy_in": _dt(dist.shard_tensor(np.ones((2, 3), "float32"), m,
-                                          [dist.Shard(0), dist.Replicate()])),
-        "from_fn": _dt(dist.dtensor_from_fn(paddle.ones, m, [dist.Shard(0), dist.Replicate()],
-                                            shape=[4, 8])),
+        "uneven": _dt(dist.shard_tensor(paddle.ones([3, 8]), m, [dist.Shard(0), dist.Replicate()])),
+        "numpy_in": _dt(
+            dist.shard_tensor(np.ones((2, 3), "float32"), m, [dist.Shard(0), dist.Replicate()])
+        ),
+        "from_fn": _dt(
+            dist.dtensor_from_fn(paddle.ones, m, [dist.Shard(0), dist.Replicate()], shape=[4, 8])
+        ),
         "dense": x.is_dist(),
     }
     x.stop_gradient = False
@@ -131,39 +178,60 @@ def case_shard_parameter():
     m = _mesh()
     p = paddle.create_parameter([4, 8], "float32", name="w_case")
     d = dist.shard_tensor(p, m, [dist.Replicate(), dist.Shard(1)])
-    return [isinstance(d, type(p)), d.name, p.name, d.stop_gradient, d.persistable, d.trainable,
-            d.is_dist(), p.is_dist(), [repr(q) for q in d.placements], d._local_value().shape]
+    return [
+        isinstance(d, type(p)),
+        d.name,
+        p.name,
+        d.stop_gradient,
+        d.persistable,
+        d.trainable,
+        d.is_dist(),
+        p.is_dist(),
+        [repr(q) for q in d.placements],
+        d._local_value().shape,
+    ]
 
 
 def case_shard_layer():
     m = _mesh()
     paddle.seed(1)
-    net = paddle.nn.Sequential(paddle.nn.Linear(8, 16), paddle.nn.ReLU(),
-                               paddle.nn.Linear(16, 4))
+    net = paddle.nn.Sequential(paddle.nn.Linear(8, 16), paddle.nn.ReLU(), paddle.nn.Linear(16, 4))
     calls = []
 
     def shard_fn(name, layer, mesh):
         calls.append([name, type(layer).__name__])
         if name == "0":
-            layer.weight = dist.shard_tensor(layer.weight, mesh, [dist.Replicate(),
-                                                                  dist.Shard(1)])
+            layer.weight = dist.shard_tensor(layer.weight, mesh, [dist.Replicate(), dist.Shard(1)])
             layer.bias = dist.shard_tensor(layer.bias, mesh, [dist.Replicate(), dist.Shard(0)])
         if name == "2":
-            layer.weight = dist.shard_tensor(layer.weight, mesh, [dist.Replicate(),
-                                                                  dist.Shard(0)])
+            layer.weight = dist.shard_tensor(layer.weight, mesh, [dist.Replicate(), dist.Shard(0)])
 
     same = dist.shard_layer(net, m, shard_fn) is net
-    params = {n: [p.name.endswith(".dist"), p.is_dist(), p.persistable,
-                  p._local_value().shape, p.stop_gradient] for n, p in net.named_parameters()}
-    pls = {n: [repr(q) for q in p.placements] for n, p in net.named_parameters()
-           if n != "2.bias"}
-    return [same, calls, params, pls, list(net.state_dict().keys()),
-            expect_error(lambda: dist.shard_layer(net, None))]
+    params = {
+        n: [
+            p.name.endswith(".dist"),
+            p.is_dist(),
+            p.persistable,
+            p._local_value().shape,
+            p.stop_gradient,
+        ]
+        for n, p in net.named_parameters()
+    }
+    pls = {n: [repr(q) for q in p.placements] for n, p in net.named_parameters() if n != "2.bias"}
+    return [
+        same,
+        calls,
+        params,
+        pls,
+        list(net.state_dict().keys()),
+        expect_error(lambda: dist.shard_layer(net, None)),
+    ]
 
 
 def case_dense_reshard_error():
-    return expect_error(lambda: dist.reshard(paddle.ones([2, 2]), _mesh(), [dist.Replicate(),
-                                                                            dist.Replicate()]))
+    return expect_error(
+        lambda: dist.reshard(paddle.ones([2, 2]), _mesh(), [dist.Replicate(), dist.Replicate()])
+    )
 
 
 def case_one_process_mesh():
@@ -179,9 +247,16 @@ def case_one_process_mesh():
     m2 = dist.ProcessMesh([[0]], dim_names=["a", "b"])
     d2 = dist.shard_tensor(x, m2, [dist.Shard(1), dist.Replicate()])
     return {
-        "str": str(d), "str2": str(d2), "r": [repr(v) for v in r.placements], "r_val": r,
-        "p": [repr(v) for v in p.placements], "q": [repr(v) for v in q.placements],
-        "q_val": q, "y": [y.is_dist(), [repr(v) for v in y.placements]], "y_val": y,
-        "u": [u.is_dist(), u.placements, u.process_mesh], "u_val": u,
+        "str": str(d),
+        "str2": str(d2),
+        "r": [repr(v) for v in r.placements],
+        "r_val": r,
+        "p": [repr(v) for v in p.placements],
+        "q": [repr(v) for v in q.placements],
+        "q_val": q,
+        "y": [y.is_dist(), [repr(v) for v in y.placements]],
+        "y_val": y,
+        "u": [u.is_dist(), u.placements, u.process_mesh],
+        "u_val": u,
         "mesh": str(d.process_mesh),
     }

@@ -24,18 +24,29 @@ def case_env_single_process():
     before = [dist.get_rank(), dist.get_world_size(), dist.is_initialized()]
     ret = dist.init_parallel_env()
     return {
-        "before": before, "init_ret": ret is None,
+        "before": before,
+        "init_ret": ret is None,
         "after": [dist.get_rank(), dist.get_world_size(), dist.is_initialized()],
-        "env": [env.rank, env.world_size, env.local_rank, env.nranks, env.nrings,
-                env.pg_timeout, env.trainer_endpoints, env.current_endpoint],
+        "env": [
+            env.rank,
+            env.world_size,
+            env.local_rank,
+            env.nranks,
+            env.nrings,
+            env.pg_timeout,
+            env.trainer_endpoints,
+            env.current_endpoint,
+        ],
         "available": dist.is_available(),
     }
 
 
 def case_env_errors():
-    return {"barrier": expect_error(lambda: dist.barrier()),
-            "backend": expect_error(lambda: dist.get_backend()),
-            "rank_bad_group": expect_error(lambda: dist.get_rank("x"))}
+    return {
+        "barrier": expect_error(lambda: dist.barrier()),
+        "backend": expect_error(lambda: dist.get_backend()),
+        "rank_bad_group": expect_error(lambda: dist.get_rank("x")),
+    }
 
 
 def case_new_group():
@@ -47,15 +58,36 @@ def case_strategy_defaults():
     s = fleet.DistributedStrategy()
     hc = s.hybrid_configs
     return {
-        "flags": [s.amp, s.recompute, s.sharding, s.pipeline, s.gradient_merge, s.lamb,
-                  s.lars, s.dgc, s.a_sync, s.fuse_all_reduce_ops, s.find_unused_parameters,
-                  s.tensor_parallel, s.without_graph_optimization, s.heter_ccl_mode],
+        "flags": [
+            s.amp,
+            s.recompute,
+            s.sharding,
+            s.pipeline,
+            s.gradient_merge,
+            s.lamb,
+            s.lars,
+            s.dgc,
+            s.a_sync,
+            s.fuse_all_reduce_ops,
+            s.find_unused_parameters,
+            s.tensor_parallel,
+            s.without_graph_optimization,
+            s.heter_ccl_mode,
+        ],
         "values": [s.fuse_grad_size_in_MB, s.nccl_comm_num],
-        "hybrid": [hc["dp_degree"], hc["mp_degree"], hc["pp_degree"], hc["sharding_degree"],
-                   hc["sep_degree"]],
-        "amp": s.amp_configs, "recompute_cfg": s.recompute_configs,
-        "sharding_cfg": s.sharding_configs, "pipeline_cfg": s.pipeline_configs,
-        "tp_cfg": s.tensor_parallel_configs, "gm_cfg": s.gradient_merge_configs,
+        "hybrid": [
+            hc["dp_degree"],
+            hc["mp_degree"],
+            hc["pp_degree"],
+            hc["sharding_degree"],
+            hc["sep_degree"],
+        ],
+        "amp": s.amp_configs,
+        "recompute_cfg": s.recompute_configs,
+        "sharding_cfg": s.sharding_configs,
+        "pipeline_cfg": s.pipeline_configs,
+        "tp_cfg": s.tensor_parallel_configs,
+        "gm_cfg": s.gradient_merge_configs,
     }
 
 
@@ -75,11 +107,19 @@ def case_strategy_setting():
     def bad_key():
         s.hybrid_configs = {"bogus": 1}
 
-    return {"hybrid": [s.hybrid_configs["dp_degree"], s.hybrid_configs["mp_degree"],
-                       s.hybrid_configs["pp_degree"]],
-            "amp": s.amp, "recompute": s.recompute, "stage": s.sharding_configs["stage"],
-            "fuse": s.fuse_grad_size_in_MB, "bad_attr": expect_error(bad_attr),
-            "bad_key": expect_error(bad_key)}
+    return {
+        "hybrid": [
+            s.hybrid_configs["dp_degree"],
+            s.hybrid_configs["mp_degree"],
+            s.hybrid_configs["pp_degree"],
+        ],
+        "amp": s.amp,
+        "recompute": s.recompute,
+        "stage": s.sharding_configs["stage"],
+        "fuse": s.fuse_grad_size_in_MB,
+        "bad_attr": expect_error(bad_attr),
+        "bad_key": expect_error(bad_key),
+    }
 
 
 def case_fleet_collective_single_process():
@@ -97,14 +137,25 @@ def case_fleet_collective_single_process():
         dopt.clear_grad()
         losses.append(loss)
     return {
-        "init": type(f).__name__, "index": fleet.worker_index(), "num": fleet.worker_num(),
-        "first": fleet.is_first_worker(), "world": fleet.world_size(),
-        "same_opt": dopt is opt, "lr": dopt.get_lr(),
-        "hcg": [hcg.get_data_parallel_world_size(), hcg.get_model_parallel_world_size(),
-                hcg.get_pipe_parallel_world_size(), hcg.get_sharding_parallel_world_size(),
-                hcg.get_data_parallel_rank(), hcg.get_model_parallel_rank(),
-                hcg.get_stage_id(), hcg.get_parallel_mode()],
-        "losses": losses, "w": net[0].weight,
+        "init": type(f).__name__,
+        "index": fleet.worker_index(),
+        "num": fleet.worker_num(),
+        "first": fleet.is_first_worker(),
+        "world": fleet.world_size(),
+        "same_opt": dopt is opt,
+        "lr": dopt.get_lr(),
+        "hcg": [
+            hcg.get_data_parallel_world_size(),
+            hcg.get_model_parallel_world_size(),
+            hcg.get_pipe_parallel_world_size(),
+            hcg.get_sharding_parallel_world_size(),
+            hcg.get_data_parallel_rank(),
+            hcg.get_model_parallel_rank(),
+            hcg.get_stage_id(),
+            hcg.get_parallel_mode(),
+        ],
+        "losses": losses,
+        "w": net[0].weight,
     }
 
 
@@ -118,10 +169,14 @@ def case_data_parallel_wrapper():
     with dp.no_sync():
         pass
     return {
-        "type": type(dp).__name__, "layers": dp._layers is net,
+        "type": type(dp).__name__,
+        "layers": dp._layers is net,
         "keys": list(dp.state_dict().keys()),
-        "names": [n for n, _ in dp.named_parameters()], "repr": repr(dp),
-        "out": out, "grad": net[2].weight.grad, "scale_loss": dp.scale_loss(loss) is loss,
+        "names": [n for n, _ in dp.named_parameters()],
+        "repr": repr(dp),
+        "out": out,
+        "grad": net[2].weight.grad,
+        "scale_loss": dp.scale_loss(loss) is loss,
         "bad": expect_error(lambda: dist.DataParallel("x")),
     }
 
@@ -138,9 +193,12 @@ def _block_run(use_rc, **kw):
 
 
 def case_recompute_matches_plain():
-    return {"plain": _block_run(False), "recompute": _block_run(True),
-            "non_reentrant": _block_run(True, use_reentrant=False),
-            "no_rng": _block_run(True, preserve_rng_state=False)}
+    return {
+        "plain": _block_run(False),
+        "recompute": _block_run(True),
+        "non_reentrant": _block_run(True, use_reentrant=False),
+        "no_rng": _block_run(True, preserve_rng_state=False),
+    }
 
 
 def case_recompute_stop_gradient_rules():
@@ -156,35 +214,53 @@ def case_recompute_stop_gradient_rules():
         return a * b, a + b
 
     outs = recompute(two, xg, x)
-    return {"reentrant": y_reentrant.stop_gradient, "non_reentrant": y_plain.stop_gradient,
-            "no_grad": y_nograd.stop_gradient, "tuple": [type(outs).__name__, len(outs),
-                                                         outs[0].stop_gradient],
-            "values": [y_reentrant, y_plain, outs[0], outs[1]],
-            "bad_kwarg": expect_error(lambda: recompute(net, xg, foo=1))}
+    return {
+        "reentrant": y_reentrant.stop_gradient,
+        "non_reentrant": y_plain.stop_gradient,
+        "no_grad": y_nograd.stop_gradient,
+        "tuple": [type(outs).__name__, len(outs), outs[0].stop_gradient],
+        "values": [y_reentrant, y_plain, outs[0], outs[1]],
+        "bad_kwarg": expect_error(lambda: recompute(net, xg, foo=1)),
+    }
 
 
 def case_dist_strategy():
     s = dist.Strategy()
-    s2 = dist.Strategy({"sharding": {"enable": True, "stage": 2, "degree": 4},
-                        "gradient_merge": {"enable": True, "k_steps": 4}})
+    s2 = dist.Strategy(
+        {
+            "sharding": {"enable": True, "stage": 2, "degree": 4},
+            "gradient_merge": {"enable": True, "k_steps": 4},
+        }
+    )
     return {
         "sharding": [s.sharding.enable, s.sharding.stage, s.sharding.degree],
         "gm": [s.gradient_merge.enable, s.gradient_merge.k_steps, s.gradient_merge.avg],
-        "pipeline": [s.pipeline.enable, s.pipeline.schedule_mode, s.pipeline.micro_batch_size,
-                     s.pipeline.accumulate_steps],
+        "pipeline": [
+            s.pipeline.enable,
+            s.pipeline.schedule_mode,
+            s.pipeline.micro_batch_size,
+            s.pipeline.accumulate_steps,
+        ],
         "amp": [s.amp.enable, s.amp.dtype, s.amp.level, s.amp.init_loss_scaling],
-        "fused": [s.fused_passes.enable], "full_graph": s.full_graph,
-        "s2": [s2.sharding.enable, s2.sharding.stage, s2.sharding.degree,
-               s2.gradient_merge.enable, s2.gradient_merge.k_steps],
+        "fused": [s.fused_passes.enable],
+        "full_graph": s.full_graph,
+        "s2": [
+            s2.sharding.enable,
+            s2.sharding.stage,
+            s2.sharding.degree,
+            s2.gradient_merge.enable,
+            s2.gradient_merge.k_steps,
+        ],
     }
 
 
 def case_shard_optimizer_errors():
     net = _mlp()
     opt = paddle.optimizer.AdamW(parameters=net.parameters())
-    return {"none": expect_error(lambda: dist.shard_optimizer(None)),
-            "stage_no_mesh": expect_error(
-                lambda: dist.shard_optimizer(opt, dist.ShardingStage1("dp")))}
+    return {
+        "none": expect_error(lambda: dist.shard_optimizer(None)),
+        "stage_no_mesh": expect_error(lambda: dist.shard_optimizer(opt, dist.ShardingStage1("dp"))),
+    }
 
 
 class _Pairs(paddle.io.Dataset):
@@ -211,5 +287,10 @@ def case_dist_model_one_process_mesh():
     dm.train()
     losses = [dm(x, y) for x, y in batches]
     sd = dm.state_dict("param")
-    return {"before_mode": before, "losses": losses, "keys": sorted(sd.keys()),
-            "w": sd["0.weight"], "bad_input": expect_error(lambda: dm(np.ones((4, 4))))}
+    return {
+        "before_mode": before,
+        "losses": losses,
+        "keys": sorted(sd.keys()),
+        "w": sd["0.weight"],
+        "bad_input": expect_error(lambda: dm(np.ones((4, 4)))),
+    }

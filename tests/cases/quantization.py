@@ -63,11 +63,14 @@ def _fq():
 
 # -- factories and config printing ------------------------------------------------------------
 def case_factory_repr():
-    return [repr(FakeQuanterWithAbsMaxObserver()),
-            str(FakeQuanterWithAbsMaxObserver(moving_rate=0.5, bit_length=4)),
-            repr(AbsmaxObserver()), repr(AbsmaxObserver(quant_bits=4)),
-            str(QuantConfig(activation=_fq(), weight=AbsmaxObserver())),
-            str(QuantConfig(activation=None, weight=None))]
+    return [
+        repr(FakeQuanterWithAbsMaxObserver()),
+        str(FakeQuanterWithAbsMaxObserver(moving_rate=0.5, bit_length=4)),
+        repr(AbsmaxObserver()),
+        repr(AbsmaxObserver(quant_bits=4)),
+        str(QuantConfig(activation=_fq(), weight=AbsmaxObserver())),
+        str(QuantConfig(activation=None, weight=None)),
+    ]
 
 
 # -- the fake quanter layer --------------------------------------------------------------------
@@ -82,8 +85,13 @@ def case_fake_quanter_layer():
         xt = T(x * (step + 1), grad=True)
         y = layer(xt)
         (y * T(g)).sum().backward()
-        out[f"step{step}"] = [y, xt.grad, layer._scale.numpy(), layer._state.numpy(),
-                              layer._accum.numpy()]
+        out[f"step{step}"] = [
+            y,
+            xt.grad,
+            layer._scale.numpy(),
+            layer._state.numpy(),
+            layer._accum.numpy(),
+        ]
     layer.eval()
     out["eval"] = [layer(T(x * 5)), layer._scale.numpy(), layer._state.numpy()]
     out["meta"] = [layer.bit_length(), layer.quant_axis(), layer.zero_points()]
@@ -113,8 +121,16 @@ def case_qat_mlp():
     (y1.sum() + (y2 * y2).sum()).backward()
     grads = {k: p.grad for k, p in qmodel.named_parameters() if p.grad is not None}
     qmodel.eval()
-    return {"repr": repr(qmodel), "keys": _keys(qmodel), "y1": y1, "y2": y2, "x_grad": x.grad,
-            "grads": grads, "state": _values(qmodel), "eval": qmodel(x.detach())}
+    return {
+        "repr": repr(qmodel),
+        "keys": _keys(qmodel),
+        "y1": y1,
+        "y2": y2,
+        "x_grad": x.grad,
+        "grads": grads,
+        "state": _values(qmodel),
+        "eval": qmodel(x.detach()),
+    }
 
 
 def case_qat_conv_mlp():
@@ -123,8 +139,14 @@ def case_qat_conv_mlp():
     x = T(randn(2, 1, 4, 4, seed=4), grad=True)
     y = qmodel(x)
     (y * y).sum().backward()
-    return {"repr": repr(qmodel), "keys": _keys(qmodel), "y": y, "x_grad": x.grad,
-            "conv_w_grad": qmodel.conv.weight.grad, "state": _values(qmodel)}
+    return {
+        "repr": repr(qmodel),
+        "keys": _keys(qmodel),
+        "y": y,
+        "x_grad": x.grad,
+        "conv_w_grad": qmodel.conv.weight.grad,
+        "state": _values(qmodel),
+    }
 
 
 def case_qat_weight_only_config():
@@ -151,8 +173,11 @@ def case_config_precedence():
             return self.sub(self.act(self.fc2(self.fc1(x))))
 
     def rates(qm):
-        return [[n, layer._moving_rate] for n, layer in qm.named_sublayers()
-                if hasattr(layer, "_moving_rate")]
+        return [
+            [n, layer._moving_rate]
+            for n, layer in qm.named_sublayers()
+            if hasattr(layer, "_moving_rate")
+        ]
 
     out = []
     m = M()
@@ -182,10 +207,13 @@ def case_quantize_errors():
     m = MLP()
     m.eval()
     t = MLP()
-    return [expect_error(lambda: QAT(QuantConfig(activation=_fq(), weight=_fq())).quantize(m)),
-            expect_error(lambda: PTQ(QuantConfig(activation=AbsmaxObserver(),
-                                                 weight=None)).quantize(t)),
-            expect_error(lambda: QuantConfig())]
+    return [
+        expect_error(lambda: QAT(QuantConfig(activation=_fq(), weight=_fq())).quantize(m)),
+        expect_error(
+            lambda: PTQ(QuantConfig(activation=AbsmaxObserver(), weight=None)).quantize(t)
+        ),
+        expect_error(lambda: QuantConfig()),
+    ]
 
 
 # -- PTQ ---------------------------------------------------------------------------------------
@@ -201,31 +229,47 @@ def _ptq_model(remain_weight=False):
 def case_ptq_observe():
     model, ptq, observed, outs = _ptq_model()
     x = T(randn(3, 1, 4, 4, seed=6))
-    return {"repr": repr(observed), "keys": _keys(observed), "outs": outs,
-            "float_out": model(x),
-            "scales": [observed.conv.weight_quanter.scales().numpy(),
-                       observed.conv.activation_quanter.scales().numpy(),
-                       observed.fc.weight_quanter.scales().numpy(),
-                       observed.fc.activation_quanter.scales().numpy()],
-            "meta": [observed.fc.activation_quanter.bit_length(),
-                     observed.fc.activation_quanter.quant_axis(),
-                     observed.fc.activation_quanter.zero_points().numpy()]}
+    return {
+        "repr": repr(observed),
+        "keys": _keys(observed),
+        "outs": outs,
+        "float_out": model(x),
+        "scales": [
+            observed.conv.weight_quanter.scales().numpy(),
+            observed.conv.activation_quanter.scales().numpy(),
+            observed.fc.weight_quanter.scales().numpy(),
+            observed.fc.activation_quanter.scales().numpy(),
+        ],
+        "meta": [
+            observed.fc.activation_quanter.bit_length(),
+            observed.fc.activation_quanter.quant_axis(),
+            observed.fc.activation_quanter.zero_points().numpy(),
+        ],
+    }
 
 
 def case_ptq_convert():
     _, ptq, observed, _ = _ptq_model()
     converted = ptq.convert(observed)
     x = T(randn(3, 1, 4, 4, seed=8))
-    return {"repr": repr(converted), "keys": _keys(converted), "values": _values(converted),
-            "out": converted(x).numpy()}
+    return {
+        "repr": repr(converted),
+        "keys": _keys(converted),
+        "values": _values(converted),
+        "out": converted(x).numpy(),
+    }
 
 
 def case_ptq_convert_remain_weight():
     _, ptq, observed, _ = _ptq_model()
     converted = ptq.convert(observed, remain_weight=True)
     x = T(randn(3, 1, 4, 4, seed=8))
-    return {"repr": repr(converted), "keys": _keys(converted), "values": _values(converted),
-            "out": converted(x).numpy()}
+    return {
+        "repr": repr(converted),
+        "keys": _keys(converted),
+        "values": _values(converted),
+        "out": converted(x).numpy(),
+    }
 
 
 def case_ptq_groupwise():
@@ -237,9 +281,15 @@ def case_ptq_groupwise():
     observed(x)
     scales = observed[0].weight_quanter.scales().numpy()
     converted = ptq.convert(observed)
-    return {"repr": repr(observed), "keys": _keys(observed), "scales": scales,
-            "converted_repr": repr(converted), "converted_keys": _keys(converted),
-            "values": _values(converted), "out": converted(x).numpy()}
+    return {
+        "repr": repr(observed),
+        "keys": _keys(observed),
+        "scales": scales,
+        "converted_repr": repr(converted),
+        "converted_keys": _keys(converted),
+        "values": _values(converted),
+        "out": converted(x).numpy(),
+    }
 
 
 def case_observe_wrapper():
@@ -250,26 +300,47 @@ def case_observe_wrapper():
     x = T(np.array([[-3.0, -1, 0.3, 2, 5]], "float32"))
     y = qm(x)
     cm = ptq.convert(qm)
-    return {"repr": repr(qm), "y": y, "scale": qm[0]._observer.scales().numpy(),
-            "converted": repr(cm), "keys": _keys(cm), "cy": cm(x)}
+    return {
+        "repr": repr(qm),
+        "y": y,
+        "scale": qm[0]._observer.scales().numpy(),
+        "converted": repr(cm),
+        "keys": _keys(cm),
+        "cy": cm(x),
+    }
 
 
 # -- converted-model building blocks -----------------------------------------------------------
 def case_linear_quanter():
     from paddle.nn.quant.format import LinearDequanter, LinearQuanter, LinearQuanterDequanter
 
-    x = T(np.array([-3, -2.01, -2, -1.99, -1, -0.0079, 0.0079, 0.00787, 0.5, 1.5, 2.0, 2.5],
-                   "float32"))
+    x = T(
+        np.array(
+            [-3, -2.01, -2, -1.99, -1, -0.0079, 0.0079, 0.00787, 0.5, 1.5, 2.0, 2.5], "float32"
+        )
+    )
     q = LinearQuanter(T(np.float32(2.0)), zero_point=T(np.float32(0.0)), bit_length=8)
     d = LinearDequanter(T(np.float32(2.0)), zero_point=T(np.float32(0.0)), bit_length=8)
     qd = LinearQuanterDequanter(q, d)
     half = T(np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 126.5, 127], "float32"))
     q127 = LinearQuanter(T(np.float32(127.0)), zero_point=T(np.float32(0.0)), bit_length=8)
     q4 = LinearQuanter(T(np.float32(2.0)), zero_point=T(np.float32(0.0)), bit_length=4)
-    chan = LinearQuanter(T(np.array([1.0, 2, 3, 4], "float32")),
-                         zero_point=T(np.zeros(4, "float32")), quant_axis=1, bit_length=8)
-    return [q(x), d(q(x)), qd(x), repr(qd), _keys(qd), q127(half), q4(x),
-            chan(T(randn(3, 4, seed=11)))]
+    chan = LinearQuanter(
+        T(np.array([1.0, 2, 3, 4], "float32")),
+        zero_point=T(np.zeros(4, "float32")),
+        quant_axis=1,
+        bit_length=8,
+    )
+    return [
+        q(x),
+        d(q(x)),
+        qd(x),
+        repr(qd),
+        _keys(qd),
+        q127(half),
+        q4(x),
+        chan(T(randn(3, 4, seed=11))),
+    ]
 
 
 # -- paddle.nn.quant ---------------------------------------------------------------------------
@@ -280,8 +351,12 @@ def case_llm_int8_weight_quantize():
     res = list(weight_quantize(x, algo="llm.int8", arch=80))
     res += list(weight_quantize(x, algo="llm.int8", arch=80, group_size=64))
     # weight-only int8/int4: Paddle interleaves the integers for CUTLASS; the scales compare
-    for algo, gs in (("weight_only_int8", -1), ("weight_only_int8", 64),
-                     ("weight_only_int4", -1), ("weight_only_int4", 128)):
+    for algo, gs in (
+        ("weight_only_int8", -1),
+        ("weight_only_int8", 64),
+        ("weight_only_int4", -1),
+        ("weight_only_int4", 128),
+    ):
         res.append(weight_quantize(x, algo=algo, arch=80, group_size=gs)[1])
     return res
 
@@ -295,8 +370,9 @@ def case_weight_quantize_shapes():
         for gs in (-1, 64, 128):
             out, scale = weight_quantize(x, algo=algo, arch=80, group_size=gs)
             res.append([algo, gs, out.dtype, list(out.shape), scale.dtype, list(scale.shape)])
-    res.append(expect_error(lambda: weight_quantize(x, algo="weight_only_int8", arch=80,
-                                                    group_size=32)))
+    res.append(
+        expect_error(lambda: weight_quantize(x, algo="weight_only_int8", arch=80, group_size=32))
+    )
     return res
 
 
@@ -304,7 +380,16 @@ def case_functional_layers():
     import paddle.nn.quant as Q
 
     a, b = T(randn(2, 3, seed=14)), T(randn(2, 3, seed=15))
-    return [repr(Q.add()), repr(Q.Stub()), Q.add()(a, b), Q.subtract()(a, b),
-            Q.multiply()(a, b), Q.divide()(a, b), Q.reshape()(a, [3, 2]),
-            Q.transpose()(a, [1, 0]), Q.concat()([a, b], axis=1), Q.flatten()(a),
-            Q.matmul()(a, b, transpose_y=True)]
+    return [
+        repr(Q.add()),
+        repr(Q.Stub()),
+        Q.add()(a, b),
+        Q.subtract()(a, b),
+        Q.multiply()(a, b),
+        Q.divide()(a, b),
+        Q.reshape()(a, [3, 2]),
+        Q.transpose()(a, [1, 0]),
+        Q.concat()([a, b], axis=1),
+        Q.flatten()(a),
+        Q.matmul()(a, b, transpose_y=True),
+    ]

@@ -11,84 +11,172 @@ from .. import functional as F
 from .._layer import Layer
 from ._base import default_dtype_name, dtype_name, name_suffix
 
-__all__ = ["Linear", "Bilinear", "Embedding", "Dropout", "Dropout2D", "Dropout3D",
-           "AlphaDropout", "FeatureAlphaDropout", "Flatten", "Identity", "Pad1D", "Pad2D",
-           "Pad3D", "ZeroPad1D", "ZeroPad2D", "ZeroPad3D", "Upsample", "UpsamplingNearest2D",
-           "UpsamplingBilinear2D", "PixelShuffle", "PixelUnshuffle", "ChannelShuffle", "Unfold",
-           "Fold", "CosineSimilarity", "PairwiseDistance", "Unflatten", "ReflectionPad1D",
-           "ReflectionPad2D", "ReflectionPad3D", "ReplicationPad1D", "ReplicationPad2D",
-           "ReplicationPad3D", "CircularPad1D", "CircularPad2D", "CircularPad3D",
-           "ConstantPad1D", "ConstantPad2D", "ConstantPad3D", "ReflectionPad1d",
-           "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
-           "ReplicationPad3d", "CircularPad1d", "CircularPad2d", "CircularPad3d",
-           "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ZeroPad1d", "ZeroPad2d",
-           "ZeroPad3d", "UpsamplingNearest2d", "UpsamplingBilinear2d"]
+__all__ = [
+    "Linear",
+    "Bilinear",
+    "Embedding",
+    "Dropout",
+    "Dropout2D",
+    "Dropout3D",
+    "AlphaDropout",
+    "FeatureAlphaDropout",
+    "Flatten",
+    "Identity",
+    "Pad1D",
+    "Pad2D",
+    "Pad3D",
+    "ZeroPad1D",
+    "ZeroPad2D",
+    "ZeroPad3D",
+    "Upsample",
+    "UpsamplingNearest2D",
+    "UpsamplingBilinear2D",
+    "PixelShuffle",
+    "PixelUnshuffle",
+    "ChannelShuffle",
+    "Unfold",
+    "Fold",
+    "CosineSimilarity",
+    "PairwiseDistance",
+    "Unflatten",
+    "ReflectionPad1D",
+    "ReflectionPad2D",
+    "ReflectionPad3D",
+    "ReplicationPad1D",
+    "ReplicationPad2D",
+    "ReplicationPad3D",
+    "CircularPad1D",
+    "CircularPad2D",
+    "CircularPad3D",
+    "ConstantPad1D",
+    "ConstantPad2D",
+    "ConstantPad3D",
+    "ReflectionPad1d",
+    "ReflectionPad2d",
+    "ReflectionPad3d",
+    "ReplicationPad1d",
+    "ReplicationPad2d",
+    "ReplicationPad3d",
+    "CircularPad1d",
+    "CircularPad2d",
+    "CircularPad3d",
+    "ConstantPad1d",
+    "ConstantPad2d",
+    "ConstantPad3d",
+    "ZeroPad1d",
+    "ZeroPad2d",
+    "ZeroPad3d",
+    "UpsamplingNearest2d",
+    "UpsamplingBilinear2d",
+]
 
 
 class Linear(Layer):
     """y = x @ weight + bias with weight of shape [in_features, out_features] (XavierUniform)
     and bias [out_features] (zeros)."""
 
-    def __init__(self, in_features: int, out_features: int, weight_attr=None, bias_attr=None,
-                 name: str | None = None) -> None:
+    def __init__(
+        self,
+        in_features: int,
+        out_features: int,
+        weight_attr=None,
+        bias_attr=None,
+        name: str | None = None,
+    ) -> None:
         super().__init__(dtype=default_dtype_name())
         self._in_features, self._out_features, self.name = in_features, out_features, name
-        self.weight = self.create_parameter([in_features, out_features], attr=weight_attr,
-                                            dtype=self._dtype, is_bias=False)
-        self.bias = self.create_parameter([out_features], attr=bias_attr, dtype=self._dtype,
-                                          is_bias=True)
+        self.weight = self.create_parameter(
+            [in_features, out_features], attr=weight_attr, dtype=self._dtype, is_bias=False
+        )
+        self.bias = self.create_parameter(
+            [out_features], attr=bias_attr, dtype=self._dtype, is_bias=True
+        )
 
     def forward(self, input):  # noqa: A002 - Paddle's name
         return F.linear(input, self.weight, self.bias)
 
     def extra_repr(self) -> str:
-        return (f"in_features={self._in_features}, out_features={self._out_features}, "
-                f"dtype={self._dtype}" + name_suffix(self.name))
+        return (
+            f"in_features={self._in_features}, out_features={self._out_features}, "
+            f"dtype={self._dtype}" + name_suffix(self.name)
+        )
 
 
 class Bilinear(Layer):
     """out = x1 @ weight[k] @ x2 + bias[k]; weight [out, in1, in2], bias [1, out]."""
 
-    def __init__(self, in1_features: int, in2_features: int, out_features: int,
-                 weight_attr=None, bias_attr=None, name: str | None = None) -> None:
+    def __init__(
+        self,
+        in1_features: int,
+        in2_features: int,
+        out_features: int,
+        weight_attr=None,
+        bias_attr=None,
+        name: str | None = None,
+    ) -> None:
         super().__init__(dtype=default_dtype_name())
-        self._in1, self._in2, self._out, self._name = (in1_features, in2_features, out_features,
-                                                       name)
-        self.weight = self.create_parameter([out_features, in1_features, in2_features],
-                                            attr=weight_attr, dtype=self._dtype, is_bias=False)
-        self.bias = self.create_parameter([1, out_features], attr=bias_attr, dtype=self._dtype,
-                                          is_bias=True)
+        self._in1, self._in2, self._out, self._name = (
+            in1_features,
+            in2_features,
+            out_features,
+            name,
+        )
+        self.weight = self.create_parameter(
+            [out_features, in1_features, in2_features],
+            attr=weight_attr,
+            dtype=self._dtype,
+            is_bias=False,
+        )
+        self.bias = self.create_parameter(
+            [1, out_features], attr=bias_attr, dtype=self._dtype, is_bias=True
+        )
 
     def forward(self, x1, x2):
         return F.bilinear(x1, x2, self.weight, self.bias)
 
     def extra_repr(self) -> str:
-        return (f"in1_features={self._in1}, in2_features={self._in2}, "
-                f"out_features={self._out}, dtype={self._dtype}" + name_suffix(self._name))
+        return (
+            f"in1_features={self._in1}, in2_features={self._in2}, "
+            f"out_features={self._out}, dtype={self._dtype}" + name_suffix(self._name)
+        )
 
 
 class Embedding(Layer):
     """Lookup table [num_embeddings, embedding_dim] (XavierUniform; the padding_idx row starts
     at zero and gets no gradient)."""
 
-    def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx=None,
-                 max_norm: float | None = None, norm_type: float = 2.0, *,
-                 scale_grad_by_freq: bool = False, sparse: bool = False, _weight=None,
-                 _freeze: bool = False, device=None, dtype=None, weight_attr=None,
-                 name: str | None = None) -> None:
+    def __init__(
+        self,
+        num_embeddings: int,
+        embedding_dim: int,
+        padding_idx=None,
+        max_norm: float | None = None,
+        norm_type: float = 2.0,
+        *,
+        scale_grad_by_freq: bool = False,
+        sparse: bool = False,
+        _weight=None,
+        _freeze: bool = False,
+        device=None,
+        dtype=None,
+        weight_attr=None,
+        name: str | None = None,
+    ) -> None:
         super().__init__(dtype=dtype_name(dtype))
         if num_embeddings <= 0 or embedding_dim <= 0:
-            raise ValueError("num_embeddings and embedding_dim must be greater than 0, got "
-                             f"{num_embeddings} and {embedding_dim}")
+            raise ValueError(
+                "num_embeddings and embedding_dim must be greater than 0, got "
+                f"{num_embeddings} and {embedding_dim}"
+            )
         if padding_idx is not None and not -num_embeddings <= padding_idx < num_embeddings:
-            raise ValueError(f"padding_idx must be within [-{num_embeddings}, "
-                             f"{num_embeddings})")
+            raise ValueError(f"padding_idx must be within [-{num_embeddings}, {num_embeddings})")
         self._num_embeddings, self._embedding_dim = num_embeddings, embedding_dim
         self._padding_idx = padding_idx
         self._max_norm, self._norm_type = max_norm, norm_type
         self._sparse, self._scale_grad_by_freq, self._name = sparse, scale_grad_by_freq, name
-        self.weight = self.create_parameter([num_embeddings, embedding_dim], attr=weight_attr,
-                                            dtype=self._dtype, is_bias=False)
+        self.weight = self.create_parameter(
+            [num_embeddings, embedding_dim], attr=weight_attr, dtype=self._dtype, is_bias=False
+        )
         if _weight is not None:
             self.weight.set_value(_weight)
         if padding_idx is not None:
@@ -98,8 +186,9 @@ class Embedding(Layer):
             self.weight.stop_gradient = True
 
     def forward(self, x):
-        return F.embedding(x, self.weight, self._padding_idx, self._max_norm, self._norm_type,
-                           self._sparse)
+        return F.embedding(
+            x, self.weight, self._padding_idx, self._max_norm, self._norm_type, self._sparse
+        )
 
     def extra_repr(self) -> str:
         s = f"{self._num_embeddings}, {self._embedding_dim}"
@@ -117,18 +206,26 @@ class Embedding(Layer):
 class Dropout(Layer):
     """Zero elements with probability p in training (identity in eval for upscale_in_train)."""
 
-    def __init__(self, p: float = 0.5, inplace: bool = False, axis=None,
-                 mode: str = "upscale_in_train", name: str | None = None) -> None:
+    def __init__(
+        self,
+        p: float = 0.5,
+        inplace: bool = False,
+        axis=None,
+        mode: str = "upscale_in_train",
+        name: str | None = None,
+    ) -> None:
         super().__init__()
         self.p, self.inplace, self.axis, self.mode, self.name = p, inplace, axis, mode, name
 
     def forward(self, input):  # noqa: A002
-        return F.dropout(input, p=self.p, axis=self.axis, training=self.training,
-                         mode=self.mode)
+        return F.dropout(input, p=self.p, axis=self.axis, training=self.training, mode=self.mode)
 
     def extra_repr(self) -> str:
-        return (f"p={self.p}, axis={self.axis}, mode={self.mode}" + name_suffix(self.name)
-                + f", inplace={self.inplace}")
+        return (
+            f"p={self.p}, axis={self.axis}, mode={self.mode}"
+            + name_suffix(self.name)
+            + f", inplace={self.inplace}"
+        )
 
 
 class Dropout2D(Layer):
@@ -137,15 +234,15 @@ class Dropout2D(Layer):
     _fn = staticmethod(F.dropout2d)
     _default_format = "NCHW"
 
-    def __init__(self, p: float = 0.5, data_format: str | None = None,
-                 name: str | None = None) -> None:
+    def __init__(
+        self, p: float = 0.5, data_format: str | None = None, name: str | None = None
+    ) -> None:
         super().__init__()
         self.p, self.name = p, name
         self.data_format = data_format or self._default_format
 
     def forward(self, input):  # noqa: A002
-        return type(self)._fn(input, p=self.p, training=self.training,
-                              data_format=self.data_format)
+        return type(self)._fn(input, p=self.p, training=self.training, data_format=self.data_format)
 
     def extra_repr(self) -> str:
         return f"p={self.p}, data_format={self.data_format}" + name_suffix(self.name)
@@ -207,8 +304,14 @@ class _PadNd(Layer):
     _n = 2
     _default_format = "NCHW"
 
-    def __init__(self, padding, mode: str = "constant", value: float = 0.0,
-                 data_format: str | None = None, name: str | None = None) -> None:
+    def __init__(
+        self,
+        padding,
+        mode: str = "constant",
+        value: float = 0.0,
+        data_format: str | None = None,
+        name: str | None = None,
+    ) -> None:
         super().__init__()
         if isinstance(padding, int):
             padding = [padding] * (2 * self._n)
@@ -218,12 +321,15 @@ class _PadNd(Layer):
         self._data_format, self._name = data_format or self._default_format, name
 
     def forward(self, x):
-        return F.pad(x, self._pad, mode=self._mode, value=self._value,
-                     data_format=self._data_format)
+        return F.pad(
+            x, self._pad, mode=self._mode, value=self._value, data_format=self._data_format
+        )
 
     def extra_repr(self) -> str:
-        return (f"padding={self._pad}, mode={self._mode}, value={self._value}, "
-                f"data_format={self._data_format}" + name_suffix(self._name))
+        return (
+            f"padding={self._pad}, mode={self._mode}, value={self._value}, "
+            f"data_format={self._data_format}" + name_suffix(self._name)
+        )
 
 
 class Pad1D(_PadNd):
@@ -276,12 +382,16 @@ def _mode_pad(base, mode: str, doc: str):
 
 
 def _constant_pad(base):
-    def __init__(self, padding, value: float, data_format: str | None = None,
-                 name: str | None = None):
+    def __init__(
+        self, padding, value: float, data_format: str | None = None, name: str | None = None
+    ):
         base.__init__(self, padding, "constant", value, data_format, name)
 
-    cls = type(f"ConstantPad{base._n}D", (base,),
-               {"__init__": __init__, "__doc__": "Pad with a constant ``value``."})
+    cls = type(
+        f"ConstantPad{base._n}D",
+        (base,),
+        {"__init__": __init__, "__doc__": "Pad with a constant ``value``."},
+    )
     cls.__module__ = __name__
     return cls
 
@@ -298,12 +408,39 @@ CircularPad3D = _mode_pad(Pad3D, "circular", "Wrap-pad D, H and W.")
 ConstantPad1D = _constant_pad(Pad1D)
 ConstantPad2D = _constant_pad(Pad2D)
 ConstantPad3D = _constant_pad(Pad3D)
-(ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
- ReplicationPad3d, CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d,
- ConstantPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d) = (
-    ReflectionPad1D, ReflectionPad2D, ReflectionPad3D, ReplicationPad1D, ReplicationPad2D,
-    ReplicationPad3D, CircularPad1D, CircularPad2D, CircularPad3D, ConstantPad1D,
-    ConstantPad2D, ConstantPad3D, ZeroPad1D, ZeroPad2D, ZeroPad3D)
+(
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReflectionPad3d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+    ReplicationPad3d,
+    CircularPad1d,
+    CircularPad2d,
+    CircularPad3d,
+    ConstantPad1d,
+    ConstantPad2d,
+    ConstantPad3d,
+    ZeroPad1d,
+    ZeroPad2d,
+    ZeroPad3d,
+) = (
+    ReflectionPad1D,
+    ReflectionPad2D,
+    ReflectionPad3D,
+    ReplicationPad1D,
+    ReplicationPad2D,
+    ReplicationPad3D,
+    CircularPad1D,
+    CircularPad2D,
+    CircularPad3D,
+    ConstantPad1D,
+    ConstantPad2D,
+    ConstantPad3D,
+    ZeroPad1D,
+    ZeroPad2D,
+    ZeroPad3D,
+)
 
 
 class Unflatten(Layer):
@@ -317,7 +454,7 @@ class Unflatten(Layer):
         nd = len(input.shape)
         ax = self.axis % nd
         shape = list(self.shape.tolist() if isinstance(self.shape, Tensor) else self.shape)
-        new = list(input.shape[:ax]) + shape + list(input.shape[ax + 1:])
+        new = list(input.shape[:ax]) + shape + list(input.shape[ax + 1 :])
         return call_op("reshape", input, new)
 
     def extra_repr(self) -> str:
@@ -328,29 +465,50 @@ class Unflatten(Layer):
 class Upsample(Layer):
     """Resize with ``paddle.nn.functional.interpolate``."""
 
-    def __init__(self, size=None, scale_factor=None, mode: str = "nearest",
-                 align_corners: bool = False, align_mode: int = 0, data_format=None,
-                 recompute_scale_factor=None, name: str | None = None) -> None:
+    def __init__(
+        self,
+        size=None,
+        scale_factor=None,
+        mode: str = "nearest",
+        align_corners: bool = False,
+        align_mode: int = 0,
+        data_format=None,
+        recompute_scale_factor=None,
+        name: str | None = None,
+    ) -> None:
         super().__init__()
         self.size, self.scale_factor, self.mode = size, scale_factor, mode.lower()
-        self.align_corners, self.align_mode, self.data_format = (align_corners, align_mode,
-                                                                 data_format)
+        self.align_corners, self.align_mode, self.data_format = (
+            align_corners,
+            align_mode,
+            data_format,
+        )
         self.recompute_scale_factor, self.name = recompute_scale_factor, name
 
     def forward(self, x):
         if self.data_format is None:  # Paddle fills it in on the first call (shown by repr)
             self.data_format = {3: "NCW", 4: "NCHW", 5: "NCDHW"}.get(len(x.shape))
-        return F.interpolate(x, size=self.size, scale_factor=self.scale_factor, mode=self.mode,
-                             align_corners=self.align_corners, align_mode=self.align_mode,
-                             data_format=self.data_format,
-                             recompute_scale_factor=self.recompute_scale_factor)
+        return F.interpolate(
+            x,
+            size=self.size,
+            scale_factor=self.scale_factor,
+            mode=self.mode,
+            align_corners=self.align_corners,
+            align_mode=self.align_mode,
+            data_format=self.data_format,
+            recompute_scale_factor=self.recompute_scale_factor,
+        )
 
     def extra_repr(self) -> str:
-        main = (f"scale_factor={self.scale_factor}" if self.scale_factor is not None
-                else f"size={self.size}")
-        return (f"{main}, mode={self.mode}, align_corners={self.align_corners}, "
-                f"align_mode={self.align_mode}, data_format={self.data_format}"
-                + name_suffix(self.name))
+        main = (
+            f"scale_factor={self.scale_factor}"
+            if self.scale_factor is not None
+            else f"size={self.size}"
+        )
+        return (
+            f"{main}, mode={self.mode}, align_corners={self.align_corners}, "
+            f"align_mode={self.align_mode}, data_format={self.data_format}" + name_suffix(self.name)
+        )
 
 
 class UpsamplingNearest2D(Layer):
@@ -358,20 +516,34 @@ class UpsamplingNearest2D(Layer):
 
     _mode, _align = "nearest", False
 
-    def __init__(self, size=None, scale_factor=None, data_format: str = "NCHW",
-                 name: str | None = None) -> None:
+    def __init__(
+        self, size=None, scale_factor=None, data_format: str = "NCHW", name: str | None = None
+    ) -> None:
         super().__init__()
-        self.size, self.scale_factor, self.data_format, self.name = (size, scale_factor,
-                                                                     data_format, name)
+        self.size, self.scale_factor, self.data_format, self.name = (
+            size,
+            scale_factor,
+            data_format,
+            name,
+        )
 
     def forward(self, x):
-        return F.interpolate(x, size=self.size, scale_factor=self.scale_factor,
-                             mode=self._mode, align_corners=self._align, align_mode=0,
-                             data_format=self.data_format)
+        return F.interpolate(
+            x,
+            size=self.size,
+            scale_factor=self.scale_factor,
+            mode=self._mode,
+            align_corners=self._align,
+            align_mode=0,
+            data_format=self.data_format,
+        )
 
     def extra_repr(self) -> str:
-        main = (f"scale_factor={self.scale_factor}" if self.scale_factor is not None
-                else f"size={self.size}")
+        main = (
+            f"scale_factor={self.scale_factor}"
+            if self.scale_factor is not None
+            else f"size={self.size}"
+        )
         return f"{main}, data_format={self.data_format}" + name_suffix(self.name)
 
 
@@ -420,31 +592,47 @@ class ChannelShuffle(_Factor):
 class Unfold(Layer):
     """im2col: sliding blocks of [N, C, H, W] -> [N, C*kh*kw, L]."""
 
-    def __init__(self, kernel_sizes, dilations=1, paddings=0, strides=1,
-                 name: str | None = None) -> None:
+    def __init__(
+        self, kernel_sizes, dilations=1, paddings=0, strides=1, name: str | None = None
+    ) -> None:
         super().__init__()
         self.kernel_sizes, self.dilations, self.paddings, self.strides, self.name = (
-            kernel_sizes, dilations, paddings, strides, name)
+            kernel_sizes,
+            dilations,
+            paddings,
+            strides,
+            name,
+        )
 
     def forward(self, input):  # noqa: A002
         return F.unfold(input, self.kernel_sizes, self.strides, self.paddings, self.dilations)
 
     def extra_repr(self) -> str:
-        return (f"kernel_size={self.kernel_sizes}, dilation={self.dilations}, "
-                f"padding={self.paddings}, stride={self.strides}" + name_suffix(self.name))
+        return (
+            f"kernel_size={self.kernel_sizes}, dilation={self.dilations}, "
+            f"padding={self.paddings}, stride={self.strides}" + name_suffix(self.name)
+        )
 
 
 class Fold(Unfold):
     """col2im: sum sliding blocks back into [N, C, H, W]."""
 
-    def __init__(self, output_sizes, kernel_sizes, dilations=1, paddings=0, strides=1,
-                 name: str | None = None) -> None:
+    def __init__(
+        self,
+        output_sizes,
+        kernel_sizes,
+        dilations=1,
+        paddings=0,
+        strides=1,
+        name: str | None = None,
+    ) -> None:
         super().__init__(kernel_sizes, dilations, paddings, strides, name)
         self.output_sizes = output_sizes
 
     def forward(self, input):  # noqa: A002
-        return F.fold(input, self.output_sizes, self.kernel_sizes, self.strides, self.paddings,
-                      self.dilations)
+        return F.fold(
+            input, self.output_sizes, self.kernel_sizes, self.strides, self.paddings, self.dilations
+        )
 
 
 class CosineSimilarity(Layer):
@@ -464,8 +652,9 @@ class CosineSimilarity(Layer):
 class PairwiseDistance(Layer):
     """p-norm of x - y + epsilon along the last axis."""
 
-    def __init__(self, p: float = 2.0, epsilon: float = 1e-6, keepdim: bool = False,
-                 name: str | None = None) -> None:
+    def __init__(
+        self, p: float = 2.0, epsilon: float = 1e-6, keepdim: bool = False, name: str | None = None
+    ) -> None:
         super().__init__()
         self.p, self.epsilon, self.keepdim, self.name = p, epsilon, keepdim, name
 

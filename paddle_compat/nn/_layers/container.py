@@ -100,7 +100,8 @@ class LayerList(Layer):
         if isinstance(idx, int):
             if not (-n <= idx < n):
                 raise IndexError(
-                    f"index {idx} is out of range, should be an integer in range [{-n}, {n})")
+                    f"index {idx} is out of range, should be an integer in range [{-n}, {n})"
+                )
             if idx < 0:
                 idx += n
         return idx
@@ -152,7 +153,8 @@ class LayerList(Layer):
         """Insert a layer before position ``index``."""
         n = len(self._sub_layers)
         assert isinstance(index, int) and -n <= index <= n, (
-            f"index should be an integer in range [{-n}, {n}]")
+            f"index should be an integer in range [{-n}, {n}]"
+        )
         if index < 0:
             index += n
         for i in range(n, index, -1):
@@ -226,8 +228,9 @@ class LayerDict(Layer):
             return
         for i, kv in enumerate(sublayers):
             if len(kv) != 2:
-                raise ValueError(f"The length of the {i}'s element in sublayers is {len(kv)}, "
-                                 "which must be 2.")
+                raise ValueError(
+                    f"The length of the {i}'s element in sublayers is {len(kv)}, which must be 2."
+                )
             self.add_sublayer(kv[0], kv[1])
 
 
@@ -283,8 +286,11 @@ class ParameterDict(Layer):
     def update(self, parameters) -> None:
         """Add Parameters from a mapping, a ParameterDict or an iterable of ``(key, param)``."""
         if isinstance(parameters, Mapping | ParameterDict):
-            items = parameters.items() if isinstance(parameters, Mapping) else (
-                (k, parameters[k]) for k in parameters)
+            items = (
+                parameters.items()
+                if isinstance(parameters, Mapping)
+                else ((k, parameters[k]) for k in parameters)
+            )
         else:
             items = parameters
         for kv in items:

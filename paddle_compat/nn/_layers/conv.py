@@ -11,8 +11,17 @@ from .._layer import Layer
 from ..initializer import Normal
 from ._base import dtype_name, ntuple
 
-__all__ = ["Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose", "Conv2DTranspose",
-           "Conv3DTranspose", "Conv1d", "Conv2d", "Conv3d"]
+__all__ = [
+    "Conv1D",
+    "Conv2D",
+    "Conv3D",
+    "Conv1DTranspose",
+    "Conv2DTranspose",
+    "Conv3DTranspose",
+    "Conv1d",
+    "Conv2d",
+    "Conv3d",
+]
 
 _FORMATS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
 
@@ -21,9 +30,23 @@ class _ConvNd(Layer):
     _nsp = 2
     _transposed = False
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
-                 dilation=1, groups=1, padding_mode="zeros", weight_attr=None, bias_attr=None,
-                 data_format=None, output_padding=0, bias=True, dtype=None):
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        dilation=1,
+        groups=1,
+        padding_mode="zeros",
+        weight_attr=None,
+        bias_attr=None,
+        data_format=None,
+        output_padding=0,
+        bias=True,
+        dtype=None,
+    ):
         super().__init__(dtype=dtype_name(dtype))
         n = self._nsp
         if data_format is None:
@@ -31,11 +54,15 @@ class _ConvNd(Layer):
         if data_format not in _FORMATS[n]:
             raise ValueError(f"data_format must be one of {_FORMATS[n]}, but got {data_format}")
         if padding_mode not in ("zeros", "reflect", "replicate", "circular"):
-            raise ValueError(f"padding_mode must be one of zeros, reflect, replicate, circular, "
-                             f"but got {padding_mode}")
+            raise ValueError(
+                f"padding_mode must be one of zeros, reflect, replicate, circular, "
+                f"but got {padding_mode}"
+            )
         if padding_mode != "zeros" and not isinstance(padding, int):
-            raise TypeError("when padding_mode in ['reflect', 'replicate', 'circular'], type of "
-                            "padding must be int")
+            raise TypeError(
+                "when padding_mode in ['reflect', 'replicate', 'circular'], type of "
+                "padding must be int"
+            )
         if groups <= 0:
             raise ValueError(f"groups must be greater than 0, but got {groups}")
         if in_channels % groups:
@@ -56,12 +83,14 @@ class _ConvNd(Layer):
             shape = [out_channels, in_channels // groups, *self._kernel_size]
             fan = in_channels * math.prod(self._kernel_size)
             init = Normal(0.0, (2.0 / fan) ** 0.5)
-        self.weight = self.create_parameter(shape, attr=weight_attr, dtype=self._dtype,
-                                            default_initializer=init)
+        self.weight = self.create_parameter(
+            shape, attr=weight_attr, dtype=self._dtype, default_initializer=init
+        )
         if not bias:
             bias_attr = False
-        self.bias = self.create_parameter([out_channels], attr=bias_attr, dtype=self._dtype,
-                                          is_bias=True)
+        self.bias = self.create_parameter(
+            [out_channels], attr=bias_attr, dtype=self._dtype, is_bias=True
+        )
 
     def _input(self, x):
         """Non-zero padding modes pad the input explicitly, then convolve without padding."""
@@ -91,18 +120,52 @@ class _ConvNd(Layer):
 class _Conv(_ConvNd):
     _fn = None
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
-                 groups=1, *, bias: bool = True, padding_mode: str = "zeros", device=None,
-                 dtype=None, weight_attr=None, bias_attr=None, data_format=None) -> None:
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
-                         groups, padding_mode, weight_attr, bias_attr, data_format, bias=bias,
-                         dtype=dtype)
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        dilation=1,
+        groups=1,
+        *,
+        bias: bool = True,
+        padding_mode: str = "zeros",
+        device=None,
+        dtype=None,
+        weight_attr=None,
+        bias_attr=None,
+        data_format=None,
+    ) -> None:
+        super().__init__(
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            groups,
+            padding_mode,
+            weight_attr,
+            bias_attr,
+            data_format,
+            bias=bias,
+            dtype=dtype,
+        )
 
     def forward(self, x):
         x, padding = self._input(x)
-        return type(self)._fn(x, self.weight, self.bias, stride=self._stride, padding=padding,
-                              dilation=self._dilation, groups=self._groups,
-                              data_format=self._data_format)
+        return type(self)._fn(
+            x,
+            self.weight,
+            self.bias,
+            stride=self._stride,
+            padding=padding,
+            dilation=self._dilation,
+            groups=self._groups,
+            data_format=self._data_format,
+        )
 
 
 class Conv1D(_Conv):
@@ -128,10 +191,18 @@ class _ConvTranspose(_ConvNd):
     _fn = None
 
     def forward(self, x, output_size=None):
-        return type(self)._fn(x, self.weight, self.bias, stride=self._stride,
-                              padding=self._padding, output_padding=self.output_padding,
-                              dilation=self._dilation, groups=self._groups,
-                              output_size=output_size, data_format=self._data_format)
+        return type(self)._fn(
+            x,
+            self.weight,
+            self.bias,
+            stride=self._stride,
+            padding=self._padding,
+            output_padding=self.output_padding,
+            dilation=self._dilation,
+            groups=self._groups,
+            output_size=output_size,
+            data_format=self._data_format,
+        )
 
 
 class Conv1DTranspose(_ConvTranspose):
@@ -139,11 +210,34 @@ class Conv1DTranspose(_ConvTranspose):
 
     _nsp, _fn = 1, staticmethod(F.conv1d_transpose)
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
-                 output_padding=0, groups=1, dilation=1, weight_attr=None, bias_attr=None,
-                 data_format="NCL") -> None:
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
-                         groups, "zeros", weight_attr, bias_attr, data_format, output_padding)
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        output_padding=0,
+        groups=1,
+        dilation=1,
+        weight_attr=None,
+        bias_attr=None,
+        data_format="NCL",
+    ) -> None:
+        super().__init__(
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            groups,
+            "zeros",
+            weight_attr,
+            bias_attr,
+            data_format,
+            output_padding,
+        )
 
 
 class Conv2DTranspose(_ConvTranspose):
@@ -151,11 +245,34 @@ class Conv2DTranspose(_ConvTranspose):
 
     _nsp, _fn = 2, staticmethod(F.conv2d_transpose)
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
-                 output_padding=0, dilation=1, groups=1, weight_attr=None, bias_attr=None,
-                 data_format="NCHW") -> None:
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
-                         groups, "zeros", weight_attr, bias_attr, data_format, output_padding)
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        output_padding=0,
+        dilation=1,
+        groups=1,
+        weight_attr=None,
+        bias_attr=None,
+        data_format="NCHW",
+    ) -> None:
+        super().__init__(
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            groups,
+            "zeros",
+            weight_attr,
+            bias_attr,
+            data_format,
+            output_padding,
+        )
 
 
 class Conv3DTranspose(_ConvTranspose):
@@ -163,11 +280,34 @@ class Conv3DTranspose(_ConvTranspose):
 
     _nsp, _fn = 3, staticmethod(F.conv3d_transpose)
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
-                 output_padding=0, dilation=1, groups=1, weight_attr=None, bias_attr=None,
-                 data_format="NCDHW") -> None:
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
-                         groups, "zeros", weight_attr, bias_attr, data_format, output_padding)
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        output_padding=0,
+        dilation=1,
+        groups=1,
+        weight_attr=None,
+        bias_attr=None,
+        data_format="NCDHW",
+    ) -> None:
+        super().__init__(
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            groups,
+            "zeros",
+            weight_attr,
+            bias_attr,
+            data_format,
+            output_padding,
+        )
 
 
 Conv1d, Conv2d, Conv3d = Conv1D, Conv2D, Conv3D

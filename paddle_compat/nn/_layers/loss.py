@@ -6,30 +6,60 @@ from .. import functional as F
 from .._layer import Layer
 from ..functional._loss import check_reduction
 
-__all__ = ["CrossEntropyLoss", "MSELoss", "L1Loss", "NLLLoss", "BCEWithLogitsLoss", "BCELoss",
-           "SmoothL1Loss", "KLDivLoss", "MarginRankingLoss", "CosineEmbeddingLoss",
-           "HingeEmbeddingLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss",
-           "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "HuberLoss",
-           "MultiMarginLoss", "TripletMarginWithDistanceLoss"]
+__all__ = [
+    "CrossEntropyLoss",
+    "MSELoss",
+    "L1Loss",
+    "NLLLoss",
+    "BCEWithLogitsLoss",
+    "BCELoss",
+    "SmoothL1Loss",
+    "KLDivLoss",
+    "MarginRankingLoss",
+    "CosineEmbeddingLoss",
+    "HingeEmbeddingLoss",
+    "SoftMarginLoss",
+    "MultiLabelSoftMarginLoss",
+    "TripletMarginLoss",
+    "PoissonNLLLoss",
+    "GaussianNLLLoss",
+    "HuberLoss",
+    "MultiMarginLoss",
+    "TripletMarginWithDistanceLoss",
+]
 
 
 class CrossEntropyLoss(Layer):
     """Softmax cross entropy (see ``paddle.nn.functional.cross_entropy``)."""
 
-    def __init__(self, weight=None, ignore_index: int = -100, reduction: str = "mean",
-                 soft_label: bool = False, axis: int = -1, use_softmax: bool = True,
-                 label_smoothing: float = 0.0, name: str | None = None) -> None:
+    def __init__(
+        self,
+        weight=None,
+        ignore_index: int = -100,
+        reduction: str = "mean",
+        soft_label: bool = False,
+        axis: int = -1,
+        use_softmax: bool = True,
+        label_smoothing: float = 0.0,
+        name: str | None = None,
+    ) -> None:
         super().__init__()
         self.weight, self.ignore_index, self.reduction = weight, ignore_index, reduction
         self.soft_label, self.axis, self.use_softmax = soft_label, axis, use_softmax
         self.label_smoothing, self.name = label_smoothing, name
 
     def forward(self, input, label):  # noqa: A002
-        return F.cross_entropy(input, label, weight=self.weight,
-                               ignore_index=self.ignore_index, reduction=self.reduction,
-                               soft_label=self.soft_label, axis=self.axis,
-                               use_softmax=self.use_softmax,
-                               label_smoothing=self.label_smoothing)
+        return F.cross_entropy(
+            input,
+            label,
+            weight=self.weight,
+            ignore_index=self.ignore_index,
+            reduction=self.reduction,
+            soft_label=self.soft_label,
+            axis=self.axis,
+            use_softmax=self.use_softmax,
+            label_smoothing=self.label_smoothing,
+        )
 
 
 class _Reduction(Layer):
@@ -69,31 +99,47 @@ class SoftMarginLoss(_Reduction):
 class NLLLoss(Layer):
     """Negative log likelihood of log-probabilities."""
 
-    def __init__(self, weight=None, ignore_index: int = -100, reduction: str = "mean",
-                 name: str | None = None) -> None:
+    def __init__(
+        self,
+        weight=None,
+        ignore_index: int = -100,
+        reduction: str = "mean",
+        name: str | None = None,
+    ) -> None:
         super().__init__()
         check_reduction(reduction, "nll_loss")
         self._weight, self._ignore_index, self._reduction = weight, ignore_index, reduction
         self._name = name
 
     def forward(self, input, label):  # noqa: A002
-        return F.nll_loss(input, label, weight=self._weight, ignore_index=self._ignore_index,
-                          reduction=self._reduction)
+        return F.nll_loss(
+            input,
+            label,
+            weight=self._weight,
+            ignore_index=self._ignore_index,
+            reduction=self._reduction,
+        )
 
 
 class BCEWithLogitsLoss(Layer):
     """Sigmoid + binary cross entropy from logits."""
 
-    def __init__(self, weight=None, reduction: str = "mean", pos_weight=None,
-                 name: str | None = None) -> None:
+    def __init__(
+        self, weight=None, reduction: str = "mean", pos_weight=None, name: str | None = None
+    ) -> None:
         super().__init__()
         check_reduction(reduction, "BCEWithLogitsLoss")
-        self.weight, self.reduction, self.pos_weight, self.name = (weight, reduction,
-                                                                   pos_weight, name)
+        self.weight, self.reduction, self.pos_weight, self.name = (
+            weight,
+            reduction,
+            pos_weight,
+            name,
+        )
 
     def forward(self, logit, label):
-        return F.binary_cross_entropy_with_logits(logit, label, self.weight, self.reduction,
-                                                  self.pos_weight)
+        return F.binary_cross_entropy_with_logits(
+            logit, label, self.weight, self.reduction, self.pos_weight
+        )
 
 
 class BCELoss(Layer):
@@ -111,8 +157,13 @@ class BCELoss(Layer):
 class SmoothL1Loss(Layer):
     """Huber / smooth L1 loss with threshold ``delta``."""
 
-    def __init__(self, reduction: str = "mean", delta: float = 1.0, is_huber: bool = True,
-                 name: str | None = None) -> None:
+    def __init__(
+        self,
+        reduction: str = "mean",
+        delta: float = 1.0,
+        is_huber: bool = True,
+        name: str | None = None,
+    ) -> None:
         super().__init__()
         self.reduction, self.delta, self.is_huber, self.name = reduction, delta, is_huber, name
 
@@ -137,8 +188,9 @@ class KLDivLoss(Layer):
 class MarginRankingLoss(Layer):
     """max(0, -label * (input - other) + margin)."""
 
-    def __init__(self, margin: float = 0.0, reduction: str = "mean",
-                 name: str | None = None) -> None:
+    def __init__(
+        self, margin: float = 0.0, reduction: str = "mean", name: str | None = None
+    ) -> None:
         super().__init__()
         check_reduction(reduction, "MarginRankingLoss")
         self.margin, self.reduction, self.name = margin, reduction, name
@@ -150,8 +202,7 @@ class MarginRankingLoss(Layer):
 class _MarginLoss(Layer):
     _fn = None
 
-    def __init__(self, margin: float = 0, reduction: str = "mean",
-                 name: str | None = None) -> None:
+    def __init__(self, margin: float = 0, reduction: str = "mean", name: str | None = None) -> None:
         super().__init__()
         check_reduction(reduction, type(self).__name__)
         self.margin, self.reduction, self.name = margin, reduction, name
@@ -167,8 +218,9 @@ class CosineEmbeddingLoss(_MarginLoss):
 class HingeEmbeddingLoss(Layer):
     """input for label 1, max(0, margin - input) for label -1."""
 
-    def __init__(self, margin: float = 1.0, reduction: str = "mean",
-                 name: str | None = None) -> None:
+    def __init__(
+        self, margin: float = 1.0, reduction: str = "mean", name: str | None = None
+    ) -> None:
         super().__init__()
         self.margin, self.reduction, self.name = margin, reduction, name
 
@@ -191,73 +243,114 @@ class MultiLabelSoftMarginLoss(Layer):
 class TripletMarginLoss(Layer):
     """max(d(a, p) - d(a, n) + margin, 0)."""
 
-    def __init__(self, margin: float = 1.0, p: float = 2.0, epsilon: float = 1e-6,
-                 swap: bool = False, reduction: str = "mean", name: str | None = None) -> None:
+    def __init__(
+        self,
+        margin: float = 1.0,
+        p: float = 2.0,
+        epsilon: float = 1e-6,
+        swap: bool = False,
+        reduction: str = "mean",
+        name: str | None = None,
+    ) -> None:
         super().__init__()
         check_reduction(reduction, "TripletMarginLoss")
         self.margin, self.p, self.epsilon, self.swap = margin, p, epsilon, swap
         self.reduction, self.name = reduction, name
 
     def forward(self, input, positive, negative):  # noqa: A002
-        return F.triplet_margin_loss(input, positive, negative, self.margin, self.p,
-                                     self.epsilon, self.swap, self.reduction)
+        return F.triplet_margin_loss(
+            input, positive, negative, self.margin, self.p, self.epsilon, self.swap, self.reduction
+        )
 
 
 class PoissonNLLLoss(Layer):
     """Poisson negative log likelihood."""
 
-    def __init__(self, log_input: bool = True, full: bool = False, epsilon: float = 1e-8,
-                 reduction: str = "mean", name: str | None = None) -> None:
+    def __init__(
+        self,
+        log_input: bool = True,
+        full: bool = False,
+        epsilon: float = 1e-8,
+        reduction: str = "mean",
+        name: str | None = None,
+    ) -> None:
         super().__init__()
         check_reduction(reduction, "PoissonNLLLoss")
         self.log_input, self.full, self.epsilon = log_input, full, epsilon
         self.reduction, self.name = reduction, name
 
     def forward(self, input, label):  # noqa: A002
-        return F.poisson_nll_loss(input, label, self.log_input, self.full, self.epsilon,
-                                  self.reduction)
+        return F.poisson_nll_loss(
+            input, label, self.log_input, self.full, self.epsilon, self.reduction
+        )
 
 
 class GaussianNLLLoss(Layer):
     """Gaussian negative log likelihood with predicted variance."""
 
-    def __init__(self, full: bool = False, epsilon: float = 1e-6, reduction: str = "mean",
-                 name: str | None = None) -> None:
+    def __init__(
+        self,
+        full: bool = False,
+        epsilon: float = 1e-6,
+        reduction: str = "mean",
+        name: str | None = None,
+    ) -> None:
         super().__init__()
         check_reduction(reduction, "GaussianNLLLoss")
         self.full, self.epsilon, self.reduction, self.name = full, epsilon, reduction, name
 
     def forward(self, input, label, variance):  # noqa: A002
-        return F.gaussian_nll_loss(input, label, variance, self.full, self.epsilon,
-                                   self.reduction)
+        return F.gaussian_nll_loss(input, label, variance, self.full, self.epsilon, self.reduction)
 
 
 class MultiMarginLoss(Layer):
     """Multi-class hinge loss."""
 
-    def __init__(self, p: int = 1, margin: float = 1.0, weight=None, reduction: str = "mean",
-                 name: str | None = None) -> None:
+    def __init__(
+        self,
+        p: int = 1,
+        margin: float = 1.0,
+        weight=None,
+        reduction: str = "mean",
+        name: str | None = None,
+    ) -> None:
         super().__init__()
         check_reduction(reduction, "MultiMarginLoss")
-        self.p, self.margin, self.weight, self.reduction, self.name = (p, margin, weight,
-                                                                       reduction, name)
+        self.p, self.margin, self.weight, self.reduction, self.name = (
+            p,
+            margin,
+            weight,
+            reduction,
+            name,
+        )
 
     def forward(self, input, label):  # noqa: A002
-        return F.multi_margin_loss(input, label, self.p, self.margin, self.weight,
-                                   self.reduction)
+        return F.multi_margin_loss(input, label, self.p, self.margin, self.weight, self.reduction)
 
 
 class TripletMarginWithDistanceLoss(Layer):
     """Triplet margin loss with a custom distance function."""
 
-    def __init__(self, distance_function=None, margin: float = 1.0, swap: bool = False,
-                 reduction: str = "mean", name: str | None = None) -> None:
+    def __init__(
+        self,
+        distance_function=None,
+        margin: float = 1.0,
+        swap: bool = False,
+        reduction: str = "mean",
+        name: str | None = None,
+    ) -> None:
         super().__init__()
         check_reduction(reduction, "TripletMarginWithDistanceLoss")
         self.distance_function, self.margin, self.swap = distance_function, margin, swap
         self.reduction, self.name = reduction, name
 
     def forward(self, input, positive, negative):  # noqa: A002
-        return F.triplet_margin_with_distance_loss(input, positive, negative,
-                                                   self.distance_function, self.margin,
-                                                   self.swap, self.reduction)
+        return F.triplet_margin_with_distance_loss(
+            input,
+            positive,
+            negative,
+            self.distance_function,
+            self.margin,
+            self.swap,
+            self.reduction,
+        )

@@ -11,14 +11,23 @@ from .._layer import Layer
 from ..initializer import Constant
 from ._base import default_dtype_name, dtype_name, name_suffix
 
-__all__ = ["BatchNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "SyncBatchNorm",
-           "LayerNorm", "GroupNorm", "InstanceNorm1D", "InstanceNorm2D", "InstanceNorm3D",
-           "LocalResponseNorm"]
+__all__ = [
+    "BatchNorm",
+    "BatchNorm1D",
+    "BatchNorm2D",
+    "BatchNorm3D",
+    "SyncBatchNorm",
+    "LayerNorm",
+    "GroupNorm",
+    "InstanceNorm1D",
+    "InstanceNorm2D",
+    "InstanceNorm3D",
+    "LocalResponseNorm",
+]
 
 
 def _stat(layer: Layer, n: int, value: float, name: str | None):
-    attr = ParamAttr(name=name, initializer=Constant(value), trainable=False,
-                     do_model_average=True)
+    attr = ParamAttr(name=name, initializer=Constant(value), trainable=False, do_model_average=True)
     dt = "float32" if layer._dtype in ("float16", "bfloat16") else layer._dtype
     p = layer.create_parameter([n], attr=attr, dtype=dt)
     p.stop_gradient = True
@@ -29,18 +38,31 @@ class _BatchNormBase(Layer):
     _ndims: tuple[int, ...] = ()
     _formats: tuple[str, ...] = ()
 
-    def __init__(self, num_features: int, momentum: float = 0.9, epsilon: float = 1e-05,
-                 weight_attr=None, bias_attr=None, data_format: str = "NCHW",
-                 use_global_stats: bool | None = None, name: str | None = None) -> None:
+    def __init__(
+        self,
+        num_features: int,
+        momentum: float = 0.9,
+        epsilon: float = 1e-05,
+        weight_attr=None,
+        bias_attr=None,
+        data_format: str = "NCHW",
+        use_global_stats: bool | None = None,
+        name: str | None = None,
+    ) -> None:
         super().__init__(dtype=default_dtype_name())
         self._num_features, self._momentum, self._epsilon = num_features, momentum, epsilon
         self._weight_attr, self._bias_attr = weight_attr, bias_attr
-        self._data_format, self._use_global_stats, self._name = (data_format,
-                                                                 use_global_stats, name)
-        self.weight = self.create_parameter([num_features], attr=weight_attr, dtype=self._dtype,
-                                            default_initializer=Constant(1.0))
-        self.bias = self.create_parameter([num_features], attr=bias_attr, dtype=self._dtype,
-                                          is_bias=True)
+        self._data_format, self._use_global_stats, self._name = (
+            data_format,
+            use_global_stats,
+            name,
+        )
+        self.weight = self.create_parameter(
+            [num_features], attr=weight_attr, dtype=self._dtype, default_initializer=Constant(1.0)
+        )
+        self.bias = self.create_parameter(
+            [num_features], attr=bias_attr, dtype=self._dtype, is_bias=True
+        )
         self._mean = _stat(self, num_features, 0.0, None)
         self._variance = _stat(self, num_features, 1.0, None)
 
@@ -49,8 +71,9 @@ class _BatchNormBase(Layer):
             dims = " or ".join(f"{d}D" for d in self._ndims)
             raise ValueError(f"expected {dims} input (got {len(x.shape)}D input)")
         if self._formats and self._data_format not in self._formats:
-            raise ValueError(f"data_format must be one of {self._formats}, but got "
-                             f"{self._data_format}")
+            raise ValueError(
+                f"data_format must be one of {self._formats}, but got {self._data_format}"
+            )
 
     def forward(self, input):  # noqa: A002
         self._check_input(input)
@@ -58,14 +81,21 @@ class _BatchNormBase(Layer):
             # Paddle runs 1-D/3-D batch norm as NCHW/NHWC and keeps that format (and repr)
             cl = self._data_format in ("NLC", "NDHWC")
             self._data_format = "NHWC" if cl else "NCHW"
-        return F.batch_norm(input, self._mean, self._variance, weight=self.weight,
-                            bias=self.bias, training=self.training, momentum=self._momentum,
-                            epsilon=self._epsilon, data_format=self._data_format,
-                            use_global_stats=self._use_global_stats)
+        return F.batch_norm(
+            input,
+            self._mean,
+            self._variance,
+            weight=self.weight,
+            bias=self.bias,
+            training=self.training,
+            momentum=self._momentum,
+            epsilon=self._epsilon,
+            data_format=self._data_format,
+            use_global_stats=self._use_global_stats,
+        )
 
     def extra_repr(self) -> str:
-        s = (f"num_features={self._num_features}, momentum={self._momentum}, "
-             f"epsilon={self._epsilon}")
+        s = f"num_features={self._num_features}, momentum={self._momentum}, epsilon={self._epsilon}"
         if self._data_format != "NCHW":
             s += f", data_format={self._data_format}"
         return s + name_suffix(self._name)
@@ -76,11 +106,27 @@ class BatchNorm1D(_BatchNormBase):
 
     _ndims, _formats = (2, 3), ("NC", "NCL", "NLC", "NCHW", "NHWC")
 
-    def __init__(self, num_features: int, momentum: float = 0.9, epsilon: float = 1e-05,
-                 weight_attr=None, bias_attr=None, data_format: str = "NCL",
-                 use_global_stats: bool | None = None, name: str | None = None) -> None:
-        super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format,
-                         use_global_stats, name)
+    def __init__(
+        self,
+        num_features: int,
+        momentum: float = 0.9,
+        epsilon: float = 1e-05,
+        weight_attr=None,
+        bias_attr=None,
+        data_format: str = "NCL",
+        use_global_stats: bool | None = None,
+        name: str | None = None,
+    ) -> None:
+        super().__init__(
+            num_features,
+            momentum,
+            epsilon,
+            weight_attr,
+            bias_attr,
+            data_format,
+            use_global_stats,
+            name,
+        )
 
 
 class BatchNorm2D(_BatchNormBase):
@@ -94,22 +140,46 @@ class BatchNorm3D(_BatchNormBase):
 
     _ndims, _formats = (5,), ("NCDHW", "NDHWC", "NCHW", "NHWC")
 
-    def __init__(self, num_features: int, momentum: float = 0.9, epsilon: float = 1e-05,
-                 weight_attr=None, bias_attr=None, data_format: str = "NCDHW",
-                 use_global_stats: bool | None = None, name: str | None = None) -> None:
-        super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format,
-                         use_global_stats, name)
+    def __init__(
+        self,
+        num_features: int,
+        momentum: float = 0.9,
+        epsilon: float = 1e-05,
+        weight_attr=None,
+        bias_attr=None,
+        data_format: str = "NCDHW",
+        use_global_stats: bool | None = None,
+        name: str | None = None,
+    ) -> None:
+        super().__init__(
+            num_features,
+            momentum,
+            epsilon,
+            weight_attr,
+            bias_attr,
+            data_format,
+            use_global_stats,
+            name,
+        )
 
 
 class SyncBatchNorm(_BatchNormBase):
     """Batch normalization; on one process the same as BatchNorm (statistics are not yet
     synchronized across data-parallel processes)."""
 
-    def __init__(self, num_features: int, momentum: float = 0.9, epsilon: float = 1e-05,
-                 weight_attr=None, bias_attr=None, data_format: str = "NCHW",
-                 name: str | None = None) -> None:
-        super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format,
-                         None, name)
+    def __init__(
+        self,
+        num_features: int,
+        momentum: float = 0.9,
+        epsilon: float = 1e-05,
+        weight_attr=None,
+        bias_attr=None,
+        data_format: str = "NCHW",
+        name: str | None = None,
+    ) -> None:
+        super().__init__(
+            num_features, momentum, epsilon, weight_attr, bias_attr, data_format, None, name
+        )
 
     @classmethod
     def convert_sync_batchnorm(cls, layer: Layer) -> Layer:
@@ -121,21 +191,34 @@ class BatchNorm(Layer):
     """Legacy batch normalization (``paddle.nn.BatchNorm``): optional activation ``act``,
     ``is_test`` forces the running statistics."""
 
-    def __init__(self, num_channels: int, act: str | None = None, is_test: bool = False,
-                 momentum: float = 0.9, epsilon: float = 1e-05, param_attr=None,
-                 bias_attr=None, dtype="float32", data_layout: str = "NCHW",
-                 in_place: bool = False, moving_mean_name: str | None = None,
-                 moving_variance_name: str | None = None,
-                 do_model_average_for_mean_and_var: bool = True,
-                 use_global_stats: bool = False, trainable_statistics: bool = False) -> None:
+    def __init__(
+        self,
+        num_channels: int,
+        act: str | None = None,
+        is_test: bool = False,
+        momentum: float = 0.9,
+        epsilon: float = 1e-05,
+        param_attr=None,
+        bias_attr=None,
+        dtype="float32",
+        data_layout: str = "NCHW",
+        in_place: bool = False,
+        moving_mean_name: str | None = None,
+        moving_variance_name: str | None = None,
+        do_model_average_for_mean_and_var: bool = True,
+        use_global_stats: bool = False,
+        trainable_statistics: bool = False,
+    ) -> None:
         super().__init__(dtype=dtype_name(dtype))
         self._act, self._is_test, self._momentum, self._epsilon = act, is_test, momentum, epsilon
         self._data_layout, self._use_global_stats = data_layout, use_global_stats
         self._trainable_statistics = trainable_statistics
-        self.weight = self.create_parameter([num_channels], attr=param_attr, dtype=self._dtype,
-                                            default_initializer=Constant(1.0))
-        self.bias = self.create_parameter([num_channels], attr=bias_attr, dtype=self._dtype,
-                                          is_bias=True)
+        self.weight = self.create_parameter(
+            [num_channels], attr=param_attr, dtype=self._dtype, default_initializer=Constant(1.0)
+        )
+        self.bias = self.create_parameter(
+            [num_channels], attr=bias_attr, dtype=self._dtype, is_bias=True
+        )
         self._mean = _stat(self, num_channels, 0.0, moving_mean_name)
         self._variance = _stat(self, num_channels, 1.0, moving_variance_name)
 
@@ -147,9 +230,18 @@ class BatchNorm(Layer):
             ugs = False
         else:
             ugs = None
-        y = F.batch_norm(input, self._mean, self._variance, weight=self.weight, bias=self.bias,
-                         training=training, momentum=self._momentum, epsilon=self._epsilon,
-                         data_format=self._data_layout, use_global_stats=ugs)
+        y = F.batch_norm(
+            input,
+            self._mean,
+            self._variance,
+            weight=self.weight,
+            bias=self.bias,
+            training=training,
+            momentum=self._momentum,
+            epsilon=self._epsilon,
+            data_format=self._data_layout,
+            use_global_stats=ugs,
+        )
         if self._act is None:
             return y
         return getattr(F, self._act)(y)
@@ -159,9 +251,19 @@ class LayerNorm(Layer):
     """Normalize over the trailing ``normalized_shape`` axes; weight (ones) and bias (zeros)
     are flat with prod(normalized_shape) entries."""
 
-    def __init__(self, normalized_shape, epsilon: float = 1e-05, *,
-                 elementwise_affine: bool = True, bias: bool = True, device=None, dtype=None,
-                 weight_attr=None, bias_attr=None, name: str | None = None) -> None:
+    def __init__(
+        self,
+        normalized_shape,
+        epsilon: float = 1e-05,
+        *,
+        elementwise_affine: bool = True,
+        bias: bool = True,
+        device=None,
+        dtype=None,
+        weight_attr=None,
+        bias_attr=None,
+        name: str | None = None,
+    ) -> None:
         super().__init__(dtype=dtype_name(dtype))
         if isinstance(normalized_shape, int):
             normalized_shape = [normalized_shape]
@@ -172,14 +274,21 @@ class LayerNorm(Layer):
             weight_attr = bias_attr = False
         elif not bias:
             bias_attr = False
-        self.weight = (None if weight_attr is False else self.create_parameter(
-            n, attr=weight_attr, dtype=self._dtype, default_initializer=Constant(1.0)))
-        self.bias = (None if bias_attr is False else self.create_parameter(
-            n, attr=bias_attr, dtype=self._dtype, is_bias=True))
+        self.weight = (
+            None
+            if weight_attr is False
+            else self.create_parameter(
+                n, attr=weight_attr, dtype=self._dtype, default_initializer=Constant(1.0)
+            )
+        )
+        self.bias = (
+            None
+            if bias_attr is False
+            else self.create_parameter(n, attr=bias_attr, dtype=self._dtype, is_bias=True)
+        )
 
     def forward(self, input):  # noqa: A002
-        return F.layer_norm(input, self._normalized_shape, self.weight, self.bias,
-                            self._epsilon)
+        return F.layer_norm(input, self._normalized_shape, self.weight, self.bias, self._epsilon)
 
     def extra_repr(self) -> str:
         return f"normalized_shape={self._normalized_shape}, epsilon={self._epsilon}"
@@ -188,50 +297,92 @@ class LayerNorm(Layer):
 class GroupNorm(Layer):
     """Normalize over groups of channels; per-channel weight (ones) and bias (zeros)."""
 
-    def __init__(self, num_groups: int, num_channels: int, epsilon: float = 1e-05, *,
-                 affine: bool = True, device=None, dtype=None, weight_attr=None,
-                 bias_attr=None, data_format: str = "NCHW", name: str | None = None) -> None:
+    def __init__(
+        self,
+        num_groups: int,
+        num_channels: int,
+        epsilon: float = 1e-05,
+        *,
+        affine: bool = True,
+        device=None,
+        dtype=None,
+        weight_attr=None,
+        bias_attr=None,
+        data_format: str = "NCHW",
+        name: str | None = None,
+    ) -> None:
         super().__init__(dtype=dtype_name(dtype))
         self._num_groups, self._num_channels, self._epsilon = num_groups, num_channels, epsilon
         self._data_format, self._name = data_format, name
         if not affine:
             weight_attr = bias_attr = False
-        self.weight = (None if weight_attr is False else self.create_parameter(
-            [num_channels], attr=weight_attr, dtype=self._dtype,
-            default_initializer=Constant(1.0)))
-        self.bias = (None if bias_attr is False else self.create_parameter(
-            [num_channels], attr=bias_attr, dtype=self._dtype, is_bias=True))
+        self.weight = (
+            None
+            if weight_attr is False
+            else self.create_parameter(
+                [num_channels],
+                attr=weight_attr,
+                dtype=self._dtype,
+                default_initializer=Constant(1.0),
+            )
+        )
+        self.bias = (
+            None
+            if bias_attr is False
+            else self.create_parameter(
+                [num_channels], attr=bias_attr, dtype=self._dtype, is_bias=True
+            )
+        )
 
     def forward(self, input):  # noqa: A002
-        return F.group_norm(input, self._num_groups, self._epsilon, self.weight, self.bias,
-                            self._data_format)
+        return F.group_norm(
+            input, self._num_groups, self._epsilon, self.weight, self.bias, self._data_format
+        )
 
     def extra_repr(self) -> str:
-        return (f"num_groups={self._num_groups}, num_channels={self._num_channels}, "
-                f"epsilon={self._epsilon}")
+        return (
+            f"num_groups={self._num_groups}, num_channels={self._num_channels}, "
+            f"epsilon={self._epsilon}"
+        )
 
 
 class _InstanceNormBase(Layer):
     _default_format = "NCHW"
 
-    def __init__(self, num_features: int, epsilon: float = 1e-05, momentum: float = 0.9,
-                 weight_attr=None, bias_attr=None, data_format: str | None = None,
-                 name: str | None = None) -> None:
+    def __init__(
+        self,
+        num_features: int,
+        epsilon: float = 1e-05,
+        momentum: float = 0.9,
+        weight_attr=None,
+        bias_attr=None,
+        data_format: str | None = None,
+        name: str | None = None,
+    ) -> None:
         super().__init__(dtype=default_dtype_name())
         self._num_features, self._epsilon, self._momentum = num_features, epsilon, momentum
         self._data_format, self._name = data_format or self._default_format, name
         if weight_attr is False or bias_attr is False:
             self.scale = self.bias = None
         else:
-            self.scale = self.create_parameter([num_features], attr=weight_attr,
-                                               dtype=self._dtype,
-                                               default_initializer=Constant(1.0))
-            self.bias = self.create_parameter([num_features], attr=bias_attr,
-                                              dtype=self._dtype, is_bias=True)
+            self.scale = self.create_parameter(
+                [num_features],
+                attr=weight_attr,
+                dtype=self._dtype,
+                default_initializer=Constant(1.0),
+            )
+            self.bias = self.create_parameter(
+                [num_features], attr=bias_attr, dtype=self._dtype, is_bias=True
+            )
 
     def forward(self, input):  # noqa: A002
-        return F.instance_norm(input, weight=self.scale, bias=self.bias, eps=self._epsilon,
-                               data_format=self._data_format)
+        return F.instance_norm(
+            input,
+            weight=self.scale,
+            bias=self.bias,
+            eps=self._epsilon,
+            data_format=self._data_format,
+        )
 
     def extra_repr(self) -> str:
         return f"num_features={self._num_features}, epsilon={self._epsilon}"
@@ -258,16 +409,25 @@ class InstanceNorm3D(_InstanceNormBase):
 class LocalResponseNorm(Layer):
     """Normalize by the squared sum over ``size`` neighbouring channels."""
 
-    def __init__(self, size: int, alpha: float = 0.0001, beta: float = 0.75, k: float = 1.0,
-                 data_format: str = "NCHW", name: str | None = None) -> None:
+    def __init__(
+        self,
+        size: int,
+        alpha: float = 0.0001,
+        beta: float = 0.75,
+        k: float = 1.0,
+        data_format: str = "NCHW",
+        name: str | None = None,
+    ) -> None:
         super().__init__()
         self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
         self.data_format, self.name = data_format, name
 
     def forward(self, input):  # noqa: A002
-        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k,
-                                     self.data_format)
+        return F.local_response_norm(
+            input, self.size, self.alpha, self.beta, self.k, self.data_format
+        )
 
     def extra_repr(self) -> str:
-        return (f"size={self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
-                + name_suffix(self.name))
+        return f"size={self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}" + name_suffix(
+            self.name
+        )

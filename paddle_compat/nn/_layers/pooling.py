@@ -5,12 +5,36 @@ from __future__ import annotations
 from .. import functional as F
 from .._layer import Layer
 
-__all__ = ["MaxPool1D", "MaxPool2D", "MaxPool3D", "AvgPool1D", "AvgPool2D", "AvgPool3D",
-           "AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveMaxPool1D",
-           "AdaptiveMaxPool2D", "AdaptiveMaxPool3D", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
-           "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
-           "LPPool1D", "LPPool2D", "LPPool1d", "LPPool2d", "MaxUnPool1D", "MaxUnPool2D",
-           "MaxUnPool3D", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"]
+__all__ = [
+    "MaxPool1D",
+    "MaxPool2D",
+    "MaxPool3D",
+    "AvgPool1D",
+    "AvgPool2D",
+    "AvgPool3D",
+    "AdaptiveAvgPool1D",
+    "AdaptiveAvgPool2D",
+    "AdaptiveAvgPool3D",
+    "AdaptiveMaxPool1D",
+    "AdaptiveMaxPool2D",
+    "AdaptiveMaxPool3D",
+    "AdaptiveAvgPool1d",
+    "AdaptiveAvgPool2d",
+    "AdaptiveAvgPool3d",
+    "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d",
+    "AdaptiveMaxPool3d",
+    "LPPool1D",
+    "LPPool2D",
+    "LPPool1d",
+    "LPPool2d",
+    "MaxUnPool1D",
+    "MaxUnPool2D",
+    "MaxUnPool3D",
+    "MaxUnpool1d",
+    "MaxUnpool2d",
+    "MaxUnpool3d",
+]
 
 
 class _Pool(Layer):
@@ -21,32 +45,54 @@ class _Pool(Layer):
 class MaxPool1D(_Pool):
     """Max over sliding windows of L (optionally with the argmax mask)."""
 
-    def __init__(self, kernel_size, stride=None, padding=0, return_mask: bool = False,
-                 ceil_mode: bool = False, name: str | None = None) -> None:
+    def __init__(
+        self,
+        kernel_size,
+        stride=None,
+        padding=0,
+        return_mask: bool = False,
+        ceil_mode: bool = False,
+        name: str | None = None,
+    ) -> None:
         super().__init__()
         self.ksize, self.stride, self.padding = kernel_size, stride, padding
         self.return_mask, self.ceil_mode, self.name = return_mask, ceil_mode, name
 
     def forward(self, input):  # noqa: A002
-        return F.max_pool1d(input, self.ksize, self.stride, self.padding, self.return_mask,
-                            self.ceil_mode)
+        return F.max_pool1d(
+            input, self.ksize, self.stride, self.padding, self.return_mask, self.ceil_mode
+        )
 
 
 class _MaxPoolNd(_Pool):
     _fn = None
     _default_format = "NCHW"
 
-    def __init__(self, kernel_size, stride=None, padding=0, return_mask: bool = False,
-                 ceil_mode: bool = False, data_format: str | None = None,
-                 name: str | None = None) -> None:
+    def __init__(
+        self,
+        kernel_size,
+        stride=None,
+        padding=0,
+        return_mask: bool = False,
+        ceil_mode: bool = False,
+        data_format: str | None = None,
+        name: str | None = None,
+    ) -> None:
         super().__init__()
         self.ksize, self.stride, self.padding = kernel_size, stride, padding
         self.return_mask, self.ceil_mode, self.name = return_mask, ceil_mode, name
         self.data_format = data_format or self._default_format
 
     def forward(self, x):
-        return type(self)._fn(x, self.ksize, self.stride, self.padding, self.return_mask,
-                              self.ceil_mode, self.data_format)
+        return type(self)._fn(
+            x,
+            self.ksize,
+            self.stride,
+            self.padding,
+            self.return_mask,
+            self.ceil_mode,
+            self.data_format,
+        )
 
 
 class MaxPool2D(_MaxPoolNd):
@@ -64,32 +110,56 @@ class MaxPool3D(_MaxPoolNd):
 class AvgPool1D(_Pool):
     """Mean over sliding windows of L."""
 
-    def __init__(self, kernel_size, stride=None, padding=0, exclusive: bool = True,
-                 ceil_mode: bool = False, name: str | None = None) -> None:
+    def __init__(
+        self,
+        kernel_size,
+        stride=None,
+        padding=0,
+        exclusive: bool = True,
+        ceil_mode: bool = False,
+        name: str | None = None,
+    ) -> None:
         super().__init__()
         self.ksize, self.stride, self.padding = kernel_size, stride, padding
         self.exclusive, self.ceil_mode, self.name = exclusive, ceil_mode, name
 
     def forward(self, x):
-        return F.avg_pool1d(x, self.ksize, self.stride, self.padding, self.exclusive,
-                            self.ceil_mode)
+        return F.avg_pool1d(
+            x, self.ksize, self.stride, self.padding, self.exclusive, self.ceil_mode
+        )
 
 
 class _AvgPoolNd(_Pool):
     _fn = None
     _default_format = "NCHW"
 
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
-                 exclusive: bool = True, divisor_override=None, data_format: str | None = None,
-                 name: str | None = None) -> None:
+    def __init__(
+        self,
+        kernel_size,
+        stride=None,
+        padding=0,
+        ceil_mode: bool = False,
+        exclusive: bool = True,
+        divisor_override=None,
+        data_format: str | None = None,
+        name: str | None = None,
+    ) -> None:
         super().__init__()
         self.ksize, self.stride, self.padding = kernel_size, stride, padding
         self.ceil_mode, self.exclusive, self.divisor = ceil_mode, exclusive, divisor_override
         self.data_format, self.name = data_format or self._default_format, name
 
     def forward(self, x):
-        return type(self)._fn(x, self.ksize, self.stride, self.padding, self.ceil_mode,
-                              self.exclusive, self.divisor, self.data_format)
+        return type(self)._fn(
+            x,
+            self.ksize,
+            self.stride,
+            self.padding,
+            self.ceil_mode,
+            self.exclusive,
+            self.divisor,
+            self.data_format,
+        )
 
 
 class AvgPool2D(_AvgPoolNd):
@@ -122,8 +192,9 @@ class _AdaptiveAvgNd(AdaptiveAvgPool1D):
     _fn = None
     _default_format = "NCHW"
 
-    def __init__(self, output_size, data_format: str | None = None,
-                 name: str | None = None) -> None:
+    def __init__(
+        self, output_size, data_format: str | None = None, name: str | None = None
+    ) -> None:
         super().__init__(output_size, name)
         self.data_format = data_format or self._default_format
 
@@ -175,10 +246,16 @@ class AdaptiveMaxPool3D(_AdaptiveMax):
     _fn = staticmethod(F.adaptive_max_pool3d)
 
 
-AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d = (AdaptiveAvgPool1D, AdaptiveAvgPool2D,
-                                                           AdaptiveAvgPool3D)
-AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d = (AdaptiveMaxPool1D, AdaptiveMaxPool2D,
-                                                           AdaptiveMaxPool3D)
+AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d = (
+    AdaptiveAvgPool1D,
+    AdaptiveAvgPool2D,
+    AdaptiveAvgPool3D,
+)
+AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d = (
+    AdaptiveMaxPool1D,
+    AdaptiveMaxPool2D,
+    AdaptiveMaxPool3D,
+)
 
 
 class _LPPool(_Pool):
@@ -186,9 +263,16 @@ class _LPPool(_Pool):
     _default_format = "NCHW"
     _stride_defaults_to_kernel = True
 
-    def __init__(self, norm_type: float, kernel_size, stride=None, padding=0,
-                 ceil_mode: bool = False, data_format: str | None = None,
-                 name: str | None = None) -> None:
+    def __init__(
+        self,
+        norm_type: float,
+        kernel_size,
+        stride=None,
+        padding=0,
+        ceil_mode: bool = False,
+        data_format: str | None = None,
+        name: str | None = None,
+    ) -> None:
         super().__init__()
         self.norm_type = float(norm_type)
         self.ksize, self.padding, self.ceil_mode = kernel_size, padding, ceil_mode
@@ -198,8 +282,15 @@ class _LPPool(_Pool):
         self.data_format, self.name = data_format or self._default_format, name
 
     def forward(self, x):
-        return type(self)._fn(x, self.norm_type, self.ksize, self.stride, self.padding,
-                              self.ceil_mode, self.data_format)
+        return type(self)._fn(
+            x,
+            self.norm_type,
+            self.ksize,
+            self.stride,
+            self.padding,
+            self.ceil_mode,
+            self.data_format,
+        )
 
     def extra_repr(self) -> str:
         return f"norm_type={self.norm_type}, " + super().extra_repr()
@@ -222,16 +313,30 @@ class _MaxUnPool(Layer):
     _fn = None
     _default_format = "NCHW"
 
-    def __init__(self, kernel_size, stride=None, padding=0, data_format: str | None = None,
-                 output_size=None, name: str | None = None) -> None:
+    def __init__(
+        self,
+        kernel_size,
+        stride=None,
+        padding=0,
+        data_format: str | None = None,
+        output_size=None,
+        name: str | None = None,
+    ) -> None:
         super().__init__()
         self.ksize, self.stride, self.padding = kernel_size, stride, padding
         self.data_format = data_format or self._default_format
         self.output_size, self.name = output_size, name
 
     def forward(self, x, indices, output_size=None):
-        return type(self)._fn(x, indices, self.ksize, self.stride, self.padding,
-                              self.data_format, output_size or self.output_size)
+        return type(self)._fn(
+            x,
+            indices,
+            self.ksize,
+            self.stride,
+            self.padding,
+            self.data_format,
+            output_size or self.output_size,
+        )
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}"

@@ -16,6 +16,7 @@ _F = ("paddle.nn.functional",)
 _ACT = dict(namespaces=_F, method=None)
 _PRIVATE = dict(namespaces=(), method=None)
 
+
 def _c(x, v):
     """A Python scalar as an array of x's dtype (keeps float16/bfloat16 results in dtype)."""
     return jnp.asarray(v, dtype=x.dtype)
@@ -47,8 +48,9 @@ def elu(x: jax.Array, alpha: float = 1.0) -> jax.Array:
 
 
 @op("selu", dtypes=_dt.INEXACT, **_ACT)
-def selu(x: jax.Array, scale: float = 1.0507009873554805,
-         alpha: float = 1.6732632423543772) -> jax.Array:
+def selu(
+    x: jax.Array, scale: float = 1.0507009873554805, alpha: float = 1.6732632423543772
+) -> jax.Array:
     """scale * (x if x > 0 else alpha * (exp(x) - 1))."""
     neg = _c(x, alpha) * jnp.expm1(jnp.minimum(x, 0))
     return _c(x, scale) * jnp.where(x > 0, x, neg)
@@ -146,7 +148,8 @@ def gelu(x: jax.Array, approximate: bool | str = False) -> jax.Array:
     if isinstance(approximate, str):
         if approximate not in ("tanh", "none"):
             raise ValueError(
-                f"approximate must be True, False, 'tanh' or 'none', got {approximate!r}")
+                f"approximate must be True, False, 'tanh' or 'none', got {approximate!r}"
+            )
         approximate = approximate == "tanh"
     return jax.nn.gelu(x, approximate=bool(approximate))
 
@@ -191,7 +194,8 @@ def glu(x: jax.Array, axis: int = -1) -> jax.Array:
     if x.shape[axis] % 2:
         raise ValueError(
             f"The axis to split the input must have an even size, got {x.shape[axis]} "
-            f"(shape {list(x.shape)}, axis {axis}).")
+            f"(shape {list(x.shape)}, axis {axis})."
+        )
     a, b = jnp.split(x, 2, axis=axis)
     return a * jax.nn.sigmoid(b)
 
@@ -203,8 +207,9 @@ def maxout(x: jax.Array, groups: int, axis: int = 1) -> jax.Array:
     c = x.shape[axis]
     if c % groups:
         raise ValueError(
-            f"The number of input channels ({c}) must be divisible by groups ({groups}).")
-    shape = x.shape[:axis] + (c // groups, groups) + x.shape[axis + 1:]
+            f"The number of input channels ({c}) must be divisible by groups ({groups})."
+        )
+    shape = x.shape[:axis] + (c // groups, groups) + x.shape[axis + 1 :]
     return jnp.max(x.reshape(shape), axis=axis + 1)
 
 
@@ -212,18 +217,22 @@ def maxout(x: jax.Array, groups: int, axis: int = 1) -> jax.Array:
 def prelu(x: jax.Array, weight: jax.Array, data_format: str = "NCHW") -> jax.Array:
     """x for x > 0, weight * x otherwise; weight has 1 element or one per channel."""
     if data_format not in ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
-        raise ValueError(f"data_format must be one of NC/NCL/NCHW/NCDHW/NLC/NHWC/NDHWC, got "
-                         f"{data_format!r}")
+        raise ValueError(
+            f"data_format must be one of NC/NCL/NCHW/NCDHW/NLC/NHWC/NDHWC, got {data_format!r}"
+        )
     w = weight.astype(x.dtype)
     if w.size > 1:
         if x.ndim < 2:
-            raise ValueError(f"The dim count of x should be >= 2 when weight has more than one "
-                             f"element, got x of shape {list(x.shape)}")
+            raise ValueError(
+                f"The dim count of x should be >= 2 when weight has more than one "
+                f"element, got x of shape {list(x.shape)}"
+            )
         ch = 1 if data_format[1] == "C" else x.ndim - 1
         if x.shape[ch] != w.size:
             raise ValueError(
                 f"The weight size ({w.size}) must equal the number of channels "
-                f"({x.shape[ch]}) of x with shape {list(x.shape)}.")
+                f"({x.shape[ch]}) of x with shape {list(x.shape)}."
+            )
         shape = [1] * x.ndim
         shape[ch] = w.size
         w = w.reshape(shape)
@@ -240,8 +249,9 @@ def _rrelu_train(x, key, lower, upper):
 
 
 @op("rrelu", composite=True, **_ACT)
-def rrelu(x: Tensor, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0,
-          training: bool = True) -> Tensor:
+def rrelu(
+    x: Tensor, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0, training: bool = True
+) -> Tensor:
     """Randomized leaky relu: slope ~ U(lower, upper) in training, (lower + upper) / 2 otherwise."""
     if not 0 <= lower <= 1 or not 0 <= upper <= 1:
         raise ValueError(f"lower and upper must be in [0, 1], got {lower} and {upper}")
@@ -252,22 +262,32 @@ def rrelu(x: Tensor, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0,
     return _rrelu_train(x, Tensor(_random.next_key()), float(lower), float(upper))
 
 
-@op("_nn_gumbel_softmax", dtypes=_dt.INEXACT, kernel="gumbel_softmax", tensors=("x", "key"), **_PRIVATE)
+@op(
+    "_nn_gumbel_softmax",
+    dtypes=_dt.INEXACT,
+    kernel="gumbel_softmax",
+    tensors=("x", "key"),
+    **_PRIVATE,
+)
 def _gumbel_softmax(x, key, temperature, hard, axis):
-    u = jax.random.uniform(jax.random.wrap_key_data(key), x.shape, x.dtype,
-                           minval=jnp.finfo(x.dtype).tiny, maxval=1.0)
+    u = jax.random.uniform(
+        jax.random.wrap_key_data(key), x.shape, x.dtype, minval=jnp.finfo(x.dtype).tiny, maxval=1.0
+    )
     y = jax.nn.softmax((x - jnp.log(-jnp.log(u))) / temperature, axis=axis)
     if not hard:
         return y
     idx = jnp.argmax(y, axis=axis, keepdims=True)
-    onehot = (jnp.arange(x.shape[axis]).reshape(
-        [-1 if i == axis % x.ndim else 1 for i in range(x.ndim)]) == idx).astype(x.dtype)
+    onehot = (
+        jnp.arange(x.shape[axis]).reshape([-1 if i == axis % x.ndim else 1 for i in range(x.ndim)])
+        == idx
+    ).astype(x.dtype)
     return onehot - jax.lax.stop_gradient(y) + y
 
 
 @op("gumbel_softmax", composite=True, **_ACT)
-def gumbel_softmax(x: Tensor, temperature: float = 1.0, hard: bool = False,
-                   axis: int = -1) -> Tensor:
+def gumbel_softmax(
+    x: Tensor, temperature: float = 1.0, hard: bool = False, axis: int = -1
+) -> Tensor:
     """Softmax of (x + Gumbel noise) / temperature; ``hard`` gives a one-hot with soft grads."""
     return _gumbel_softmax(x, Tensor(_random.next_key()), float(temperature), bool(hard), axis)
 

@@ -50,8 +50,9 @@ def linear(x: jax.Array, weight: jax.Array, bias: jax.Array | None = None) -> ja
 
 
 @op("bilinear", tensors=("x1", "x2", "weight", "bias"), **_F)
-def bilinear(x1: jax.Array, x2: jax.Array, weight: jax.Array,
-             bias: jax.Array | None = None) -> jax.Array:
+def bilinear(
+    x1: jax.Array, x2: jax.Array, weight: jax.Array, bias: jax.Array | None = None
+) -> jax.Array:
     """out[b, o] = x1[b] @ weight[o] @ x2[b] + bias[o]; weight is [out, in1, in2]."""
     y = jnp.einsum("bi,oij,bj->bo", x1, weight, x2)
     return y if bias is None else y + bias.reshape(1, -1)
@@ -85,8 +86,14 @@ def _scale_const(x, factor):
 
 
 @op("dropout", composite=True, **_F)
-def dropout(x: Tensor, p: float = 0.5, axis: int | Sequence[int] | None = None,
-            training: bool = True, inplace: bool = False, mode: str = "upscale_in_train") -> Tensor:
+def dropout(
+    x: Tensor,
+    p: float = 0.5,
+    axis: int | Sequence[int] | None = None,
+    training: bool = True,
+    inplace: bool = False,
+    mode: str = "upscale_in_train",
+) -> Tensor:
     """Zero elements with probability p (per element, or per slice along ``axis``)."""
     p = _check_p(p)
     if mode not in ("downscale_in_infer", "upscale_in_train"):
@@ -116,8 +123,12 @@ def _feature_dropout(x, p, training, data_format, nd):
 
 
 @op("dropout1d", composite=True, **_F)
-def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
-              inplace: bool = False) -> Tensor:
+def dropout1d(
+    input: Tensor,
+    p: float = 0.5,
+    training: bool = True,  # noqa: A002
+    inplace: bool = False,
+) -> Tensor:
     """Zero whole channels of an [N, C, L] (or [C, L]) input with probability p."""
     if len(input.shape) == 2:
         return dropout(input, p=p, axis=[0], training=training)
@@ -125,8 +136,9 @@ def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A00
 
 
 @op("dropout2d", composite=True, **_F)
-def dropout2d(x: Tensor, p: float = 0.5, training: bool = True,
-              data_format: str = "NCHW") -> Tensor:
+def dropout2d(
+    x: Tensor, p: float = 0.5, training: bool = True, data_format: str = "NCHW"
+) -> Tensor:
     """Zero whole channels of a 4-D input with probability p."""
     if data_format not in ("NCHW", "NHWC"):
         raise ValueError(f"Attr(data_format) should be 'NCHW' or 'NHWC', got {data_format}")
@@ -134,8 +146,9 @@ def dropout2d(x: Tensor, p: float = 0.5, training: bool = True,
 
 
 @op("dropout3d", composite=True, **_F)
-def dropout3d(x: Tensor, p: float = 0.5, training: bool = True,
-              data_format: str = "NCDHW") -> Tensor:
+def dropout3d(
+    x: Tensor, p: float = 0.5, training: bool = True, data_format: str = "NCDHW"
+) -> Tensor:
     """Zero whole channels of a 5-D input with probability p."""
     if data_format not in ("NCDHW", "NDHWC"):
         raise ValueError(f"Attr(data_format) should be 'NCDHW' or 'NDHWC', got {data_format}")
@@ -214,8 +227,14 @@ def pad_widths(shape, pad, mode, data_format, pad_from_left_axis=True):
 
 
 @op("pad", tensors=("x",), **_F)
-def pad(x: jax.Array, pad: Sequence[int], mode: str = "constant", value: float = 0.0,  # noqa: A002
-        data_format: str | None = None, pad_from_left_axis: bool = True) -> jax.Array:
+def pad(
+    x: jax.Array,
+    pad: Sequence[int],
+    mode: str = "constant",
+    value: float = 0.0,  # noqa: A002
+    data_format: str | None = None,
+    pad_from_left_axis: bool = True,
+) -> jax.Array:
     """Pad x: constant/reflect/replicate/circular (see ``pad_widths`` for the pad layout)."""
     if mode not in _PAD_MODES:
         raise ValueError(
@@ -282,9 +301,15 @@ def _embedding(x, weight, padding_idx):
 
 
 @op("embedding", amp="black", composite=True, **_F)
-def embedding(x: Tensor, weight: Tensor, padding_idx: int | None = None,
-              max_norm: float | None = None, norm_type: float = 2.0, sparse: bool = False,
-              scale_grad_by_freq: bool = False) -> Tensor:
+def embedding(
+    x: Tensor,
+    weight: Tensor,
+    padding_idx: int | None = None,
+    max_norm: float | None = None,
+    norm_type: float = 2.0,
+    sparse: bool = False,
+    scale_grad_by_freq: bool = False,
+) -> Tensor:
     """Rows of ``weight`` [num_embeddings, dim] at the int ids ``x``; the ``padding_idx`` row
     reads as zeros and gets no gradient."""
     n = weight.shape[0]
@@ -351,8 +376,9 @@ def cosine_similarity(x1: jax.Array, x2: jax.Array, axis: int = 1, eps: float = 
 
 
 @op("pairwise_distance", tensors=("x", "y"), **_F)
-def pairwise_distance(x: jax.Array, y: jax.Array, p: float = 2.0, epsilon: float = 1e-6,
-                      keepdim: bool = False) -> jax.Array:
+def pairwise_distance(
+    x: jax.Array, y: jax.Array, p: float = 2.0, epsilon: float = 1e-6, keepdim: bool = False
+) -> jax.Array:
     """||x - y + epsilon||_p along the last axis."""
     d = x - y + jnp.asarray(epsilon, x.dtype)
     return _pnorm(d, float(p), -1, keepdims=keepdim)
@@ -449,8 +475,13 @@ def _pads4(p):
 
 
 @op("unfold", **_F)
-def unfold(x: jax.Array, kernel_sizes: int | Sequence[int], strides: int | Sequence[int] = 1,
-           paddings: int | Sequence[int] = 0, dilations: int | Sequence[int] = 1) -> jax.Array:
+def unfold(
+    x: jax.Array,
+    kernel_sizes: int | Sequence[int],
+    strides: int | Sequence[int] = 1,
+    paddings: int | Sequence[int] = 0,
+    dilations: int | Sequence[int] = 1,
+) -> jax.Array:
     """im2col: [N, C, H, W] -> [N, C*kh*kw, L] sliding blocks."""
     if x.ndim != 4:
         raise ValueError(f"The input of unfold should be a 4-D Tensor, got shape {list(x.shape)}")
@@ -460,9 +491,14 @@ def unfold(x: jax.Array, kernel_sizes: int | Sequence[int], strides: int | Seque
 
 
 @op("fold", **_F)
-def fold(x: jax.Array, output_sizes: int | Sequence[int], kernel_sizes: int | Sequence[int],
-         strides: int | Sequence[int] = 1, paddings: int | Sequence[int] = 0,
-         dilations: int | Sequence[int] = 1) -> jax.Array:
+def fold(
+    x: jax.Array,
+    output_sizes: int | Sequence[int],
+    kernel_sizes: int | Sequence[int],
+    strides: int | Sequence[int] = 1,
+    paddings: int | Sequence[int] = 0,
+    dilations: int | Sequence[int] = 1,
+) -> jax.Array:
     """col2im, the adjoint of unfold: sums overlapping blocks into [N, C, H, W]."""
     k = as_list(kernel_sizes, 2)
     n, ckk, _ = x.shape

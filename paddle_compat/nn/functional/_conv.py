@@ -33,7 +33,8 @@ def channel_last(data_format: str, nsp: int) -> bool:
     if data_format not in fmts:
         raise ValueError(
             f"Attr(data_format) should be '{fmts[0]}' or '{fmts[1]}'. Received "
-            f"Attr(data_format): {data_format}.")
+            f"Attr(data_format): {data_format}."
+        )
     return data_format == fmts[1]
 
 
@@ -43,8 +44,7 @@ def parse_padding(padding, nsp: int, cl: bool):
     if isinstance(padding, str):
         p = padding.upper()
         if p not in ("SAME", "VALID"):
-            raise ValueError(
-                f"Unknown padding: '{padding}'. It can only be 'SAME' or 'VALID'.")
+            raise ValueError(f"Unknown padding: '{padding}'. It can only be 'SAME' or 'VALID'.")
         return p
     if isinstance(padding, int):
         return ((padding, padding),) * nsp
@@ -56,7 +56,8 @@ def parse_padding(padding, nsp: int, cl: bool):
             if any(p != (0, 0) for p in nonsp):
                 raise ValueError(
                     f"Non-zero padding({padding}) in the batch or channel dimensions is not "
-                    f"supported.")
+                    f"supported."
+                )
             pairs = pairs[1:-1] if cl else pairs[2:]
         if len(pairs) != nsp:
             raise ValueError(f"Invalid padding {padding} for a {nsp}-D spatial input")
@@ -82,10 +83,9 @@ def same_pads(in_sizes, kernel, stride):
 
 
 def _dims(nsp: int, cl: bool):
-    sp = _SPATIAL[3 - nsp:]
+    sp = _SPATIAL[3 - nsp :]
     lhs = ("N" + sp + "C") if cl else ("NC" + sp)
-    return jax.lax.conv_dimension_numbers((1,) * (nsp + 2), (1,) * (nsp + 2),
-                                          (lhs, "OI" + sp, lhs))
+    return jax.lax.conv_dimension_numbers((1,) * (nsp + 2), (1,) * (nsp + 2), (lhs, "OI" + sp, lhs))
 
 
 def _add_bias(y, bias, cl, nsp):
@@ -99,8 +99,10 @@ def _add_bias(y, bias, cl, nsp):
 def _conv(x, weight, bias, stride, padding, dilation, groups, data_format, nsp, name):
     cl = channel_last(data_format, nsp)
     if x.ndim != nsp + 2:
-        raise ValueError(f"The input of {name} should be a {nsp + 2}-D Tensor, but received "
-                         f"shape {list(x.shape)}")
+        raise ValueError(
+            f"The input of {name} should be a {nsp + 2}-D Tensor, but received "
+            f"shape {list(x.shape)}"
+        )
     c_in = x.shape[-1] if cl else x.shape[1]
     if groups is None or groups < 1:
         raise ValueError(f"the groups of {name} should be greater than 0, got {groups}")
@@ -109,10 +111,13 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, data_format, nsp, 
             f"(InvalidArgument) The number of input's channels should be equal to filter's "
             f"channels * groups for Op(Conv). But received: the input's channels is {c_in}, "
             f"the input's shape is {list(x.shape)}; the filter's channels is {weight.shape[1]}, "
-            f"the filter's shape is {list(weight.shape)}; the groups is {groups}")
+            f"the filter's shape is {list(weight.shape)}; the groups is {groups}"
+        )
     if weight.shape[0] % groups:
-        raise ValueError(f"The number of output channels ({weight.shape[0]}) must be divisible "
-                         f"by groups ({groups})")
+        raise ValueError(
+            f"The number of output channels ({weight.shape[0]}) must be divisible "
+            f"by groups ({groups})"
+        )
     stride = ntuple(stride, nsp, "stride")
     dilation = ntuple(dilation, nsp, "dilation")
     pads = parse_padding(padding, nsp, cl)
@@ -122,61 +127,102 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, data_format, nsp, 
     elif pads == "VALID":
         pads = ((0, 0),) * nsp
     y = jax.lax.conv_general_dilated(
-        x, weight.astype(x.dtype), window_strides=stride, padding=pads,
-        rhs_dilation=dilation, dimension_numbers=_dims(nsp, cl), feature_group_count=groups)
+        x,
+        weight.astype(x.dtype),
+        window_strides=stride,
+        padding=pads,
+        rhs_dilation=dilation,
+        dimension_numbers=_dims(nsp, cl),
+        feature_group_count=groups,
+    )
     return _add_bias(y, bias, cl, nsp)
 
 
 _CONV = dict(tensors=("x", "weight", "bias"), **_F)
-_CONV_P = dict(tensors=("x", "weight", "bias"), namespaces=("paddle.nn.functional", "paddle"),
-               method=None)
+_CONV_P = dict(
+    tensors=("x", "weight", "bias"), namespaces=("paddle.nn.functional", "paddle"), method=None
+)
 
 
 @op("conv1d", amp="white", **_CONV_P)
-def conv1d(x: jax.Array, weight: jax.Array, bias: jax.Array | None = None,
-           stride: int | Sequence[int] = 1, padding: int | str | Sequence[int] = 0,
-           dilation: int | Sequence[int] = 1, groups: int = 1,
-           data_format: str = "NCL") -> jax.Array:
+def conv1d(
+    x: jax.Array,
+    weight: jax.Array,
+    bias: jax.Array | None = None,
+    stride: int | Sequence[int] = 1,
+    padding: int | str | Sequence[int] = 0,
+    dilation: int | Sequence[int] = 1,
+    groups: int = 1,
+    data_format: str = "NCL",
+) -> jax.Array:
     """1-D convolution; weight [out_channels, in_channels / groups, k]."""
     return _conv(x, weight, bias, stride, padding, dilation, groups, data_format, 1, "conv1d")
 
 
 @op("conv2d", amp="white", **_CONV_P)
-def conv2d(x: jax.Array, weight: jax.Array, bias: jax.Array | None = None,
-           stride: int | Sequence[int] = 1, padding: int | str | Sequence[int] = 0,
-           dilation: int | Sequence[int] = 1, groups: int = 1,
-           data_format: str = "NCHW") -> jax.Array:
+def conv2d(
+    x: jax.Array,
+    weight: jax.Array,
+    bias: jax.Array | None = None,
+    stride: int | Sequence[int] = 1,
+    padding: int | str | Sequence[int] = 0,
+    dilation: int | Sequence[int] = 1,
+    groups: int = 1,
+    data_format: str = "NCHW",
+) -> jax.Array:
     """2-D convolution; weight [out_channels, in_channels / groups, kh, kw]; padding is an int,
     [ph, pw], [top, bottom, left, right], per-axis pairs, 'SAME' or 'VALID'."""
     return _conv(x, weight, bias, stride, padding, dilation, groups, data_format, 2, "conv2d")
 
 
 @op("conv3d", **_CONV_P)
-def conv3d(x: jax.Array, weight: jax.Array, bias: jax.Array | None = None,
-           stride: int | Sequence[int] = 1, padding: int | str | Sequence[int] = 0,
-           dilation: int | Sequence[int] = 1, groups: int = 1,
-           data_format: str = "NCDHW") -> jax.Array:
+def conv3d(
+    x: jax.Array,
+    weight: jax.Array,
+    bias: jax.Array | None = None,
+    stride: int | Sequence[int] = 1,
+    padding: int | str | Sequence[int] = 0,
+    dilation: int | Sequence[int] = 1,
+    groups: int = 1,
+    data_format: str = "NCDHW",
+) -> jax.Array:
     """3-D convolution; weight [out_channels, in_channels / groups, kd, kh, kw]."""
     return _conv(x, weight, bias, stride, padding, dilation, groups, data_format, 3, "conv3d")
 
 
 # -- transposed convolutions ------------------------------------------------------------------
-def _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups,
-                    output_size, data_format, nsp, name):
+def _conv_transpose(
+    x,
+    weight,
+    bias,
+    stride,
+    padding,
+    output_padding,
+    dilation,
+    groups,
+    output_size,
+    data_format,
+    nsp,
+    name,
+):
     cl = channel_last(data_format, nsp)
     if x.ndim != nsp + 2:
-        raise ValueError(f"The input of {name} should be a {nsp + 2}-D Tensor, but received "
-                         f"shape {list(x.shape)}")
+        raise ValueError(
+            f"The input of {name} should be a {nsp + 2}-D Tensor, but received "
+            f"shape {list(x.shape)}"
+        )
     c_in = x.shape[-1] if cl else x.shape[1]
     if c_in != weight.shape[0]:
         raise ValueError(
             f"(InvalidArgument) The number of input channels should be equal to filter "
             f"channels for Op(conv_transpose). But received: the input's channels is {c_in}, "
             f"the input's shape is {list(x.shape)}; the filter's channels is {weight.shape[0]}, "
-            f"the filter's shape is {list(weight.shape)}.")
+            f"the filter's shape is {list(weight.shape)}."
+        )
     if c_in % groups:
-        raise ValueError(f"The number of input channels ({c_in}) must be divisible by groups "
-                         f"({groups})")
+        raise ValueError(
+            f"The number of input channels ({c_in}) must be divisible by groups ({groups})"
+        )
     stride = ntuple(stride, nsp, "stride")
     dilation = ntuple(dilation, nsp, "dilation")
     k = weight.shape[2:]
@@ -186,8 +232,10 @@ def _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, 
         pads, dilation = same_pads(spatial, k, stride), (1,) * nsp
     elif pads == "VALID":
         pads = ((0, 0),) * nsp
-    inferred = [(n - 1) * s - lo - hi + d * (kk - 1) + 1
-                for n, s, (lo, hi), d, kk in zip(spatial, stride, pads, dilation, k)]
+    inferred = [
+        (n - 1) * s - lo - hi + d * (kk - 1) + 1
+        for n, s, (lo, hi), d, kk in zip(spatial, stride, pads, dilation, k)
+    ]
     if output_size is not None:
         output_size = ntuple(output_size, nsp, "output_size")
         for o, i, s in zip(output_size, inferred, stride):
@@ -196,57 +244,124 @@ def _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, 
                     f"(InvalidArgument) output_size of Op(ConvTransposeOp) should be less than "
                     f"inferred size + stride and not less than inferred size. But received "
                     f"output_size = {list(output_size)}, inferred size = {inferred}, stride = "
-                    f"{list(stride)}")
+                    f"{list(stride)}"
+                )
         opad = tuple(o - i for o, i in zip(output_size, inferred))
     else:
         opad = ntuple(output_padding, nsp, "output_padding")
         for o, s, d in zip(opad, stride, dilation):
             if o >= s and o >= d:
-                raise ValueError(f"output_padding ({list(opad)}) must be smaller than stride "
-                                 f"({list(stride)}) or dilation ({list(dilation)})")
+                raise ValueError(
+                    f"output_padding ({list(opad)}) must be smaller than stride "
+                    f"({list(stride)}) or dilation ({list(dilation)})"
+                )
     c_out_g = weight.shape[1]
     # [in, out/g, *k] -> [out, in/g, *k] (per group), spatially flipped
     w = weight.reshape((groups, c_in // groups, c_out_g) + tuple(k))
     w = jnp.swapaxes(w, 1, 2).reshape((groups * c_out_g, c_in // groups) + tuple(k))
     w = jnp.flip(w, axis=tuple(range(2, 2 + nsp))).astype(x.dtype)
-    conv_pads = [(d * (kk - 1) - lo, d * (kk - 1) - hi + o)
-                 for (lo, hi), d, kk, o in zip(pads, dilation, k, opad)]
+    conv_pads = [
+        (d * (kk - 1) - lo, d * (kk - 1) - hi + o)
+        for (lo, hi), d, kk, o in zip(pads, dilation, k, opad)
+    ]
     y = jax.lax.conv_general_dilated(
-        x, w, window_strides=(1,) * nsp, padding=conv_pads, lhs_dilation=stride,
-        rhs_dilation=dilation, dimension_numbers=_dims(nsp, cl), feature_group_count=groups)
+        x,
+        w,
+        window_strides=(1,) * nsp,
+        padding=conv_pads,
+        lhs_dilation=stride,
+        rhs_dilation=dilation,
+        dimension_numbers=_dims(nsp, cl),
+        feature_group_count=groups,
+    )
     return _add_bias(y, bias, cl, nsp)
 
 
 @op("conv1d_transpose", **_CONV)
-def conv1d_transpose(x: jax.Array, weight: jax.Array, bias: jax.Array | None = None,
-                     stride: int | Sequence[int] = 1, padding: int | str | Sequence[int] = 0,
-                     output_padding: int | Sequence[int] = 0, groups: int = 1,
-                     dilation: int | Sequence[int] = 1,
-                     output_size: int | Sequence[int] | None = None,
-                     data_format: str = "NCL") -> jax.Array:
+def conv1d_transpose(
+    x: jax.Array,
+    weight: jax.Array,
+    bias: jax.Array | None = None,
+    stride: int | Sequence[int] = 1,
+    padding: int | str | Sequence[int] = 0,
+    output_padding: int | Sequence[int] = 0,
+    groups: int = 1,
+    dilation: int | Sequence[int] = 1,
+    output_size: int | Sequence[int] | None = None,
+    data_format: str = "NCL",
+) -> jax.Array:
     """1-D transposed convolution; weight [in_channels, out_channels / groups, k]."""
-    return _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups,
-                           output_size, data_format, 1, "conv1d_transpose")
+    return _conv_transpose(
+        x,
+        weight,
+        bias,
+        stride,
+        padding,
+        output_padding,
+        dilation,
+        groups,
+        output_size,
+        data_format,
+        1,
+        "conv1d_transpose",
+    )
 
 
 @op("conv2d_transpose", **_CONV)
-def conv2d_transpose(x: jax.Array, weight: jax.Array, bias: jax.Array | None = None,
-                     stride: int | Sequence[int] = 1, padding: int | str | Sequence[int] = 0,
-                     output_padding: int | Sequence[int] = 0, dilation: int | Sequence[int] = 1,
-                     groups: int = 1, output_size: int | Sequence[int] | None = None,
-                     data_format: str = "NCHW") -> jax.Array:
+def conv2d_transpose(
+    x: jax.Array,
+    weight: jax.Array,
+    bias: jax.Array | None = None,
+    stride: int | Sequence[int] = 1,
+    padding: int | str | Sequence[int] = 0,
+    output_padding: int | Sequence[int] = 0,
+    dilation: int | Sequence[int] = 1,
+    groups: int = 1,
+    output_size: int | Sequence[int] | None = None,
+    data_format: str = "NCHW",
+) -> jax.Array:
     """2-D transposed convolution; weight [in_channels, out_channels / groups, kh, kw]."""
-    return _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups,
-                           output_size, data_format, 2, "conv2d_transpose")
+    return _conv_transpose(
+        x,
+        weight,
+        bias,
+        stride,
+        padding,
+        output_padding,
+        dilation,
+        groups,
+        output_size,
+        data_format,
+        2,
+        "conv2d_transpose",
+    )
 
 
 @op("conv3d_transpose", **_CONV)
-def conv3d_transpose(x: jax.Array, weight: jax.Array, bias: jax.Array | None = None,
-                     stride: int | Sequence[int] = 1, padding: int | str | Sequence[int] = 0,
-                     output_padding: int | Sequence[int] = 0, groups: int = 1,
-                     dilation: int | Sequence[int] = 1,
-                     output_size: int | Sequence[int] | None = None,
-                     data_format: str = "NCDHW") -> jax.Array:
+def conv3d_transpose(
+    x: jax.Array,
+    weight: jax.Array,
+    bias: jax.Array | None = None,
+    stride: int | Sequence[int] = 1,
+    padding: int | str | Sequence[int] = 0,
+    output_padding: int | Sequence[int] = 0,
+    groups: int = 1,
+    dilation: int | Sequence[int] = 1,
+    output_size: int | Sequence[int] | None = None,
+    data_format: str = "NCDHW",
+) -> jax.Array:
     """3-D transposed convolution; weight [in_channels, out_channels / groups, kd, kh, kw]."""
-    return _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups,
-                           output_size, data_format, 3, "conv3d_transpose")
+    return _conv_transpose(
+        x,
+        weight,
+        bias,
+        stride,
+        padding,
+        output_padding,
+        dilation,
+        groups,
+        output_size,
+        data_format,
+        3,
+        "conv3d_transpose",
+    )

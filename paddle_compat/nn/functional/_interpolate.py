@@ -16,8 +16,14 @@ from ..._core.tensor import Tensor
 
 _F = dict(namespaces=("paddle.nn.functional",), method=None)
 _MODES = ("area", "linear", "bilinear", "trilinear", "bicubic", "nearest")
-_NDIM = {"linear": (3,), "bilinear": (4,), "trilinear": (5,), "bicubic": (4,),
-         "nearest": (4, 5), "area": (3, 4, 5)}
+_NDIM = {
+    "linear": (3,),
+    "bilinear": (4,),
+    "trilinear": (5,),
+    "bicubic": (4,),
+    "nearest": (4, 5),
+    "area": (3, 4, 5),
+}
 _FORMATS = {3: ("NCW", "NWC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
 
 
@@ -80,8 +86,10 @@ def _cubic(x, axis, n_in, n_out, ratio, align_corners):
 def _area(x, axis, n_in, n_out):
     starts = [(i * n_in) // n_out for i in range(n_out)]
     ends = [-(-((i + 1) * n_in) // n_out) for i in range(n_out)]
-    parts = [jnp.mean(jnp.take(x, np.arange(s, e), axis=axis), axis=axis, keepdims=True)
-             for s, e in zip(starts, ends)]
+    parts = [
+        jnp.mean(jnp.take(x, np.arange(s, e), axis=axis), axis=axis, keepdims=True)
+        for s, e in zip(starts, ends)
+    ]
     return jnp.concatenate(parts, axis=axis)
 
 
@@ -114,15 +122,24 @@ def _static_list(v):
 
 
 @op("interpolate", amp="black", composite=True, **_F)
-def interpolate(x: Tensor, size: int | Sequence[int] | None = None,
-                scale_factor: float | Sequence[float] | None = None, mode: str = "nearest",
-                align_corners: bool = False, align_mode: int = 0, data_format: str | None = None,
-                recompute_scale_factor: bool | None = None, antialias: bool = False) -> Tensor:
+def interpolate(
+    x: Tensor,
+    size: int | Sequence[int] | None = None,
+    scale_factor: float | Sequence[float] | None = None,
+    mode: str = "nearest",
+    align_corners: bool = False,
+    align_mode: int = 0,
+    data_format: str | None = None,
+    recompute_scale_factor: bool | None = None,
+    antialias: bool = False,
+) -> Tensor:
     """Resize the spatial axes of x to ``size`` or by ``scale_factor``."""
     mode = mode.lower()
     if mode not in _MODES:
-        raise ValueError("The 'resample' of image_resize can only be 'area', 'linear', "
-                         "'bilinear', 'trilinear',  'bicubic' or 'nearest' currently.")
+        raise ValueError(
+            "The 'resample' of image_resize can only be 'area', 'linear', "
+            "'bilinear', 'trilinear',  'bicubic' or 'nearest' currently."
+        )
     nd = len(x.shape)
     if nd not in _NDIM[mode]:
         dims = " or ".join(f"{d}-D" for d in _NDIM[mode])
@@ -132,19 +149,23 @@ def interpolate(x: Tensor, size: int | Sequence[int] | None = None,
     if size is not None and scale_factor is not None:
         raise ValueError("Only one of size or scale_factor should be defined.")
     if align_corners and mode in ("nearest", "area"):
-        raise ValueError("align_corners option can only be set with the interpolating modes: "
-                         "linear | bilinear | bicubic | trilinear")
+        raise ValueError(
+            "align_corners option can only be set with the interpolating modes: "
+            "linear | bilinear | bicubic | trilinear"
+        )
     if align_mode not in (0, 1):
         raise ValueError("align_mode can only be 0 or 1")
     fmts = _FORMATS[nd]
     if data_format is None:
         data_format = fmts[0]
     if data_format not in fmts:
-        raise ValueError(f"Got wrong value for param `data_format`: {data_format} received but "
-                         f"only `{fmts[0]}` or `{fmts[1]}` supported for {nd}-D input.")
+        raise ValueError(
+            f"Got wrong value for param `data_format`: {data_format} received but "
+            f"only `{fmts[0]}` or `{fmts[1]}` supported for {nd}-D input."
+        )
     channel_last = data_format == fmts[1]
     nsp = nd - 2
-    spatial = list(x.shape[1:1 + nsp]) if channel_last else list(x.shape[2:])
+    spatial = list(x.shape[1 : 1 + nsp]) if channel_last else list(x.shape[2:])
     if size is not None:
         size = _static_list(size)
         size = [size] * nsp if isinstance(size, int) else [int(s) for s in size]
@@ -155,20 +176,27 @@ def interpolate(x: Tensor, size: int | Sequence[int] | None = None,
         sf = _static_list(scale_factor)
         sf = [float(sf)] * nsp if isinstance(sf, int | float) else [float(s) for s in sf]
         if len(sf) != nsp:
-            raise ValueError("The x and scale_factor should satisfy rank(x) - 2 == "
-                             "len(scale_factor).")
+            raise ValueError(
+                "The x and scale_factor should satisfy rank(x) - 2 == len(scale_factor)."
+            )
         if any(s <= 0 for s in sf):
             raise ValueError("Attr(scale) should be greater than zero.")
         size = [int(n * s) for n, s in zip(spatial, sf)]
         scales = [None] * nsp if recompute_scale_factor else sf
-    return _resize(x, tuple(size), tuple(scales), mode, bool(align_corners), int(align_mode),
-                   channel_last)
+    return _resize(
+        x, tuple(size), tuple(scales), mode, bool(align_corners), int(align_mode), channel_last
+    )
 
 
 @op("upsample", amp="black", composite=True, **_F)
-def upsample(x: Tensor, size: int | Sequence[int] | None = None,
-             scale_factor: float | Sequence[float] | None = None, mode: str = "nearest",
-             align_corners: bool = False, align_mode: int = 0,
-             data_format: str | None = None) -> Tensor:
+def upsample(
+    x: Tensor,
+    size: int | Sequence[int] | None = None,
+    scale_factor: float | Sequence[float] | None = None,
+    mode: str = "nearest",
+    align_corners: bool = False,
+    align_mode: int = 0,
+    data_format: str | None = None,
+) -> Tensor:
     """Same as ``interpolate``."""
     return interpolate(x, size, scale_factor, mode, align_corners, align_mode, data_format)

@@ -18,8 +18,9 @@ _F = dict(namespaces=("paddle.nn.functional",), method=None)
 _PRIVATE = dict(namespaces=(), method=None)
 
 
-def loss_op(name: str, tensors: tuple[str, ...], no_grad: tuple[str, ...] = (),
-            amp: str = "promote"):
+def loss_op(
+    name: str, tensors: tuple[str, ...], no_grad: tuple[str, ...] = (), amp: str = "promote"
+):
     """Register ``fn`` as a private kernel plus the public composite ``name`` that detaches the
     ``no_grad`` inputs first: Paddle's loss kernels give labels (and some weights) no gradient,
     so their ``.grad`` stays None."""
@@ -45,8 +46,7 @@ def loss_op(name: str, tensors: tuple[str, ...], no_grad: tuple[str, ...] = (),
 def check_reduction(reduction, name, allowed=("sum", "mean", "none")):
     if reduction not in allowed:
         opts = ", ".join(f"'{a}'" for a in allowed[:-1]) + f" or '{allowed[-1]}'"
-        raise ValueError(f"'reduction' in '{name}' should be {opts}, but received "
-                         f"{reduction}.")
+        raise ValueError(f"'reduction' in '{name}' should be {opts}, but received {reduction}.")
 
 
 def _reduce(loss, reduction):
@@ -71,7 +71,8 @@ def _check_labels(label, n_classes, ignore_index):
         raise IndexError(
             f"(OutOfRange) label value should less than the shape of axis dimension when label "
             f"value({bad}) not equal to ignore_index({ignore_index}), But received label "
-            f"value as {bad} and shape of axis dimension is {n_classes}")
+            f"value as {bad} and shape of axis dimension is {n_classes}"
+        )
 
 
 def _log_probs(input, axis, use_softmax):
@@ -83,13 +84,17 @@ def _ce_hard(input, label, weight, ignore_index, reduction, axis, use_softmax):
     keep = label.ndim == input.ndim
     if keep:
         if label.shape[axis] != 1:
-            raise ValueError("(InvalidArgument) Input(Logits) and Input(Label) should in same "
-                             "shape in dimensions except axis.")
+            raise ValueError(
+                "(InvalidArgument) Input(Logits) and Input(Label) should in same "
+                "shape in dimensions except axis."
+            )
         label = jnp.squeeze(label, axis)
-    exp_shape = input.shape[:axis] + input.shape[axis + 1:]
+    exp_shape = input.shape[:axis] + input.shape[axis + 1 :]
     if tuple(label.shape) != tuple(exp_shape):
-        raise ValueError("(InvalidArgument) Input(Logits) and Input(Label) should in same "
-                         "shape in dimensions except axis.")
+        raise ValueError(
+            "(InvalidArgument) Input(Logits) and Input(Label) should in same "
+            "shape in dimensions except axis."
+        )
     lab = label.astype(jnp.int64)
     logp = _log_probs(input, axis, use_softmax)
     valid = lab != ignore_index
@@ -123,13 +128,15 @@ def _ce_soft(input, label, weight, reduction, axis, use_softmax, smoothing, from
     if smoothing > 0:
         label = label * (1 - smoothing) + smoothing / n_classes
     # Paddle's kernel gives the label no gradient; only the weight gather below does
-    loss = -jnp.sum(jax.lax.stop_gradient(label) * _log_probs(input, axis, use_softmax),
-                    axis=axis, keepdims=True)
+    loss = -jnp.sum(
+        jax.lax.stop_gradient(label) * _log_probs(input, axis, use_softmax),
+        axis=axis,
+        keepdims=True,
+    )
     if weight is not None:
         shape = [1] * input.ndim
         shape[axis] = n_classes
-        wi = jnp.sum(label * weight.astype(input.dtype).reshape(shape), axis=axis,
-                     keepdims=True)
+        wi = jnp.sum(label * weight.astype(input.dtype).reshape(shape), axis=axis, keepdims=True)
         loss = loss * wi
         if reduction == "mean":
             return jnp.sum(loss) / jnp.sum(wi)
@@ -137,9 +144,17 @@ def _ce_soft(input, label, weight, reduction, axis, use_softmax, smoothing, from
 
 
 @op("cross_entropy", amp="black", composite=True, **_F)
-def cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,
-                  ignore_index: int = -100, reduction: str = "mean", soft_label: bool = False,
-                  axis: int = -1, use_softmax: bool = True, label_smoothing: float = 0.0) -> Tensor:
+def cross_entropy(
+    input: Tensor,
+    label: Tensor,
+    weight: Tensor | None = None,
+    ignore_index: int = -100,
+    reduction: str = "mean",
+    soft_label: bool = False,
+    axis: int = -1,
+    use_softmax: bool = True,
+    label_smoothing: float = 0.0,
+) -> Tensor:
     """Softmax (or, with use_softmax=False, plain log) cross entropy with hard int labels or
     soft labels. ``mean`` divides by the sum of the label weights when ``weight`` is given, by
     the number of non-ignored labels when ``ignore_index >= 0``, and by the element count
@@ -153,14 +168,23 @@ def cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,
     if weight is not None and weight.shape[0] != n_classes:
         raise ValueError(
             f"input's class_dimension({n_classes}) must equal to weight's class_dimension"
-            f"({weight.shape[0]}) because they are all the number of classes")
+            f"({weight.shape[0]}) because they are all the number of classes"
+        )
     if soft_label or label_smoothing > 0:
         if not soft_label:
             _check_labels(label, n_classes, -(2**62))
         elif weight is None and isinstance(label, Tensor):
             label = label.detach()
-        return _ce_soft(input, label, weight, reduction, axis, bool(use_softmax),
-                        float(label_smoothing), not soft_label)
+        return _ce_soft(
+            input,
+            label,
+            weight,
+            reduction,
+            axis,
+            bool(use_softmax),
+            float(label_smoothing),
+            not soft_label,
+        )
     _check_labels(label, n_classes, ignore_index)
     return _ce_hard(input, label, weight, int(ignore_index), reduction, axis, bool(use_softmax))
 
@@ -169,14 +193,16 @@ def cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,
 def _swce(logits, label, soft_label, ignore_index, axis):
     logp = jax.nn.log_softmax(logits, axis=axis)
     if soft_label:
-        loss = -jnp.sum(jax.lax.stop_gradient(label.astype(logits.dtype)) * logp, axis=axis,
-                        keepdims=True)
+        loss = -jnp.sum(
+            jax.lax.stop_gradient(label.astype(logits.dtype)) * logp, axis=axis, keepdims=True
+        )
     else:
         if label.ndim != logits.ndim or label.shape[axis] != 1:
             raise ValueError(
                 f"(InvalidArgument) The 'shape' in ReshapeOp is invalid: label of shape "
                 f"{list(label.shape)} must have the rank of logits {list(logits.shape)} and "
-                f"size 1 on axis {axis}")
+                f"size 1 on axis {axis}"
+            )
         lab = label.astype(jnp.int64)
         valid = lab != ignore_index
         nll = -jnp.take_along_axis(logp, jnp.where(valid, lab, 0), axis)
@@ -185,10 +211,15 @@ def _swce(logits, label, soft_label, ignore_index, axis):
 
 
 @op("softmax_with_cross_entropy", amp="black", composite=True, **_F)
-def softmax_with_cross_entropy(logits: Tensor, label: Tensor, soft_label: bool = False,
-                               ignore_index: int = -100, numeric_stable_mode: bool = True,
-                               return_softmax: bool = False,
-                               axis: int = -1) -> Tensor | tuple[Tensor, Tensor]:
+def softmax_with_cross_entropy(
+    logits: Tensor,
+    label: Tensor,
+    soft_label: bool = False,
+    ignore_index: int = -100,
+    numeric_stable_mode: bool = True,
+    return_softmax: bool = False,
+    axis: int = -1,
+) -> Tensor | tuple[Tensor, Tensor]:
     """Legacy softmax cross entropy: per-sample loss with the class axis kept (size 1)."""
     axis = axis % len(logits.shape)
     if not soft_label:
@@ -206,14 +237,18 @@ def _nll(input, label, weight, ignore_index, reduction):
     if input.ndim < 2 or tuple(label.shape) != (input.shape[0],) + tuple(input.shape[2:]):
         raise ValueError(
             f"Expected input of shape [N, C, ...] and label of shape [N, ...], got "
-            f"{list(input.shape)} and {list(label.shape)}")
+            f"{list(input.shape)} and {list(label.shape)}"
+        )
     lab = label.astype(jnp.int64)
     valid = lab != ignore_index
     safe = jnp.where(valid, lab, 0)
     picked = -jnp.squeeze(jnp.take_along_axis(input, safe[:, None], 1), 1)
     zero = jnp.zeros((), input.dtype)
-    w = (jnp.take(weight.astype(input.dtype), safe) if weight is not None
-         else jnp.ones(lab.shape, input.dtype))
+    w = (
+        jnp.take(weight.astype(input.dtype), safe)
+        if weight is not None
+        else jnp.ones(lab.shape, input.dtype)
+    )
     w = jnp.where(valid, w, zero)
     loss = picked * w
     if reduction == "none":
@@ -224,8 +259,13 @@ def _nll(input, label, weight, ignore_index, reduction):
 
 
 @op("nll_loss", amp="black", composite=True, **_F)
-def nll_loss(input: Tensor, label: Tensor, weight: Tensor | None = None, ignore_index: int = -100,
-             reduction: str = "mean") -> Tensor:
+def nll_loss(
+    input: Tensor,
+    label: Tensor,
+    weight: Tensor | None = None,
+    ignore_index: int = -100,
+    reduction: str = "mean",
+) -> Tensor:
     """Negative log likelihood of log-probabilities [N, C, ...] at int labels [N, ...];
     ``mean`` divides by the total weight of the non-ignored labels."""
     check_reduction(reduction, "nll_loss")
@@ -260,8 +300,13 @@ def square_error_cost(input: jax.Array, label: jax.Array) -> jax.Array:
 
 
 @op("smooth_l1_loss", amp="black", **_PAIR)
-def smooth_l1_loss(input: jax.Array, label: jax.Array, reduction: str = "mean", delta: float = 1.0,
-                   is_huber: bool = True) -> jax.Array:
+def smooth_l1_loss(
+    input: jax.Array,
+    label: jax.Array,
+    reduction: str = "mean",
+    delta: float = 1.0,
+    is_huber: bool = True,
+) -> jax.Array:
     """Huber loss (is_huber) or smooth L1 with threshold ``delta``."""
     check_reduction(reduction, "smooth_l1_loss")
     d = jnp.abs(input - label.astype(input.dtype))
@@ -279,20 +324,24 @@ def log_loss(input: jax.Array, label: jax.Array, epsilon: float = 0.0001) -> jax
     if input.ndim != 2 or input.shape[1] != 1:
         raise ValueError(
             f"(InvalidArgument) Each row of Input(Predicted) contains a real value, so the 2nd "
-            f"dimension of Input(X) must be 1, but got shape {list(input.shape)}")
+            f"dimension of Input(X) must be 1, but got shape {list(input.shape)}"
+        )
     e = jnp.asarray(epsilon, input.dtype)
     return -label * jnp.log(input + e) - (1 - label) * jnp.log(1 - input + e)
 
 
 # -- binary / probabilistic losses ------------------------------------------------------------
 @loss_op("binary_cross_entropy", ("input", "label", "weight"), ("label",))
-def binary_cross_entropy(input: jax.Array, label: jax.Array, weight: jax.Array | None = None,
-                         reduction: str = "mean") -> jax.Array:
+def binary_cross_entropy(
+    input: jax.Array, label: jax.Array, weight: jax.Array | None = None, reduction: str = "mean"
+) -> jax.Array:
     """-(label * log(p) + (1 - label) * log(1 - p)) with logs clamped at -100."""
     check_reduction(reduction, "binary_cross_entropy")
     if input.shape != label.shape:
-        raise ValueError(f"(InvalidArgument) Input(X) and Input(Label) shapes must be equal, "
-                         f"got {list(input.shape)} and {list(label.shape)}")
+        raise ValueError(
+            f"(InvalidArgument) Input(X) and Input(Label) shapes must be equal, "
+            f"got {list(input.shape)} and {list(label.shape)}"
+        )
     lo = jnp.asarray(-100.0, input.dtype)
     y = label.astype(input.dtype)
     loss = -(y * jnp.maximum(jnp.log(input), lo) + (1 - y) * jnp.maximum(jnp.log1p(-input), lo))
@@ -301,11 +350,19 @@ def binary_cross_entropy(input: jax.Array, label: jax.Array, weight: jax.Array |
     return _reduce(loss, reduction)
 
 
-@loss_op("binary_cross_entropy_with_logits", ("logit", "label", "weight", "pos_weight"),
-         ("label", "pos_weight"), amp="black")
-def binary_cross_entropy_with_logits(logit: jax.Array, label: jax.Array, weight: jax.Array | None = None,
-                                     reduction: str = "mean",
-                                     pos_weight: jax.Array | None = None) -> jax.Array:
+@loss_op(
+    "binary_cross_entropy_with_logits",
+    ("logit", "label", "weight", "pos_weight"),
+    ("label", "pos_weight"),
+    amp="black",
+)
+def binary_cross_entropy_with_logits(
+    logit: jax.Array,
+    label: jax.Array,
+    weight: jax.Array | None = None,
+    reduction: str = "mean",
+    pos_weight: jax.Array | None = None,
+) -> jax.Array:
     """Sigmoid + binary cross entropy computed stably from logits; ``pos_weight`` scales the
     positive term."""
     check_reduction(reduction, "binary_cross_entropy_with_logits")
@@ -322,7 +379,9 @@ def binary_cross_entropy_with_logits(logit: jax.Array, label: jax.Array, weight:
 
 
 @loss_op("kl_div", ("input", "label"), ("label",))
-def kl_div(input: jax.Array, label: jax.Array, reduction: str = "mean", log_target: bool = False) -> jax.Array:
+def kl_div(
+    input: jax.Array, label: jax.Array, reduction: str = "mean", log_target: bool = False
+) -> jax.Array:
     """label * (log(label) - input) (input holds log-probabilities); 'batchmean' divides the
     sum by the batch size."""
     check_reduction(reduction, "kl_div", ("sum", "mean", "none", "batchmean"))
@@ -337,10 +396,14 @@ def kl_div(input: jax.Array, label: jax.Array, reduction: str = "mean", log_targ
     return _reduce(loss, reduction)
 
 
-@op("margin_ranking_loss", tensors=("input", "other", "label"), aliases={"other": "other"},
-    **_F)
-def margin_ranking_loss(input: jax.Array, other: jax.Array, label: jax.Array, margin: float = 0.0,
-                        reduction: str = "mean") -> jax.Array:
+@op("margin_ranking_loss", tensors=("input", "other", "label"), aliases={"other": "other"}, **_F)
+def margin_ranking_loss(
+    input: jax.Array,
+    other: jax.Array,
+    label: jax.Array,
+    margin: float = 0.0,
+    reduction: str = "mean",
+) -> jax.Array:
     """max(0, -label * (input - other) + margin)."""
     check_reduction(reduction, "margin_ranking_loss")
     loss = jnp.maximum(-label * (input - other) + margin, 0)
@@ -348,8 +411,13 @@ def margin_ranking_loss(input: jax.Array, other: jax.Array, label: jax.Array, ma
 
 
 @loss_op("cosine_embedding_loss", ("input1", "input2", "label"), ("label",))
-def cosine_embedding_loss(input1: jax.Array, input2: jax.Array, label: jax.Array, margin: float = 0,
-                          reduction: str = "mean") -> jax.Array:
+def cosine_embedding_loss(
+    input1: jax.Array,
+    input2: jax.Array,
+    label: jax.Array,
+    margin: float = 0,
+    reduction: str = "mean",
+) -> jax.Array:
     """1 - cos(x1, x2) for label 1, max(0, cos(x1, x2) - margin) for label -1."""
     check_reduction(reduction, "cosine_embedding_loss")
     eps = jnp.asarray(1e-12, input1.dtype)
@@ -363,13 +431,15 @@ def cosine_embedding_loss(input1: jax.Array, input2: jax.Array, label: jax.Array
 
 
 @loss_op("hinge_embedding_loss", ("input", "label"), ("label",))
-def hinge_embedding_loss(input: jax.Array, label: jax.Array, margin: float = 1.0,
-                         reduction: str = "mean") -> jax.Array:
+def hinge_embedding_loss(
+    input: jax.Array, label: jax.Array, margin: float = 1.0, reduction: str = "mean"
+) -> jax.Array:
     """input where label is 1, max(0, margin - input) where label is -1."""
     check_reduction(reduction, "hinge_embedding_loss")
     zero = jnp.zeros((), input.dtype)
-    loss = (jnp.where(label == 1.0, input, zero)
-            + jnp.where(label == -1.0, jnp.maximum(margin - input, zero), zero))
+    loss = jnp.where(label == 1.0, input, zero) + jnp.where(
+        label == -1.0, jnp.maximum(margin - input, zero), zero
+    )
     return _reduce(loss, reduction)
 
 
@@ -381,9 +451,9 @@ def soft_margin_loss(input: jax.Array, label: jax.Array, reduction: str = "mean"
 
 
 @op("multi_label_soft_margin_loss", tensors=("input", "label", "weight"), **_F)
-def multi_label_soft_margin_loss(input: jax.Array, label: jax.Array,
-                                 weight: jax.Array | None = None,
-                                 reduction: str = "mean") -> jax.Array:
+def multi_label_soft_margin_loss(
+    input: jax.Array, label: jax.Array, weight: jax.Array | None = None, reduction: str = "mean"
+) -> jax.Array:
     """Per-class binary logistic loss averaged over classes."""
     check_reduction(reduction, "multi_label_soft_margin_loss")
     y = label.astype(input.dtype)
@@ -394,9 +464,14 @@ def multi_label_soft_margin_loss(input: jax.Array, label: jax.Array,
 
 
 @op("sigmoid_focal_loss", tensors=("logit", "label", "normalizer"), **_F)
-def sigmoid_focal_loss(logit: jax.Array, label: jax.Array, normalizer: jax.Array | None = None,
-                       alpha: float = 0.25, gamma: float = 2.0,
-                       reduction: str = "sum") -> jax.Array:
+def sigmoid_focal_loss(
+    logit: jax.Array,
+    label: jax.Array,
+    normalizer: jax.Array | None = None,
+    alpha: float = 0.25,
+    gamma: float = 2.0,
+    reduction: str = "sum",
+) -> jax.Array:
     """Focal loss: bce_with_logits * (1 - p_t)^gamma * alpha_t, divided by ``normalizer``."""
     check_reduction(reduction, "sigmoid_focal_loss")
     y = label.astype(logit.dtype)
@@ -413,13 +488,20 @@ def sigmoid_focal_loss(logit: jax.Array, label: jax.Array, normalizer: jax.Array
 
 
 @op("poisson_nll_loss", tensors=("input", "label"), **_F)
-def poisson_nll_loss(input: jax.Array, label: jax.Array, log_input: bool = True, full: bool = False,
-                     epsilon: float = 1e-8, reduction: str = "mean") -> jax.Array:
+def poisson_nll_loss(
+    input: jax.Array,
+    label: jax.Array,
+    log_input: bool = True,
+    full: bool = False,
+    epsilon: float = 1e-8,
+    reduction: str = "mean",
+) -> jax.Array:
     """Poisson negative log likelihood (with the Stirling term when ``full``)."""
     check_reduction(reduction, "poisson_nll_loss")
     if epsilon <= 0:
-        raise ValueError(f"The value of `epsilon` in poisson_nll_loss should be positive, but "
-                         f"received {epsilon}")
+        raise ValueError(
+            f"The value of `epsilon` in poisson_nll_loss should be positive, but received {epsilon}"
+        )
     y = label.astype(input.dtype)
     if log_input:
         loss = jnp.exp(input) - y * input
@@ -433,8 +515,14 @@ def poisson_nll_loss(input: jax.Array, label: jax.Array, log_input: bool = True,
 
 
 @loss_op("gaussian_nll_loss", ("input", "label", "variance"), ("variance",))
-def gaussian_nll_loss(input: jax.Array, label: jax.Array, variance: jax.Array, full: bool = False,
-                      epsilon: float = 1e-6, reduction: str = "mean") -> jax.Array:
+def gaussian_nll_loss(
+    input: jax.Array,
+    label: jax.Array,
+    variance: jax.Array,
+    full: bool = False,
+    epsilon: float = 1e-6,
+    reduction: str = "mean",
+) -> jax.Array:
     """0.5 * (log(var) + (input - label)^2 / var) (+ 0.5 * log(2 pi) when ``full``)."""
     check_reduction(reduction, "gaussian_nll_loss")
     var = jnp.maximum(variance.astype(input.dtype), jnp.asarray(epsilon, input.dtype))
@@ -452,9 +540,16 @@ def _pdist(x, y, p, eps):
 
 
 @op("triplet_margin_loss", amp="black", tensors=("input", "positive", "negative"), **_F)
-def triplet_margin_loss(input: jax.Array, positive: jax.Array, negative: jax.Array,
-                        margin: float = 1.0, p: float = 2, epsilon: float = 1e-6,
-                        swap: bool = False, reduction: str = "mean") -> jax.Array:
+def triplet_margin_loss(
+    input: jax.Array,
+    positive: jax.Array,
+    negative: jax.Array,
+    margin: float = 1.0,
+    p: float = 2,
+    epsilon: float = 1e-6,
+    swap: bool = False,
+    reduction: str = "mean",
+) -> jax.Array:
     """max(d(a, p) - d(a, n) + margin, 0) with p-norm distances."""
     check_reduction(reduction, "triplet_margin_loss")
     d_pos = _pdist(input, positive, p, epsilon)
@@ -470,8 +565,10 @@ def dice_loss(input: jax.Array, label: jax.Array, epsilon: float = 1e-05) -> jax
     """1 - 2 |X ∩ Y| / (|X| + |Y|) per sample, averaged; input holds class probabilities in the
     last axis and label the int class ids (last axis of size 1)."""
     if input.ndim < 2 or label.ndim != input.ndim or label.shape[-1] != 1:
-        raise ValueError(f"dice_loss expects label of shape [..., 1] with the rank of input, "
-                         f"got {list(input.shape)} and {list(label.shape)}")
+        raise ValueError(
+            f"dice_loss expects label of shape [..., 1] with the rank of input, "
+            f"got {list(input.shape)} and {list(label.shape)}"
+        )
     onehot = jax.nn.one_hot(label[..., 0].astype(jnp.int64), input.shape[-1], dtype=input.dtype)
     axes = tuple(range(1, input.ndim))
     inse = jnp.sum(input * onehot, axis=axes)
@@ -480,8 +577,14 @@ def dice_loss(input: jax.Array, label: jax.Array, epsilon: float = 1e-05) -> jax
 
 
 @loss_op("multi_margin_loss", ("input", "label", "weight"))
-def multi_margin_loss(input: jax.Array, label: jax.Array, p: int = 1, margin: float = 1.0,  # noqa: A002
-                      weight: jax.Array | None = None, reduction: str = "mean") -> jax.Array:
+def multi_margin_loss(
+    input: jax.Array,
+    label: jax.Array,
+    p: int = 1,
+    margin: float = 1.0,  # noqa: A002
+    weight: jax.Array | None = None,
+    reduction: str = "mean",
+) -> jax.Array:
     """sum over j != y of max(0, margin - x[y] + x[j])^p / C (times weight[y])."""
     check_reduction(reduction, "multi_margin_loss")
     lab = label.astype(jnp.int64).reshape(-1)
@@ -496,10 +599,15 @@ def multi_margin_loss(input: jax.Array, label: jax.Array, p: int = 1, margin: fl
 
 
 @op("triplet_margin_with_distance_loss", composite=True, **_F)
-def triplet_margin_with_distance_loss(input: Tensor, positive: Tensor, negative: Tensor,  # noqa: A002
-                                      distance_function: Callable[[Tensor, Tensor], Tensor] | None = None,
-                                      margin: float = 1.0, swap: bool = False,
-                                      reduction: str = "mean") -> Tensor:
+def triplet_margin_with_distance_loss(
+    input: Tensor,
+    positive: Tensor,
+    negative: Tensor,  # noqa: A002
+    distance_function: Callable[[Tensor, Tensor], Tensor] | None = None,
+    margin: float = 1.0,
+    swap: bool = False,
+    reduction: str = "mean",
+) -> Tensor:
     """max(d(a, p) - d(a, n) + margin, 0) with a user distance (default pairwise 2-norm)."""
     from ._common import pairwise_distance
 

@@ -32,8 +32,9 @@ def _ch_axis(data_format: str, ndim: int) -> int:
         return 1
     if data_format in _CHANNEL_LAST:
         return ndim - 1
-    raise ValueError(f"data_format must be one of {_CHANNEL_FIRST + _CHANNEL_LAST}, but got "
-                     f"{data_format}")
+    raise ValueError(
+        f"data_format must be one of {_CHANNEL_FIRST + _CHANNEL_LAST}, but got {data_format}"
+    )
 
 
 def _bshape(ndim, ch, n):
@@ -73,8 +74,12 @@ def _bn_eval(x, mean, var, weight, bias, epsilon, ch):
     return _affine(y, weight, bias, shape).astype(x.dtype)
 
 
-@op("_nn_bn_update", tensors=("running_mean", "running_var", "mean", "var"),
-    differentiable=False, **_PRIVATE)
+@op(
+    "_nn_bn_update",
+    tensors=("running_mean", "running_var", "mean", "var"),
+    differentiable=False,
+    **_PRIVATE,
+)
 def _bn_update(running_mean, running_var, mean, var, momentum):
     m = jnp.asarray(momentum, running_mean.dtype)
     new_mean = running_mean * m + mean.astype(running_mean.dtype) * (1 - m)
@@ -83,10 +88,18 @@ def _bn_update(running_mean, running_var, mean, var, momentum):
 
 
 @op("batch_norm", composite=True, **_F)
-def batch_norm(x: Tensor, running_mean: Tensor, running_var: Tensor, weight: Tensor | None = None,
-               bias: Tensor | None = None, training: bool = False, momentum: float = 0.9,
-               epsilon: float = 1e-05, data_format: str = "NCHW",
-               use_global_stats: bool | None = None) -> Tensor:
+def batch_norm(
+    x: Tensor,
+    running_mean: Tensor,
+    running_var: Tensor,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    training: bool = False,
+    momentum: float = 0.9,
+    epsilon: float = 1e-05,
+    data_format: str = "NCHW",
+    use_global_stats: bool | None = None,
+) -> Tensor:
     """Normalize with batch statistics (training) or the running ones; in training the running
     stats become ``momentum * running + (1 - momentum) * batch`` (biased batch variance)."""
     ch = _ch_axis(data_format, len(x.shape))
@@ -111,32 +124,51 @@ def _normalize(xa, axes, epsilon):
     return xc * jax.lax.rsqrt(var + jnp.asarray(epsilon, xa.dtype))
 
 
-@op("layer_norm", amp="black", tensors=("x", "weight", "bias"),
-    namespaces=("paddle.nn.functional", "paddle"), method=None)
-def layer_norm(x: jax.Array, normalized_shape: int | Sequence[int], weight: jax.Array | None = None,
-               bias: jax.Array | None = None, epsilon: float = 1e-05) -> jax.Array:
+@op(
+    "layer_norm",
+    amp="black",
+    tensors=("x", "weight", "bias"),
+    namespaces=("paddle.nn.functional", "paddle"),
+    method=None,
+)
+def layer_norm(
+    x: jax.Array,
+    normalized_shape: int | Sequence[int],
+    weight: jax.Array | None = None,
+    bias: jax.Array | None = None,
+    epsilon: float = 1e-05,
+) -> jax.Array:
     """Normalize over the trailing ``normalized_shape`` axes, then scale and shift."""
     ns = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
     k = len(ns)
-    if k > x.ndim or list(x.shape[x.ndim - k:]) != ns:
+    if k > x.ndim or list(x.shape[x.ndim - k :]) != ns:
         raise ValueError(
             f"Given normalized_shape is {ns}, expected input with shape [*, "
-            f"{', '.join(str(s) for s in ns)}], but got input shape {list(x.shape)}")
+            f"{', '.join(str(s) for s in ns)}], but got input shape {list(x.shape)}"
+        )
     for name, t in (("Scale", weight), ("Bias", bias)):
         if t is not None and t.ndim != 1:
-            raise ValueError(f"(InvalidArgument) The dimensions of Input({name}) must be 1, "
-                             f"but received dimensions of Input({name}) is {list(t.shape)}")
+            raise ValueError(
+                f"(InvalidArgument) The dimensions of Input({name}) must be 1, "
+                f"but received dimensions of Input({name}) is {list(t.shape)}"
+            )
     axes = tuple(range(x.ndim - k, x.ndim))
     y = _normalize(_acc(x), axes, epsilon)
     return _affine(y, weight, bias, ns).astype(x.dtype)
 
 
 @op("instance_norm", tensors=("x", "running_mean", "running_var", "weight", "bias"), **_F)
-def instance_norm(x: jax.Array, running_mean: jax.Array | None = None,
-                  running_var: jax.Array | None = None, weight: jax.Array | None = None,
-                  bias: jax.Array | None = None, use_input_stats: bool = True,
-                  momentum: float = 0.9, eps: float = 1e-05,
-                  data_format: str = "NCHW") -> jax.Array:
+def instance_norm(
+    x: jax.Array,
+    running_mean: jax.Array | None = None,
+    running_var: jax.Array | None = None,
+    weight: jax.Array | None = None,
+    bias: jax.Array | None = None,
+    use_input_stats: bool = True,
+    momentum: float = 0.9,
+    eps: float = 1e-05,
+    data_format: str = "NCHW",
+) -> jax.Array:
     """Normalize each sample's channel over its spatial axes (Paddle's eager kernel always uses
     the input statistics and leaves running_mean/running_var untouched)."""
     ch = _ch_axis(data_format, x.ndim)
@@ -145,18 +177,29 @@ def instance_norm(x: jax.Array, running_mean: jax.Array | None = None,
     return _affine(y, weight, bias, _bshape(x.ndim, ch, x.shape[ch])).astype(x.dtype)
 
 
-@op("group_norm", amp="black", tensors=("x", "weight", "bias"),
-    namespaces=("paddle.nn.functional", "paddle"), method=None)
-def group_norm(x: jax.Array, num_groups: int, epsilon: float = 1e-05,
-               weight: jax.Array | None = None, bias: jax.Array | None = None,
-               data_format: str = "NCHW") -> jax.Array:
+@op(
+    "group_norm",
+    amp="black",
+    tensors=("x", "weight", "bias"),
+    namespaces=("paddle.nn.functional", "paddle"),
+    method=None,
+)
+def group_norm(
+    x: jax.Array,
+    num_groups: int,
+    epsilon: float = 1e-05,
+    weight: jax.Array | None = None,
+    bias: jax.Array | None = None,
+    data_format: str = "NCHW",
+) -> jax.Array:
     """Normalize over groups of channels (and the spatial axes), then a per-channel affine."""
     ch = _ch_axis(data_format, x.ndim)
     c = x.shape[ch]
     if num_groups <= 0 or c % num_groups:
         raise ValueError(
             f"(InvalidArgument) Expected number of channels in input to be divisible by "
-            f"num_groups, but got input channel is {c} and num_groups is {num_groups}")
+            f"num_groups, but got input channel is {c} and num_groups is {num_groups}"
+        )
     xa = _acc(x)
     if ch != 1:
         xa = jnp.moveaxis(xa, ch, 1)
@@ -170,12 +213,17 @@ def group_norm(x: jax.Array, num_groups: int, epsilon: float = 1e-05,
 
 
 @op("local_response_norm", **_F)
-def local_response_norm(x: jax.Array, size: int, alpha: float = 0.0001, beta: float = 0.75,
-                        k: float = 1.0, data_format: str = "NCHW") -> jax.Array:
+def local_response_norm(
+    x: jax.Array,
+    size: int,
+    alpha: float = 0.0001,
+    beta: float = 0.75,
+    k: float = 1.0,
+    data_format: str = "NCHW",
+) -> jax.Array:
     """x / (k + alpha / size * sum of x^2 over ``size`` neighbouring channels) ** beta."""
     if x.ndim < 3:
-        raise ValueError(f"Expected 3D or higher dimensionality input, but got {x.ndim} "
-                         f"dimensions")
+        raise ValueError(f"Expected 3D or higher dimensionality input, but got {x.ndim} dimensions")
     if not _dt.is_inexact_np(x.dtype):
         raise TypeError("local_response_norm expects a floating point input")
     ch = _ch_axis(data_format, x.ndim)
@@ -184,7 +232,8 @@ def local_response_norm(x: jax.Array, size: int, alpha: float = 0.0001, beta: fl
     pads[ch] = (size // 2, (size - 1) // 2)
     window = [1] * x.ndim
     window[ch] = size
-    s = jax.lax.reduce_window(jnp.pad(sq, pads), np.zeros((), x.dtype), jax.lax.add,
-                              tuple(window), (1,) * x.ndim, "VALID")
+    s = jax.lax.reduce_window(
+        jnp.pad(sq, pads), np.zeros((), x.dtype), jax.lax.add, tuple(window), (1,) * x.ndim, "VALID"
+    )
     div = (jnp.asarray(k, x.dtype) + jnp.asarray(alpha / size, x.dtype) * s) ** beta
     return x / div

@@ -48,7 +48,8 @@ def _geometry(spatial, kernel, stride, padding, ceil_mode, nsp, cl):
         if span < 0:
             raise ValueError(
                 f"The output size of pooling is not positive: input size {n}, kernel {kk}, "
-                f"padding ({lo}, {hi})")
+                f"padding ({lo}, {hi})"
+            )
         o = (-(-span // ss) if ceil_mode else span // ss) + 1
         out.append(o)
         extra.append(max((o - 1) * ss + kk - (n + lo + hi), 0))
@@ -101,32 +102,43 @@ def _gather_max(x, table, out_sizes):
 def _max_pool(x, kernel_size, stride, padding, return_mask, ceil_mode, data_format, nsp):
     cl = channel_last(data_format, nsp)
     if return_mask and cl:
-        raise ValueError("When setting return_mask to true, data_format must be set to NCHW "
-                         "in API:max_pool")
+        raise ValueError(
+            "When setting return_mask to true, data_format must be set to NCHW in API:max_pool"
+        )
     x = _to_cf(x, cl)
     spatial = x.shape[2:]
     k, s, pads, out, extra = _geometry(spatial, kernel_size, stride, padding, ceil_mode, nsp, cl)
     if not return_mask:
         full_pads = ((0, 0), (0, 0)) + tuple((lo, hi + e) for (lo, hi), e in zip(pads, extra))
-        y = jax.lax.reduce_window(x, np.array(-np.inf, x.dtype), jax.lax.max,
-                                  (1, 1) + tuple(k), (1, 1) + tuple(s), full_pads)
+        y = jax.lax.reduce_window(
+            x,
+            np.array(-np.inf, x.dtype),
+            jax.lax.max,
+            (1, 1) + tuple(k),
+            (1, 1) + tuple(s),
+            full_pads,
+        )
         # Paddle starts each window at -FLT_MAX: windows of padding only (ceil_mode) read that
         y = jnp.maximum(y, jnp.finfo(x.dtype).min)
         return _from_cf(y, cl)
-    windows = [[range(o * ss - lo, o * ss - lo + kk) for o, ss, (lo, _), kk in
-                zip(pos, s, pads, k)] for pos in itertools.product(*[range(o) for o in out])]
+    windows = [
+        [range(o * ss - lo, o * ss - lo + kk) for o, ss, (lo, _), kk in zip(pos, s, pads, k)]
+        for pos in itertools.product(*[range(o) for o in out])
+    ]
     return _gather_max(x, _window_table(spatial, windows), out)
 
 
-def _avg_pool(x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override,
-              data_format, nsp):
+def _avg_pool(
+    x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override, data_format, nsp
+):
     cl = channel_last(data_format, nsp)
     x = _to_cf(x, cl)
     spatial = x.shape[2:]
     k, s, pads, out, extra = _geometry(spatial, kernel_size, stride, padding, ceil_mode, nsp, cl)
     full_pads = ((0, 0), (0, 0)) + tuple((lo, hi + e) for (lo, hi), e in zip(pads, extra))
-    y = jax.lax.reduce_window(x, np.zeros((), x.dtype), jax.lax.add, (1, 1) + tuple(k),
-                              (1, 1) + tuple(s), full_pads)
+    y = jax.lax.reduce_window(
+        x, np.zeros((), x.dtype), jax.lax.add, (1, 1) + tuple(k), (1, 1) + tuple(s), full_pads
+    )
     if divisor_override:
         y = y / jnp.asarray(divisor_override, x.dtype)
     else:
@@ -150,61 +162,95 @@ def _adaptive_max_op(x, output_size, return_mask, nsp):
 
 
 @op("max_pool1d", **_COMPOSITE)
-def max_pool1d(x: Tensor, kernel_size: int | Sequence[int],
-               stride: int | Sequence[int] | None = None, padding: int | str | Sequence[int] = 0,
-               return_mask: bool = False,
-               ceil_mode: bool = False) -> Tensor | tuple[Tensor, Tensor]:
+def max_pool1d(
+    x: Tensor,
+    kernel_size: int | Sequence[int],
+    stride: int | Sequence[int] | None = None,
+    padding: int | str | Sequence[int] = 0,
+    return_mask: bool = False,
+    ceil_mode: bool = False,
+) -> Tensor | tuple[Tensor, Tensor]:
     """Max over sliding windows of an [N, C, L] input (and the flat argmax with return_mask)."""
-    return _max_pool_op(x, kernel_size, stride, padding, bool(return_mask),
-                        ceil_mode, "NCL", 1)
+    return _max_pool_op(x, kernel_size, stride, padding, bool(return_mask), ceil_mode, "NCL", 1)
 
 
 @op("max_pool2d", **_COMPOSITE)
-def max_pool2d(x: Tensor, kernel_size: int | Sequence[int],
-               stride: int | Sequence[int] | None = None, padding: int | str | Sequence[int] = 0,
-               return_mask: bool = False, ceil_mode: bool = False,
-               data_format: str = "NCHW") -> Tensor | tuple[Tensor, Tensor]:
+def max_pool2d(
+    x: Tensor,
+    kernel_size: int | Sequence[int],
+    stride: int | Sequence[int] | None = None,
+    padding: int | str | Sequence[int] = 0,
+    return_mask: bool = False,
+    ceil_mode: bool = False,
+    data_format: str = "NCHW",
+) -> Tensor | tuple[Tensor, Tensor]:
     """Max over sliding windows of H, W (mask: flat index into H*W, int32)."""
-    return _max_pool_op(x, kernel_size, stride, padding, bool(return_mask),
-                        ceil_mode, data_format, 2)
+    return _max_pool_op(
+        x, kernel_size, stride, padding, bool(return_mask), ceil_mode, data_format, 2
+    )
 
 
 @op("max_pool3d", **_COMPOSITE)
-def max_pool3d(x: Tensor, kernel_size: int | Sequence[int],
-               stride: int | Sequence[int] | None = None, padding: int | str | Sequence[int] = 0,
-               return_mask: bool = False, ceil_mode: bool = False,
-               data_format: str = "NCDHW") -> Tensor | tuple[Tensor, Tensor]:
+def max_pool3d(
+    x: Tensor,
+    kernel_size: int | Sequence[int],
+    stride: int | Sequence[int] | None = None,
+    padding: int | str | Sequence[int] = 0,
+    return_mask: bool = False,
+    ceil_mode: bool = False,
+    data_format: str = "NCDHW",
+) -> Tensor | tuple[Tensor, Tensor]:
     """Max over sliding windows of D, H, W."""
-    return _max_pool_op(x, kernel_size, stride, padding, bool(return_mask),
-                        ceil_mode, data_format, 3)
+    return _max_pool_op(
+        x, kernel_size, stride, padding, bool(return_mask), ceil_mode, data_format, 3
+    )
 
 
 @op("avg_pool1d", **_POOL)
-def avg_pool1d(x: jax.Array, kernel_size: int | Sequence[int],
-               stride: int | Sequence[int] | None = None, padding: int | str | Sequence[int] = 0,
-               exclusive: bool = True, ceil_mode: bool = False) -> jax.Array:
+def avg_pool1d(
+    x: jax.Array,
+    kernel_size: int | Sequence[int],
+    stride: int | Sequence[int] | None = None,
+    padding: int | str | Sequence[int] = 0,
+    exclusive: bool = True,
+    ceil_mode: bool = False,
+) -> jax.Array:
     """Mean over sliding windows of an [N, C, L] input; ``exclusive`` skips padding."""
     return _avg_pool(x, kernel_size, stride, padding, ceil_mode, exclusive, None, "NCL", 1)
 
 
 @op("avg_pool2d", **_POOL)
-def avg_pool2d(x: jax.Array, kernel_size: int | Sequence[int],
-               stride: int | Sequence[int] | None = None, padding: int | str | Sequence[int] = 0,
-               ceil_mode: bool = False, exclusive: bool = True, divisor_override: int | None = None,
-               data_format: str = "NCHW") -> jax.Array:
+def avg_pool2d(
+    x: jax.Array,
+    kernel_size: int | Sequence[int],
+    stride: int | Sequence[int] | None = None,
+    padding: int | str | Sequence[int] = 0,
+    ceil_mode: bool = False,
+    exclusive: bool = True,
+    divisor_override: int | None = None,
+    data_format: str = "NCHW",
+) -> jax.Array:
     """Mean over sliding windows of H, W; ``exclusive`` divides by the unpadded count."""
-    return _avg_pool(x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override,
-                     data_format, 2)
+    return _avg_pool(
+        x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override, data_format, 2
+    )
 
 
 @op("avg_pool3d", **_POOL)
-def avg_pool3d(x: jax.Array, kernel_size: int | Sequence[int],
-               stride: int | Sequence[int] | None = None, padding: int | str | Sequence[int] = 0,
-               ceil_mode: bool = False, exclusive: bool = True, divisor_override: int | None = None,
-               data_format: str = "NCDHW") -> jax.Array:
+def avg_pool3d(
+    x: jax.Array,
+    kernel_size: int | Sequence[int],
+    stride: int | Sequence[int] | None = None,
+    padding: int | str | Sequence[int] = 0,
+    ceil_mode: bool = False,
+    exclusive: bool = True,
+    divisor_override: int | None = None,
+    data_format: str = "NCDHW",
+) -> jax.Array:
     """Mean over sliding windows of D, H, W."""
-    return _avg_pool(x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override,
-                     data_format, 3)
+    return _avg_pool(
+        x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override, data_format, 3
+    )
 
 
 # -- adaptive pools ---------------------------------------------------------------------------
@@ -239,8 +285,10 @@ def _adaptive_max(x, output_size, return_mask, nsp):
     spatial = x.shape[2:]
     out = _out_sizes(output_size, spatial, nsp)
     bins = [_bins(n, o) for n, o in zip(spatial, out)]
-    windows = [[range(*b[i]) for b, i in zip(bins, pos)]
-               for pos in itertools.product(*[range(o) for o in out])]
+    windows = [
+        [range(*b[i]) for b, i in zip(bins, pos)]
+        for pos in itertools.product(*[range(o) for o in out])
+    ]
     val, mask = _gather_max(x, _window_table(spatial, windows), out)
     return (val, mask) if return_mask else val
 
@@ -252,36 +300,41 @@ def adaptive_avg_pool1d(x: jax.Array, output_size: int | Sequence[int | None]) -
 
 
 @op("adaptive_avg_pool2d", **_POOL)
-def adaptive_avg_pool2d(x: jax.Array, output_size: int | Sequence[int | None],
-                        data_format: str = "NCHW") -> jax.Array:
+def adaptive_avg_pool2d(
+    x: jax.Array, output_size: int | Sequence[int | None], data_format: str = "NCHW"
+) -> jax.Array:
     """Mean over adaptive bins of H, W (None keeps that size)."""
     return _adaptive_avg(x, output_size, 2, channel_last(data_format, 2))
 
 
 @op("adaptive_avg_pool3d", **_POOL)
-def adaptive_avg_pool3d(x: jax.Array, output_size: int | Sequence[int | None],
-                        data_format: str = "NCDHW") -> jax.Array:
+def adaptive_avg_pool3d(
+    x: jax.Array, output_size: int | Sequence[int | None], data_format: str = "NCDHW"
+) -> jax.Array:
     """Mean over adaptive bins of D, H, W."""
     return _adaptive_avg(x, output_size, 3, channel_last(data_format, 3))
 
 
 @op("adaptive_max_pool1d", **_COMPOSITE)
-def adaptive_max_pool1d(x: Tensor, output_size: int | Sequence[int | None],
-                        return_mask: bool = False) -> Tensor | tuple[Tensor, Tensor]:
+def adaptive_max_pool1d(
+    x: Tensor, output_size: int | Sequence[int | None], return_mask: bool = False
+) -> Tensor | tuple[Tensor, Tensor]:
     """Max over adaptive bins of L."""
     return _adaptive_max_op(x, output_size, bool(return_mask), 1)
 
 
 @op("adaptive_max_pool2d", **_COMPOSITE)
-def adaptive_max_pool2d(x: Tensor, output_size: int | Sequence[int | None],
-                        return_mask: bool = False) -> Tensor | tuple[Tensor, Tensor]:
+def adaptive_max_pool2d(
+    x: Tensor, output_size: int | Sequence[int | None], return_mask: bool = False
+) -> Tensor | tuple[Tensor, Tensor]:
     """Max over adaptive bins of H, W."""
     return _adaptive_max_op(x, output_size, bool(return_mask), 2)
 
 
 @op("adaptive_max_pool3d", **_COMPOSITE)
-def adaptive_max_pool3d(x: Tensor, output_size: int | Sequence[int | None],
-                        return_mask: bool = False) -> Tensor | tuple[Tensor, Tensor]:
+def adaptive_max_pool3d(
+    x: Tensor, output_size: int | Sequence[int | None], return_mask: bool = False
+) -> Tensor | tuple[Tensor, Tensor]:
     """Max over adaptive bins of D, H, W."""
     return _adaptive_max_op(x, output_size, bool(return_mask), 3)
 
@@ -293,27 +346,41 @@ def _lp_pool(x, norm_type, kernel_size, stride, padding, ceil_mode, data_format,
     if p == float("inf"):
         return _max_pool(x, kernel_size, stride, padding, False, ceil_mode, data_format, nsp)
     xc = _to_cf(x, cl)
-    k, s, pads, out, extra = _geometry(xc.shape[2:], kernel_size, stride, padding, ceil_mode,
-                                       nsp, cl)
+    k, s, pads, out, extra = _geometry(
+        xc.shape[2:], kernel_size, stride, padding, ceil_mode, nsp, cl
+    )
     full_pads = ((0, 0), (0, 0)) + tuple((lo, hi + e) for (lo, hi), e in zip(pads, extra))
-    y = jax.lax.reduce_window(xc**p, np.zeros((), x.dtype), jax.lax.add, (1, 1) + tuple(k),
-                              (1, 1) + tuple(s), full_pads)
+    y = jax.lax.reduce_window(
+        xc**p, np.zeros((), x.dtype), jax.lax.add, (1, 1) + tuple(k), (1, 1) + tuple(s), full_pads
+    )
     y = jnp.sign(y) * jnp.maximum(jnp.abs(y), 0) ** (1.0 / p)
     return _from_cf(y, cl)
 
 
 @op("lp_pool1d", **_POOL)
-def lp_pool1d(x: jax.Array, norm_type: float, kernel_size: int | Sequence[int],
-              stride: int | Sequence[int] | None = None, padding: int | str | Sequence[int] = 0,
-              ceil_mode: bool = False, data_format: str = "NCL") -> jax.Array:
+def lp_pool1d(
+    x: jax.Array,
+    norm_type: float,
+    kernel_size: int | Sequence[int],
+    stride: int | Sequence[int] | None = None,
+    padding: int | str | Sequence[int] = 0,
+    ceil_mode: bool = False,
+    data_format: str = "NCL",
+) -> jax.Array:
     """(sum of x^p over each window of L)^(1/p)."""
     return _lp_pool(x, norm_type, kernel_size, stride, padding, ceil_mode, data_format, 1)
 
 
 @op("lp_pool2d", **_POOL)
-def lp_pool2d(x: jax.Array, norm_type: float, kernel_size: int | Sequence[int],
-              stride: int | Sequence[int] | None = None, padding: int | str | Sequence[int] = 0,
-              ceil_mode: bool = False, data_format: str = "NCHW") -> jax.Array:
+def lp_pool2d(
+    x: jax.Array,
+    norm_type: float,
+    kernel_size: int | Sequence[int],
+    stride: int | Sequence[int] | None = None,
+    padding: int | str | Sequence[int] = 0,
+    ceil_mode: bool = False,
+    data_format: str = "NCHW",
+) -> jax.Array:
     """(sum of x^p over each window of H, W)^(1/p)."""
     return _lp_pool(x, norm_type, kernel_size, stride, padding, ceil_mode, data_format, 2)
 
@@ -336,7 +403,8 @@ def _max_unpool(x, indices, kernel_size, stride, padding, data_format, output_si
     flat = jnp.zeros((n, c, math.prod(out)), x.dtype)
     idx = indices.reshape(n, c, -1).astype(jnp.int32)
     flat = flat.at[jnp.arange(n)[:, None, None], jnp.arange(c)[None, :, None], idx].set(
-        x.reshape(n, c, -1))
+        x.reshape(n, c, -1)
+    )
     return flat.reshape(n, c, *out)
 
 
@@ -344,27 +412,42 @@ _UNPOOL = dict(tensors=("x", "indices"), **_F)
 
 
 @op("max_unpool1d", **_UNPOOL)
-def max_unpool1d(x: jax.Array, indices: jax.Array, kernel_size: int | Sequence[int],
-                 stride: int | Sequence[int] | None = None, padding: int | str | Sequence[int] = 0,
-                 data_format: str = "NCL",
-                 output_size: int | Sequence[int] | None = None) -> jax.Array:
+def max_unpool1d(
+    x: jax.Array,
+    indices: jax.Array,
+    kernel_size: int | Sequence[int],
+    stride: int | Sequence[int] | None = None,
+    padding: int | str | Sequence[int] = 0,
+    data_format: str = "NCL",
+    output_size: int | Sequence[int] | None = None,
+) -> jax.Array:
     """Place x at the argmax ``indices`` of max_pool1d, zeros elsewhere."""
     return _max_unpool(x, indices, kernel_size, stride, padding, data_format, output_size, 1)
 
 
 @op("max_unpool2d", **_UNPOOL)
-def max_unpool2d(x: jax.Array, indices: jax.Array, kernel_size: int | Sequence[int],
-                 stride: int | Sequence[int] | None = None, padding: int | str | Sequence[int] = 0,
-                 data_format: str = "NCHW",
-                 output_size: int | Sequence[int] | None = None) -> jax.Array:
+def max_unpool2d(
+    x: jax.Array,
+    indices: jax.Array,
+    kernel_size: int | Sequence[int],
+    stride: int | Sequence[int] | None = None,
+    padding: int | str | Sequence[int] = 0,
+    data_format: str = "NCHW",
+    output_size: int | Sequence[int] | None = None,
+) -> jax.Array:
     """Place x at the argmax ``indices`` of max_pool2d, zeros elsewhere."""
     return _max_unpool(x, indices, kernel_size, stride, padding, data_format, output_size, 2)
 
 
 @op("max_unpool3d", **_UNPOOL)
-def max_unpool3d(x: jax.Array, indices: jax.Array, kernel_size: int | Sequence[int],
-                 stride: int | Sequence[int] | None = None, padding: int | str | Sequence[int] = 0,
-                 data_format: str = "NCDHW",
-                 output_size: int | Sequence[int] | None = None) -> jax.Array:
+def max_unpool3d(
+    x: jax.Array,
+    indices: jax.Array,
+    kernel_size: int | Sequence[int],
+    stride: int | Sequence[int] | None = None,
+    padding: int | str | Sequence[int] = 0,
+    data_format: str = "NCDHW",
+    output_size: int | Sequence[int] | None = None,
+) -> jax.Array:
     """Place x at the argmax ``indices`` of max_pool3d, zeros elsewhere."""
     return _max_unpool(x, indices, kernel_size, stride, padding, data_format, output_size, 3)

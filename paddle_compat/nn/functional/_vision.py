@@ -20,16 +20,19 @@ def _base_coords(n: int, align_corners: bool) -> np.ndarray:
 
 
 @op("affine_grid", tensors=("theta",), **_F)
-def affine_grid(theta: jax.Array, out_shape: Sequence[int],
-                align_corners: bool = True) -> jax.Array:
+def affine_grid(
+    theta: jax.Array, out_shape: Sequence[int], align_corners: bool = True
+) -> jax.Array:
     """Sampling grid [N, H, W, 2] (x, y in [-1, 1]) of the affine maps ``theta`` [N, 2, 3]
     (or [N, D, H, W, 3] from [N, 3, 4] for 5-D ``out_shape``)."""
     out_shape = [int(s) for s in out_shape]
     if len(out_shape) == 4:
         n, _, h, w = out_shape
         if theta.shape[1:] != (2, 3):
-            raise ValueError(f"theta of affine_grid for a 4-D out_shape must be [N, 2, 3], "
-                             f"got {list(theta.shape)}")
+            raise ValueError(
+                f"theta of affine_grid for a 4-D out_shape must be [N, 2, 3], "
+                f"got {list(theta.shape)}"
+            )
         xs, ys = _base_coords(w, align_corners), _base_coords(h, align_corners)
         gx, gy = np.meshgrid(xs, ys)  # [H, W]
         base = np.stack([gx, gy, np.ones_like(gx)], -1).reshape(-1, 3)
@@ -38,8 +41,10 @@ def affine_grid(theta: jax.Array, out_shape: Sequence[int],
     if len(out_shape) == 5:
         n, _, d, h, w = out_shape
         if theta.shape[1:] != (3, 4):
-            raise ValueError(f"theta of affine_grid for a 5-D out_shape must be [N, 3, 4], "
-                             f"got {list(theta.shape)}")
+            raise ValueError(
+                f"theta of affine_grid for a 5-D out_shape must be [N, 3, 4], "
+                f"got {list(theta.shape)}"
+            )
         zs = _base_coords(d, align_corners)
         ys, xs = _base_coords(h, align_corners), _base_coords(w, align_corners)
         gz, gy, gx = np.meshgrid(zs, ys, xs, indexing="ij")
@@ -77,15 +82,22 @@ def _source_coord(coord, size, padding_mode, align_corners):
 
 
 @op("grid_sample", tensors=("x", "grid"), **_F)
-def grid_sample(x: jax.Array, grid: jax.Array, mode: str = "bilinear", padding_mode: str = "zeros",
-                align_corners: bool = True) -> jax.Array:
+def grid_sample(
+    x: jax.Array,
+    grid: jax.Array,
+    mode: str = "bilinear",
+    padding_mode: str = "zeros",
+    align_corners: bool = True,
+) -> jax.Array:
     """Sample x [N, C, H, W] at the normalized (x, y) locations of grid [N, Ho, Wo, 2]
     (bilinear or nearest; zeros/border/reflection outside)."""
     if mode not in ("bilinear", "nearest"):
         raise ValueError(f"The mode of grid_sample must be 'bilinear' or 'nearest', got {mode}")
     if padding_mode not in ("zeros", "border", "reflection"):
-        raise ValueError(f"The padding_mode of grid_sample must be 'zeros', 'border' or "
-                         f"'reflection', got {padding_mode}")
+        raise ValueError(
+            f"The padding_mode of grid_sample must be 'zeros', 'border' or "
+            f"'reflection', got {padding_mode}"
+        )
     if x.ndim != 4:
         raise ValueError(f"grid_sample supports 4-D inputs, got shape {list(x.shape)}")
     n, c, h, w = x.shape
@@ -106,13 +118,18 @@ def grid_sample(x: jax.Array, grid: jax.Array, mode: str = "bilinear", padding_m
     x1, y1 = x0 + 1, y0 + 1
     wx1, wy1 = gx - x0, gy - y0
     wx0, wy0 = 1 - wx1, 1 - wy1
-    return (gather(y0, x0) * (wy0 * wx0)[:, None] + gather(y0, x1) * (wy0 * wx1)[:, None]
-            + gather(y1, x0) * (wy1 * wx0)[:, None] + gather(y1, x1) * (wy1 * wx1)[:, None])
+    return (
+        gather(y0, x0) * (wy0 * wx0)[:, None]
+        + gather(y0, x1) * (wy0 * wx1)[:, None]
+        + gather(y1, x0) * (wy1 * wx0)[:, None]
+        + gather(y1, x1) * (wy1 * wx1)[:, None]
+    )
 
 
 @op("temporal_shift", **_F)
-def temporal_shift(x: jax.Array, seg_num: int, shift_ratio: float = 0.25,
-                   data_format: str = "NCHW") -> jax.Array:
+def temporal_shift(
+    x: jax.Array, seg_num: int, shift_ratio: float = 0.25, data_format: str = "NCHW"
+) -> jax.Array:
     """Shift a fraction of channels one step along time (x is [N * seg_num, C, H, W])."""
     if data_format not in ("NCHW", "NHWC"):
         raise ValueError(f"data_format must be 'NCHW' or 'NHWC', got {data_format}")

@@ -22,6 +22,19 @@ from ._initializers import (  # noqa: F401
     set_global_initializer,
 )
 
-__all__ = ["Bilinear", "Constant", "KaimingUniform", "KaimingNormal", "XavierNormal",
-           "XavierUniform", "Assign", "Normal", "TruncatedNormal", "Uniform", "Orthogonal",
-           "Dirac", "set_global_initializer", "calculate_gain"]
+__all__ = [
+    "Bilinear",
+    "Constant",
+    "KaimingUniform",
+    "KaimingNormal",
+    "XavierNormal",
+    "XavierUniform",
+    "Assign",
+    "Normal",
+    "TruncatedNormal",
+    "Uniform",
+    "Orthogonal",
+    "Dirac",
+    "set_global_initializer",
+    "calculate_gain",
+]

@@ -65,7 +65,8 @@ def _gen_dtype(param):
     if not _dt.is_floating(d):
         raise RuntimeError(
             f"(NotFound) random initializers need a floating-point parameter, but the "
-            f"parameter {param.name} has dtype {d.name}; use Constant or Assign instead.")
+            f"parameter {param.name} has dtype {d.name}; use Constant or Assign instead."
+        )
     if d.name in _LOW_PRECISION:
         return jnp.float32
     return d.np
@@ -124,8 +125,14 @@ class Uniform(Initializer):
 class TruncatedNormal(Initializer):
     """N(mean, std**2) truncated to the absolute interval [a, b]."""
 
-    def __init__(self, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
-                 name: str | None = None):
+    def __init__(
+        self,
+        mean: float = 0.0,
+        std: float = 1.0,
+        a: float = -2.0,
+        b: float = 2.0,
+        name: str | None = None,
+    ):
         self._mean, self._std, self._a, self._b = mean, std, a, b
 
     def _generate(self, shape, param):
@@ -138,14 +145,21 @@ class TruncatedNormal(Initializer):
 class XavierNormal(Initializer):
     """Glorot normal: std = gain * sqrt(2 / (fan_in + fan_out))."""
 
-    def __init__(self, fan_in: float | None = None, fan_out: float | None = None,
-                 gain: float = 1.0, name: str | None = None):
+    def __init__(
+        self,
+        fan_in: float | None = None,
+        fan_out: float | None = None,
+        gain: float = 1.0,
+        name: str | None = None,
+    ):
         self._fan_in, self._fan_out, self._gain = fan_in, fan_out, gain
 
     def _fans(self, shape):
         fi, fo = _compute_fans(shape)
-        return (fi if self._fan_in is None else self._fan_in,
-                fo if self._fan_out is None else self._fan_out)
+        return (
+            fi if self._fan_in is None else self._fan_in,
+            fo if self._fan_out is None else self._fan_out,
+        )
 
     def _generate(self, shape, param):
         fi, fo = self._fans(shape)
@@ -178,8 +192,13 @@ class XavierInitializer(XavierNormal):
 class KaimingNormal(Initializer):
     """He normal: std = gain / sqrt(fan_in), gain from ``calculate_gain(nonlinearity)``."""
 
-    def __init__(self, fan_in: float | None = None, negative_slope: float = 0.0,
-                 nonlinearity: str = "relu", name: str | None = None):
+    def __init__(
+        self,
+        fan_in: float | None = None,
+        negative_slope: float = 0.0,
+        nonlinearity: str = "relu",
+        name: str | None = None,
+    ):
         self._fan_in, self._slope, self._nonlinearity = fan_in, negative_slope, nonlinearity
 
     def _scale(self, shape):
@@ -201,8 +220,14 @@ class KaimingUniform(KaimingNormal):
 class MSRAInitializer(KaimingNormal):
     """Paddle's legacy ``MSRAInitializer(uniform=True, fan_in=None, seed=0, ...)``."""
 
-    def __init__(self, uniform: bool = True, fan_in=None, seed: int = 0,
-                 negative_slope: float = 0.0, nonlinearity: str = "relu"):
+    def __init__(
+        self,
+        uniform: bool = True,
+        fan_in=None,
+        seed: int = 0,
+        negative_slope: float = 0.0,
+        nonlinearity: str = "relu",
+    ):
         super().__init__(fan_in, negative_slope, nonlinearity)
         self._uniform = uniform
 
@@ -219,7 +244,8 @@ class Assign(Initializer):
     def __init__(self, value, name: str | None = None):
         assert isinstance(value, np.ndarray | list | tuple | Tensor), (
             "The type of 'value' in Assign must be numpy.ndarray, list, tuple or Tensor, but "
-            f"received {type(value).__name__}.")
+            f"received {type(value).__name__}."
+        )
         self._value = value
 
     def forward(self, param, block=None):
@@ -239,7 +265,8 @@ class Orthogonal(Initializer):
 
     def _generate(self, shape, param):
         assert len(shape) >= 2, (
-            "Only Tensor with 2 or more dimensions can be initialized by Orthogonal")
+            "Only Tensor with 2 or more dimensions can be initialized by Orthogonal"
+        )
         rows = shape[0]
         cols = int(np.prod(shape[1:]))
         flat = jax.random.normal(_key(), (max(rows, cols), min(rows, cols)), jnp.float32)
@@ -258,7 +285,8 @@ class Dirac(Initializer):
 
     def _generate(self, shape, param):
         assert len(shape) in (3, 4, 5), (
-            "Only Tensor with 3/4/5 dimensions can be initialized by Dirac")
+            "Only Tensor with 3/4/5 dimensions can be initialized by Dirac"
+        )
         assert shape[0] % self._groups == 0, "Tensor 0-dimension must be divisible by groups"
         out = np.zeros(shape, np.float32)
         per = shape[0] // self._groups
@@ -267,8 +295,6 @@ class Dirac(Initializer):
             for i in range(min(per, shape[1])):
                 out[(g * per + i, i, *centers)] = 1.0
         return jnp.asarray(out)
-
-
 
 
 class Bilinear(Initializer):
@@ -293,8 +319,9 @@ _global_weight: Initializer | None = None
 _global_bias: Initializer | None = None
 
 
-def set_global_initializer(weight_init: Initializer | None,
-                           bias_init: Initializer | None = None) -> None:
+def set_global_initializer(
+    weight_init: Initializer | None, bias_init: Initializer | None = None
+) -> None:
     """Set the initializers used for every new weight/bias whose ParamAttr names none
     (they take precedence over a layer's own defaults). ``None`` resets."""
     global _global_weight, _global_bias

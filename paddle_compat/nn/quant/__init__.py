@@ -22,6 +22,21 @@ from quant import (
 
 from . import format, functional_layers, qat, quantized_linear, stub  # noqa: A004,F401
 
-__all__ = ["Stub", "FloatFunctionalLayer", "add", "subtract", "multiply", "divide", "reshape",
-           "transpose", "concat", "flatten", "matmul", "weight_quantize", "weight_dequantize",
-           "weight_only_linear", "llm_int8_linear", "apply_per_channel_scale"]
+__all__ = [
+    "Stub",
+    "FloatFunctionalLayer",
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "reshape",
+    "transpose",
+    "concat",
+    "flatten",
+    "matmul",
+    "weight_quantize",
+    "weight_dequantize",
+    "weight_only_linear",
+    "llm_int8_linear",
+    "apply_per_channel_scale",
+]

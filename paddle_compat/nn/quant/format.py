@@ -2,5 +2,4 @@
 
 from quant import ConvertibleQuantedLayer, LinearDequanter, LinearQuanter, LinearQuanterDequanter
 
-__all__ = ["ConvertibleQuantedLayer", "LinearDequanter", "LinearQuanter",
-           "LinearQuanterDequanter"]
+__all__ = ["ConvertibleQuantedLayer", "LinearDequanter", "LinearQuanter", "LinearQuanterDequanter"]

@@ -13,5 +13,15 @@ from quant import (
     transpose,
 )
 
-__all__ = ["FloatFunctionalLayer", "add", "concat", "divide", "flatten", "matmul", "multiply",
-           "reshape", "subtract", "transpose"]
+__all__ = [
+    "FloatFunctionalLayer",
+    "add",
+    "concat",
+    "divide",
+    "flatten",
+    "matmul",
+    "multiply",
+    "reshape",
+    "subtract",
+    "transpose",
+]

@@ -8,5 +8,10 @@ from quant import (
     weight_quantize,
 )
 
-__all__ = ["apply_per_channel_scale", "llm_int8_linear", "weight_dequantize",
-           "weight_only_linear", "weight_quantize"]
+__all__ = [
+    "apply_per_channel_scale",
+    "llm_int8_linear",
+    "weight_dequantize",
+    "weight_only_linear",
+    "weight_quantize",
+]

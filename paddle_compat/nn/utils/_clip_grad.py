@@ -36,8 +36,9 @@ def _clip_norm(grads, norm_type, max_norm):
     return total, [g * coef.astype(g.dtype) for g in grads]
 
 
-def clip_grad_norm_(parameters, max_norm: float, norm_type: float = 2.0,
-                    error_if_nonfinite: bool = False) -> Tensor:
+def clip_grad_norm_(
+    parameters, max_norm: float, norm_type: float = 2.0, error_if_nonfinite: bool = False
+) -> Tensor:
     """Scale the gradients of ``parameters`` in place so that their joint ``norm_type`` norm
     is at most ``max_norm``; returns the total norm before clipping."""
     if isinstance(parameters, Tensor):
@@ -49,15 +50,15 @@ def clip_grad_norm_(parameters, max_norm: float, norm_type: float = 2.0,
         from ... import to_tensor
 
         return to_tensor(0.0)
-    total, new = _clip_norm([trace_state.read(g) for g in grads], float(norm_type),
-                            float(max_norm))
+    total, new = _clip_norm([trace_state.read(g) for g in grads], float(norm_type), float(max_norm))
     if error_if_nonfinite:
         trace_state.check_concrete(Tensor(total), "clip_grad_norm_(error_if_nonfinite=True)")
         if not bool(jnp.isfinite(total)):
             raise RuntimeError(
                 f"The total norm of {float(norm_type)} order of the gradients from `parameters` "
                 "is non-finite, so it cannot be clipped. In any case, disable this error and "
-                "scale the gradient by non-finite norm, set `error_if_nonfinite=False`")
+                "scale the gradient by non-finite norm, set `error_if_nonfinite=False`"
+            )
     for g, a in zip(grads, new):
         g._set_value(a)
     return Tensor(total)
