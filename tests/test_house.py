@@ -27,21 +27,28 @@ def _py_files():
 
 
 def test_no_source_file_over_800_lines():
-    over = [f"{p.relative_to(ROOT)}: {n}" for p in _py_files()
-            if (n := len(p.read_text().splitlines())) > MAX_LINES]
+    over = [
+        f"{p.relative_to(ROOT)}: {n}"
+        for p in _py_files()
+        if (n := len(p.read_text().splitlines())) > MAX_LINES
+    ]
     assert not over, f"split these files by sub-category (cap {MAX_LINES} lines): {over}"
 
 
 # Tensor's methods are generated in one place (the registry's _methods.py); Layer defines its own
-_PATCH = re.compile(r"setattr\((Tensor|Layer|Parameter),|^\s*(Tensor|Layer|Parameter)\.\w+\s*=",
-                    re.M)
+_PATCH = re.compile(
+    r"setattr\((Tensor|Layer|Parameter),|^\s*(Tensor|Layer|Parameter)\.\w+\s*=", re.M
+)
 _MAY_PATCH = {"paddle_compat/_ops/_methods.py"}
 
 
 def test_nothing_patches_tensor_or_layer_from_outside():
-    found = [f"{p.relative_to(ROOT)}:{m.group(0).strip()}" for p in _py_files()
-             for m in _PATCH.finditer(p.read_text())
-             if str(p.relative_to(ROOT)) not in _MAY_PATCH]
+    found = [
+        f"{p.relative_to(ROOT)}:{m.group(0).strip()}"
+        for p in _py_files()
+        for m in _PATCH.finditer(p.read_text())
+        if str(p.relative_to(ROOT)) not in _MAY_PATCH
+    ]
     assert not found, f"patches of Tensor/Layer outside their definitions: {found}"
 
 
@@ -88,8 +95,9 @@ def test_every_lazy_submodule_exists():
 
 
 def test_import_of_a_missing_module_names_it():
-    out = subprocess.run([sys.executable, "-c", "import paddle.amp"], capture_output=True,
-                         text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-c", "import paddle.amp"], capture_output=True, text=True, timeout=300
+    )
     assert out.returncode != 0
     assert "ModuleNotFoundError: No module named 'paddle.amp'" in out.stderr
     assert "paddle_compat" not in out.stderr.splitlines()[-1]
@@ -100,11 +108,16 @@ def test_no_import_cycles():
     assert house_report.cycles(edges) == []
 
 
-def test_ruff_clean():
-    ruff = pytest.importorskip("ruff", reason="ruff is in the test extra")
-    del ruff
-    out = subprocess.run([sys.executable, "-m", "ruff", "check", *SOURCES, "tests"], cwd=ROOT,
-                         capture_output=True, text=True, timeout=300)
+@pytest.mark.parametrize("args", [["check"], ["format", "--check"]], ids=["lint", "format"])
+def test_ruff_clean(args):
+    pytest.importorskip("ruff", reason="ruff is in the test extra")
+    out = subprocess.run(
+        [sys.executable, "-m", "ruff", *args, *SOURCES, "tests"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
 
 

@@ -26,10 +26,13 @@ class _Fn(paddle.io.Dataset):
 def test_one_device_transfer_per_batch(monkeypatch):
     calls = []
     real = jax.device_put
-    monkeypatch.setattr(collate_mod.jax, "device_put",
-                        lambda x, *a, **k: calls.append(x) or real(x, *a, **k))
-    sample = lambda i: {"img": np.ones([3, 2], "float32") * i, "label": i,  # noqa: E731
-                        "extra": [np.zeros(1), float(i)]}
+    monkeypatch.setattr(
+        collate_mod.jax, "device_put", lambda x, *a, **k: calls.append(x) or real(x, *a, **k)
+    )
+
+    def sample(i):
+        return {"img": np.ones([3, 2], "float32") * i, "label": i, "extra": [np.zeros(1), float(i)]}
+
     loader = paddle.io.DataLoader(_Fn(sample), batch_size=4)
     batches = list(loader)
     assert len(batches) == 2 and len(calls) == 2  # one device_put per batch
@@ -51,8 +54,11 @@ def test_tensor_dataset_fast_path_matches_per_sample_collation():
     np.random.seed(0)
     fast = list(paddle.io.DataLoader(ds, batch_size=4, shuffle=True))
     np.random.seed(0)
-    slow = list(paddle.io.DataLoader(ds, batch_size=4, shuffle=True,
-                                     collate_fn=paddle.io.default_collate_fn))
+    slow = list(
+        paddle.io.DataLoader(
+            ds, batch_size=4, shuffle=True, collate_fn=paddle.io.default_collate_fn
+        )
+    )
     assert len(fast) == len(slow) == 3
     for f, s in zip(fast, slow):
         assert [t.tolist() for t in f] == [t.tolist() for t in s]
@@ -74,9 +80,12 @@ def test_map_workers_are_emulated_in_process():
         seen.append((i, info.id, info.num_workers))
         return np.array([i])
 
-    loader = paddle.io.DataLoader(_Fn(sample, 6), batch_size=2, num_workers=3,
-                                  worker_init_fn=lambda wid: inits.append(
-                                      paddle.io.get_worker_info().id == wid and wid))
+    loader = paddle.io.DataLoader(
+        _Fn(sample, 6),
+        batch_size=2,
+        num_workers=3,
+        worker_init_fn=lambda wid: inits.append(paddle.io.get_worker_info().id == wid and wid),
+    )
     assert [b.numpy().ravel().tolist() for b in loader] == [[0, 1], [2, 3], [4, 5]]
     assert [w for _, w, _ in seen] == [0, 0, 1, 1, 2, 2]
     assert inits == [0, 1, 2] or inits == [False, 1, 2]  # wid 0 is falsy
@@ -115,8 +124,9 @@ def test_distributed_batch_sampler_reads_rank_from_env(monkeypatch):
 
 
 def test_loader_is_reusable_and_callable():
-    loader = paddle.io.DataLoader(_Fn(lambda i: np.array([i]), 5), batch_size=2,
-                                  places=paddle.CPUPlace())
+    loader = paddle.io.DataLoader(
+        _Fn(lambda i: np.array([i]), 5), batch_size=2, places=paddle.CPUPlace()
+    )
     it = iter(loader)
     assert len(it) == 3
     assert [b.numpy().ravel().tolist() for b in it] == [[0, 1], [2, 3], [4]]
@@ -131,16 +141,32 @@ def test_iterable_dataset_workers_round_robin():
         def __iter__(self):
             yield from (np.array([i]) for i in range(3))
 
-    out = [b.numpy().ravel().tolist()
-           for b in paddle.io.DataLoader(Dup(), batch_size=2, num_workers=2)]
+    out = [
+        b.numpy().ravel().tolist() for b in paddle.io.DataLoader(Dup(), batch_size=2, num_workers=2)
+    ]
     assert out == [[0, 1], [0, 1], [2], [2]]
 
 
 def test_public_names():
-    for name in ("Dataset", "IterableDataset", "TensorDataset", "ComposeDataset", "ChainDataset",
-                 "ConcatDataset", "Subset", "random_split", "DataLoader", "BatchSampler",
-                 "DistributedBatchSampler", "Sampler", "SequenceSampler", "RandomSampler",
-                 "WeightedRandomSampler", "SubsetRandomSampler", "get_worker_info",
-                 "default_collate_fn"):
+    for name in (
+        "Dataset",
+        "IterableDataset",
+        "TensorDataset",
+        "ComposeDataset",
+        "ChainDataset",
+        "ConcatDataset",
+        "Subset",
+        "random_split",
+        "DataLoader",
+        "BatchSampler",
+        "DistributedBatchSampler",
+        "Sampler",
+        "SequenceSampler",
+        "RandomSampler",
+        "WeightedRandomSampler",
+        "SubsetRandomSampler",
+        "get_worker_info",
+        "default_collate_fn",
+    ):
         assert hasattr(paddle.io, name), name
     from paddle.io.dataloader.collate import default_collate_fn, default_convert_fn  # noqa: F401
