@@ -1,5 +1,6 @@
 """Shared by case programs: runs unchanged under real Paddle (tools/record_goldens.py) and under
-paddle_compat (tests/test_goldens.py). Only numpy here."""
+paddle_compat (tests/test_goldens.py). Only numpy at import time (``backprop`` imports paddle
+when called)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,58 @@ def rng(seed: int = 0) -> np.random.Generator:
 
 def randn(*shape, seed=0, dtype="float32"):
     return rng(seed).standard_normal(shape).astype(dtype)
+
+
+def weights(k: int, shape) -> np.ndarray:
+    """The fixed cotangent weights of float output ``k`` in every checked loss (the op table's
+    and ``backprop``'s): standard normals from ``rng(k + 7)``."""
+    return rng(k + 7).standard_normal(tuple(shape)).astype("float32")
+
+
+def flat_tensors(out) -> list:
+    if isinstance(out, list | tuple):
+        return [t for o in out for t in flat_tensors(o)]
+    return [out] if _is_tensor(out) else []
+
+
+GRAD_DTYPES = ("float16", "float32", "float64")
+
+
+def weighted_loss(paddle, outs: list):
+    """sum_k (outs[k] * weights(k)).sum() over the float outputs that carry gradient (None if
+    there are none)."""
+    loss = None
+    for k, o in enumerate(outs):
+        dt = str(o.dtype).replace("paddle.", "")
+        if dt not in GRAD_DTYPES or o.stop_gradient:
+            continue
+        term = (o * paddle.to_tensor(weights(k, o.shape).astype(dt))).sum()
+        loss = term if loss is None else loss + term.astype(loss.dtype)
+    return loss
+
+
+def backprop(fn, *inputs, grad=True):
+    """The one forward+backward helper of the case programs: ``fn`` on Tensors made from
+    ``inputs`` (numpy arrays or lists; float ones require grad), then backward of
+    ``weighted_loss`` of its float outputs. Returns ``[out, grads of the float inputs]``
+    (``[out]`` when ``grad`` is false)."""
+    import paddle
+
+    xs, leaves = [], []
+    for a in inputs:
+        g = grad and np.asarray(a).dtype.kind == "f"
+        x = paddle.to_tensor(a, stop_gradient=not g)
+        xs.append(x)
+        if g:
+            leaves.append(x)
+    out = fn(*xs)
+    out = list(out) if isinstance(out, tuple) else out
+    if not grad:
+        return [out]
+    loss = weighted_loss(paddle, flat_tensors(out))
+    if loss is not None:
+        loss.backward()
+    return [out, [x.grad for x in leaves]]
 
 
 def expect_error(fn):

@@ -5,8 +5,8 @@ and non-op paddle.* functions (broadcast_shape, finfo/iinfo, get/set_flags, dlpa
 from_numpy, as_tensor, dtype aliases, constants)."""
 
 import numpy as np
-from _api_util import grads, t
-from _util import expect_error, randn
+from _api_util import t
+from _util import backprop, expect_error, randn
 
 import paddle
 
@@ -205,7 +205,10 @@ def case_cast_methods():
 
 
 def case_cast_method_grad():
-    return [grads(lambda a: a.double() * 2, randn(3)), grads(lambda a: a.half().float(), randn(2))]
+    return [
+        backprop(lambda a: a.double() * 2, randn(3)),
+        backprop(lambda a: a.half().float(), randn(2)),
+    ]
 
 
 def case_new_tensors():

@@ -4,8 +4,8 @@ frexp, increment) and cumulative/structural math (cummax, logcumsumexp, diff, tr
 add_n, multiplex, renorm, reduce_as, take, isin, vander, combinations, baddbmm)."""
 
 import numpy as np
-from _api_util import grads, t
-from _util import expect_error, randn
+from _api_util import t
+from _util import backprop, expect_error, randn
 
 import paddle
 
@@ -42,10 +42,10 @@ def case_binary_float():
 def case_binary_float_grads():
     a, b = randn(2, 3), randn(2, 3, seed=1)
     return [
-        grads(paddle.hypot, a, b),
-        grads(paddle.logaddexp, a, b),
-        grads(paddle.copysign, a, b),
-        grads(lambda x: paddle.ldexp(x, paddle.to_tensor([1, 0, -1])), a),
+        backprop(paddle.hypot, a, b),
+        backprop(paddle.logaddexp, a, b),
+        backprop(paddle.copysign, a, b),
+        backprop(lambda x: paddle.ldexp(x, paddle.to_tensor([1, 0, -1])), a),
     ]
 
 
@@ -87,8 +87,8 @@ def case_angle_units():
         paddle.deg2rad(_i([180, 90])),
         paddle.rad2deg(_i([1, 2])),
         x.deg2rad(),
-        grads(paddle.deg2rad, randn(3)),
-        grads(paddle.rad2deg, randn(3)),
+        backprop(paddle.deg2rad, randn(3)),
+        backprop(paddle.rad2deg, randn(3)),
     ]
 
 
@@ -127,8 +127,8 @@ def case_stanh_sinc():
         paddle.sinc(x),
         expect_error(lambda: paddle.sinc(_i([0, 1, 2]))),
         x.stanh(scale_a=0.5),
-        grads(paddle.stanh, randn(4)),
-        grads(paddle.sinc, randn(4)),
+        backprop(paddle.stanh, randn(4)),
+        backprop(paddle.sinc, randn(4)),
     ]
 
 
@@ -145,7 +145,7 @@ def case_nan_to_num():
         x.nan_to_num(),
         y,
         expect_error(lambda: paddle.nan_to_num(_i([1, 2]))),
-        grads(lambda a: paddle.nan_to_num(a / a.abs()), np.array([0.0, 2.0, -3.0], "float32")),
+        backprop(lambda a: paddle.nan_to_num(a / a.abs()), np.array([0.0, 2.0, -3.0], "float32")),
     ]
 
 
@@ -176,13 +176,13 @@ def case_special_unary():
 def case_special_grads():
     a = np.array([0.5, 1.5, 3.0], "float32")
     return [
-        grads(paddle.gammaln, a),
-        grads(paddle.i0, a),
-        grads(paddle.i0e, a),
-        grads(paddle.i1, a),
-        grads(paddle.i1e, a),
-        grads(lambda x: paddle.polygamma(x, 1), a),
-        grads(lambda x: paddle.multigammaln(x + 2, 2), a),
+        backprop(paddle.gammaln, a),
+        backprop(paddle.i0, a),
+        backprop(paddle.i0e, a),
+        backprop(paddle.i1, a),
+        backprop(paddle.i1e, a),
+        backprop(lambda x: paddle.polygamma(x, 1), a),
+        backprop(lambda x: paddle.multigammaln(x + 2, 2), a),
     ]
 
 
@@ -205,7 +205,7 @@ def case_frexp():
         paddle.frexp(x.astype("float64")),
         x.frexp(),
         expect_error(lambda: paddle.frexp(_i([1, 2]))),
-        grads(lambda a: paddle.frexp(a)[0], np.array([1.0, 3.0, -0.3], "float32")),
+        backprop(lambda a: paddle.frexp(a)[0], np.array([1.0, 3.0, -0.3], "float32")),
     ]
 
 
@@ -248,8 +248,8 @@ def case_cummax_cummin():
 def case_cummax_grads():
     a = np.array([[1.0, 3.0, 3.0, 2.0], [4.0, 1.0, 1.0, 0.0]], "float32")
     return [
-        grads(lambda x: paddle.cummax(x, axis=1)[0], a),
-        grads(lambda x: paddle.cummin(x, axis=0)[0], a),
+        backprop(lambda x: paddle.cummax(x, axis=1)[0], a),
+        backprop(lambda x: paddle.cummin(x, axis=0)[0], a),
     ]
 
 
@@ -262,7 +262,7 @@ def case_logcumsumexp():
         paddle.logcumsumexp(_i([1, 2, 3])),
         x.logcumsumexp(axis=-1),
         paddle.logcumsumexp(paddle.to_tensor([-1e30, 0.0, 1e3])),
-        grads(lambda a: paddle.logcumsumexp(a, axis=1), randn(2, 3)),
+        backprop(lambda a: paddle.logcumsumexp(a, axis=1), randn(2, 3)),
     ]
 
 
@@ -278,7 +278,7 @@ def case_diff():
         paddle.diff(b),
         x.diff(n=1, axis=1),
         paddle.diff(_i([1, 2]), n=3),
-        grads(lambda a: paddle.diff(a, n=2, axis=1), randn(2, 4)),
+        backprop(lambda a: paddle.diff(a, n=2, axis=1), randn(2, 4)),
     ]
 
 
@@ -296,8 +296,8 @@ def case_trapezoid():
         paddle.cumulative_trapezoid(y, x=xs),
         expect_error(lambda: paddle.trapezoid(_i([1, 2, 4]))),
         expect_error(lambda: paddle.trapezoid(y, x=xs, dx=1.0)),
-        grads(lambda a: paddle.trapezoid(a, dx=0.5), randn(2, 4)),
-        grads(lambda a: paddle.cumulative_trapezoid(a), randn(2, 4)),
+        backprop(lambda a: paddle.trapezoid(a, dx=0.5), randn(2, 4)),
+        backprop(lambda a: paddle.cumulative_trapezoid(a), randn(2, 4)),
     ]
 
 
@@ -311,8 +311,8 @@ def case_add_n_multiplex():
         paddle.add_n(a),
         paddle.multiplex([a, b, c], idx),
         expect_error(lambda: paddle.multiplex([a, b], paddle.to_tensor([[0], [0]]))),
-        grads(lambda x, y: paddle.add_n([x, y, x]), randn(2, 2), randn(2, 2, seed=1)),
-        grads(
+        backprop(lambda x, y: paddle.add_n([x, y, x]), randn(2, 2), randn(2, 2, seed=1)),
+        backprop(
             lambda x, y: paddle.multiplex([x, y], paddle.to_tensor([[1], [0]], dtype="int32")),
             randn(2, 2),
             randn(2, 2, seed=1),
@@ -329,7 +329,7 @@ def case_renorm():
         paddle.renorm(x, 1, 1, 1.0),
         x.renorm(3, 0, 1.0),
         y,
-        grads(lambda a: paddle.renorm(a, 2, 0, 1.0), randn(3, 2)),
+        backprop(lambda a: paddle.renorm(a, 2, 0, 1.0), randn(3, 2)),
     ]
 
 
@@ -341,7 +341,7 @@ def case_reduce_as():
         paddle.reduce_as(x, paddle.zeros([2, 1, 4])),
         x.reduce_as(paddle.zeros([1, 3, 4])),
         paddle.reduce_as(_i([[1, 2], [3, 4]]), _i([0, 0])),
-        grads(lambda a: paddle.reduce_as(a, paddle.zeros([3, 1])), randn(2, 3, 2)),
+        backprop(lambda a: paddle.reduce_as(a, paddle.zeros([3, 1])), randn(2, 3, 2)),
     ]
 
 
@@ -354,7 +354,7 @@ def case_take():
         x.take(_i([1], "int32")),
         expect_error(lambda: paddle.take(x, _i([6]))),
         expect_error(lambda: paddle.take(x, _i([-7]))),
-        grads(lambda a: paddle.take(a, paddle.to_tensor([0, 0, 3])), randn(2, 2)),
+        backprop(lambda a: paddle.take(a, paddle.to_tensor([0, 0, 3])), randn(2, 2)),
     ]
 
 
@@ -375,7 +375,7 @@ def case_vander():
         paddle.vander(paddle.to_tensor([1.0, 2.0]), n=3),
         paddle.vander(paddle.to_tensor([1.0, 2.0, 0.5]), n=2, increasing=True),
         paddle.vander(_i([2, 3]), n=0),
-        grads(lambda a: paddle.vander(a, 3), randn(3)),
+        backprop(lambda a: paddle.vander(a, 3), randn(3)),
     ]
 
 
@@ -391,7 +391,7 @@ def case_combinations():
         paddle.combinations(x, with_replacement=True),
         paddle.combinations(x, r=4),
         x.combinations(r=1),
-        grads(lambda a: paddle.combinations(a), randn(3)),
+        backprop(lambda a: paddle.combinations(a), randn(3)),
     ]
 
 
@@ -406,7 +406,7 @@ def case_baddbmm():
         z,
         paddle.baddbmm(t(2, 1, 2), x, y),
         expect_error(lambda: paddle.baddbmm(inp, x, x)),
-        grads(
+        backprop(
             lambda a, b, c: paddle.baddbmm(a, b, c, beta=0.5, alpha=2.0),
             randn(2, 2, 2),
             randn(2, 2, 3, seed=1),

@@ -2,7 +2,7 @@
 errors."""
 
 import numpy as np
-from _util import expect_error, randn
+from _util import backprop, expect_error, randn
 
 import paddle
 
@@ -24,26 +24,6 @@ def _t(a, grad=False):
     a = np.asarray(a)
     a = a.astype("float32") if a.dtype == np.float64 else a
     return paddle.to_tensor(a, stop_gradient=not grad)
-
-
-def _grad(fn, a, weight=True):
-    """Outputs of fn on a grad-requiring tensor, plus the grad of a weighted sum."""
-    x = _t(a, grad=True)
-    out = fn(x)
-    first = out[0] if isinstance(out, tuple | list) else out
-    w = np.arange(1, first.size + 1, dtype=str(first.dtype).split(".")[-1]).reshape(first.shape)
-    (first * (_t(w) if weight else 1.0)).sum().backward()
-    return [out if not isinstance(out, tuple) else list(out), x.grad]
-
-
-def _grad2(fn, a, b):
-    """Like _grad for a binary op; both inputs require grad (Paddle 3.3.1 segfaults in the
-    backward of cross/solve/... when the second input stops gradient)."""
-    x, y = _t(a, grad=True), _t(b, grad=True)
-    out = fn(x, y)
-    w = np.arange(1, out.size + 1, dtype="float32").reshape(out.shape)
-    (out * _t(w)).sum().backward()
-    return [out, x.grad, y.grad]
 
 
 def case_norm_vector():
@@ -122,10 +102,10 @@ def case_norm_grads():
     full = np.array([[2.0, -1.0, 0.5], [1.0, 3.0, -2.0], [0.0, 1.5, 4.0]], dtype="float32")
     out = []
     for p in [None, "fro", 1, INF, 3]:
-        out += _grad(lambda x, p=p: paddle.norm(x, p=p), A3[0], weight=False)
-    out += _grad(lambda x: paddle.norm(x, p="nuc"), full, weight=False)
-    out += _grad(lambda x: paddle.norm(x, p=2, axis=1), A3[0])
-    out += _grad(lambda x: L.matrix_norm(x, p=1), full, weight=False)
+        out += backprop(lambda x, p=p: paddle.norm(x, p=p), A3[0])
+    out += backprop(lambda x: paddle.norm(x, p="nuc"), full)
+    out += backprop(lambda x: paddle.norm(x, p=2, axis=1), A3[0])
+    out += backprop(lambda x: L.matrix_norm(x, p=1), full)
     return out
 
 
@@ -138,8 +118,8 @@ def case_dist_cdist():
     out += [paddle.dist(x, _t([1.0, 1.0, 1.0]), p=3), x.dist(y)]
     out += [paddle.cdist(a, b, p=p) for p in (2.0, 1.0, 0.0, INF, 3.0)]
     out += [paddle.cdist(_t(randn(2, 3, 2)), _t(randn(2, 4, 2, seed=1))), a.cdist(b)]
-    out += _grad2(paddle.cdist, a.numpy(), b.numpy())
-    out += _grad2(paddle.dist, x.numpy(), y.numpy())
+    out += backprop(paddle.cdist, a.numpy(), b.numpy())
+    out += backprop(paddle.dist, x.numpy(), y.numpy())
     return out + [
         expect_error(lambda: paddle.dist(x, _t([1.0, 2.0]))),
         expect_error(lambda: paddle.cdist(a, paddle.ones([2, 3]))),
@@ -167,8 +147,8 @@ def case_cross_t_trace():
         paddle.trace(_t([[1, 2], [3, 4]])),
         paddle.trace(xc, offset=5),
         xc.trace(),
-        _grad2(paddle.cross, x3.numpy(), y3.numpy()),
-        _grad(lambda t: paddle.trace(t, offset=1), [[1.0, 2.0, 4.0], [3.0, 1.0, 0.0]]),
+        backprop(paddle.cross, x3.numpy(), y3.numpy()),
+        backprop(lambda t: paddle.trace(t, offset=1), [[1.0, 2.0, 4.0], [3.0, 1.0, 0.0]]),
         expect_error(lambda: paddle.cross(x3, y3, axis=0)),
         expect_error(lambda: paddle.cross(paddle.ones([3]), paddle.ones([2, 3]))),
         expect_error(lambda: paddle.t(paddle.ones([2, 2, 2]))),
@@ -205,9 +185,9 @@ def case_products():
         xc.cov(),
         L.corrcoef(xc),
         xc.corrcoef(rowvar=False),
-        _grad2(lambda s, t: L.multi_dot([s, t]), randn(2, 3), randn(3, 2)),
-        _grad(lambda t: L.matrix_power(t, 3), [[2.0, 1.0], [1.0, 3.0]]),
-        _grad(lambda t: L.cov(t), [[1.0, 2.0, 4.0], [3.0, 1.0, 0.0]]),
+        backprop(lambda s, t: L.multi_dot([s, t]), randn(2, 3), randn(3, 2)),
+        backprop(lambda t: L.matrix_power(t, 3), [[2.0, 1.0], [1.0, 3.0]]),
+        backprop(lambda t: L.cov(t), [[1.0, 2.0, 4.0], [3.0, 1.0, 0.0]]),
         expect_error(lambda: L.multi_dot([paddle.ones([2, 3])])),
         expect_error(lambda: L.multi_dot([paddle.ones([2, 3]), paddle.ones([4, 4])])),
         expect_error(lambda: L.matrix_power(_t([[1, 2], [3, 4]]), 2)),
@@ -254,11 +234,11 @@ def case_det_inv():
 def case_det_inv_grads():
     a = randn(3, 3) + 2 * np.eye(3, dtype="float32")
     return (
-        _grad(L.det, a, weight=False)
-        + _grad(L.inv, a)
-        + _grad(lambda t: L.slogdet(t), a)
-        + _grad(L.pinv, M32)
-        + _grad(L.matrix_exp, a * 0.3)
+        backprop(L.det, a)
+        + backprop(L.inv, a)
+        + backprop(lambda t: L.slogdet(t), a)
+        + backprop(L.pinv, M32)
+        + backprop(L.matrix_exp, a * 0.3)
     )
 
 
@@ -310,9 +290,9 @@ def case_solvers():
         list(L.lu_unpack(lu, piv)),
         L.lu_solve(_t([[1.0], [2.0], [3.0]]), lu, piv),
         L.lu_solve(_t([[1.0], [2.0], [3.0]]), lu, piv, trans="T"),
-        _grad2(L.solve, [[2.0, 1.0], [1.0, 3.0]], [[1.0], [3.0]]),
-        _grad2(L.triangular_solve, [[2.0, 1.0], [0.0, 3.0]], [[1.0], [3.0]]),
-        _grad2(lambda s, t: L.lstsq(s, t)[0], x.numpy(), y.numpy()),
+        backprop(L.solve, [[2.0, 1.0], [1.0, 3.0]], [[1.0], [3.0]]),
+        backprop(L.triangular_solve, [[2.0, 1.0], [0.0, 3.0]], [[1.0], [3.0]]),
+        backprop(lambda s, t: L.lstsq(s, t)[0], x.numpy(), y.numpy()),
     ]
 
 
@@ -365,10 +345,10 @@ def case_decompositions():
 
 def case_decomposition_grads():
     sym_nonsym = [[4.0, 2.0], [1.0, 3.0]]
-    out = _grad(L.cholesky, sym_nonsym) + _grad(L.cholesky, SPD)
-    out += _grad(lambda t: L.eigvalsh(t), sym_nonsym) + _grad(lambda t: L.eigh(t)[0], SPD)
-    out += _grad(lambda t: L.eigvalsh(t, UPLO="U"), sym_nonsym)
-    out += _grad(L.svdvals, M32)
+    out = backprop(L.cholesky, sym_nonsym) + backprop(L.cholesky, SPD)
+    out += backprop(lambda t: L.eigvalsh(t), sym_nonsym) + backprop(lambda t: L.eigh(t)[0], SPD)
+    out += backprop(lambda t: L.eigvalsh(t, UPLO="U"), sym_nonsym)
+    out += backprop(L.svdvals, M32)
     x = _t(M32, grad=True)
     q, r = L.qr(x)  # sign-invariant loss; both outputs used (Paddle crashes otherwise)
     ((r.abs() * _t([[1.0, 2.0], [3.0, 4.0]])).sum() + (q * q * _t(M32)).sum()).backward()

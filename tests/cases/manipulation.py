@@ -3,9 +3,8 @@ gather/scatter/index_*/take/put_along_axis, where, masked_*, repeat_interleave, 
 crop, tensordot, diagonal, view. Values, dtypes, 0-d/empty shapes, gradients, error types."""
 
 import numpy as np
-from _api_util import grads as _grads
 from _api_util import t as _t
-from _util import expect_error, randn
+from _util import backprop, expect_error, randn
 
 import paddle
 
@@ -27,7 +26,7 @@ def case_cast():
 
 
 def case_cast_grad():
-    return _grads(lambda x: paddle.cast(x, "float64") * 2, randn(2, 3))
+    return backprop(lambda x: paddle.cast(x, "float64") * 2, randn(2, 3))
 
 
 def case_cast_inplace():
@@ -65,7 +64,7 @@ def case_reshape_errors():
 
 
 def case_reshape_grad_and_inplace():
-    out = _grads(lambda x: x.reshape([3, 2]).sin(), randn(2, 3))
+    out = backprop(lambda x: x.reshape([3, 2]).sin(), randn(2, 3))
     y = paddle.arange(6).astype("float32")
     r = y.reshape_([2, 3])
     leaf = paddle.ones([2])
@@ -112,7 +111,7 @@ def case_transpose_errors():
 
 
 def case_transpose_grad():
-    return _grads(lambda x: paddle.moveaxis(x.transpose([1, 0, 2]), 2, 0), randn(2, 3, 4))
+    return backprop(lambda x: paddle.moveaxis(x.transpose([1, 0, 2]), 2, 0), randn(2, 3, 4))
 
 
 def case_squeeze_unsqueeze_flatten():
@@ -162,7 +161,7 @@ def case_squeeze_family_errors_and_inplace():
 
 
 def case_squeeze_grad():
-    return _grads(
+    return backprop(
         lambda x: paddle.unsqueeze(paddle.squeeze(x, 1), [0, 2]).flatten(), randn(2, 1, 3)
     )
 
@@ -204,8 +203,8 @@ def case_concat_stack_errors():
 
 def case_concat_stack_grad():
     return [
-        _grads(lambda a, b: paddle.concat([a, b * 2], axis=1), randn(2, 3), randn(2, 2, seed=1)),
-        _grads(lambda a, b: paddle.stack([a, b], axis=1), randn(2, 3), randn(2, 3, seed=1)),
+        backprop(lambda a, b: paddle.concat([a, b * 2], axis=1), randn(2, 3), randn(2, 2, seed=1)),
+        backprop(lambda a, b: paddle.stack([a, b], axis=1), randn(2, 3), randn(2, 3, seed=1)),
     ]
 
 
@@ -243,8 +242,8 @@ def case_split_errors():
 
 def case_split_grad():
     return [
-        _grads(lambda x: paddle.split(x, [1, -1], axis=1), randn(2, 3)),
-        _grads(lambda x: paddle.unbind(x, 0), randn(2, 3)),
+        backprop(lambda x: paddle.split(x, [1, -1], axis=1), randn(2, 3)),
+        backprop(lambda x: paddle.unbind(x, 0), randn(2, 3)),
     ]
 
 
@@ -284,9 +283,9 @@ def case_expand_errors():
 
 def case_expand_grad():
     return [
-        _grads(lambda x: paddle.expand(x, [3, 2, 3]), randn(2, 1)),
-        _grads(lambda x: paddle.tile(x, [2, 3]), randn(2, 2)),
-        _grads(lambda x, y: paddle.broadcast_tensors([x, y]), randn(2, 1), randn(1, 3, seed=1)),
+        backprop(lambda x: paddle.expand(x, [3, 2, 3]), randn(2, 1)),
+        backprop(lambda x: paddle.tile(x, [2, 3]), randn(2, 2)),
+        backprop(lambda x, y: paddle.broadcast_tensors([x, y]), randn(2, 1), randn(1, 3, seed=1)),
     ]
 
 
@@ -327,8 +326,8 @@ def case_flip_roll_errors():
 
 def case_flip_roll_grad():
     return [
-        _grads(lambda x: paddle.roll(paddle.flip(x, 1), [1], [0]), randn(3, 4)),
-        _grads(lambda x: paddle.rot90(x).diagonal(), randn(3, 4)),
+        backprop(lambda x: paddle.roll(paddle.flip(x, 1), [1], [0]), randn(3, 4)),
+        backprop(lambda x: paddle.rot90(x).diagonal(), randn(3, 4)),
     ]
 
 
@@ -370,10 +369,10 @@ def case_gather_errors():
 def case_gather_grad():
     idx = paddle.to_tensor([2, 0, 2])
     return [
-        _grads(lambda x: paddle.gather(x, idx), randn(3, 2)),
-        _grads(lambda x: paddle.gather_nd(x, paddle.to_tensor([[0, 1], [0, 1]])), randn(2, 3)),
-        _grads(lambda x: paddle.index_select(x, idx, axis=1), randn(2, 3)),
-        _grads(
+        backprop(lambda x: paddle.gather(x, idx), randn(3, 2)),
+        backprop(lambda x: paddle.gather_nd(x, paddle.to_tensor([[0, 1], [0, 1]])), randn(2, 3)),
+        backprop(lambda x: paddle.index_select(x, idx, axis=1), randn(2, 3)),
+        backprop(
             lambda x: paddle.take_along_axis(x, paddle.to_tensor([[0, 0], [1, 2]]), 1), randn(2, 3)
         ),
     ]
@@ -421,18 +420,18 @@ def case_scatter_inplace():
 def case_scatter_grad():
     idx = paddle.to_tensor([2, 0])
     return [
-        _grads(lambda x, u: paddle.scatter(x, idx, u), randn(3, 2), randn(2, 2, seed=1)),
-        _grads(
+        backprop(lambda x, u: paddle.scatter(x, idx, u), randn(3, 2), randn(2, 2, seed=1)),
+        backprop(
             lambda x, u: paddle.scatter(x, idx, u, overwrite=False),
             randn(3, 2),
             randn(2, 2, seed=1),
         ),
-        _grads(
+        backprop(
             lambda x, u: paddle.scatter_nd_add(x, paddle.to_tensor([[1], [1]]), u),
             randn(3, 2),
             randn(2, 2, seed=1),
         ),
-        _grads(
+        backprop(
             lambda x, v: paddle.index_add(x, idx, 0, v, alpha=3), randn(3, 2), randn(2, 2, seed=1)
         ),
     ]
@@ -463,8 +462,10 @@ def case_put_along_axis():
 def case_put_along_axis_grad():
     idx = paddle.to_tensor([[0, 2], [1, 0]])
     return [
-        _grads(lambda x, v: paddle.put_along_axis(x, idx, v, 1), randn(2, 3), randn(2, 2, seed=1)),
-        _grads(
+        backprop(
+            lambda x, v: paddle.put_along_axis(x, idx, v, 1), randn(2, 3), randn(2, 2, seed=1)
+        ),
+        backprop(
             lambda x, v: paddle.put_along_axis(x, idx, v, 1, "add"),
             randn(2, 3),
             randn(2, 2, seed=1),
@@ -510,7 +511,7 @@ def case_where_errors():
 
 def case_where_grad_and_inplace():
     c = paddle.to_tensor([True, False, True])
-    g = _grads(lambda x, y: paddle.where(c, x * 2, y), randn(3), randn(3, seed=1))
+    g = backprop(lambda x, y: paddle.where(c, x * 2, y), randn(3), randn(3, seed=1))
     a = paddle.to_tensor([1.0, 2.0, 3.0])
     r = paddle.where_(c, a, paddle.zeros([3]))
     return [g, a, r]
@@ -528,7 +529,7 @@ def case_masked_fill_scatter():
         paddle.masked_fill(x[:1], paddle.ones([3, 4], dtype="bool"), -1.0),
         paddle.masked_scatter(x, c, paddle.arange(20, dtype="float32")),
         y,
-        _grads(lambda a, v: paddle.masked_fill(a, c, v), randn(3, 4), np.float32(2.0)),
+        backprop(lambda a, v: paddle.masked_fill(a, c, v), randn(3, 4), np.float32(2.0)),
     ]
 
 
@@ -544,7 +545,7 @@ def case_repeat_interleave():
         x.repeat_interleave(1),
         expect_error(lambda: paddle.repeat_interleave(x, [1, 0, 2], axis=1)),
         expect_error(lambda: paddle.repeat_interleave(x, paddle.to_tensor([1, 2]), axis=1)),
-        _grads(
+        backprop(
             lambda a: paddle.repeat_interleave(a, paddle.to_tensor([2, 1]), axis=0), randn(2, 3)
         ),
     ]
@@ -568,7 +569,7 @@ def case_slice_family():
         expect_error(lambda: paddle.crop(x, [3, 3], [1, 1])),
         paddle.narrow(x, 1, 1, 2),
         paddle.narrow(x, -1, -2, 2),
-        _grads(lambda a: paddle.strided_slice(a, [1], [3], [0], [-2]), randn(3, 4)),
+        backprop(lambda a: paddle.strided_slice(a, [1], [3], [0], [-2]), randn(3, 4)),
     ]
 
 
@@ -608,7 +609,7 @@ def case_tensordot():
         paddle.tensordot(x, y, [[1], [0]]),
         paddle.tensordot(x.astype("int64"), x.astype("int64"), 0),
         expect_error(lambda: paddle.tensordot(x, x.astype("float64"), 2)),
-        _grads(lambda a, b: paddle.tensordot(a, b, [[1], [0]]), randn(3, 4), randn(4, 2, seed=1)),
+        backprop(lambda a, b: paddle.tensordot(a, b, [[1], [0]]), randn(3, 4), randn(4, 2, seed=1)),
     ]
 
 

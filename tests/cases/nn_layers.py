@@ -8,7 +8,7 @@ repr, state_dict summary, outputs, input gradients and parameter gradients."""
 
 import numpy as np
 import paddle.nn as nn
-from _util import expect_error, randn
+from _util import expect_error, randn, weighted_loss
 
 import paddle
 
@@ -51,11 +51,7 @@ def run_layer(make, *arrays, grad=True, eval_mode=False, calls=1):
     outs = list(out) if isinstance(out, tuple | list) else [out]
     res = {**_summary(layer), "out": outs}
     if grad:
-        loss = None
-        for i, o in enumerate(outs):
-            if "float" in str(o.dtype) and not o.stop_gradient:
-                term = (o * T(randn(*o.shape, seed=100 + i))).sum()
-                loss = term if loss is None else loss + term
+        loss = weighted_loss(paddle, outs)
         if loss is not None:
             loss.backward()
         res["grads"] = [t.grad for t in ts if not t.stop_gradient]

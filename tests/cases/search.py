@@ -1,22 +1,11 @@
 """Search and sort ops: topk, sort/argsort, kthvalue, mode, searchsorted, bucketize,
 index_sample, nonzero, masked_select, unique, unique_consecutive."""
 
-import numpy as np
-from _util import expect_error, randn
+from _util import backprop, expect_error, randn
 
 import paddle
 
 X = [[3.0, 1.0, 2.0, 8.0], [0.0, 5.0, 4.0, -1.0]]
-
-
-def _grad_of(fn, data, dtype="float32"):
-    """Run ``fn`` on a grad-requiring tensor, backprop a weighted sum, return outputs + grad."""
-    x = paddle.to_tensor(np.asarray(data, dtype=dtype), stop_gradient=False)
-    out = fn(x)
-    first = out[0] if isinstance(out, tuple | list) else out
-    w = paddle.to_tensor(np.arange(1, first.size + 1, dtype=dtype).reshape(first.shape))
-    (first * w).sum().backward()
-    return [list(out) if isinstance(out, tuple | list) else out, x.grad]
 
 
 def case_topk():
@@ -35,7 +24,7 @@ def case_topk():
 
 
 def case_topk_grad():
-    return _grad_of(lambda x: paddle.topk(x, 2), X) + _grad_of(
+    return backprop(lambda x: paddle.topk(x, 2), X) + backprop(
         lambda x: paddle.topk(x, 1, axis=0, largest=False), X
     )
 
@@ -75,7 +64,7 @@ def case_sort_argsort():
 
 
 def case_sort_grad():
-    return _grad_of(lambda x: paddle.sort(x, axis=1), X) + _grad_of(
+    return backprop(lambda x: paddle.sort(x, axis=1), X) + backprop(
         lambda x: paddle.sort(x, axis=0, descending=True), X
     )
 
@@ -107,7 +96,7 @@ def case_kthvalue_mode():
 
 def case_kthvalue_mode_grad():
     m = [[1.0, 2.0, 2.0, 3.0, 3.0], [5.0, 5.0, 4.0, 4.0, 1.0]]
-    return _grad_of(lambda x: paddle.kthvalue(x, 2), X) + _grad_of(lambda x: paddle.mode(x), m)
+    return backprop(lambda x: paddle.kthvalue(x, 2), X) + backprop(lambda x: paddle.mode(x), m)
 
 
 def case_kthvalue_errors():
@@ -159,7 +148,7 @@ def case_index_sample():
         paddle.index_sample(x, paddle.to_tensor([[0, 0], [2, 1]], dtype="int32")),
         x.index_sample(paddle.to_tensor([[2], [0]])),
         paddle.index_sample(paddle.to_tensor([[1, 2], [3, 4]]), paddle.to_tensor([[1], [0]])),
-        _grad_of(lambda t: paddle.index_sample(t, i), [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]),
+        backprop(lambda t: paddle.index_sample(t, i), [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]),
         expect_error(lambda: paddle.index_sample(x, paddle.to_tensor([[0, 0]]))),
         expect_error(lambda: paddle.index_sample(x, paddle.to_tensor([0, 0]))),
         expect_error(lambda: paddle.index_sample(x, paddle.to_tensor([[0.0], [1.0]]))),

@@ -11,9 +11,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cases"))
 
-from _util import normalize  # noqa: E402
-
-GRAD_DTYPES = ("float16", "float32", "float64")
+from _util import GRAD_DTYPES, flat_tensors, normalize, weighted_loss, weights  # noqa: E402,F401
 
 
 def resolve(paddle, path: str):
@@ -53,32 +51,8 @@ def make_inputs(paddle, row, grad: bool):
     return args, kwargs, leaves
 
 
-def flat_tensors(out) -> list:
-    if isinstance(out, list | tuple):
-        return [t for o in out for t in flat_tensors(o)]
-    if hasattr(out, "stop_gradient") and hasattr(out, "numpy"):
-        return [out]
-    return []
-
-
 def dtype_name(t) -> str:
     return str(t.dtype).replace("paddle.", "")
-
-
-def weights(k: int, shape) -> np.ndarray:
-    """The fixed weights of output ``k`` in the loss whose gradient is checked."""
-    return np.random.default_rng(k + 7).standard_normal(tuple(shape)).astype("float32")
-
-
-def weighted_loss(paddle, outs: list):
-    loss = None
-    for k, o in enumerate(outs):
-        if dtype_name(o) not in GRAD_DTYPES or o.stop_gradient:
-            continue
-        w = paddle.to_tensor(weights(k, o.shape).astype(dtype_name(o)))
-        term = (o * w).sum()
-        loss = term if loss is None else loss + term.astype(loss.dtype)
-    return loss
 
 
 def call(paddle, row, grad: bool = False):
