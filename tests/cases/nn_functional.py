@@ -17,7 +17,6 @@ def _register(table, prefix="", grad=True):
 TOLERANCE = {
     "case_act_gelu_tanh": (1e-5, 1e-5),  # Paddle's tanh-gelu gradient rounds differently
     "case_norm_group_norm_affine": (1e-4, 1e-5),
-    "case_norm_group_norm_nhwc_affine": (1e-4, 1e-5),
 }
 
 
@@ -576,11 +575,13 @@ _register(
             randn(6, seed=7),
             randn(6, seed=8),
         ),
+        # float64: Paddle 3.3.1's float32 NHWC group_norm weight gradient is ~1.5e-4 off its own
+        # float64 value (paddle-compat's float32 result matches float64)
         "group_norm_nhwc_affine": (
             lambda x, w, b: F.group_norm(x, 3, weight=w, bias=b, data_format="NHWC"),
-            randn(2, 2, 2, 6, seed=6),
-            randn(6, seed=7),
-            randn(6, seed=8),
+            randn(2, 2, 2, 6, seed=6, dtype="float64"),
+            randn(6, seed=7, dtype="float64"),
+            randn(6, seed=8, dtype="float64"),
         ),
         "local_response_norm": (
             lambda x: F.local_response_norm(x, 3, alpha=0.1),
