@@ -214,30 +214,14 @@ def unshard_dtensor(dist_tensor: Tensor) -> Tensor:
     return out
 
 
-# -- Tensor attributes (the core derives them; kept as functions for this package) --------------
-def placements(t: Tensor) -> list[Placement] | None:
-    """The placements of a distributed tensor (None for a dense one)."""
-    return t.placements
-
-
-def process_mesh(t: Tensor) -> ProcessMesh | None:
-    """The ProcessMesh of a distributed tensor (None for a dense one)."""
-    return t.process_mesh
-
-
-def is_dist(t: Tensor) -> bool:
-    """True for a distributed tensor."""
-    return t.is_dist()
-
-
 # -- shard_layer ---------------------------------------------------------------------------------
 def _replicate_rest(layer, mesh: ProcessMesh) -> None:
     """Replicate the parameters and buffers a shard_fn left dense."""
     for name, p in list(layer._parameters.items()):
-        if p is not None and not is_dist(p):
+        if p is not None and not p.is_dist():
             setattr(layer, name, shard_tensor(p, mesh, [Replicate()] * mesh.ndim))
     for name, b in list(layer._buffers.items()):
-        if b is not None and not is_dist(b):
+        if b is not None and not b.is_dist():
             layer._buffers[name] = shard_tensor(b, mesh, [Replicate()] * mesh.ndim)
 
 
@@ -262,7 +246,7 @@ def _specs_shard_fn(shard_specs, layer):
 
     def shard_fn(prefix, sub, mesh):
         for pname, p in list(sub._parameters.items()):
-            if p is None or is_dist(p):
+            if p is None or p.is_dist():
                 continue
             full = f"{prefix}.{pname}" if prefix else pname
             spec = (

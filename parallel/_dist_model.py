@@ -25,7 +25,6 @@ import numpy as np
 
 from paddle_compat._core.seams import Tensor, no_grad, state_of
 
-from ._api import is_dist, process_mesh
 from ._optimizer import (
     ShardingStage1,
     ShardingStage2,
@@ -279,7 +278,7 @@ class DistModel:
         sharding = self._strategy.sharding
         if sharding.enable and sharding.stage in (1, 2, 3):
             inner = optimizer._inner_opt if isinstance(optimizer, _ShardOptimizer) else optimizer
-            mesh = next((process_mesh(p) for p in self._layer.parameters() if is_dist(p)), None)
+            mesh = next((p.process_mesh for p in self._layer.parameters() if p.is_dist()), None)
             if mesh is None:
                 raise ValueError(
                     "strategy.sharding needs the model's parameters on a "

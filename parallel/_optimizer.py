@@ -43,7 +43,6 @@ from paddle_compat._core.seams import (
 )
 from paddle_compat.optimizer import Optimizer
 
-from ._api import is_dist, placements, process_mesh
 from ._mesh import get_mesh
 
 __all__ = ["ShardingStage1", "ShardingStage2", "ShardingStage3", "shard_optimizer"]
@@ -103,10 +102,10 @@ class _ShardingStageBase:
     def _placements(self, key: str, param: Tensor, tensor: Tensor):
         """(mesh, placements) for ``tensor`` (accumulator ``key``, ``"grad"`` or ``"param"``)
         of ``param``, or None to leave it as it is."""
-        if not is_dist(param):
+        if not param.is_dist():
             return None
-        mesh = process_mesh(param)
-        pls = placements(param)
+        mesh = param.process_mesh
+        pls = param.placements
         if "beta" in key or tensor.ndim == 0:
             return mesh, [Replicate() for _ in range(mesh.ndim)]
         if not self.stage or (key != "param" and tensor.shape[:1] == [1]):
@@ -179,7 +178,7 @@ class _ShardOptimizer(Optimizer):
             mesh = (
                 stage._mesh
                 or get_mesh()
-                or next((process_mesh(p) for p in params if is_dist(p)), None)
+                or next((p.process_mesh for p in params if p.is_dist()), None)
             )
             if mesh is None:
                 raise ValueError(
@@ -188,7 +187,7 @@ class _ShardOptimizer(Optimizer):
             stage._mesh = mesh
             stage._axis(mesh)  # validate the dim early
             for p in params:
-                if not is_dist(p):
+                if not p.is_dist():
                     place(p, mesh, [Replicate() for _ in range(mesh.ndim)])
         if stage is not None:
             for p in params:
@@ -214,7 +213,7 @@ class _ShardOptimizer(Optimizer):
 
     def _remember(self, t: Tensor) -> None:
         s = sharding_of(t)
-        if s is not None and is_dist(t):
+        if s is not None and t.is_dist():
             a = dist_attr(t)
             self._layouts[id(t)] = (weakref.ref(t), s, a[0] if a else None, a[1] if a else None)
 
