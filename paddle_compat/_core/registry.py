@@ -95,10 +95,6 @@ class OpDef:
 
     __signature__ = _PublicSignature()
 
-    @property
-    def method(self) -> str | None:
-        return self.methods[0] if self.methods else None
-
     def __call__(self, *args, **kwargs):
         return call_op(self, *args, **kwargs)
 
