@@ -3,8 +3,9 @@
 The block runs once without recording autograd, so its activations are not kept; it becomes ONE
 node on the eager tape whose backward recomputes the forward:
 
-* eagerly, by re-running the block with gradients on (the same kernels, the same RNG key when
-  ``preserve_rng_state``) and back-propagating through that short-lived sub-graph;
+* eagerly, by re-running the block with gradients on (the same kernels, the same host random
+  stream position when ``preserve_rng_state``) and back-propagating through that short-lived
+  sub-graph;
 * inside ``paddle.jit.to_static``, as ``jax.vjp`` of ``jax.checkpoint`` of the block written as a
   pure function of the Tensors it reads, so XLA rematerializes it in the backward pass.
 
@@ -44,10 +45,12 @@ class _Block:
         self.state: list[Tensor] = []
         self.values: list = []
         self.diff: list[Tensor] = []
+        self.host_rng: tuple = ()
 
     def forward(self):
         """Run the block without autograd, recording the Tensors it reads."""
-        with seams.recording() as rec, seams.no_grad():
+        self.host_rng = seams.host_rng_state()
+        with seams.recording(host_random=True) as rec, seams.no_grad():
             out = self.function(*self.args, **self.kwargs)
         rng = {id(t) for t in seams.rng_state().values()}
         for t in rec.read():
@@ -72,10 +75,17 @@ class _Block:
         Tensors, which become leaves); yields its outputs, and restores the state on exit."""
         diff_ids = {id(t): v for t, v in zip(self.diff, diff_values)}
         values = [diff_ids.get(id(t), v) for t, v in zip(self.state, self.values)]
-        with seams.swap_in(self.state, values, leaves=self.diff, eager=True):
-            with seams.set_grad_enabled(grad):
-                out = self.function(*self.args, **self.kwargs)
-            yield out
+        after = seams.host_rng_state()
+        if self.preserve:  # eager draws replay the forward's host stream
+            seams.set_host_rng_state(self.host_rng)
+        try:
+            with seams.swap_in(self.state, values, leaves=self.diff, eager=True, host_random=True):
+                with seams.set_grad_enabled(grad):
+                    out = self.function(*self.args, **self.kwargs)
+                yield out
+        finally:
+            if self.preserve:
+                seams.set_host_rng_state(after)
 
 
 def _diff_outputs(out):

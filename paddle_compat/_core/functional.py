@@ -153,11 +153,14 @@ def _merge(outer: trace_state.TraceContext | None, inner: trace_state.TraceConte
 
 
 @contextmanager
-def recording() -> Iterator[Recording]:
+def recording(host_random: bool = False) -> Iterator[Recording]:
     """Run the block eagerly and record the Tensors it touches; on success, an enclosing
-    recording or trace learns them too. The block's writes stay (nothing is restored)."""
+    recording or trace learns them too. The block's writes stay (nothing is restored).
+    host_random: random ops draw from the host stream, as in plain eager code (else from the
+    generator's key, as compiled code does)."""
     outer = trace_state.current()
-    ctx = trace_state.TraceContext(next(_uid_counter), {}, eager=True)
+    host_random = host_random and (outer is None or outer.host_random)  # inside to_static: key
+    ctx = trace_state.TraceContext(next(_uid_counter), {}, eager=True, host_random=host_random)
     trace_state.set_current(ctx)
     try:
         yield Recording(ctx)
@@ -174,6 +177,7 @@ def swap_in(
     *,
     leaves: Sequence[Tensor] = (),
     eager: bool = False,
+    host_random: bool = False,
 ) -> Iterator[trace_state.TraceContext]:
     """Let ``tensors`` hold ``values`` (arrays or tracers, with no autograd history) while the
     block runs, under a fresh trace context (yielded) that records what the block reads and
@@ -183,6 +187,7 @@ def swap_in(
     leaves: Tensors among ``tensors`` that are differentiable leaves inside the block
     (``stop_gradient=False``, no hooks), e.g. the inputs of a recomputed block's sub-graph.
     eager: the context records as an eager run (``recompute``) rather than a ``jax`` trace.
+    host_random: random ops in the block draw from the host stream (see ``recording``).
     """
     tensors = list(tensors)
     saved = [(t, t._value, t._node, t._out_idx, t._grad_slot) for t in tensors]
@@ -192,8 +197,10 @@ def swap_in(
     for t in leaves:
         t.stop_gradient, t._hooks = False, None
     known = {id(t): t for t in tensors}
-    ctx = trace_state.TraceContext(next(_uid_counter), known, eager=eager)
-    prev = trace_state.set_current(ctx)
+    prev = trace_state.current()
+    host_random = host_random and (prev is None or prev.host_random)
+    ctx = trace_state.TraceContext(next(_uid_counter), known, eager=eager, host_random=host_random)
+    trace_state.set_current(ctx)
     try:
         yield ctx
     finally:

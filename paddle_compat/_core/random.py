@@ -1,5 +1,14 @@
-"""The global random generator: a JAX PRNG key held in a Tensor, so ``to_static`` threads it
-through compiled functions as state (dropout differs from step to step)."""
+"""The global random generator.
+
+It holds two streams seeded by ``paddle.seed``:
+
+- the host engine (``MT19937_64``): real Paddle's CPU stream. Eager random ops and parameter
+  initializers draw from it with Paddle's samplers (``host_random``), so after ``paddle.seed(n)``
+  they give real Paddle's numbers, and creating a parameter compiles nothing;
+- a JAX PRNG key held in a Tensor, for random ops inside compiled code: ``to_static`` threads it
+  through the compiled function as state (dropout differs from step to step). Compiled code
+  draws different numbers from eager code (the same distributions).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +16,38 @@ import jax
 import numpy as np
 
 from . import trace_state
+from .mt19937 import MT19937_64
 from .tensor import Tensor
+
+try:  # a no-op check (~0.2 us) that JAX is not tracing
+    from jax._src.core import trace_state_clean as _jax_idle
+except ImportError:  # pragma: no cover - a JAX without it: trust our own trace context
+
+    def _jax_idle() -> bool:
+        return True
+
+
+def eager() -> bool:
+    """True when random ops run eagerly (they draw from the host stream): JAX is not tracing
+    and no ``to_static`` call is being recorded or traced (a ``recompute`` block's eager
+    recording counts as eager; to_static's first, eager call draws from the key like its
+    compiled calls, so a seeded to_static function gives the same numbers every time)."""
+    ctx = trace_state.current()
+    return (ctx is None or ctx.host_random) and _jax_idle()
+
+
+class GeneratorState:
+    """A snapshot of a generator (Paddle's ``GeneratorState``): the seed, the host engine's
+    words and index, and the compiled-code key."""
+
+    def __init__(self, seed: int, words: np.ndarray, index: int, key: np.ndarray):
+        self._seed, self._words, self._index, self._key = seed, words, index, key
+
+    def current_seed(self) -> int:
+        return self._seed
+
+    def __repr__(self) -> str:
+        return f"GeneratorState(current_seed={self._seed}, index={self._index})"
 
 
 @jax.jit
@@ -18,19 +58,26 @@ def _split(data):
 
 
 class Generator:
-    """Holds the key; every random op splits it once."""
+    """Paddle's generator: the host engine (eager draws) and a key (compiled draws)."""
 
     def __init__(self, seed: int | None = None):
         if seed is None:
             seed = int(np.random.SeedSequence().entropy % (2**63))
-        self._seed = seed
-        self._key = Tensor(jax.random.key_data(jax.random.key(seed)))
+        self._seed = int(seed)
+        self.engine = MT19937_64(self._seed)
+        self._key = Tensor(jax.random.key_data(jax.random.key(self._seed)))
         self._key.persistable = True
 
     def manual_seed(self, seed: int) -> Generator:
         self._seed = int(seed)
-        self._key._set_value(jax.random.key_data(jax.random.key(int(seed))))
+        self.engine.seed(self._seed)
+        self._key._set_value(jax.random.key_data(jax.random.key(self._seed)))
         return self
+
+    def seed(self) -> int:
+        """Reseed from entropy and return the new seed."""
+        self.manual_seed(int(np.random.SeedSequence().entropy % (2**63)))
+        return self._seed
 
     def initial_seed(self) -> int:
         return self._seed
@@ -41,13 +88,20 @@ class Generator:
         self._key._set_value(new)
         return sub
 
-    def get_state(self) -> Tensor:
+    def get_state(self) -> GeneratorState:
         trace_state.check_concrete(self._key, "get_rng_state()")
-        return Tensor(self._key._value)
+        words, index = self.engine.get_state()
+        return GeneratorState(self._seed, words, index, np.asarray(self._key._value))
 
-    def set_state(self, state) -> None:
-        v = state._value if isinstance(state, Tensor) else np.asarray(state)
-        self._key._set_value(jax.numpy.asarray(v, dtype=np.uint32))
+    def set_state(self, state: GeneratorState) -> None:
+        if not isinstance(state, GeneratorState):
+            raise TypeError(
+                f"set_rng_state expects the GeneratorState objects returned by get_rng_state, "
+                f"got {type(state).__name__}"
+            )
+        self._seed = state._seed
+        self.engine.set_state(state._words, state._index)
+        self._key._set_value(jax.numpy.asarray(state._key, dtype=np.uint32))
 
 
 default_generator = Generator()
@@ -62,7 +116,29 @@ def next_key():
     return default_generator.next_key()
 
 
-def get_rng_state(device=None) -> list[Tensor]:
+def host_engine(seed: int = 0) -> MT19937_64 | None:
+    """The engine an eager random op draws from: a fresh ``std::mt19937_64(seed)`` for a nonzero
+    ``seed`` (as Paddle's ops with a ``seed`` argument), else the global one; None while
+    tracing (the op then draws from the key)."""
+    if not eager():
+        return None
+    if seed:
+        return MT19937_64(int(seed), seed_seq=False)
+    if trace_state.current() is not None:  # a recording: the key is state of the compiled call
+        trace_state.read(default_generator._key)
+    return default_generator.engine
+
+
+def host_state() -> tuple:
+    """The global host engine's position (``recompute`` replays a block's draws from it)."""
+    return default_generator.engine.get_state()
+
+
+def set_host_state(state: tuple) -> None:
+    default_generator.engine.set_state(*state)
+
+
+def get_rng_state(device=None) -> list[GeneratorState]:
     return [default_generator.get_state()]
 
 
@@ -71,7 +147,7 @@ def set_rng_state(state_list, device=None) -> None:
     default_generator.set_state(st)
 
 
-def get_cuda_rng_state() -> list[Tensor]:
+def get_cuda_rng_state() -> list[GeneratorState]:
     return get_rng_state()
 
 

@@ -11,7 +11,8 @@ private to ``paddle_compat``; an outer package that needs more asks for a new se
   ``set_grad_enabled``.
 - Tracing: ``is_tracer``, ``check_concrete``, ``TraceContext``/``current_trace``/
   ``set_current_trace``.
-- Dtypes and RNG: ``to_dtype``, ``is_inexact_np``, ``next_key``.
+- Dtypes and RNG: ``to_dtype``, ``is_inexact_np``, ``next_key``, ``host_rng_state`` /
+  ``set_host_rng_state`` (the eager host stream's position).
 - Distribution (``dist_attr.py``, ``process_mesh.py``): the value types ``ProcessMesh``,
   ``Placement``/``Shard``/``Replicate``/``Partial``/``ReduceType``; placements -> JAX
   ``PartitionSpec`` (``to_partition_spec``, ``normalize_placements``, ``parse_shard_spec``);
@@ -50,7 +51,9 @@ from .dist_attr import (
 from .dtype import is_inexact_np, to_dtype
 from .functional import functionalize, recording, rng_state, state_of, swap_in, write_back
 from .process_mesh import ProcessMesh
+from .random import host_state as host_rng_state
 from .random import next_key
+from .random import set_host_state as set_host_rng_state
 from .registry import call_op, op, run_kernel
 from .tensor import Parameter, Tensor
 from .trace_state import TraceContext, check_concrete, is_tracer
@@ -91,6 +94,8 @@ __all__ = [
     "is_inexact_np",
     "is_tracer",
     "next_key",
+    "host_rng_state",
+    "set_host_rng_state",
     "no_grad",
     "normalize_placements",
     "op",

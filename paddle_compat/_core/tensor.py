@@ -22,6 +22,14 @@ _uid_counter = itertools.count()
 _ARRAY_TYPES = (jax.Array, jax.core.Tracer)
 
 
+def to_device(value):
+    """A host value as a device array. numpy arrays are transferred with ``device_put``:
+    ``jnp.asarray`` of a numpy array compiles a copy kernel for every new shape (JAX 0.10)."""
+    if isinstance(value, np.ndarray | np.generic):
+        return jax.device_put(value)
+    return jnp.asarray(value)
+
+
 class Tensor(TensorApiMixin):
     """A Paddle Tensor backed by a ``jax.Array``."""
 
@@ -46,7 +54,7 @@ class Tensor(TensorApiMixin):
         if value is None:
             value = jnp.zeros((0,), jnp.float32)
         elif not isinstance(value, _ARRAY_TYPES):
-            value = jnp.asarray(value)
+            value = to_device(value)
         self._value = value
         self.stop_gradient = stop_gradient
         self._grad_slot = None

@@ -24,12 +24,21 @@ class TraceContext:
     written: id -> (weakref, original value, node, out_idx) for Tensors rebound during the run.
     grads: id -> (weakref, original grad) for Tensors whose ``.grad`` changed.
     guards: Python attributes the run depended on (``Layer.training``).
+    host_random: an eager run whose random ops draw from the host stream as plain eager code
+    does (``recompute``); to_static's first call draws from the key, as its compiled calls do.
     """
 
-    def __init__(self, start_uid: int, known_state: dict[int, object], eager: bool = False):
+    def __init__(
+        self,
+        start_uid: int,
+        known_state: dict[int, object],
+        eager: bool = False,
+        host_random: bool = False,
+    ):
         self.start_uid = start_uid
         self.known = known_state
         self.eager = eager
+        self.host_random = host_random  # eager random ops draw from the host stream
         self.discovered: dict[int, object] = {}
         self.created: list[weakref.ref] = []
         self.written: dict[int, tuple] = {}

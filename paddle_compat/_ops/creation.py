@@ -12,7 +12,7 @@ from .._core import dtype as _dt
 from .._core.dtype import DTypeLike
 from .._core.place import Place, to_jax_device
 from .._core.registry import op
-from .._core.tensor import Tensor
+from .._core.tensor import Tensor, to_device
 
 
 def _dtype_or_default(dtype, default=None):
@@ -92,7 +92,7 @@ def to_tensor(
         a = infer_numpy_dtype(data)
         if dtype is not None:
             a = a.astype(_dt.to_dtype(dtype).np)
-        arr = jnp.asarray(a)
+        arr = to_device(a)
     dev = to_jax_device(place)
     if dev is not None:
         arr = jax.device_put(arr, dev)

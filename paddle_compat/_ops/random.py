@@ -2,11 +2,15 @@
 poisson, standard_gamma, binomial, log_normal and the in-place fills (uniform_, normal_,
 exponential_, ...).
 
-Every public op here is a thin composite: it draws a fresh key from the global generator
-(``paddle_compat._core.random.next_key``) and passes it as a *tensor input* to a private jitted
-kernel. The key is therefore an ordinary input: the recomputing VJP sees the same sample, and
-under ``to_static`` the generator state is threaded through the compiled function. Values
-differ from Paddle's (different RNG algorithms); distributions, shapes and dtypes match.
+Every public op here is a thin composite with two paths:
+
+- eager: it samples on the host from the global generator's engine with Paddle's own samplers
+  (``_core.host_random``), so after ``paddle.seed(n)`` the numbers are real Paddle's, bit for
+  bit, and nothing is compiled. ``poisson``, ``standard_gamma``, ``binomial`` and ``cauchy_``
+  are not reproduced yet: they always take the second path;
+- compiled (under ``to_static`` or a JAX transform): it draws a fresh key from the generator and
+  passes it as a *tensor input* to a private jitted kernel, so the generator state is threaded
+  through the compiled function. These values differ from Paddle's (same distributions).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import dtype as _dt
+from .._core import host_random as _host
 from .._core import random as _rng
 from .._core.dtype import DTypeLike
 from .._core.registry import op
@@ -35,6 +40,31 @@ def _key(seed: int = 0) -> Tensor:
     if seed:
         return Tensor(jax.random.key_data(jax.random.key(int(seed))))
     return Tensor(_rng.next_key())
+
+
+def _t(arr: np.ndarray) -> Tensor:
+    return Tensor(arr)  # device_put: no compiled kernel
+
+
+def _uniform(seed: int, shape, dt: str, low: float, high: float) -> Tensor:
+    eng = _rng.host_engine(seed)
+    if eng is not None:
+        return _t(_host.uniform_array(eng, shape, dt, low, high))
+    return _rand_uniform(_key(seed), float(low), float(high), shape, dt)
+
+
+def _normal(shape, dt: str, mean, std: float) -> Tensor:
+    eng = _rng.host_engine()
+    if eng is not None:
+        return _t(_host.normal_array(eng, shape, dt, mean, std))
+    return _rand_normal(_key(), mean, float(std), shape, dt)
+
+
+def _randint(shape, dt: str, low: int, high: int) -> Tensor:
+    eng = _rng.host_engine()
+    if eng is not None:
+        return _t(_host.integer_array(eng, shape, dt, low, high))
+    return _rand_int(_key(), int(low), int(high), shape, dt)
 
 
 def _k(key):
@@ -210,7 +240,7 @@ def rand(
 ) -> Tensor:
     """Uniform samples in [0, 1) of ``shape`` (default float dtype)."""
     dt = _dtype(dtype, _FLOATS_C, "uniform")
-    return _finish(_rand_uniform(_key(), 0.0, 1.0, _shape(shape), dt), out, requires_grad)
+    return _finish(_uniform(0, _shape(shape), dt, 0.0, 1.0), out, requires_grad)
 
 
 @op("randn", tensors=(), composite=True, method=None)
@@ -224,7 +254,7 @@ def randn(
 ) -> Tensor:
     """Standard normal samples of ``shape`` (default float dtype)."""
     dt = _dtype(dtype, _FLOATS_C, "gaussian")
-    return _finish(_rand_normal(_key(), 0.0, 1.0, _shape(shape), dt), out, requires_grad)
+    return _finish(_normal(_shape(shape), dt, 0.0, 1.0), out, requires_grad)
 
 
 @op("standard_normal", tensors=(), composite=True, method=None)
@@ -252,8 +282,7 @@ def uniform(
 ) -> Tensor:
     """Uniform samples in [min, max); a nonzero ``seed`` gives the same numbers every call."""
     dt = _dtype(dtype, _FLOATS, "uniform")
-    r = _rand_uniform(_key(seed), float(min), float(max), _shape(shape), dt)
-    return _finish(r, out, requires_grad)
+    return _finish(_uniform(seed, _shape(shape), dt, min, max), out, requires_grad)
 
 
 @op("normal", tensors=(), composite=True, method=None)
@@ -277,13 +306,13 @@ def normal(
                 f"normal: mean {list(mean.shape)} and std {list(std.shape)} must have the same "
                 f"shape."
             )
-        z = _rand_normal(_key(), 0.0, 1.0, tuple(tensors[0].shape), tensors[0].dtype.name)
+        z = _normal(tuple(tensors[0].shape), tensors[0].dtype.name, 0.0, 1.0)
         return _finish(z * std + mean, out)
     if shape is None:
         raise AttributeError("normal: shape is required when mean and std are numbers")
     dt = "complex64" if isinstance(mean, complex) else _dt.default_float().name
     m = mean if isinstance(mean, complex) else float(mean)
-    return _finish(_rand_normal(_key(), m, float(std), _shape(shape), dt), out)
+    return _finish(_normal(_shape(shape), dt, m, float(std)), out)
 
 
 @op("log_normal", tensors=(), composite=True, method=None)
@@ -293,6 +322,12 @@ def log_normal(
     shape: int | Sequence[int] | Tensor | None = None,
 ) -> Tensor:
     """exp of normal samples with the given ``mean``/``std``."""
+    eng = _rng.host_engine()
+    if eng is not None and not isinstance(mean, Tensor) and not isinstance(std, Tensor):
+        if shape is None:
+            raise AttributeError("log_normal: shape is required when mean and std are numbers")
+        dt = _dt.default_float().name
+        return _t(_host.log_normal_array(eng, _shape(shape), dt, float(mean), float(std)))
     return normal(mean, std, shape).exp()
 
 
@@ -312,7 +347,7 @@ def randint(
             f"high = {high}."
         )
     dt = _dtype(dtype, _INTS, "randint", _dt.int64)
-    return _rand_int(_key(), int(low), int(high), _shape(shape), dt)
+    return _randint(_shape(shape), dt, int(low), int(high))
 
 
 @op("randint_like", composite=True, method=None)
@@ -327,7 +362,7 @@ def randint_like(
             f"randint_like's low must less then high, but received low = {low}, high = {high}"
         )
     dt = _dtype(dtype if dtype is not None else x.dtype, _FLOATS + _INTS, "randint")
-    return _rand_int(_key(), int(low), int(high), tuple(x.shape), dt)
+    return _randint(tuple(x.shape), dt, int(low), int(high))
 
 
 @op("rand_like", composite=True, method=None)
@@ -339,7 +374,7 @@ def rand_like(
 ) -> Tensor:
     """rand with the shape (and by default the dtype) of ``x``."""
     dt = _dtype(dtype if dtype is not None else x.dtype, _FLOATS_C, "uniform")
-    return _finish(_rand_uniform(_key(), 0.0, 1.0, tuple(x.shape), dt), None, requires_grad)
+    return _finish(_uniform(0, tuple(x.shape), dt, 0.0, 1.0), None, requires_grad)
 
 
 @op("randn_like", composite=True, method=None)
@@ -351,7 +386,7 @@ def randn_like(
 ) -> Tensor:
     """randn with the shape (and by default the dtype) of ``x``."""
     dt = _dtype(dtype if dtype is not None else x.dtype, _FLOATS_C, "gaussian")
-    return _finish(_rand_normal(_key(), 0.0, 1.0, tuple(x.shape), dt), None, requires_grad)
+    return _finish(_normal(tuple(x.shape), dt, 0.0, 1.0), None, requires_grad)
 
 
 @op("randperm", tensors=(), composite=True, method=None)
@@ -367,7 +402,12 @@ def randperm(
     if n < 0:
         raise RuntimeError(f"(PreconditionNotMet) randperm: n must be >= 0, got {n}.")
     dt = _dtype(dtype, _FLOATS + _INTS, "randperm")
-    return _finish(_randperm(_key(), int(n), dt), out, requires_grad)
+    eng = _rng.host_engine()
+    if eng is not None:
+        r = _t(_host.permutation(eng, int(n)).astype(_dt.to_dtype(dt).np))
+    else:
+        r = _randperm(_key(), int(n), dt)
+    return _finish(r, out, requires_grad)
 
 
 # -- sampling from tensors ---------------------------------------------------------------------
@@ -375,6 +415,10 @@ def randperm(
 def bernoulli(x: Tensor, p: float | None = None) -> Tensor:
     """0/1 samples (dtype of x) with probabilities ``x`` (or the scalar ``p``)."""
     dt = _dtype(x.dtype, _FLOATS, "bernoulli")
+    eng = _rng.host_engine()
+    if eng is not None:
+        probs = x.numpy() if p is None else np.full(tuple(x.shape), p)
+        return _t(_host.bernoulli_array(eng, probs, dt))
     probs = x if p is None else Tensor(jnp.full(tuple(x.shape), p, x.dtype.np))
     return _bernoulli(_key(), probs, dt)
 
@@ -409,6 +453,10 @@ def multinomial(
     """int64 category indices sampled from the (unnormalized) probabilities in the last axis."""
     _dtype(x.dtype, _FLOATS, "multinomial")
     _check_multinomial(x, int(num_samples), bool(replacement))
+    eng = _rng.host_engine()
+    if eng is not None:
+        a = _host.multinomial_array(eng, x.numpy(), int(num_samples), bool(replacement))
+        return _finish(_t(a), out)
     return _finish(_multinomial(_key(), x, int(num_samples), bool(replacement)), out)
 
 
@@ -437,30 +485,39 @@ def binomial(count: Tensor, prob: Tensor) -> Tensor:
 def uniform_(x, min=0, max=1.0, seed=0):  # noqa: A002
     """Fill ``x`` with uniform samples in [min, max)."""
     dt = _float_inplace(x, "uniform_inplace")
-    r = _rand_uniform(_key(seed), float(min), float(max), tuple(x.shape), dt)
-    return _fill(x, r, "uniform_")
+    return _fill(x, _uniform(seed, tuple(x.shape), dt, min, max), "uniform_")
 
 
 @op("normal_", composite=True)
 def normal_(x: Tensor, mean: float = 0.0, std: float = 1.0) -> Tensor:
     """Fill ``x`` with normal samples."""
     dt = _float_inplace(x, "gaussian_inplace")
-    return _fill(x, _rand_normal(_key(), float(mean), float(std), tuple(x.shape), dt), "normal_")
+    return _fill(x, _normal(tuple(x.shape), dt, float(mean), float(std)), "normal_")
 
 
 @op("log_normal_", composite=True)
 def log_normal_(x: Tensor, mean: float = 1.0, std: float = 2.0) -> Tensor:
     """Fill ``x`` with log-normal samples."""
     dt = _float_inplace(x, "gaussian_inplace")
-    r = _rand_normal(_key(), float(mean), float(std), tuple(x.shape), dt)
-    return _fill(x, Tensor(jnp.exp(r._value)), "log_normal_")
+    eng = _rng.host_engine()
+    if eng is not None:
+        r = _t(_host.log_normal_array(eng, tuple(x.shape), dt, float(mean), float(std)))
+    else:
+        r = Tensor(
+            jnp.exp(_rand_normal(_key(), float(mean), float(std), tuple(x.shape), dt)._value)
+        )
+    return _fill(x, r, "log_normal_")
 
 
 @op("exponential_", composite=True, namespaces=())
 def exponential_(x, lam=1.0):
     """Fill ``x`` with exponential samples of rate ``lam`` (allowed on leaves needing grad)."""
     dt = _float_inplace(x, "exponential")
-    r = _exponential(_key(), float(lam), tuple(x.shape), dt)
+    eng = _rng.host_engine()
+    if eng is not None:
+        r = _t(_host.exponential_array(eng, tuple(x.shape), dt, float(lam)))
+    else:
+        r = _exponential(_key(), float(lam), tuple(x.shape), dt)
     return _fill(x, r, "exponential_", check_leaf=False)
 
 
@@ -468,6 +525,11 @@ def exponential_(x, lam=1.0):
 def bernoulli_(x: Tensor, p: float = 0.5) -> Tensor:
     """Fill ``x`` with 0/1 samples of probability ``p`` (a float or a Tensor)."""
     dt = _float_inplace(x, "uniform_inplace")
+    eng = _rng.host_engine()
+    if eng is not None:
+        pv = p.numpy() if isinstance(p, Tensor) else np.asarray(p)
+        probs = np.broadcast_to(pv, tuple(x.shape))
+        return _fill(x, _t(_host.bernoulli_array(eng, probs, dt)), "bernoulli_")
     probs = p if isinstance(p, Tensor) else Tensor(jnp.full(tuple(x.shape), p, jnp.float32))
     probs = Tensor(jnp.broadcast_to(probs._value, tuple(x.shape)))
     return _fill(x, _bernoulli(_key(), probs, dt), "bernoulli_")
@@ -486,9 +548,12 @@ def geometric_(x: Tensor, probs: float) -> Tensor:
     """Fill ``x`` with (continuous, as Paddle's) geometric samples log(u) / log(1 - probs)."""
     if not _dt.is_inexact_np(x.dtype.np):
         raise ValueError(f"data type {x.dtype.np} not inexact")
-    r = _geometric(
-        _key(), probs if isinstance(probs, Tensor) else float(probs), tuple(x.shape), x.dtype.name
-    )
+    eng = _rng.host_engine()
+    if eng is not None and not isinstance(probs, Tensor):
+        r = _t(_host.geometric_array(eng, tuple(x.shape), x.dtype.name, float(probs)))
+    else:
+        p = probs if isinstance(probs, Tensor) else float(probs)
+        r = _geometric(_key(), p, tuple(x.shape), x.dtype.name)
     return _fill(x, r, "geometric_")
 
 
@@ -502,4 +567,9 @@ def random_(x, from_=0, to=None, generator=None):
             d = x.dtype.np
             to = 2 ** (np.finfo(d).nmant + 1) + 1 if d.kind == "f" else int(np.iinfo(d).max)
     dt = _dtype(x.dtype, _FLOATS + _INTS, "random")
-    return _fill(x, _rand_int(_key(), int(from_), int(to), tuple(x.shape), dt), "random_")
+    eng = _rng.host_engine()
+    if eng is not None:
+        r = _t(_host.random_array(eng, tuple(x.shape), dt, int(from_), int(to)))
+    else:
+        r = _rand_int(_key(), int(from_), int(to), tuple(x.shape), dt)
+    return _fill(x, r, "random_")

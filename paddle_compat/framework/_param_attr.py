@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 
-import jax.numpy as jnp
+import numpy as np
 
 from .._core import dtype as _dt
 from .._core.tensor import Parameter, _unique_name
@@ -166,7 +166,8 @@ def _make_parameter(shape, dtype, attr, is_bias: bool, default_initializer, pref
     else:
         name = _unique_name(f"{prefix}.{'b' if is_bias else 'w'}")
     _used_names.add(name)
-    p = Parameter(jnp.zeros(shape, dt.np), name=name, trainable=attr.trainable)
+    # a host placeholder (device_put, no compiled kernel); the initializer sets the value
+    p = Parameter(np.zeros(shape, dt.np), name=name, trainable=attr.trainable)
     p.optimize_attr = {"learning_rate": attr.learning_rate}
     p.regularizer = attr.regularizer
     p.do_model_average = attr.do_model_average

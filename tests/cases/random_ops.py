@@ -1,6 +1,6 @@
-"""Random ops: values differ from Paddle's RNG, so the goldens record shape, dtype,
-stop_gradient, value ranges and error types only (see tests/test_random.py for seeding and
-distribution moments)."""
+"""Random ops' surface: shape, dtype, stop_gradient, value ranges and error types, for every
+argument form (the values themselves are compared bit for bit in seeded_random.py; see
+tests/test_random.py for the compiled path's seeding and distribution moments)."""
 
 import numpy as np
 from _util import expect_error

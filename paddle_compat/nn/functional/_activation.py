@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from ..._core import dtype as _dt
+from ..._core import host_random as _host
 from ..._core import random as _random
 from ..._core.dtype import DTypeLike
 from ..._core.registry import check_dtype, op
@@ -248,6 +250,11 @@ def _rrelu_train(x, key, lower, upper):
     return jnp.where(x >= 0, x, a * x)
 
 
+@op("_nn_rrelu_slopes", tensors=("x", "slopes"), **_PRIVATE)
+def _rrelu_slopes(x, slopes):
+    return jnp.where(x >= 0, x, slopes * x)
+
+
 @op("rrelu", composite=True, **_ACT)
 def rrelu(
     x: Tensor, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0, training: bool = True
@@ -259,6 +266,12 @@ def rrelu(
         raise ValueError(f"lower ({lower}) must not be greater than upper ({upper})")
     if not training:
         return leaky_relu(x, (lower + upper) / 2.0)
+    eng = _random.host_engine()
+    if eng is not None:  # Paddle draws a slope for each negative element, in order
+        neg = np.asarray(x.numpy()) < 0
+        slopes = np.ones(neg.shape, np.float32)
+        slopes[neg] = _host.uniform(eng, int(neg.sum()), lower, upper, np.float32)
+        return _rrelu_slopes(x, Tensor(slopes.astype(x.dtype.np)))
     return _rrelu_train(x, Tensor(_random.next_key()), float(lower), float(upper))
 
 
@@ -273,7 +286,22 @@ def _gumbel_softmax(x, key, temperature, hard, axis):
     u = jax.random.uniform(
         jax.random.wrap_key_data(key), x.shape, x.dtype, minval=jnp.finfo(x.dtype).tiny, maxval=1.0
     )
-    y = jax.nn.softmax((x - jnp.log(-jnp.log(u))) / temperature, axis=axis)
+    return _gumbel_from_noise(x, -jnp.log(-jnp.log(u)), temperature, hard, axis)
+
+
+@op(
+    "_nn_gumbel_noisy_softmax",
+    dtypes=_dt.INEXACT,
+    kernel="gumbel_softmax",
+    tensors=("x", "noise"),
+    **_PRIVATE,
+)
+def _gumbel_noisy_softmax(x, noise, temperature, hard, axis):
+    return _gumbel_from_noise(x, noise, temperature, hard, axis)
+
+
+def _gumbel_from_noise(x, noise, temperature, hard, axis):
+    y = jax.nn.softmax((x + noise) / temperature, axis=axis)
     if not hard:
         return y
     idx = jnp.argmax(y, axis=axis, keepdims=True)
@@ -289,6 +317,14 @@ def gumbel_softmax(
     x: Tensor, temperature: float = 1.0, hard: bool = False, axis: int = -1
 ) -> Tensor:
     """Softmax of (x + Gumbel noise) / temperature; ``hard`` gives a one-hot with soft grads."""
+    eng = _random.host_engine()
+    if eng is not None:  # Paddle's noise: -log(-log(u)), u uniform in [1e-5, 1)
+        n = int(np.prod(x.shape, dtype=np.int64))
+        st = np.float64 if x.dtype.name == "float64" else np.float32
+        u = _host.uniform(eng, n, 0.00001, 1.0, st)
+        g = -_host.log(-_host.log(u))
+        noise = Tensor(g.reshape(tuple(x.shape)).astype(x.dtype.np))
+        return _gumbel_noisy_softmax(x, noise, float(temperature), bool(hard), axis)
     return _gumbel_softmax(x, Tensor(_random.next_key()), float(temperature), bool(hard), axis)
 
 

@@ -11,6 +11,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..._core import dtype as _dt
+from ..._core import host_random as _host
 from ..._core import random as _random
 from ..._core import trace_state
 from ..._core.dtype import DTypeLike
@@ -69,15 +70,56 @@ def _check_p(p):
     return float(p)
 
 
+def _apply_keep(x, keep, p, mode, per_element):
+    """Paddle's two dropout formulas: its kernel divides kept elements by 1 - p; the axis path
+    multiplies by the float32 scale 1 / (1 - p)."""
+    if mode != "upscale_in_train":
+        return jnp.where(keep, x, jnp.zeros((), x.dtype))
+    if p == 1.0:
+        return jnp.zeros_like(x)
+    if per_element:
+        kept = x / jnp.asarray(np.float32(1.0 - p), x.dtype)
+    else:
+        kept = x * jnp.asarray(np.float32(1.0 / (1.0 - p)), x.dtype)
+    return jnp.where(keep, kept, jnp.zeros((), x.dtype))
+
+
+def _mask_shape(x, mask_axes):
+    return tuple(x.shape[i] if i in mask_axes else 1 for i in range(x.ndim))
+
+
 @op("_nn_dropout", tensors=("x", "key"), **_PRIVATE)
 def _dropout(x, key, p, mask_axes, mode):
-    shape = tuple(x.shape[i] if i in mask_axes else 1 for i in range(x.ndim))
+    shape = _mask_shape(x, mask_axes)
     keep = jax.random.bernoulli(jax.random.wrap_key_data(key), 1.0 - p, shape)
-    if mode == "upscale_in_train":
-        if p == 1.0:
-            return jnp.zeros_like(x)
-        return jnp.where(keep, x / jnp.asarray(1.0 - p, x.dtype), jnp.zeros((), x.dtype))
-    return jnp.where(keep, x, jnp.zeros((), x.dtype))
+    return _apply_keep(x, keep, p, mode, len(mask_axes) == x.ndim)
+
+
+@op("_nn_dropout_keep", tensors=("x", "keep"), **_PRIVATE)
+def _dropout_keep(x, keep, p, mode, per_element):
+    return _apply_keep(x, keep, p, mode, per_element)
+
+
+@op("_nn_dropout_divide", tensors=("x", "divisor"), **_PRIVATE)
+def _dropout_divide(x, divisor):
+    # divisor: 1 - p where kept, inf where dropped. A full array, not a scalar: XLA rewrites
+    # division by a broadcast scalar into a multiplication by its reciprocal (not Paddle's
+    # rounding). The gradient at dropped elements is g / inf = 0.
+    return jnp.where(jnp.isinf(divisor), jnp.zeros((), x.dtype), x / divisor)
+
+
+def _host_keep(engine, shape, p: float) -> np.ndarray:
+    """Paddle's CPU dropout mask: keep where a float32 uniform sample is not below p."""
+    u = _host.uniform(engine, int(np.prod(shape, dtype=np.int64)), 0.0, 1.0, np.float32)
+    return (u >= np.float32(p)).reshape(shape)
+
+
+def _host_dropout(x, engine, p, axes, mode):
+    keep = _host_keep(engine, _mask_shape(x, axes), p)
+    if len(axes) == len(x.shape) and mode == "upscale_in_train" and p < 1.0:
+        div = np.where(keep, np.float32(1.0 - p), np.float32(np.inf)).astype(x.dtype.np)
+        return _dropout_divide(x, Tensor(div))
+    return _dropout_keep(x, Tensor(keep), p, mode, len(axes) == len(x.shape))
 
 
 @op("_nn_scale_const", **_PRIVATE)
@@ -112,6 +154,9 @@ def dropout(
                 "axis value should be greater than or equal to 0 and less than dimensions of x"
             )
         axes = tuple(sorted(a % nd for a in axes))
+    eng = _random.host_engine()
+    if eng is not None:
+        return _host_dropout(x, eng, p, axes, mode)
     return _dropout(x, Tensor(_random.next_key()), p, axes, mode)
 
 
@@ -158,10 +203,22 @@ def dropout3d(
 _SELU_ALPHA_P = -1.7580993408473766  # -scale * alpha of selu
 
 
+def _alpha_shape(x, feature):
+    return tuple(x.shape) if not feature else tuple(x.shape[:2]) + (1,) * (len(x.shape) - 2)
+
+
 @op("_nn_alpha_dropout", tensors=("x", "key"), **_PRIVATE)
 def _alpha_dropout(x, key, p, feature):
-    shape = x.shape if not feature else x.shape[:2] + (1,) * (x.ndim - 2)
-    keep = jax.random.bernoulli(jax.random.wrap_key_data(key), 1.0 - p, shape)
+    keep = jax.random.bernoulli(jax.random.wrap_key_data(key), 1.0 - p, _alpha_shape(x, feature))
+    return _alpha_keep(x, keep, p)
+
+
+@op("_nn_alpha_dropout_keep", tensors=("x", "keep"), **_PRIVATE)
+def _alpha_dropout_keep(x, keep, p):
+    return _alpha_keep(x, keep, p)
+
+
+def _alpha_keep(x, keep, p):
     a = ((1 - p) * (1 + p * _SELU_ALPHA_P**2)) ** -0.5
     b = -a * _SELU_ALPHA_P * p
     y = jnp.where(keep, x, jnp.asarray(_SELU_ALPHA_P, x.dtype))
@@ -174,6 +231,10 @@ def _run_alpha_dropout(x, p, training, feature):
         return x
     if p == 1:
         return _scale_const(x, 0.0)
+    eng = _random.host_engine()
+    if eng is not None:
+        keep = Tensor(_host_keep(eng, _alpha_shape(x, feature), p))
+        return _alpha_dropout_keep(x, keep, p)
     return _alpha_dropout(x, Tensor(_random.next_key()), p, feature)
 
 

@@ -1,9 +1,12 @@
 """Parameter initializers (``paddle.nn.initializer``).
 
 An initializer is a callable ``init(param, block=None)`` that overwrites ``param``'s value in
-place. Random draws take a fresh key from the global generator (``paddle.seed``), so values
-are reproducible under a seed but differ from real Paddle's draws (different RNG algorithm);
-the distributions (bounds, std, fan computation) match Paddle 3.3.1.
+place. Values are computed on the host with numpy, so creating a parameter compiles nothing.
+Random draws come from the global generator's host engine with Paddle's samplers: after
+``paddle.seed(n)``, Normal, Uniform, the Xavier and Kaiming initializers (and so every layer's
+default weights) give real Paddle's numbers bit for bit, Orthogonal to float rounding (its QR).
+TruncatedNormal uses the same draws with a float32-accurate inverse erf (Paddle's own differs
+by up to ~1e-6). Under a trace (a layer built inside ``to_static``) draws come from the JAX key.
 """
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..._core import dtype as _dt
+from ..._core import host_random as _host
 from ..._core import random as _random
-from ..._core.tensor import Tensor
+from ..._core.tensor import Tensor, to_device
 
 __all__ = [
     "Initializer",
@@ -72,6 +76,31 @@ def _gen_dtype(param):
     return d.np
 
 
+def _uniform(shape, param, low: float, high: float):
+    """Paddle's ``uniform`` kernel draw for ``param`` (host numpy when eager)."""
+    dt = _gen_dtype(param)
+    eng = _random.host_engine()
+    if eng is not None:
+        return _host.uniform_array(eng, shape, param.dtype.name, low, high)
+    return jax.random.uniform(_key(), shape, dt, low, high)
+
+
+def _normal(shape, param, mean: float, std: float):
+    """Paddle's ``gaussian`` kernel draw for ``param`` (host numpy when eager)."""
+    dt = _gen_dtype(param)
+    eng = _random.host_engine()
+    if eng is not None:
+        return _host.normal_array(eng, shape, param.dtype.name, mean, std)
+    return jax.random.normal(_key(), shape, dt) * std + mean
+
+
+def _as_param_value(value, param):
+    """The initial array in the parameter's dtype (numpy values are cast on the host)."""
+    if isinstance(value, np.ndarray):
+        return to_device(value.astype(param.dtype.np, copy=False))
+    return jnp.asarray(value).astype(param.dtype.np)
+
+
 class Initializer:
     """Base class of Paddle's initializers: ``init(param)`` fills ``param`` in place."""
 
@@ -80,7 +109,7 @@ class Initializer:
 
     def forward(self, param, block=None):
         value = self._generate(tuple(param.shape), param)
-        param._set_value(jnp.asarray(value).astype(param.dtype.np))
+        param._set_value(_as_param_value(value, param))
         return None
 
     def _generate(self, shape, param):  # pragma: no cover - subclasses
@@ -98,7 +127,7 @@ class Constant(Initializer):
         self._value = value
 
     def _generate(self, shape, param):
-        return jnp.full(shape, self._value, dtype=param.dtype.np)
+        return np.full(shape, self._value, dtype=param.dtype.np)
 
 
 class Normal(Initializer):
@@ -108,8 +137,7 @@ class Normal(Initializer):
         self._mean, self._std = mean, std
 
     def _generate(self, shape, param):
-        g = jax.random.normal(_key(), shape, _gen_dtype(param))
-        return g * self._std + self._mean
+        return _normal(shape, param, self._mean, self._std)
 
 
 class Uniform(Initializer):
@@ -119,7 +147,7 @@ class Uniform(Initializer):
         self._low, self._high = low, high
 
     def _generate(self, shape, param):
-        return jax.random.uniform(_key(), shape, _gen_dtype(param), self._low, self._high)
+        return _uniform(shape, param, self._low, self._high)
 
 
 class TruncatedNormal(Initializer):
@@ -138,6 +166,10 @@ class TruncatedNormal(Initializer):
     def _generate(self, shape, param):
         lo = (self._a - self._mean) / self._std
         hi = (self._b - self._mean) / self._std
+        eng = _random.host_engine()
+        if eng is not None:
+            m, sd, a, b = self._mean, self._std, self._a, self._b
+            return _host.truncated_normal_array(eng, shape, param.dtype.name, m, sd, a, b)
         g = jax.random.truncated_normal(_key(), lo, hi, shape, _gen_dtype(param))
         return jnp.clip(g * self._std + self._mean, self._a, self._b)
 
@@ -164,7 +196,7 @@ class XavierNormal(Initializer):
     def _generate(self, shape, param):
         fi, fo = self._fans(shape)
         std = self._gain * math.sqrt(2.0 / float(fi + fo))
-        return jax.random.normal(_key(), shape, _gen_dtype(param)) * std
+        return _normal(shape, param, 0.0, std)
 
 
 class XavierUniform(XavierNormal):
@@ -173,7 +205,7 @@ class XavierUniform(XavierNormal):
     def _generate(self, shape, param):
         fi, fo = self._fans(shape)
         limit = self._gain * math.sqrt(6.0 / float(fi + fo))
-        return jax.random.uniform(_key(), shape, _gen_dtype(param), -limit, limit)
+        return _uniform(shape, param, -limit, limit)
 
 
 class XavierInitializer(XavierNormal):
@@ -206,7 +238,7 @@ class KaimingNormal(Initializer):
         return calculate_gain(self._nonlinearity, self._slope) / math.sqrt(float(fi))
 
     def _generate(self, shape, param):
-        return jax.random.normal(_key(), shape, _gen_dtype(param)) * self._scale(shape)
+        return _normal(shape, param, 0.0, self._scale(shape))
 
 
 class KaimingUniform(KaimingNormal):
@@ -214,7 +246,7 @@ class KaimingUniform(KaimingNormal):
 
     def _generate(self, shape, param):
         limit = math.sqrt(3.0) * self._scale(shape)
-        return jax.random.uniform(_key(), shape, _gen_dtype(param), -limit, limit)
+        return _uniform(shape, param, -limit, limit)
 
 
 class MSRAInitializer(KaimingNormal):
@@ -251,7 +283,7 @@ class Assign(Initializer):
     def forward(self, param, block=None):
         v = self._value
         arr = np.asarray(v.numpy() if isinstance(v, Tensor) else v)
-        param._set_value(jnp.asarray(arr.astype(param.dtype.np)))
+        param._set_value(to_device(arr.astype(param.dtype.np)))
 
 
 NumpyArrayInitializer = Assign
@@ -269,12 +301,20 @@ class Orthogonal(Initializer):
         )
         rows = shape[0]
         cols = int(np.prod(shape[1:]))
-        flat = jax.random.normal(_key(), (max(rows, cols), min(rows, cols)), jnp.float32)
-        q, r = jnp.linalg.qr(flat)
-        q = q * jnp.sign(jnp.diagonal(r))[None, :]
+        flat_shape = (max(rows, cols), min(rows, cols))
+        eng = _random.host_engine()
+        if eng is not None:  # numpy's QR, as Paddle's CPU kernel (LAPACK)
+            flat = _host.normal_array(eng, flat_shape, "float32", 0.0, 1.0)
+            q, r = np.linalg.qr(flat)
+            q = q * np.sign(np.diagonal(r))[None, :]
+            gain = np.float32(self._gain)
+        else:
+            q, r = jnp.linalg.qr(jax.random.normal(_key(), flat_shape, jnp.float32))
+            q = q * jnp.sign(jnp.diagonal(r))[None, :]
+            gain = self._gain
         if rows < cols:
             q = q.T
-        return (q * self._gain).reshape(shape)
+        return (q * gain).reshape(shape)
 
 
 class Dirac(Initializer):
@@ -294,7 +334,7 @@ class Dirac(Initializer):
         for g in range(self._groups):
             for i in range(min(per, shape[1])):
                 out[(g * per + i, i, *centers)] = 1.0
-        return jnp.asarray(out)
+        return out
 
 
 class Bilinear(Initializer):
@@ -312,7 +352,7 @@ class Bilinear(Initializer):
         x = i % size
         y = (i / size) % shape[2]  # true division, as Paddle computes it
         w = (1 - np.abs(x / f - c)) * (1 - np.abs(y / f - c))
-        return jnp.asarray(w.reshape(shape).astype(np.float32))
+        return w.reshape(shape).astype(np.float32)
 
 
 _global_weight: Initializer | None = None

@@ -1,0 +1,123 @@
+"""The host random engine and samplers under the seeded goldens (tests/cases/seeded_random.py):
+the Mersenne Twister against the C++ standard's check value, its draw/give-back bookkeeping,
+glibc's logf, and the eager/compiled boundary."""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+
+import jax
+import numpy as np
+import pytest
+
+import paddle
+from paddle_compat._core import host_random, libm
+from paddle_compat._core import random as _random
+from paddle_compat._core.mt19937 import MT19937_64
+
+
+def test_mt19937_64_standard_check_value():
+    # [rand.predef]: the 10000th output of a default-constructed std::mt19937_64
+    assert MT19937_64(5489, seed_seq=False).draw(10000)[-1] == 9981545732273789042
+
+
+@pytest.mark.parametrize(
+    "sizes",
+    [(1, 311, 312, 313, 1000, 5, 624), (312,) * 4, (7, 0, 2000, 1)],
+    ids=["mixed", "blocks", "zero"],
+)
+def test_draws_in_pieces_equal_one_draw(sizes):
+    e = MT19937_64(3)
+    pieces = np.concatenate([e.draw(n) for n in sizes])
+    assert np.array_equal(pieces, MT19937_64(3).draw(sum(sizes)))
+
+
+@pytest.mark.parametrize("n,back", [(10, 3), (700, 500), (313, 313), (1000, 1)])
+def test_give_back_rewinds(n, back):
+    e = MT19937_64(11)
+    e.draw(5)
+    a = e.draw(n)
+    e.give_back(back)
+    assert np.array_equal(e.draw(back), a[n - back :])
+
+
+def test_state_round_trip_and_bad_state():
+    e = MT19937_64(1)
+    e.draw(100)
+    words, index = e.get_state()
+    a = e.draw(500)
+    e.set_state(words, index)
+    assert np.array_equal(e.draw(500), a)
+    with pytest.raises(ValueError, match="312 words"):
+        e.set_state(words[:10], 0)
+
+
+def _glibc_logf():
+    name = ctypes.util.find_library("m")
+    if name is None:
+        return None
+    f = ctypes.CDLL(name).logf
+    f.restype, f.argtypes = ctypes.c_float, [ctypes.c_float]
+    return f
+
+
+@pytest.mark.skipif(_glibc_logf() is None, reason="no C math library to compare with")
+def test_logf_equals_the_c_library():
+    f = _glibc_logf()
+    r = np.random.default_rng(0)
+    x = np.concatenate(
+        [
+            r.random(20000).astype(np.float32),
+            (r.random(2000) * 1e-38).astype(np.float32),  # subnormals
+            np.float32([1.0, 0.5, 2.0, 1e-45, 3.4e38]),
+        ]
+    )
+    x = x[x > 0]
+    want = np.array([f(float(v)) for v in x], np.float32)
+    assert np.array_equal(libm.logf(x), want)
+
+
+def test_log_equals_math_log():
+    import math
+
+    x = np.random.default_rng(1).random(20000)
+    assert np.array_equal(libm.log(x), np.array([math.log(v) for v in x]))
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 99, 100])
+def test_permutation_is_a_permutation(n):
+    p = host_random.permutation(MT19937_64(5), n)
+    assert sorted(p.tolist()) == list(range(n))
+
+
+def test_compiled_code_draws_from_the_key():
+    # inside a JAX trace the host stream is untouched; the op draws from the key
+    paddle.seed(4)
+    before = _random.host_state()
+    jax.jit(lambda: paddle.rand([3])._value)()
+    after = _random.host_state()
+    assert np.array_equal(before[0], after[0]) and before[1] == after[1]
+    assert _random.eager()
+
+
+def test_seeded_layer_construction_compiles_nothing():
+    compiles = []
+
+    def listen(event, duration, **kw):
+        if "backend_compile" in event:
+            compiles.append(event)
+
+    jax.monitoring.register_event_duration_secs_listener(listen)
+    try:
+        paddle.seed(9)
+        paddle.nn.Sequential(
+            paddle.nn.Conv2D(3, 7, 3),
+            paddle.nn.BatchNorm2D(7),
+            paddle.nn.Linear(13, 11),
+            paddle.nn.LayerNorm(11),
+            paddle.nn.Embedding(17, 5),
+        )
+    finally:
+        jax.monitoring.unregister_event_duration_listener(listen)
+    assert compiles == []
