@@ -249,6 +249,12 @@ def call_op(od: OpDef | str, *args, **kwargs):
     """Run a registered op on Paddle-style arguments."""
     if isinstance(od, str):
         od = REGISTRY[od]
+    if not kwargs and len(args) == len(od.tensors):
+        fast = _FAST.get(od)
+        if fast is None:
+            fast = _FAST[od] = _fast_plan(od)
+        if fast and all(isinstance(a, Tensor) for a in args):
+            return _run_tensors(od, args, *fast)
     vals = _bind(od, args, kwargs)
     if od.dtypes is not None:
         check_dtype(vals[od.tensors[0]], od.dtypes, od.kernel, od.dtype_error, od.tensors[0])
@@ -389,11 +395,9 @@ def _to_array_leaf(x, target: _dt.DType | None):
         return a
     if isinstance(x, np.ndarray | np.generic | list | tuple):
         a = np.asarray(x)
-        if target is None:
-            if a.dtype == np.float64:
-                a = a.astype(_dt.default_float().np)
-            return jnp.asarray(a)
-        return jnp.asarray(a)
+        if target is None and a.dtype == np.float64:
+            a = a.astype(_dt.default_float().np)
+        return jax.device_put(a)
     if isinstance(x, jax.Array | jax.core.Tracer):
         return x
     raise TypeError(f"expected a Tensor, got {type(x).__name__}")
@@ -456,6 +460,45 @@ def _run_op(od: OpDef, vals: dict):
         key,
         lambda: _make_op_fn(od, statics, treedef, casts),
         inputs,
+        differentiable=od.differentiable,
+    )
+
+
+_FAST: dict = {}
+
+
+def _fast_plan(od: OpDef):
+    """For a call with one Tensor per tensor parameter and defaults for the rest: the static
+    part of the kernel key, computed once (``()`` when the op has no such plan)."""
+    if od.composite or od.dtypes is not None or od.varargs is not None:
+        return ()
+    rest = [p for p in od.params if p not in od.tensors]
+    if any(p not in od.defaults for p in rest):
+        return ()
+    statics = tuple((p, hashable(od.defaults[p])) for p in rest)
+    types = tuple(_typesig(od.defaults[p]) for p in rest) if statics else ()
+    return statics, types, _flat_treedef(len(od.tensors))
+
+
+def _run_tensors(od: OpDef, args, statics, types, treedef):
+    """``_run_op``'s common case without binding: every tensor parameter got a Tensor
+    (positionally) and every other parameter its default. Same kernel key as ``_run_op``."""
+    casts = (None,) * len(args)
+    if od.promote:
+        first = None
+        for p, v in zip(od.tensors, args):
+            if p in od.promote:
+                d = v._value.dtype
+                if first is None:
+                    first = d
+                elif d != first:
+                    casts = _casts(od, list(args), list(od.tensors))
+                    break
+    key = (od, statics, types, treedef, casts)
+    return run_kernel(
+        key,
+        lambda: _make_op_fn(od, statics, treedef, casts),
+        args,
         differentiable=od.differentiable,
     )
 
@@ -533,7 +576,10 @@ def run_kernel(key, make_f, inputs, differentiable=True):
     Tensors and record an autograd node when some input requires grad."""
     k = _KERNELS.get(key)
     f, jitted = k if k is not None else get_kernel(key, make_f)
-    arrays = [trace_state.read(x) if isinstance(x, Tensor) else x for x in inputs]
+    if trace_state._ctx is None:  # eager: no trace to tell about the inputs read
+        arrays = [x._value if isinstance(x, Tensor) else x for x in inputs]
+    else:
+        arrays = [trace_state.read(x) if isinstance(x, Tensor) else x for x in inputs]
     try:
         out = jitted(*arrays)
     except TypeError as e:
