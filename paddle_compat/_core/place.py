@@ -106,6 +106,17 @@ def current_device():
     return _current if _current is not None else jax.local_devices()[0]
 
 
+def put(host, device=None):
+    """``jax.device_put`` that commits only to a device other than JAX's default: arrays on the
+    default device stay uncommitted, so kernels see one signature whether a Tensor came from
+    ``to_tensor``, a DataLoader, ``paddle.load`` or an op (JAX compiles committed and
+    uncommitted arguments separately; a parameter flipping between them recompiles its whole
+    forward and backward)."""
+    if device is None or device == jax.local_devices()[0]:
+        return jax.device_put(host)
+    return jax.device_put(host, device)
+
+
 def get_device() -> str:
     d = current_device()
     return "cpu" if d.platform == "cpu" else f"gpu:{d.id}"

@@ -57,6 +57,15 @@ def _split(data):
     return jax.random.key_data(new), jax.random.key_data(sub)
 
 
+def key_data_of(seed: int):
+    """``jax.random.key_data(jax.random.key(seed))`` computed on the host (no compiled kernel):
+    threefry's key is the seed's high and low 32-bit words."""
+    if jax.config.jax_enable_x64 and jax.config.jax_default_prng_impl == "threefry2x32":
+        s = int(seed)
+        return jax.device_put(np.array([(s >> 32) & 0xFFFFFFFF, s & 0xFFFFFFFF], np.uint32))
+    return jax.random.key_data(jax.random.key(seed))
+
+
 class Generator:
     """Paddle's generator: the host engine (eager draws) and a key (compiled draws)."""
 
@@ -65,13 +74,13 @@ class Generator:
             seed = int(np.random.SeedSequence().entropy % (2**63))
         self._seed = int(seed)
         self.engine = MT19937_64(self._seed)
-        self._key = Tensor(jax.random.key_data(jax.random.key(self._seed)))
+        self._key = Tensor(key_data_of(self._seed))
         self._key.persistable = True
 
     def manual_seed(self, seed: int) -> Generator:
         self._seed = int(seed)
         self.engine.seed(self._seed)
-        self._key._set_value(jax.random.key_data(jax.random.key(self._seed)))
+        self._key._set_value(key_data_of(self._seed))
         return self
 
     def seed(self) -> int:

@@ -406,9 +406,12 @@ def _zeros_like(a):
     ``jnp.zeros_like`` dispatches two primitives (~50us on CPU), the compiled one ~5us."""
     if isinstance(a, jax.core.Tracer):
         return jnp.zeros_like(a)
-    fn = _ZEROS_LIKE.get(a.sharding)
+    # an uncommitted array stays uncommitted: a committed one would change the cache key of
+    # every kernel it reaches (a parameter's whole forward and backward recompile)
+    sharding = a.sharding if a.committed else None
+    fn = _ZEROS_LIKE.get(sharding)
     if fn is None:
-        fn = _ZEROS_LIKE[a.sharding] = jax.jit(jnp.zeros_like, out_shardings=a.sharding)
+        fn = _ZEROS_LIKE[sharding] = jax.jit(jnp.zeros_like, out_shardings=sharding)
     return fn(a)
 
 

@@ -17,6 +17,8 @@ import jax.numpy as jnp
 import ml_dtypes
 import numpy as np
 
+from .._core.place import put
+
 __all__ = ["default_collate_fn", "default_convert_fn", "to_loader_output"]
 
 
@@ -123,7 +125,7 @@ def to_loader_output(batch, device):
     out = walk(batch)
     if not host:
         return out
-    moved = jax.device_put(host, device)
+    moved = put(host, device)
 
     def fill(x):
         if isinstance(x, _Slot):

@@ -87,13 +87,13 @@ def _host_array(value) -> np.ndarray:
 def _numpy_to_tensor(arr: np.ndarray, name: str | None = None):
     """``paddle.to_tensor(ndarray)`` as Paddle does it on load: dtype kept, uint16 means
     bfloat16 bits."""
-    from .._core.place import current_device
+    from .._core.place import current_device, put
 
     Tensor = _tensor_cls()
     arr = np.asarray(arr)
     if arr.dtype == np.uint16:
         arr = arr.view(ml_dtypes.bfloat16)
-    t = Tensor(jax.device_put(arr, current_device()), stop_gradient=True)
+    t = Tensor(put(arr, current_device()), stop_gradient=True)
     if name:
         t.name = name
     return t
@@ -109,7 +109,7 @@ def reduce_tensor(t):
 def _rebuild_tensor(data, dtype, device, requires_grad):
     """Inverse of ``reduce_tensor`` (also used for real Paddle's pickled Tensors)."""
     from .._core import dtype as _dt
-    from .._core.place import current_device, device_from_spec
+    from .._core.place import current_device, device_from_spec, put
 
     Tensor = _tensor_cls()
     arr = np.asarray(data)
@@ -124,7 +124,7 @@ def _rebuild_tensor(data, dtype, device, requires_grad):
         dev = device_from_spec(str(device)) if device else current_device()
     except ValueError:  # saved on a GPU, loaded where there is none
         dev = current_device()
-    return Tensor(jax.device_put(arr, dev), stop_gradient=not requires_grad)
+    return Tensor(put(arr, dev), stop_gradient=not requires_grad)
 
 
 # -- what Paddle calls a state dict ---------------------------------------------------------------
@@ -454,9 +454,9 @@ def _load_binary(path, return_numpy: bool):
                 raise ValueError("trailing bytes after the tensor")
     if return_numpy:
         return _host_array(arr) if arr.dtype == ml_dtypes.bfloat16 else arr
-    from .._core.place import current_device
+    from .._core.place import current_device, put
 
-    return _tensor_cls()(jax.device_put(arr, current_device()), stop_gradient=True)
+    return _tensor_cls()(put(arr, current_device()), stop_gradient=True)
 
 
 def load(path, **configs) -> Any:

@@ -10,7 +10,7 @@ import numpy as np
 
 from .._core import dtype as _dt
 from .._core.dtype import DTypeLike
-from .._core.place import Place, to_jax_device
+from .._core.place import Place, put, to_jax_device
 from .._core.registry import op
 from .._core.tensor import Tensor, to_device
 
@@ -95,7 +95,7 @@ def to_tensor(
         arr = to_device(a)
     dev = to_jax_device(place)
     if dev is not None:
-        arr = jax.device_put(arr, dev)
+        arr = put(arr, dev)
     elif isinstance(data, Tensor) or isinstance(data, jax.Array):
         arr = jnp.array(arr, copy=True)
     return Tensor(arr, stop_gradient=stop_gradient)

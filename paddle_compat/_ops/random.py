@@ -38,7 +38,7 @@ _K = {"namespaces": (), "method": None, "differentiable": False}
 def _key(seed: int = 0) -> Tensor:
     """A fresh key from the global generator (or a fixed one from a nonzero ``seed``)."""
     if seed:
-        return Tensor(jax.random.key_data(jax.random.key(int(seed))))
+        return Tensor(_rng.key_data_of(int(seed)))
     return Tensor(_rng.next_key())
 
 

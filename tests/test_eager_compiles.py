@@ -1,0 +1,59 @@
+"""Eager mode compiles each kernel once: seeding, building layers and loading data compile
+nothing, and a training loop stops compiling after its first steps (arrays keep one
+committed-ness, so kernels keep one signature)."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import jax
+import numpy as np
+
+import paddle
+
+
+@contextmanager
+def count_compiles():
+    seen = []
+
+    def listen(event, duration, **kw):
+        if "backend_compile" in event:
+            seen.append(event)
+
+    jax.monitoring.register_event_duration_secs_listener(listen)
+    try:
+        yield seen
+    finally:
+        jax.monitoring.unregister_event_duration_listener(listen)
+
+
+def test_seed_and_data_compile_nothing():
+    ds = paddle.io.TensorDataset([paddle.to_tensor(np.ones((8, 3), "float32"))])
+    with count_compiles() as seen:
+        paddle.seed(123)
+        paddle.to_tensor(np.zeros((5, 7), "float32"))
+    assert seen == []
+    batches = [b[0] for b in paddle.io.DataLoader(ds, batch_size=4)]  # one gather kernel
+    assert not any(b._value.committed for b in batches)
+
+
+def test_training_loop_stops_compiling():
+    paddle.seed(1)
+    net = paddle.nn.Sequential(paddle.nn.Linear(3, 5), paddle.nn.ReLU(), paddle.nn.Linear(5, 1))
+    opt = paddle.optimizer.Adam(0.01, parameters=net.parameters())
+    data = np.random.RandomState(0).rand(8, 3).astype("float32")
+    loader = paddle.io.DataLoader(paddle.io.TensorDataset([paddle.to_tensor(data)]), batch_size=4)
+
+    def epoch():
+        for (x,) in loader:
+            loss = (net(x) ** 2).mean()
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+
+    epoch()  # steps 1-2 compile (step 1 creates the optimizer state, step 2 accumulates grads)
+    with count_compiles() as seen:
+        epoch()
+        epoch()
+    assert seen == []
+    assert not any(p._value.committed for p in net.parameters())
