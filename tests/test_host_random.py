@@ -33,6 +33,17 @@ def test_draws_in_pieces_equal_one_draw(sizes):
     assert np.array_equal(pieces, MT19937_64(3).draw(sum(sizes)))
 
 
+def test_compiled_generator_equals_numpy(monkeypatch):
+    import paddle_compat._core.mt19937 as mt
+
+    sizes = (5, 50000, 7, 312 * 128 + 1, 3)
+    e = MT19937_64(3)
+    compiled = [e.draw(n) for n in sizes]
+    monkeypatch.setattr(mt, "_XLA_MIN_BLOCKS", 10**9)
+    e = MT19937_64(3)
+    assert all(np.array_equal(a, e.draw(n)) for a, n in zip(compiled, sizes))
+
+
 @pytest.mark.parametrize("n,back", [(10, 3), (700, 500), (313, 313), (1000, 1)])
 def test_give_back_rewinds(n, back):
     e = MT19937_64(11)

@@ -1,8 +1,9 @@
 """Paddle's CPU random engine on the host: a 64-bit Mersenne Twister (``std::mt19937_64``)
 seeded through ``std::seed_seq``, as real Paddle's ``paddle.seed`` does.
 
-The twist runs vectorized over numpy uint64 arrays (three slices per 312-word block), so drawing
-n numbers costs about n / 312 small numpy steps. ``draw`` returns raw 64-bit outputs; samplers
+The twist runs vectorized over numpy uint64 arrays (156 words per step), so drawing n numbers
+costs about n / 156 small numpy steps; draws of 64 blocks (19,968 numbers) or more run the same
+recurrence as one compiled XLA loop, about 10x faster. ``draw`` returns raw 64-bit outputs; samplers
 that reject some draws ask for a few extra and hand the unused tail back with ``give_back``.
 """
 
@@ -69,6 +70,56 @@ def _temper(y: np.ndarray) -> np.ndarray:
     return y ^ (y >> np.uint64(43))
 
 
+_XLA_MIN_BLOCKS = 64  # draws this large (19,968 outputs) use the compiled generator
+_XLA_BLOCKS = 128  # blocks per call of the compiled generator
+_xla_generate = None
+
+
+def _xla_twist_temper(x: np.ndarray, blocks: int) -> tuple[np.ndarray, np.ndarray]:
+    """``_twist_blocks`` and ``_temper`` as one XLA program, for large draws: numpy pays ~0.6us
+    per ufunc call on a 156-word slice, the compiled loop ~10x less per word. The program is
+    compiled once per process, or read from the persistent compilation cache."""
+    global _xla_generate
+    if _xla_generate is None:
+        import jax
+        import jax.numpy as jnp
+
+        def generate(x):
+            def block(prev, _):
+                y = (prev[:_M] & _UPPER) | (prev[1 : _M + 1] & _LOWER)
+                first = prev[_M:] ^ (y >> 1) ^ ((y & 1) * _MATRIX_A)
+                nxt = jnp.concatenate([prev[_M + 1 :], first[:1]])
+                y = (prev[_M:] & _UPPER) | (nxt & _LOWER)
+                second = first ^ (y >> 1) ^ ((y & 1) * _MATRIX_A)
+                new = jnp.concatenate([first, second])
+                return new, new
+
+            _, words = jax.lax.scan(block, x, None, length=_XLA_BLOCKS, unroll=4)
+            words = words.reshape(-1)
+            y = words ^ ((words >> 29) & np.uint64(0x5555555555555555))
+            y = y ^ ((y << 17) & np.uint64(0x71D67FFFEDA60000))
+            y = y ^ ((y << 37) & np.uint64(0xFFF7EEE000000000))
+            return words, y ^ (y >> 43)
+
+        _xla_generate = jax.jit(generate)
+    words, outs, cur = [], [], x
+    for _ in range(-(-blocks // _XLA_BLOCKS)):
+        w, o = _xla_generate(cur)
+        w, o = np.asarray(w), np.asarray(o)
+        words.append(w)
+        outs.append(o)
+        cur = w[-_N:]
+    return np.concatenate(words)[: blocks * _N], np.concatenate(outs)[: blocks * _N]
+
+
+def _use_xla(blocks: int) -> bool:
+    if blocks < _XLA_MIN_BLOCKS:
+        return False
+    import jax
+
+    return bool(jax.config.jax_enable_x64)  # uint64 needs JAX's 64-bit mode
+
+
 class MT19937_64:
     """The engine state: 312 words and the index of the next one (``_M_x``, ``_M_p``)."""
 
@@ -110,8 +161,11 @@ class MT19937_64:
         if need <= 0:
             return head.copy()
         blocks = -(-need // _N)
-        words = _twist_blocks(self._x, blocks)
-        out = _temper(words)
+        if _use_xla(blocks):
+            words, out = _xla_twist_temper(self._x, blocks)
+        else:
+            words = _twist_blocks(self._x, blocks)
+            out = _temper(words)
         for b in range(blocks):  # each block's state, for give_back and the next draw
             lo = b * _N
             self._undo.append((words[lo : lo + _N], 0, out[lo : lo + _N]))
