@@ -4,6 +4,7 @@ with the flipped, regrouped kernel)."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import jax
@@ -126,6 +127,9 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, data_format, nsp, 
         pads, dilation = same_pads(spatial, weight.shape[2:], stride), (1,) * nsp
     elif pads == "VALID":
         pads = ((0, 0),) * nsp
+    if groups > 1 and groups == c_in and jax.default_backend() == "cpu":
+        y = _depthwise_taps(x, weight.astype(x.dtype), stride, pads, dilation, cl, nsp)
+        return _add_bias(y, bias, cl, nsp)
     y = jax.lax.conv_general_dilated(
         x,
         weight.astype(x.dtype),
@@ -136,6 +140,36 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, data_format, nsp, 
         feature_group_count=groups,
     )
     return _add_bias(y, bias, cl, nsp)
+
+
+def _depthwise_taps(x, weight, stride, pads, dilation, cl, nsp):
+    """A depthwise convolution (groups == in_channels) as a sum over the kernel's taps of a
+    strided window of x times a per-channel weight. XLA's CPU convolution is slow for grouped
+    convolutions (measured, 96 channels 112x112 3x3: 35 ms forward, 55 ms with backward; this
+    form 0.5 ms and 14 ms)."""
+    ch = x.ndim - 1 if cl else 1
+    mult = weight.shape[0] // x.shape[ch]
+    if mult > 1:  # output channel o reads input channel o // mult
+        x = jnp.repeat(x, mult, axis=ch)
+    sp = list(range(1, 1 + nsp)) if cl else list(range(2, 2 + nsp))
+    widths = [(0, 0)] * x.ndim
+    for a, p in zip(sp, pads):
+        widths[a] = p
+    x = jnp.pad(x, widths)
+    kernel = weight.shape[2:]
+    out = [
+        (x.shape[a] - d * (k - 1) - 1) // s + 1 for a, k, s, d in zip(sp, kernel, stride, dilation)
+    ]
+    bshape = [1] * x.ndim
+    bshape[ch] = weight.shape[0]
+    y = None
+    for tap in itertools.product(*(range(k) for k in kernel)):
+        window = [slice(None)] * x.ndim
+        for a, i, o, s, d in zip(sp, tap, out, stride, dilation):
+            window[a] = slice(i * d, i * d + (o - 1) * s + 1, s)
+        term = x[tuple(window)] * weight[(slice(None), 0) + tuple(tap)].reshape(bshape)
+        y = term if y is None else y + term
+    return y
 
 
 _CONV = dict(tensors=("x", "weight", "bias"), **_F)
