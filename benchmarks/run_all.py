@@ -11,6 +11,7 @@ import os
 import platform
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -31,11 +32,12 @@ _EXTRA = [
     ("bench_parallel.py", "Sharded MLP step on the 8-device CPU mesh"),
     ("bench_quant.py", "Weight-only quantized linear"),
     ("bench_serving.py", "Predictor latency and HTTP round trip"),
+    ("eager_startup.py", "Eager startup: import, build, first and steady forward, train step"),
 ]
 
 
 def main():
-    paddle_py = os.environ.get("PADDLE_PYTHON", "/work/pdvenv/bin/python")
+    paddle_py = os.environ.get("PADDLE_PYTHON", "/work/paddle-venv/bin/python")
     ours = run(sys.executable, "bench_core.py", str(ROOT))
     ref_paddle = run(paddle_py, "bench_core.py", "/") if Path(paddle_py).exists() else {}
     ref_jax = run(sys.executable, "jax_reference.py", str(ROOT))
@@ -69,7 +71,8 @@ def main():
     doc = ROOT / "docs" / "benchmarks.md"
     doc.write_text(
         "# Benchmarks\n\n"
-        "Latest run of `python benchmarks/run_all.py`: every comparison is measured in the same "
+        f"Latest run of `python benchmarks/run_all.py` ({time.strftime('%Y-%m-%d')}): every "
+        "comparison is measured in the same "
         "session (ratio > 1 means paddle-compat is slower). Machine: "
         f"{platform.machine()}, {os.cpu_count()} CPU cores, no GPU, Python "
         f"{platform.python_version()}. Read the ratios, not the absolute times: the machines "

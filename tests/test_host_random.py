@@ -44,6 +44,16 @@ def test_compiled_generator_equals_numpy(monkeypatch):
     assert all(np.array_equal(a, e.draw(n)) for a, n in zip(compiled, sizes))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_normal_in_chunks_equals_one_pass(monkeypatch, dtype):
+    e = MT19937_64(8)
+    whole = [host_random.normal(e, n, 0.5, 2.0, dtype) for n in (1001, 7, 4096)]
+    monkeypatch.setattr(host_random, "_CHUNK_PAIRS", 37)
+    e = MT19937_64(8)
+    for a, n in zip(whole, (1001, 7, 4096)):
+        assert np.array_equal(a, host_random.normal(e, n, 0.5, 2.0, dtype))
+
+
 @pytest.mark.parametrize("n,back", [(10, 3), (700, 500), (313, 313), (1000, 1)])
 def test_give_back_rewinds(n, back):
     e = MT19937_64(11)

@@ -37,33 +37,32 @@ def uniform(engine: MT19937_64, n: int, low: float, high: float, dtype) -> np.nd
     return (dt(high) - dt(low)) * canonical(engine.draw(n), dt) + dt(low)
 
 
+_CHUNK_PAIRS = 1 << 17  # pairs sampled per pass: temporaries stay small and are reused
+
+
 def normal(engine: MT19937_64, n: int, mean: float, std: float, dtype) -> np.ndarray:
     """n samples of ``normal_distribution<dtype>(mean, std)`` (one distribution per call)."""
     dt = np.dtype(dtype).type
     pairs_needed = (n + 1) // 2
-    accepted = []
+    out = np.empty(2 * pairs_needed, dt)
     got = 0
     while got < pairs_needed:
-        k = int((pairs_needed - got) / 0.785) + 8
+        want = min(pairs_needed - got, _CHUNK_PAIRS)
+        k = int(want / 0.785) + 8
         u = canonical(engine.draw(2 * k), dt)
         # 2.0 * u - 1.0 is evaluated in double, as the C++ expression is, then narrowed
         x = ((dt(2) * u[0::2]).astype(np.float64) - 1.0).astype(dt)
         y = ((dt(2) * u[1::2]).astype(np.float64) - 1.0).astype(dt)
         r2 = x * x + y * y
-        ok = np.flatnonzero((r2 <= 1) & (r2 != 0))
-        take = ok[: pairs_needed - got]
-        if len(take) == pairs_needed - got:  # hand back the draws after the last pair used
+        take = np.flatnonzero((r2 <= 1) & (r2 != 0))[:want]
+        if len(take) == want:  # hand back the draws after the last pair used
             engine.give_back(2 * (k - 1 - int(take[-1])))
-        accepted.append((x[take], y[take], r2[take]))
+        x, y, r2 = x[take], y[take], r2[take]
+        lg = libm.logf(r2) if dt is np.float32 else libm.log(r2)
+        mult = np.sqrt(dt(-2) * lg / r2)
+        out[2 * got : 2 * (got + len(take)) : 2] = y * mult
+        out[2 * got + 1 : 2 * (got + len(take)) : 2] = x * mult
         got += len(take)
-    if not accepted:
-        return np.zeros(0, dt)
-    x, y, r2 = (np.concatenate(a) for a in zip(*accepted, strict=True))
-    lg = libm.logf(r2) if dt is np.float32 else libm.log(r2)
-    mult = np.sqrt(dt(-2) * lg / r2)
-    out = np.empty(2 * len(x), dt)
-    out[0::2] = y * mult
-    out[1::2] = x * mult
     return out[:n] * dt(std) + dt(mean)
 
 
