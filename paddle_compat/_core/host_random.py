@@ -195,18 +195,19 @@ def multinomial_array(engine, probs: np.ndarray, num_samples: int, replacement: 
     st = np.float64 if probs.dtype == np.float64 else np.float32
     rows = np.asarray(probs, st).reshape(-1, probs.shape[-1])
     out = np.empty((rows.shape[0], num_samples), np.int64)
+    last = rows.shape[1] - 1
+
+    def first_reaching(w, u):
+        cum = np.cumsum(w, dtype=st)
+        return np.minimum(np.searchsorted(cum / cum[-1], u, side="left"), last)
+
     for i, row in enumerate(rows):
+        if replacement:
+            out[i] = first_reaching(row, uniform(engine, num_samples, 0.0, 1.0, st))
+            continue
         w = row.copy()
         for s in range(num_samples):
-            if s == 0 or not replacement:
-                cum = np.cumsum(w, dtype=st)
-                cum = cum / cum[-1]
-            if replacement:  # every sample of the row at once
-                u = uniform(engine, num_samples, 0.0, 1.0, st)
-                out[i] = np.minimum(np.searchsorted(cum, u, side="left"), len(w) - 1)
-                break
-            u = uniform(engine, 1, 0.0, 1.0, st)
-            k = min(int(np.searchsorted(cum, u[0], side="left")), len(w) - 1)
+            k = int(first_reaching(w, uniform(engine, 1, 0.0, 1.0, st))[0])
             out[i, s] = k
             w[k] = 0
     return out.reshape(probs.shape[:-1] + (num_samples,))
