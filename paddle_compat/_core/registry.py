@@ -253,8 +253,10 @@ def call_op(od: OpDef | str, *args, **kwargs):
         fast = _FAST.get(od)
         if fast is None:
             fast = _FAST[od] = _fast_plan(od)
-        if fast and all(isinstance(a, Tensor) for a in args):
-            return _run_tensors(od, args, *fast)
+        flat = _flat_inputs(od, args) if fast else None
+        if flat is not None:
+            statics, types, treedef = fast
+            return _run_flat(od, statics, types, treedef, *flat)
     vals = _bind(od, args, kwargs)
     if od.dtypes is not None:
         check_dtype(vals[od.tensors[0]], od.dtypes, od.kernel, od.dtype_error, od.tensors[0])
@@ -410,36 +412,9 @@ _KERNELS: dict = {}
 def _run_op(od: OpDef, vals: dict):
     dyn = [vals[p] for p in od.tensors]
     statics = tuple((p, hashable(vals[p])) for p in od.params if p not in od.tensors)
-    if all(isinstance(v, Tensor) for v in dyn):
-        # fast path: every tensor parameter got a Tensor (the common eager case)
-        leaves, treedef = dyn, _flat_treedef(len(dyn))
-        casts = (None,) * len(dyn)
-        if od.promote:
-            first = None
-            for p, v in zip(od.tensors, dyn):
-                if p in od.promote:
-                    d = v._value.dtype
-                    if first is None:
-                        first = d
-                    elif d != first:
-                        casts = _casts(od, leaves, list(od.tensors))
-                        break
-        inputs = leaves
-    elif od.promote and all(isinstance(v, Tensor) or type(v) in _SCALAR_TYPES for v in dyn):
-        # fast path: Tensors and Python scalars (x * 2.0); the cast plan is cached per types
-        leaves, treedef = dyn, _flat_treedef(len(dyn))
-        sig = (
-            od,
-            _dt.default_float(),
-            *(v._value.dtype if isinstance(v, Tensor) else type(v) for v in dyn),
-        )
-        casts = _SCALAR_PLANS.get(sig)
-        if casts is None:
-            casts = _SCALAR_PLANS[sig] = _casts(od, leaves, list(od.tensors))
-        inputs = [
-            x if isinstance(x, Tensor) else _to_array_leaf(x, c if p in od.promote else None)
-            for x, c, p in zip(leaves, casts, od.tensors)
-        ]
+    flat = _flat_inputs(od, dyn)
+    if flat is not None:  # the common eager case: Tensors (and scalars), no nesting
+        (inputs, casts), treedef = flat, _flat_treedef(len(dyn))
     else:
         leaves, treedef = jax.tree_util.tree_flatten(dyn, is_leaf=_is_tensor)
         leaf_param = []
@@ -455,13 +430,7 @@ def _run_op(od: OpDef, vals: dict):
         ]
     # 1 == 1.0 == True as dict keys: the value types are part of the key too
     types = tuple(_typesig(vals[p]) for p, _ in statics) if statics else ()
-    key = (od, statics, types, treedef, casts)
-    return run_kernel(
-        key,
-        lambda: _make_op_fn(od, statics, treedef, casts),
-        inputs,
-        differentiable=od.differentiable,
-    )
+    return _run_flat(od, statics, types, treedef, inputs, casts)
 
 
 _FAST: dict = {}
@@ -480,25 +449,45 @@ def _fast_plan(od: OpDef):
     return statics, types, _flat_treedef(len(od.tensors))
 
 
-def _run_tensors(od: OpDef, args, statics, types, treedef):
-    """``_run_op``'s common case without binding: every tensor parameter got a Tensor
-    (positionally) and every other parameter its default. Same kernel key as ``_run_op``."""
-    casts = (None,) * len(args)
-    if od.promote:
-        first = None
-        for p, v in zip(od.tensors, args):
-            if p in od.promote:
-                d = v._value.dtype
-                if first is None:
-                    first = d
-                elif d != first:
-                    casts = _casts(od, list(args), list(od.tensors))
-                    break
+def _flat_inputs(od: OpDef, dyn):
+    """(inputs, cast plan) when every tensor parameter got a Tensor, or for a promoting op a
+    Tensor or a Python scalar (``x * 2.0``: the plan is cached per types); None otherwise."""
+    if all(isinstance(v, Tensor) for v in dyn):
+        casts = (None,) * len(dyn)
+        if od.promote:
+            first = None
+            for p, v in zip(od.tensors, dyn):
+                if p in od.promote:
+                    d = v._value.dtype
+                    if first is None:
+                        first = d
+                    elif d != first:
+                        casts = _casts(od, list(dyn), list(od.tensors))
+                        break
+        return dyn, casts
+    if od.promote and all(isinstance(v, Tensor) or type(v) in _SCALAR_TYPES for v in dyn):
+        sig = (
+            od,
+            _dt.default_float(),
+            *(v._value.dtype if isinstance(v, Tensor) else type(v) for v in dyn),
+        )
+        casts = _SCALAR_PLANS.get(sig)
+        if casts is None:
+            casts = _SCALAR_PLANS[sig] = _casts(od, list(dyn), list(od.tensors))
+        inputs = [
+            x if isinstance(x, Tensor) else _to_array_leaf(x, c if p in od.promote else None)
+            for x, c, p in zip(dyn, casts, od.tensors)
+        ]
+        return inputs, casts
+    return None
+
+
+def _run_flat(od: OpDef, statics, types, treedef, inputs, casts):
     key = (od, statics, types, treedef, casts)
     return run_kernel(
         key,
         lambda: _make_op_fn(od, statics, treedef, casts),
-        args,
+        inputs,
         differentiable=od.differentiable,
     )
 
