@@ -42,29 +42,35 @@ def _key(seed: int = 0) -> Tensor:
     return Tensor(_rng.next_key())
 
 
-def _t(arr: np.ndarray) -> Tensor:
-    return Tensor(arr)  # device_put: no compiled kernel
+def _draw(host, compiled, seed: int = 0) -> Tensor:
+    """``host(engine)`` (a numpy sample, put on the device without a compiled kernel) when the
+    op runs eagerly, else ``compiled(key)`` (a jitted kernel of the key)."""
+    eng = _rng.host_engine(seed)
+    if eng is not None:
+        return Tensor(host(eng))
+    return compiled(_key(seed))
 
 
 def _uniform(seed: int, shape, dt: str, low: float, high: float) -> Tensor:
-    eng = _rng.host_engine(seed)
-    if eng is not None:
-        return _t(_host.uniform_array(eng, shape, dt, low, high))
-    return _rand_uniform(_key(seed), float(low), float(high), shape, dt)
+    return _draw(
+        lambda e: _host.uniform_array(e, shape, dt, low, high),
+        lambda k: _rand_uniform(k, float(low), float(high), shape, dt),
+        seed,
+    )
 
 
 def _normal(shape, dt: str, mean, std: float) -> Tensor:
-    eng = _rng.host_engine()
-    if eng is not None:
-        return _t(_host.normal_array(eng, shape, dt, mean, std))
-    return _rand_normal(_key(), mean, float(std), shape, dt)
+    return _draw(
+        lambda e: _host.normal_array(e, shape, dt, mean, std),
+        lambda k: _rand_normal(k, mean, float(std), shape, dt),
+    )
 
 
 def _randint(shape, dt: str, low: int, high: int) -> Tensor:
-    eng = _rng.host_engine()
-    if eng is not None:
-        return _t(_host.integer_array(eng, shape, dt, low, high))
-    return _rand_int(_key(), int(low), int(high), shape, dt)
+    return _draw(
+        lambda e: _host.integer_array(e, shape, dt, low, high),
+        lambda k: _rand_int(k, int(low), int(high), shape, dt),
+    )
 
 
 def _k(key):
@@ -327,7 +333,7 @@ def log_normal(
         if shape is None:
             raise AttributeError("log_normal: shape is required when mean and std are numbers")
         dt = _dt.default_float().name
-        return _t(_host.log_normal_array(eng, _shape(shape), dt, float(mean), float(std)))
+        return Tensor(_host.log_normal_array(eng, _shape(shape), dt, float(mean), float(std)))
     return normal(mean, std, shape).exp()
 
 
@@ -402,11 +408,10 @@ def randperm(
     if n < 0:
         raise RuntimeError(f"(PreconditionNotMet) randperm: n must be >= 0, got {n}.")
     dt = _dtype(dtype, _FLOATS + _INTS, "randperm")
-    eng = _rng.host_engine()
-    if eng is not None:
-        r = _t(_host.permutation(eng, int(n)).astype(_dt.to_dtype(dt).np))
-    else:
-        r = _randperm(_key(), int(n), dt)
+    r = _draw(
+        lambda e: _host.permutation(e, int(n)).astype(_dt.to_dtype(dt).np),
+        lambda k: _randperm(k, int(n), dt),
+    )
     return _finish(r, out, requires_grad)
 
 
@@ -415,12 +420,14 @@ def randperm(
 def bernoulli(x: Tensor, p: float | None = None) -> Tensor:
     """0/1 samples (dtype of x) with probabilities ``x`` (or the scalar ``p``)."""
     dt = _dtype(x.dtype, _FLOATS, "bernoulli")
-    eng = _rng.host_engine()
-    if eng is not None:
-        probs = x.numpy() if p is None else np.full(tuple(x.shape), p)
-        return _t(_host.bernoulli_array(eng, probs, dt))
-    probs = x if p is None else Tensor(jnp.full(tuple(x.shape), p, x.dtype.np))
-    return _bernoulli(_key(), probs, dt)
+    return _draw(
+        lambda e: _host.bernoulli_array(
+            e, x.numpy() if p is None else np.full(tuple(x.shape), p), dt
+        ),
+        lambda k: _bernoulli(
+            k, x if p is None else Tensor(jnp.full(tuple(x.shape), p, x.dtype.np)), dt
+        ),
+    )
 
 
 def _check_multinomial(x, num_samples, replacement):
@@ -453,11 +460,12 @@ def multinomial(
     """int64 category indices sampled from the (unnormalized) probabilities in the last axis."""
     _dtype(x.dtype, _FLOATS, "multinomial")
     _check_multinomial(x, int(num_samples), bool(replacement))
-    eng = _rng.host_engine()
-    if eng is not None:
-        a = _host.multinomial_array(eng, x.numpy(), int(num_samples), bool(replacement))
-        return _finish(_t(a), out)
-    return _finish(_multinomial(_key(), x, int(num_samples), bool(replacement)), out)
+    n, rep = int(num_samples), bool(replacement)
+    r = _draw(
+        lambda e: _host.multinomial_array(e, x.numpy(), n, rep),
+        lambda k: _multinomial(k, x, n, rep),
+    )
+    return _finish(r, out)
 
 
 @op("poisson", composite=True, method=None)
@@ -499,13 +507,11 @@ def normal_(x: Tensor, mean: float = 0.0, std: float = 1.0) -> Tensor:
 def log_normal_(x: Tensor, mean: float = 1.0, std: float = 2.0) -> Tensor:
     """Fill ``x`` with log-normal samples."""
     dt = _float_inplace(x, "gaussian_inplace")
-    eng = _rng.host_engine()
-    if eng is not None:
-        r = _t(_host.log_normal_array(eng, tuple(x.shape), dt, float(mean), float(std)))
-    else:
-        r = Tensor(
-            jnp.exp(_rand_normal(_key(), float(mean), float(std), tuple(x.shape), dt)._value)
-        )
+    shape, m, sd = tuple(x.shape), float(mean), float(std)
+    r = _draw(
+        lambda e: _host.log_normal_array(e, shape, dt, m, sd),
+        lambda k: Tensor(jnp.exp(_rand_normal(k, m, sd, shape, dt)._value)),
+    )
     return _fill(x, r, "log_normal_")
 
 
@@ -513,11 +519,10 @@ def log_normal_(x: Tensor, mean: float = 1.0, std: float = 2.0) -> Tensor:
 def exponential_(x, lam=1.0):
     """Fill ``x`` with exponential samples of rate ``lam`` (allowed on leaves needing grad)."""
     dt = _float_inplace(x, "exponential")
-    eng = _rng.host_engine()
-    if eng is not None:
-        r = _t(_host.exponential_array(eng, tuple(x.shape), dt, float(lam)))
-    else:
-        r = _exponential(_key(), float(lam), tuple(x.shape), dt)
+    r = _draw(
+        lambda e: _host.exponential_array(e, tuple(x.shape), dt, float(lam)),
+        lambda k: _exponential(k, float(lam), tuple(x.shape), dt),
+    )
     return _fill(x, r, "exponential_", check_leaf=False)
 
 
@@ -525,14 +530,15 @@ def exponential_(x, lam=1.0):
 def bernoulli_(x: Tensor, p: float = 0.5) -> Tensor:
     """Fill ``x`` with 0/1 samples of probability ``p`` (a float or a Tensor)."""
     dt = _float_inplace(x, "uniform_inplace")
-    eng = _rng.host_engine()
-    if eng is not None:
-        pv = p.numpy() if isinstance(p, Tensor) else np.asarray(p)
-        probs = np.broadcast_to(pv, tuple(x.shape))
-        return _fill(x, _t(_host.bernoulli_array(eng, probs, dt)), "bernoulli_")
-    probs = p if isinstance(p, Tensor) else Tensor(jnp.full(tuple(x.shape), p, jnp.float32))
-    probs = Tensor(jnp.broadcast_to(probs._value, tuple(x.shape)))
-    return _fill(x, _bernoulli(_key(), probs, dt), "bernoulli_")
+    shape = tuple(x.shape)
+
+    def compiled(k):
+        probs = p if isinstance(p, Tensor) else Tensor(jnp.full(shape, p, jnp.float32))
+        return _bernoulli(k, Tensor(jnp.broadcast_to(probs._value, shape)), dt)
+
+    pv = (lambda: p.numpy()) if isinstance(p, Tensor) else (lambda: np.asarray(p))
+    r = _draw(lambda e: _host.bernoulli_array(e, np.broadcast_to(pv(), shape), dt), compiled)
+    return _fill(x, r, "bernoulli_")
 
 
 @op("cauchy_", tensor_modules=("creation",), composite=True)
@@ -548,12 +554,13 @@ def geometric_(x: Tensor, probs: float) -> Tensor:
     """Fill ``x`` with (continuous, as Paddle's) geometric samples log(u) / log(1 - probs)."""
     if not _dt.is_inexact_np(x.dtype.np):
         raise ValueError(f"data type {x.dtype.np} not inexact")
-    eng = _rng.host_engine()
-    if eng is not None and not isinstance(probs, Tensor):
-        r = _t(_host.geometric_array(eng, tuple(x.shape), x.dtype.name, float(probs)))
-    else:
-        p = probs if isinstance(probs, Tensor) else float(probs)
-        r = _geometric(_key(), p, tuple(x.shape), x.dtype.name)
+    shape, dt = tuple(x.shape), x.dtype.name
+    if isinstance(probs, Tensor):  # Paddle's host formula is for a number: compiled path
+        return _fill(x, _geometric(_key(), probs, shape, dt), "geometric_")
+    r = _draw(
+        lambda e: _host.geometric_array(e, shape, dt, float(probs)),
+        lambda k: _geometric(k, float(probs), shape, dt),
+    )
     return _fill(x, r, "geometric_")
 
 
@@ -567,9 +574,8 @@ def random_(x, from_=0, to=None, generator=None):
             d = x.dtype.np
             to = 2 ** (np.finfo(d).nmant + 1) + 1 if d.kind == "f" else int(np.iinfo(d).max)
     dt = _dtype(x.dtype, _FLOATS + _INTS, "random")
-    eng = _rng.host_engine()
-    if eng is not None:
-        r = _t(_host.random_array(eng, tuple(x.shape), dt, int(from_), int(to)))
-    else:
-        r = _rand_int(_key(), int(from_), int(to), tuple(x.shape), dt)
+    r = _draw(
+        lambda e: _host.random_array(e, tuple(x.shape), dt, int(from_), int(to)),
+        lambda k: _rand_int(k, int(from_), int(to), tuple(x.shape), dt),
+    )
     return _fill(x, r, "random_")
