@@ -4,9 +4,9 @@ np.random.seed the DataLoader's shuffle, which Paddle draws from numpy), so the 
 equals Paddle's to float rounding."""
 
 import numpy as np
+import paddle.nn.functional as F
 
 import paddle
-import paddle.nn.functional as F
 from paddle import nn
 
 TOLERANCE = {"case_lenet_adam_dropout": (2e-5, 1e-6), "case_mlp_sgd_shuffle": (2e-5, 1e-6)}
