@@ -78,6 +78,11 @@ class Generator:
         self._key.persistable = True
 
     def manual_seed(self, seed: int) -> Generator:
+        """Seed both streams; Paddle's seed is an unsigned 64-bit integer."""
+        if not 0 <= int(seed) < 2**64:
+            raise TypeError(
+                f"manual_seed(): the seed must be an integer in [0, 2**64), but received {seed}"
+            )
         self._seed = int(seed)
         self.engine.seed(self._seed)
         self._key._set_value(key_data_of(self._seed))

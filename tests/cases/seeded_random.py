@@ -3,6 +3,7 @@ initializer must produce real Paddle's values (its CPU stream), for ten seeds ea
 odd where that matters (the normal sampler drops the second value of its last pair)."""
 
 import numpy as np
+from _util import expect_error
 
 import paddle
 
@@ -196,6 +197,18 @@ def case_layer_defaults():
         ]
 
     return per_seed(draw)
+
+
+def case_seed_range():
+    paddle.seed(2**64 - 1)
+    top = paddle.rand([3])
+    paddle.seed(0)
+    return [
+        top,
+        paddle.rand([3]),
+        expect_error(lambda: paddle.seed(-1)),
+        expect_error(lambda: paddle.seed(2**64)),
+    ]
 
 
 def case_rng_state_round_trip():
