@@ -6,8 +6,8 @@ Every public op here is a thin composite with two paths:
 
 - eager: it samples on the host from the global generator's engine with Paddle's own samplers
   (``_core.host_random``), so after ``paddle.seed(n)`` the numbers are real Paddle's, bit for
-  bit, and nothing is compiled. ``poisson``, ``standard_gamma``, ``binomial`` and ``cauchy_``
-  are not reproduced yet: they always take the second path;
+  bit, and nothing is compiled. ``standard_gamma``, ``binomial``, ``cauchy_`` and ``poisson``
+  with a rate of 12 or more are not reproduced yet: they take the second path;
 - compiled (under ``to_static`` or a JAX transform): it draws a fresh key from the generator and
   passes it as a *tensor input* to a private jitted kernel, so the generator state is threaded
   through the compiled function. These values differ from Paddle's (same distributions).
@@ -206,6 +206,12 @@ def _poisson(key, x):
     # differentiable with a zero gradient, as Paddle's poisson_grad
     s = jax.random.poisson(_k(key), jax.lax.stop_gradient(x), x.shape)
     return s.astype(x.dtype) + 0 * jax.lax.stop_gradient(x)
+
+
+@op("_poisson_counts", tensors=("x", "counts"), namespaces=(), method=None)
+def _poisson_counts(x, counts):
+    # host samples as x's dtype, with the zero gradient of Paddle's poisson_grad
+    return counts.astype(x.dtype) + 0 * jax.lax.stop_gradient(x)
 
 
 @op("_standard_gamma", tensors=("key", "x"), **_K)
@@ -472,7 +478,11 @@ def multinomial(
 def poisson(x: Tensor) -> Tensor:
     """Poisson samples with rates ``x`` (dtype of x; zero gradient)."""
     _dtype(x.dtype, _FLOATS, "poisson")
-    return _poisson(_key(), x)
+    eng = _rng.host_engine()
+    counts = _host.poisson_array(eng, x.numpy()) if eng is not None else None
+    if counts is None:  # compiled, or a rate of 12 or more: the key's numbers
+        return _poisson(_key(), x)
+    return _poisson_counts(x, Tensor(counts))
 
 
 @op("standard_gamma", composite=True, method=None)

@@ -125,6 +125,16 @@ def case_exponential_geometric():
     return per_seed(draw)
 
 
+def case_poisson():
+    rates = paddle.to_tensor(np.random.RandomState(3).rand(5, 7).astype("float32") * 11.9)
+    rates64 = paddle.to_tensor(np.array([0.0, 0.5, 1.0, 3.0, 11.5]))
+
+    def draw():
+        return [paddle.poisson(rates), paddle.poisson(rates64), paddle.rand([2])]
+
+    return per_seed(draw)
+
+
 def case_dropout_masks():
     x = paddle.to_tensor(np.random.RandomState(0).randn(2, 3, 4, 5).astype("float32"))
 
