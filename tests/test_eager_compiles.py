@@ -8,6 +8,7 @@ from contextlib import contextmanager
 
 import jax
 import numpy as np
+import pytest
 
 import paddle
 
@@ -57,3 +58,21 @@ def test_training_loop_stops_compiling():
         epoch()
     assert seen == []
     assert not any(p._value.committed for p in net.parameters())
+
+
+class _Halves(paddle.nn.initializer.Initializer):
+    """A user initializer with its own forward (it needs the parameter object)."""
+
+    def forward(self, param, block=None):
+        param.set_value(paddle.full(param.shape, 0.5, param.dtype))
+
+
+@pytest.mark.parametrize(
+    "init,value",
+    [(_Halves(), 0.5), (paddle.nn.initializer.Assign(np.ones((2, 3))), 1.0)],
+    ids=["own-forward", "assign"],
+)
+def test_user_initializers(init, value):
+    p = paddle.create_parameter([2, 3], "float32", default_initializer=init)
+    assert p.shape == [2, 3] and p.dtype == paddle.float32
+    np.testing.assert_array_equal(p.numpy(), np.full((2, 3), value, "float32"))

@@ -132,7 +132,7 @@ _used_names: set[str] = set()  # Paddle refuses to reuse a parameter name in one
 
 def _make_parameter(shape, dtype, attr, is_bias: bool, default_initializer, prefix: str):
     """The one path that builds a Parameter: name, flags and initial value from ``attr``."""
-    from ..nn.initializer import Constant, XavierUniform
+    from ..nn.initializer import Constant, Initializer, XavierUniform
     from ..nn.initializer._initializers import _global_bias_initializer, _global_weight_initializer
 
     attr = ParamAttr._to_attr(attr)
@@ -166,13 +166,17 @@ def _make_parameter(shape, dtype, attr, is_bias: bool, default_initializer, pref
     else:
         name = _unique_name(f"{prefix}.{'b' if is_bias else 'w'}")
     _used_names.add(name)
-    # a host placeholder (device_put, no compiled kernel); the initializer sets the value
-    p = Parameter(np.zeros(shape, dt.np), name=name, trainable=attr.trainable)
+    value = init.initial_value(shape, dt, name) if isinstance(init, Initializer) else None
+    # else a host placeholder (device_put, no compiled kernel) that ``init(p)`` overwrites
+    p = Parameter(
+        np.zeros(shape, dt.np) if value is None else value, name=name, trainable=attr.trainable
+    )
     p.optimize_attr = {"learning_rate": attr.learning_rate}
     p.regularizer = attr.regularizer
     p.do_model_average = attr.do_model_average
     p.need_clip = attr.need_clip
-    init(p)
+    if value is None:
+        init(p)
     p._version = 0
     return p
 

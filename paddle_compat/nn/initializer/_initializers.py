@@ -101,6 +101,13 @@ def _as_param_value(value, param):
     return jnp.asarray(value).astype(param.dtype.np)
 
 
+class _ParamSpec:
+    """What an initializer reads of the parameter it fills: its shape, dtype and name."""
+
+    def __init__(self, shape, dtype, name):
+        self.shape, self.dtype, self.name = tuple(shape), dtype, name
+
+
 class Initializer:
     """Base class of Paddle's initializers: ``init(param)`` fills ``param`` in place."""
 
@@ -111,6 +118,14 @@ class Initializer:
         value = self._generate(tuple(param.shape), param)
         param._set_value(_as_param_value(value, param))
         return None
+
+    def initial_value(self, shape, dtype, name):
+        """The value ``forward`` would give a new parameter, so it can be created with it (one
+        transfer); None for an initializer with its own ``forward`` (it needs the parameter)."""
+        if type(self).forward is not Initializer.forward:
+            return None
+        spec = _ParamSpec(shape, dtype, name)
+        return _as_param_value(self._generate(spec.shape, spec), spec)
 
     def _generate(self, shape, param):  # pragma: no cover - subclasses
         raise NotImplementedError
