@@ -13,6 +13,8 @@ Paddle draws float16/bfloat16 samples in float32 and casts them.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import dtype as _dt
@@ -37,6 +39,11 @@ def uniform(engine: MT19937_64, n: int, low: float, high: float, dtype) -> np.nd
     return (dt(high) - dt(low)) * canonical(engine.draw(n), dt) + dt(low)
 
 
+def log(x: np.ndarray) -> np.ndarray:
+    """libm log of a float32 or float64 array (as Paddle's samplers call it)."""
+    return libm.logf(x) if x.dtype == np.float32 else libm.log(x)
+
+
 _CHUNK_PAIRS = 1 << 17  # pairs sampled per pass: temporaries stay small and are reused
 
 
@@ -58,8 +65,7 @@ def normal(engine: MT19937_64, n: int, mean: float, std: float, dtype) -> np.nda
         if len(take) == want:  # hand back the draws after the last pair used
             engine.give_back(2 * (k - 1 - int(take[-1])))
         x, y, r2 = x[take], y[take], r2[take]
-        lg = libm.logf(r2) if dt is np.float32 else libm.log(r2)
-        mult = np.sqrt(dt(-2) * lg / r2)
+        mult = np.sqrt(dt(-2) * log(r2) / r2)
         out[2 * got : 2 * (got + len(take)) : 2] = y * mult
         out[2 * got + 1 : 2 * (got + len(take)) : 2] = x * mult
         got += len(take)
@@ -100,7 +106,7 @@ def integers(engine: MT19937_64, n: int, low: int, high: int) -> np.ndarray:
     """n samples of ``uniform_int_distribution(low, high - 1)`` as int64."""
     span = int(high) - int(low)
     v = _bounded(engine, np.full(n, span, np.uint64))
-    return (v.astype(np.int64) + np.int64(low)).astype(np.int64)
+    return v.astype(np.int64) + np.int64(low)
 
 
 def permutation(engine: MT19937_64, n: int) -> np.ndarray:
@@ -113,11 +119,10 @@ def permutation(engine: MT19937_64, n: int) -> np.ndarray:
         for i, j in zip(range(1, n), js, strict=True):
             a[i], a[j] = a[j], a[i]
         return np.array(a, np.int64)
-    first = []
     i = 1
-    if n % 2 == 0:
-        first = _bounded(engine, np.array([2], np.uint64)).tolist()
-        a[1], a[first[0]] = a[first[0]], a[1]
+    if n % 2 == 0:  # an odd number of swaps: the first one alone
+        j = int(_bounded(engine, np.array([2], np.uint64))[0])
+        a[1], a[j] = a[j], a[1]
         i = 2
     spans = np.arange(i + 1, n, 2, dtype=np.uint64)  # swap range of each pair's first element
     xs = _bounded(engine, spans * (spans + np.uint64(1))).tolist()
@@ -213,11 +218,6 @@ def multinomial_array(engine, probs: np.ndarray, num_samples: int, replacement: 
     return out.reshape(probs.shape[:-1] + (num_samples,))
 
 
-def log(x: np.ndarray) -> np.ndarray:
-    """libm log of a float32 or float64 array (as Paddle's samplers call it)."""
-    return libm.logf(x) if x.dtype == np.float32 else libm.log(x)
-
-
 def exponential_array(engine, shape, dtype_name: str, lam: float) -> np.ndarray:
     """Paddle's ``exponential_``: (-1 / lam) * log(1 - u)."""
     target, st = _target(dtype_name)
@@ -275,8 +275,6 @@ def truncated_normal_array(engine, shape, dtype_name: str, mean, std, a, b) -> n
     """Paddle's ``truncated_gaussian_random``: one uniform draw in [FLT_MIN, 1) per value, mapped
     through the normal quantile between the cdfs of a and b. The draws are Paddle's; the inverse
     erf is float32-accurate, so values agree with Paddle's to about 1e-6, not bit for bit."""
-    import math
-
     target, st = _target(dtype_name)
     n = _size(shape)
     u = uniform(engine, n, float(np.finfo(np.float32).tiny), 1.0, st).astype(np.float64)
@@ -297,8 +295,6 @@ def poisson_array(engine, rates: np.ndarray) -> np.ndarray | None:
     below 12 that is the product method (multiply double uniforms until the product falls to
     exp(-mean)); the rejection method for larger means is not reproduced: None then (the op
     draws from the key instead)."""
-    import math
-
     flat = np.asarray(rates, np.float64).ravel()
     if flat.size and not (flat < 12).all():
         return None

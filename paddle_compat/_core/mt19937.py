@@ -84,22 +84,20 @@ def _xla_twist_temper(x: np.ndarray, blocks: int) -> tuple[np.ndarray, np.ndarra
         import jax
         import jax.numpy as jnp
 
+        def step(word, nxt, far):  # word k + 312 from words k, k + 1 and k + 156
+            y = (word & _UPPER) | (nxt & _LOWER)
+            return far ^ (y >> _ONE) ^ ((y & _ONE) * _MATRIX_A)
+
         def generate(x):
             def block(prev, _):
-                y = (prev[:_M] & _UPPER) | (prev[1 : _M + 1] & _LOWER)
-                first = prev[_M:] ^ (y >> 1) ^ ((y & 1) * _MATRIX_A)
+                first = step(prev[:_M], prev[1 : _M + 1], prev[_M:])
                 nxt = jnp.concatenate([prev[_M + 1 :], first[:1]])
-                y = (prev[_M:] & _UPPER) | (nxt & _LOWER)
-                second = first ^ (y >> 1) ^ ((y & 1) * _MATRIX_A)
-                new = jnp.concatenate([first, second])
+                new = jnp.concatenate([first, step(prev[_M:], nxt, first)])
                 return new, new
 
             _, words = jax.lax.scan(block, x, None, length=_XLA_BLOCKS, unroll=4)
             words = words.reshape(-1)
-            y = words ^ ((words >> 29) & np.uint64(0x5555555555555555))
-            y = y ^ ((y << 17) & np.uint64(0x71D67FFFEDA60000))
-            y = y ^ ((y << 37) & np.uint64(0xFFF7EEE000000000))
-            return words, y ^ (y >> 43)
+            return words, _temper(words)
 
         _xla_generate = jax.jit(generate)
     words, outs, cur = [], [], x
