@@ -13,10 +13,13 @@ fire for persistent-cache loads; ``/jax/compilation_cache/cache_hits`` counts th
 paddle-compat runs each model twice in fresh processes: first with JAX's persistent compilation
 cache at an EMPTY temp dir ("cold"), then again on the same dir ("warm"; import, build and
 first forward only). A tutorial-size script (MLP 784-128-10, batch 64, 50 eager Adam steps) is
-timed end to end (process start to exit) twice per framework, the same way.
+timed end to end (process start to exit) twice per framework, the same way. All of that runs
+once per paddle-compat eager mode (--modes): "eager" (op by op, the default) and "deferred"
+(PADDLE_COMPAT_DEFERRED=1: ops recorded and run as one compiled program per segment).
 
     python benchmarks/eager_startup.py [--models effnet,resnet18,transformer] [--quick]
                                        [--json out.json] [--cache-env jax|compat|both]
+                                       [--modes eager,deferred]
 
 The parent runs under any Python; children run under the project venv (cwd: the repo) for
 paddle-compat and under PADDLE_PYTHON (default /work/paddle-venv/bin/python; cwd: a temp dir,
@@ -230,31 +233,34 @@ def spawn(framework: str, what: str, extra: list[str], env_add: dict | None = No
     return res
 
 
+MODES = {"eager": "0", "deferred": "1"}  # paddle-compat's eager modes: PADDLE_COMPAT_DEFERRED
+
+
 def run_all(a) -> dict:
     knobs = ["--warmup", str(a.warmup), "--n-fwd", str(a.n_fwd), "--n-train", str(a.n_train)]
     knobs += ["--train-hw", str(a.train_hw)]
-    results: dict = {"settings": vars(a), "models": {}, "mlp": {}}
+    modes = a.modes.split(",")
+    results: dict = {"settings": vars(a), "modes": modes, "models": {}, "mlp": {}}
     global PADDLE_CWD
     with tempfile.TemporaryDirectory(prefix="eager_startup_") as tmp:
         PADDLE_CWD = os.path.join(tmp, "cwd")
         os.makedirs(PADDLE_CWD)
+
+        def env(mode, cache):
+            os.makedirs(cache, exist_ok=True)
+            return {**cache_env(cache), "PADDLE_COMPAT_DEFERRED": MODES[mode]}
+
         for name in a.models.split(","):
-            cache = os.path.join(tmp, f"cache_{name}")
-            os.makedirs(cache)
-            results["models"][name] = {
-                "paddle": spawn("paddle", f"model:{name}", knobs),
-                "compat": spawn("compat", f"model:{name}", [*knobs, "--count"], cache_env(cache)),
-                "compat_warm": spawn(
-                    "compat", f"model:{name}", ["--count", "--first-only"], cache_env(cache)
-                ),
-            }
-        cache = os.path.join(tmp, "cache_mlp")
-        os.makedirs(cache)
+            r = results["models"][name] = {"paddle": spawn("paddle", f"model:{name}", knobs)}
+            for mode in modes:
+                e = env(mode, os.path.join(tmp, f"cache_{name}_{mode}"))
+                r[mode] = spawn("compat", f"model:{name}", [*knobs, "--count"], e)
+                r[mode + "_warm"] = spawn("compat", f"model:{name}", ["--count", "--first-only"], e)
         for run in ("first", "second"):
-            results["mlp"][run] = {
-                "paddle": spawn("paddle", "mlp", []),
-                "compat": spawn("compat", "mlp", [], cache_env(cache)),
-            }
+            results["mlp"][run] = {"paddle": spawn("paddle", "mlp", [])}
+            for mode in modes:
+                e = env(mode, os.path.join(tmp, f"cache_mlp_{mode}"))
+                results["mlp"][run][mode] = spawn("compat", "mlp", [], e)
     return results
 
 
@@ -263,36 +269,41 @@ def fmt_s(s):
 
 
 def table(results: dict) -> str:
+    modes = results["modes"]
     rows = [
-        "| step | real Paddle | paddle-compat | ratio (compat/paddle) |",
-        "|---|---|---|---|",
+        "| step | real Paddle | " + " | ".join(f"paddle-compat {m} | ratio" for m in modes) + " |",
+        "|---|---|" + "---|---|" * len(modes),
     ]
 
-    def row(label, p, c):
-        ratio = f"{c / p:.2f}x" if p and c is not None else ""
-        rows.append(f"| {label} | {fmt_s(p)} | {fmt_s(c)} | {ratio} |")
+    def row(label, p, cs):
+        cells = [f"{fmt_s(c)} | {f'{c / p:.2f}x' if p and c is not None else ''}" for c in cs]
+        rows.append(f"| {label} | {fmt_s(p)} | " + " | ".join(cells) + " |")
 
     for name, r in results["models"].items():
-        p, c, w = r["paddle"], r["compat"], r["compat_warm"]
-        row(f"{name}: import paddle", p["import_s"], c["import_s"])
-        row(f"{name}: build model", p["build_s"], c["build_s"])
-        row(f"{name}: build model (warm cache)", p["build_s"], w["build_s"])
-        row(f"{name}: first forward (cold cache)", p["first_fwd_s"], c["first_fwd_s"])
-        row(f"{name}: first forward (warm cache)", p["first_fwd_s"], w["first_fwd_s"])
-        row(f"{name}: steady forward (median)", p["fwd_s"], c["fwd_s"])
-        shape = "x".join(map(str, c["train_shape"]))
-        row(f"{name}: first train step [{shape}]", p["first_train_s"], c["first_train_s"])
-        row(f"{name}: steady train step [{shape}]", p["train_s"], c["train_s"])
+        p = r["paddle"]
+        c = [r[m] for m in modes]
+        w = [r[m + "_warm"] for m in modes]
+        row(f"{name}: import paddle", p["import_s"], [x["import_s"] for x in c])
+        row(f"{name}: build model", p["build_s"], [x["build_s"] for x in c])
+        row(f"{name}: build model (warm cache)", p["build_s"], [x["build_s"] for x in w])
+        row(f"{name}: first forward (cold cache)", p["first_fwd_s"], [x["first_fwd_s"] for x in c])
+        row(f"{name}: first forward (warm cache)", p["first_fwd_s"], [x["first_fwd_s"] for x in w])
+        row(f"{name}: steady forward (median)", p["fwd_s"], [x["fwd_s"] for x in c])
+        shape = "x".join(map(str, c[0]["train_shape"]))
+        label = f"{name}: first train step [{shape}]"
+        row(label, p["first_train_s"], [x["first_train_s"] for x in c])
+        row(f"{name}: steady train step [{shape}]", p["train_s"], [x["train_s"] for x in c])
     mlp = results["mlp"]
     for run, label in (("first", "1st run, cold cache"), ("second", "2nd run, warm cache")):
-        p, c = mlp[run]["paddle"], mlp[run]["compat"]
-        row(f"MLP tutorial, whole process ({label})", p["process_s"], c["process_s"])
+        p = mlp[run]["paddle"]
+        cs = [mlp[run][m]["process_s"] for m in modes]
+        row(f"MLP tutorial, whole process ({label})", p["process_s"], cs)
     rows += [
         "",
         "XLA executables built by paddle-compat (compiles / of which persistent-cache loads / "
         "seconds in compile):",
         "",
-        "| model | build (cold) | first forward (cold) | first train step (cold) "
+        "| model, mode | build (cold) | first forward (cold) | first train step (cold) "
         "| compiles in train warmup steps 2.. | steady (fwd, train) | build (warm) "
         "| first forward (warm) |",
         "|---|---|---|---|---|---|---|---|",
@@ -302,12 +313,13 @@ def table(results: dict) -> str:
         return f"{d['compiles']} / {d['cache_hits']} / {d['compile_s']:.2f}s" if d else ""
 
     for name, r in results["models"].items():
-        c, w = r["compat"]["counts"], r["compat_warm"]["counts"]
-        cells = [cnt(c.get(k)) for k in ("build", "first_fwd", "first_train")]
-        cells.append(str(c.get("train_warmup_compiles", "")))
-        cells.append(f"{c['steady_fwd']['compiles']}, {c['steady_train']['compiles']}")
-        cells += [cnt(w.get(k)) for k in ("build", "first_fwd")]
-        rows.append(f"| {name} | " + " | ".join(cells) + " |")
+        for m in modes:
+            c, w = r[m]["counts"], r[m + "_warm"]["counts"]
+            cells = [cnt(c.get(k)) for k in ("build", "first_fwd", "first_train")]
+            cells.append(str(c.get("train_warmup_compiles", "")))
+            cells.append(f"{c['steady_fwd']['compiles']}, {c['steady_train']['compiles']}")
+            cells += [cnt(w.get(k)) for k in ("build", "first_fwd")]
+            rows.append(f"| {name}, {m} | " + " | ".join(cells) + " |")
     return "\n".join(rows)
 
 
@@ -317,6 +329,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="few repeats: a few minutes on 2 cores")
     ap.add_argument("--json", help="also write all results here")
     ap.add_argument("--cache-env", choices=["jax", "compat", "both"], default="both")
+    ap.add_argument("--modes", default="eager,deferred", help="paddle-compat eager modes to run")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--count", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--first-only", action="store_true", help=argparse.SUPPRESS)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import jax
 import numpy as np
 
+from ._core import deferred
 from ._core import dtype as _dt
 from ._core.random import seed as _seed
 from ._core.registry import call_op
@@ -147,6 +148,8 @@ _FLAGS: dict[str, object] = {
     "FLAGS_use_cuda_managed_memory": False,
     "FLAGS_initial_gpu_memory_in_mb": 0,
 }
+# paddle-compat's own flags (not in Paddle): they take effect
+_OWN_FLAGS = ("FLAGS_deferred_eager",)
 
 
 def get_flags(flags: str | Sequence[str]) -> dict:
@@ -154,6 +157,9 @@ def get_flags(flags: str | Sequence[str]) -> dict:
     names = [flags] if isinstance(flags, str) else list(flags)
     out = {}
     for f in names:
+        if f == "FLAGS_deferred_eager":
+            out[f] = deferred.enabled()
+            continue
         if f not in _FLAGS:
             raise ValueError(f"Flag {f} cannot get its value through this function.")
         out[f] = _FLAGS[f]
@@ -161,12 +167,16 @@ def get_flags(flags: str | Sequence[str]) -> dict:
 
 
 def set_flags(flags: dict) -> None:
-    """Set global flags (recorded; they have no effect on the JAX backend)."""
+    """Set global flags. Paddle's are recorded (they have no effect on the JAX backend);
+    ``FLAGS_deferred_eager`` turns deferred eager execution on or off."""
     if not isinstance(flags, dict):
         raise TypeError("flags in set_flags should be a dict")
     for f in flags:
-        if f not in _FLAGS:
+        if f not in _FLAGS and f not in _OWN_FLAGS:
             raise ValueError(f"Flag {f} cannot set its value through this function.")
+    flags = dict(flags)
+    if "FLAGS_deferred_eager" in flags:
+        deferred.set_enabled(bool(flags.pop("FLAGS_deferred_eager")))
     _FLAGS.update(flags)
 
 

@@ -16,7 +16,7 @@ GOLDENS = Path(__file__).parent / "goldens"
 sys.path.insert(0, str(CASES))
 
 from _util import normalize  # noqa: E402
-from golden_compare import close  # noqa: E402
+from golden_compare import close, mode_tol  # noqa: E402
 
 DEFAULT_TOL = (1e-5, 1e-6)
 
@@ -43,6 +43,6 @@ def _collect():
 def test_case_matches_paddle(mod, name, golden):
     if golden is None:
         pytest.fail(f"no golden for {name}: run tools/record_goldens.py with real Paddle")
-    tol = getattr(mod, "TOLERANCE", {}).get(name, DEFAULT_TOL)
+    tol = mode_tol(getattr(mod, "TOLERANCE", {}).get(name, DEFAULT_TOL))
     actual = normalize(getattr(mod, name)())
     close(actual, golden, tol)

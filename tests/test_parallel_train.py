@@ -20,6 +20,7 @@ from paddle.distributed import fleet
 from paddle.distributed.fleet.utils import recompute
 
 import paddle
+from paddle_compat._core import deferred
 from paddle_compat.optimizer import _fused
 from parallel import _env
 
@@ -381,9 +382,12 @@ def _rc_train(use_rc, static=False, steps=2, p_drop=0.3):
 
 def test_recompute_eager_equals_plain():
     a, b = _rc_train(False), _rc_train(True)
+    # deferred execution compiles the plain step as one program while the recompute block
+    # replays op by op: the compiled-vs-eager tolerance of the tests below applies
+    rtol, atol = (1e-5, 1e-6) if deferred.enabled() else (1e-6, 1e-7)
     for u, v in zip(a, b):  # losses, gradients, parameters and running statistics
         for s, t in zip(u, v):
-            np.testing.assert_allclose(s, t, rtol=1e-6, atol=1e-7)
+            np.testing.assert_allclose(s, t, rtol=rtol, atol=atol)
 
 
 def test_recompute_under_to_static_uses_checkpoint(monkeypatch):

@@ -11,9 +11,9 @@ import weakref
 import jax
 import jax.numpy as jnp
 
-from . import trace_state
+from . import deferred, trace_state
 from .dtype import is_inexact_np
-from .tensor import Tensor
+from .tensor import Tensor, full_array
 
 _grad_enabled = True
 
@@ -122,7 +122,7 @@ def _edge(x: Tensor):
 
 def record(key, f, inputs, arrays, mask, out_tensors, custom=None) -> Node | None:
     edges = [_edge(x) for x, m in zip(inputs, mask) if m]
-    out_mask = tuple(is_inexact_np(t._value.dtype) for t in out_tensors)
+    out_mask = tuple(is_inexact_np(t._val.dtype) for t in out_tensors)
     if not any(out_mask):
         return None
     diff_outs = [t for t, m in zip(out_tensors, out_mask) if m]
@@ -132,7 +132,7 @@ def record(key, f, inputs, arrays, mask, out_tensors, custom=None) -> Node | Non
         list(arrays),
         tuple(mask),
         edges,
-        [(t._value.shape, t._value.dtype) for t in diff_outs],
+        [(tuple(t._val.shape), t._val.dtype) for t in diff_outs],
         out_mask,
         [weakref.ref(t) for t in diff_outs],
         custom,
@@ -156,6 +156,8 @@ def _vjp_fn(node: Node):
     f, mask, out_mask = node.f, node.mask, node.out_mask
     diff_idx = [i for i, m in enumerate(mask) if m]
 
+    n = len(mask)
+
     def vjp(primals, cts):
         def g(*d):
             full = list(primals)
@@ -167,17 +169,22 @@ def _vjp_fn(node: Node):
         _, pullback = jax.vjp(g, *[primals[i] for i in diff_idx])
         return pullback(list(cts))
 
-    hit = _VJPS[k] = (vjp, jax.jit(vjp, inline=True))
+    jitted = jax.jit(vjp, inline=True)
+
+    def flat(*xs):  # (primals..., cts...) as one flat argument list, for deferred.apply
+        return jitted(list(xs[:n]), list(xs[n:]))
+
+    hit = _VJPS[k] = (vjp, flat)
     return hit
 
 
 def _apply_vjp(node: Node, cts, create_graph: bool):
-    if node.custom is not None:
-        return node.custom(cts, create_graph)
-    raw, jitted = _vjp_fn(node)
+    if node.custom is not None:  # Python backward (PyLayer, placement changes): real arrays
+        return node.custom([deferred.resolve(c) for c in cts], create_graph)
+    raw, flat = _vjp_fn(node)
     if not create_graph:
-        arrays = [c._value if isinstance(c, Tensor) else c for c in cts]
-        return jitted(node.primals, arrays)
+        arrays = [c._val if isinstance(c, Tensor) else c for c in cts]
+        return deferred.apply(flat, *node.primals, *arrays)
     # differentiable backward: run the VJP as a recorded kernel over connected Tensors
     from .registry import run_kernel
 
@@ -217,7 +224,7 @@ def _add(a, b, create_graph):
         from .registry import call_op
 
         return call_op("add", a, b)
-    return _sum(a, b)
+    return deferred.apply(_sum, a, b)
 
 
 def _call_hooks(t: Tensor, g, create_graph):
@@ -225,7 +232,7 @@ def _call_hooks(t: Tensor, g, create_graph):
         gt = g if isinstance(g, Tensor) else Tensor(g)
         r = hook(gt)
         if r is not None:
-            g = r if create_graph else r._value
+            g = r if create_graph else r._val
     return g
 
 
@@ -241,13 +248,18 @@ def _store_grad(t: Tensor, g, create_graph):
         gt = g if isinstance(g, Tensor) else Tensor(g)
         t._grad = gt if t._grad is None else _add(t._grad, gt, True)
         return
-    g = g._value if isinstance(g, Tensor) else g
-    if g.dtype != t._value.dtype:
-        g = g.astype(t._value.dtype)
+    g = g._val if isinstance(g, Tensor) else g
+    if g.dtype != t._val.dtype:
+        g = deferred.apply(_cast_fn(t._val.dtype), g)
     if t._grad is None:
+        if g.__class__ is deferred.Pending:
+            # deferred: g + (-0.0), bit for bit g, so a first backward records the same
+            # program as later ones (which add into the zeroed grad) and compiles once
+            g = deferred.apply(_sum, _neg_zeros(tuple(g.shape), g.dtype), g)
         t._grad = Tensor(g, stop_gradient=False)
     else:
-        t._grad = Tensor(_sum(trace_state.read(t._grad), g), stop_gradient=False)
+        prev = t._grad._val if trace_state._ctx is None else trace_state.read(t._grad)
+        t._grad = Tensor(deferred.apply(_sum, prev, g), stop_gradient=False)
 
 
 def run_backward(roots, retain_graph=False, create_graph=False, capture=None):
@@ -325,12 +337,49 @@ def _deliver_leaf(t, g, create_graph, capture):
     _accumulate_leaf(t, g, create_graph)
 
 
+_FILLS: dict = {}
+
+
+def _fill_fn(shape, dtype, value):
+    """A compiled nullary ``full(shape, value)``, cached (deferred execution records it)."""
+    key = (tuple(shape), jnp.dtype(dtype), value)
+    fn = _FILLS.get(key)
+    if fn is None:
+        fn = _FILLS[key] = jax.jit(lambda: jnp.full(key[0], value, key[1]))
+    return fn
+
+
+_CASTS: dict = {}
+
+
+def _cast_fn(dtype):
+    fn = _CASTS.get(dtype)
+    if fn is None:
+        fn = _CASTS[dtype] = jax.jit(lambda a: a.astype(dtype))
+    return fn
+
+
 def _zeros(shape, dt, create_graph):
-    z = jnp.zeros(shape, dt)
+    if create_graph or not deferred._enabled:
+        z = jnp.zeros(shape, dt)
+    else:
+        z = deferred.apply(_fill_fn(shape, dt, 0))
     return Tensor(z) if create_graph else z
 
 
 _ONES: dict = {}
+_NEG_ZEROS: dict = {}
+
+
+def _neg_zeros(shape, dtype):
+    """A cached -0.0-filled array: the additive identity that keeps a zero's sign."""
+    key = (shape, dtype)
+    a = _NEG_ZEROS.get(key)
+    if a is None:
+        if len(_NEG_ZEROS) > 1024:
+            _NEG_ZEROS.clear()
+        a = _NEG_ZEROS[key] = full_array(shape, -0.0, dtype)
+    return a
 
 
 def _ones(shape, dtype):
@@ -338,7 +387,7 @@ def _ones(shape, dtype):
     key = (shape, dtype)
     a = _ONES.get(key)
     if a is None:
-        a = jnp.ones(shape, dtype)
+        a = full_array(shape, 1, dtype)
         if trace_state.is_tracer(a):
             return a
         if len(_ONES) > 256:
@@ -349,7 +398,7 @@ def _ones(shape, dtype):
 
 def _root_ct(t: Tensor, g, create_graph):
     if g is None:
-        ct = _ones(t._value.shape, t._value.dtype)
+        ct = _ones(tuple(t._val.shape), t._val.dtype)
     elif isinstance(g, Tensor):
         if list(g.shape) != t.shape:
             raise ValueError(
@@ -435,7 +484,7 @@ def grad(
 
 def rebind_inplace(x: Tensor, out: Tensor) -> Tensor:
     """Make ``x`` hold ``out``'s array and autograd history (in-place semantics)."""
-    x._set_value(out._value)
+    x._set_value(out._val)
     x._node, x._out_idx = out._node, out._out_idx
     if out._node is not None:
         x.stop_gradient = False

@@ -29,7 +29,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import autograd, trace_state
+from . import autograd, deferred, trace_state
 from . import dtype as _dt
 from .tensor import Tensor
 
@@ -458,7 +458,7 @@ def _flat_inputs(od: OpDef, dyn):
             first = None
             for p, v in zip(od.tensors, dyn):
                 if p in od.promote:
-                    d = v._value.dtype
+                    d = v._val.dtype
                     if first is None:
                         first = d
                     elif d != first:
@@ -469,7 +469,7 @@ def _flat_inputs(od: OpDef, dyn):
         sig = (
             od,
             _dt.default_float(),
-            *(v._value.dtype if isinstance(v, Tensor) else type(v) for v in dyn),
+            *(v._val.dtype if isinstance(v, Tensor) else type(v) for v in dyn),
         )
         casts = _SCALAR_PLANS.get(sig)
         if casts is None:
@@ -565,18 +565,27 @@ def run_kernel(key, make_f, inputs, differentiable=True):
     Tensors and record an autograd node when some input requires grad."""
     k = _KERNELS.get(key)
     f, jitted = k if k is not None else get_kernel(key, make_f)
-    if trace_state._ctx is None:  # eager: no trace to tell about the inputs read
-        arrays = [x._value if isinstance(x, Tensor) else x for x in inputs]
-    else:
-        arrays = [trace_state.read(x) if isinstance(x, Tensor) else x for x in inputs]
+    recorded = None
     try:
-        out = jitted(*arrays)
+        if trace_state._ctx is not None:
+            arrays = [trace_state.read(x) if isinstance(x, Tensor) else x for x in inputs]
+        elif deferred._enabled:  # recorded into the pending segment (None: must run now)
+            arrays = [x._val if isinstance(x, Tensor) else x for x in inputs]
+            recorded = deferred.record(jitted, arrays)
+            if recorded is None:
+                arrays = [deferred.resolve(a) for a in arrays]
+        else:  # eager: no trace to tell about the inputs read
+            arrays = [x._value if isinstance(x, Tensor) else x for x in inputs]
+        if recorded is None:
+            out = jitted(*arrays)
     except TypeError as e:
         shape_problem = "shape" in str(e) or "broadcast" in str(e)
         raise _paddle_error(key, inputs, e, ValueError if shape_problem else None) from None
     except ValueError as e:
         raise _paddle_error(key, inputs, e, ValueError) from None
-    if isinstance(out, jax.Array):
+    if recorded is not None:
+        out_leaves, out_tree = recorded
+    elif isinstance(out, jax.Array):
         out_leaves, out_tree = (out,), None
     else:
         out_leaves, out_tree = jax.tree_util.tree_flatten(out)
@@ -599,7 +608,7 @@ def _paddle_error(key, inputs, e, cls=None):
     od = key[0]
     name = od.name if isinstance(od, OpDef) else str(od)
     desc = ", ".join(
-        f"{type(x).__name__}(shape={list(np.shape(x._value if isinstance(x, Tensor) else x))}, "
+        f"{type(x).__name__}(shape={list(x.shape if isinstance(x, Tensor) else np.shape(x))}, "
         f"dtype={_leaf_name(x)})"
         for x in inputs
     )

@@ -13,13 +13,14 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from . import deferred, trace_state
 from . import dist_attr as _dist
 from . import dtype as _dt
-from . import trace_state
+from .deferred import Pending
 from .tensor_api import TensorApiMixin
 
 _uid_counter = itertools.count()
-_ARRAY_TYPES = (jax.Array, jax.core.Tracer)
+_ARRAY_TYPES = (jax.Array, jax.core.Tracer, Pending)
 
 
 def to_device(value):
@@ -30,11 +31,19 @@ def to_device(value):
     return jnp.asarray(value)
 
 
+def full_array(shape, fill_value, dtype):
+    """``jnp.full`` without compiling: built on the host and transferred while JAX is idle
+    (``jnp.full`` compiles a kernel per shape); under a trace, ``jnp.full``."""
+    if deferred._jax_idle():
+        return jax.device_put(np.full(tuple(shape), fill_value, np.dtype(dtype)))
+    return jnp.full(tuple(shape), fill_value, dtype)
+
+
 class Tensor(TensorApiMixin):
     """A Paddle Tensor backed by a ``jax.Array``."""
 
     __slots__ = (
-        "_value",
+        "_val",
         "stop_gradient",
         "_grad_slot",
         "_name",
@@ -55,7 +64,7 @@ class Tensor(TensorApiMixin):
             value = jnp.zeros((0,), jnp.float32)
         elif not isinstance(value, _ARRAY_TYPES):
             value = to_device(value)
-        self._value = value
+        self._val = value
         self.stop_gradient = stop_gradient
         self._grad_slot = None
         self._name = name
@@ -79,10 +88,23 @@ class Tensor(TensorApiMixin):
         self._name = value
 
     # -- value access -------------------------------------------------------------------------
+    @property
+    def _value(self):
+        """The held array; a value deferred execution has not computed yet is computed now
+        (``_val`` is the raw slot: an array, a tracer or a ``deferred.Pending``)."""
+        v = self._val
+        if v.__class__ is Pending:
+            v = self._val = v.resolve()
+        return v
+
+    @_value.setter
+    def _value(self, value) -> None:
+        self._val = value
+
     def _set_value(self, value) -> None:
         """Rebind the held array (the one way a Tensor mutates)."""
         trace_state.note_written(self)
-        self._value = value
+        self._val = value
         self._version += 1
 
     @property
@@ -101,24 +123,24 @@ class Tensor(TensorApiMixin):
     # -- metadata -----------------------------------------------------------------------------
     @property
     def shape(self) -> Size:
-        return Size(self._value.shape)
+        return Size(self._val.shape)
 
     @property
     def ndim(self) -> int:
-        return self._value.ndim
+        return self._val.ndim
 
     def dim(self) -> int:
-        return self._value.ndim
+        return self._val.ndim
 
     ndimension = dim
 
     @property
     def size(self) -> int:
-        return int(np.prod(self._value.shape, dtype=np.int64))
+        return int(np.prod(self._val.shape, dtype=np.int64))
 
     @property
     def dtype(self) -> _dt.DType:
-        return _dt.to_dtype(self._value.dtype)
+        return _dt.to_dtype(self._val.dtype)
 
     @property
     def place(self):
@@ -205,12 +227,12 @@ class Tensor(TensorApiMixin):
     def __len__(self):
         if self.ndim == 0:
             raise TypeError("len() of a 0-D tensor")
-        return self._value.shape[0]
+        return self._val.shape[0]
 
     def __iter__(self):
         if self.ndim == 0:
             raise TypeError("iteration over a 0-D tensor")
-        for i in range(self._value.shape[0]):
+        for i in range(self._val.shape[0]):
             yield self[i]
 
     def __hash__(self):
@@ -264,7 +286,7 @@ class Tensor(TensorApiMixin):
 
     def clear_gradient(self, set_to_zero: bool = True) -> None:
         if self._grad is not None and set_to_zero:
-            self._grad._set_value(_zeros_like(self._grad._value))  # in place, as Paddle
+            self._grad._set_value(_zeros_like(self._grad._val))  # in place, as Paddle
         else:
             self._grad = None
 
@@ -275,7 +297,7 @@ class Tensor(TensorApiMixin):
         self._grad = None
 
     def detach(self) -> Tensor:
-        return Tensor(self._value, stop_gradient=True)
+        return Tensor(self._val, stop_gradient=True)
 
     def detach_(self) -> Tensor:
         self._node = None
@@ -373,7 +395,7 @@ class Tensor(TensorApiMixin):
         return self
 
     def element_size(self) -> int:
-        return self._value.dtype.itemsize
+        return np.dtype(self._val.dtype).itemsize
 
     @property
     def strides(self) -> list[int]:
@@ -399,6 +421,7 @@ class Tensor(TensorApiMixin):
 
 
 _ZEROS_LIKE: dict = {}
+_ZEROS: dict = {}
 
 
 def _zeros_like(a):
@@ -406,13 +429,26 @@ def _zeros_like(a):
     ``jnp.zeros_like`` dispatches two primitives (~50us on CPU), the compiled one ~5us."""
     if isinstance(a, jax.core.Tracer):
         return jnp.zeros_like(a)
+    if a.__class__ is Pending:  # deferred: recorded like an op (its output is uncommitted)
+        return deferred.apply(_zeros_like_fn(None), a)
     # an uncommitted array stays uncommitted: a committed one would change the cache key of
     # every kernel it reaches (a parameter's whole forward and backward recompile)
-    sharding = a.sharding if a.committed else None
+    if not a.committed:  # one shared zeros per shape and dtype (arrays are immutable)
+        key = (a.shape, a.dtype)
+        z = _ZEROS.get(key)
+        if z is None:
+            if len(_ZEROS) > 1024:
+                _ZEROS.clear()
+            z = _ZEROS[key] = full_array(a.shape, 0, a.dtype)
+        return z
+    return _zeros_like_fn(a.sharding)(a)
+
+
+def _zeros_like_fn(sharding):
     fn = _ZEROS_LIKE.get(sharding)
     if fn is None:
         fn = _ZEROS_LIKE[sharding] = jax.jit(jnp.zeros_like, out_shardings=sharding)
-    return fn(a)
+    return fn
 
 
 class Size(list):

@@ -111,7 +111,7 @@ def _finish(t: Tensor, out=None, requires_grad: bool = False) -> Tensor:
     if requires_grad:
         t.stop_gradient = False
     if out is not None:
-        out._set_value(t._value)
+        out._set_value(t._val)
         return out
     return t
 
@@ -129,7 +129,7 @@ def _fill(x: Tensor, value: Tensor, name: str, check_leaf: bool = True) -> Tenso
             f"(InvalidArgument) Leaf Tensor (shape {list(x.shape)}) that doesn't stop gradient "
             f"can't use inplace strategy ({name})."
         )
-    x._set_value(value._value)
+    x._set_value(value._val)
     x._node = None
     return x
 

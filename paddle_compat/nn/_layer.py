@@ -15,8 +15,8 @@ from typing import Any
 
 import jax.numpy as jnp
 
+from .._core import deferred, trace_state
 from .._core import dtype as _dt
-from .._core import trace_state
 from .._core.tensor import Parameter, Tensor, _unique_name
 from ..framework._param_attr import ParamAttr, _make_parameter
 from ._layer_state import LayerStateMixin
@@ -145,6 +145,11 @@ class Layer(LayerStateMixin):
         pass
 
     def __call__(self, *inputs: Any, **kwargs: Any) -> Any:
+        if deferred._enabled and not deferred._in_layer:  # the outermost call: one program
+            return deferred.outermost_call(self._call, inputs, kwargs)
+        return self._call(*inputs, **kwargs)
+
+    def _call(self, *inputs: Any, **kwargs: Any) -> Any:
         d = self.__dict__
         if not d["_forward_pre_hooks"] and not d["_forward_post_hooks"] and d["_built"]:
             return self.forward(*inputs, **kwargs)

@@ -26,7 +26,7 @@ import numpy as np
 
 from .._core import trace_state
 from .._core.autograd import no_grad
-from .._core.tensor import Tensor, unique_name
+from .._core.tensor import Tensor, full_array, unique_name
 from ..regularizer import L2Decay, WeightDecayRegularizer
 from . import _fused
 from ._lr import LambdaDecay, LRScheduler, _lr_array
@@ -230,13 +230,13 @@ class Optimizer:
             return self._accumulators[name][param.name]
         shape = list(param.shape) if shape is None else list(shape)
         dt = (
-            jnp.dtype(param._value.dtype)
+            jnp.dtype(param._val.dtype)
             if dtype is None
             else jnp.dtype(dtype.np if hasattr(dtype, "np") else dtype)
         )
         var_name = unique_name(param.name + "_" + name)
         self._opti_name_list.append(var_name)
-        var = Tensor(jnp.full(shape, fill_value, dt), name=var_name)
+        var = Tensor(full_array(shape, fill_value, dt), name=var_name)
         var.persistable = True
         if self._accumulators_holder:
             assert var_name in self._accumulators_holder, (

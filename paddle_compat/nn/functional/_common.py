@@ -401,7 +401,7 @@ def _renorm_rows(x, weight, max_norm, norm_type):
 def embedding_renorm_(x: Tensor, weight: Tensor, max_norm: float, norm_type: float = 2.0) -> Tensor:
     """Rescale (in place) the rows of ``weight`` used by ``x`` to norm at most ``max_norm``."""
     new = _renorm_rows(x, weight, float(max_norm), float(norm_type))
-    weight._set_value(new._value)
+    weight._set_value(new._val)
     return weight
 
 

@@ -111,8 +111,8 @@ def batch_norm(
         return _bn_eval(x, running_mean, running_var, weight, bias, float(epsilon), ch)
     y, mean, var = _bn_train(x, weight, bias, float(epsilon), ch)
     new_mean, new_var = _bn_update(running_mean, running_var, mean, var, float(momentum))
-    running_mean._set_value(new_mean._value)
-    running_var._set_value(new_var._value)
+    running_mean._set_value(new_mean._val)
+    running_var._set_value(new_var._val)
     return y
 
 

@@ -1,0 +1,290 @@
+"""Deferred eager execution (opt-in): eager ops record into a pending segment instead of each
+running its own compiled kernel, and the segment runs as one compiled XLA program when a value
+is needed.
+
+Switch: ``PADDLE_COMPAT_DEFERRED=1`` in the environment, or
+``paddle.set_flags({"FLAGS_deferred_eager": True})``.
+
+- A recorded op's outputs are ``Pending`` values: their shape and dtype are known at once
+  (inferred per kernel and input signature, cached; shape errors raise at the op's own line),
+  their data is not. ``Tensor._value`` resolves a Pending (flushing its segment); metadata
+  (``shape``, ``dtype``) reads do not.
+- The segment's structure (which kernel ran on which earlier values or new inputs) is a path in
+  a trie, so a repeated forward walks the same path with one dict lookup per op. A flush
+  compiles ``path + the values still referenced`` once (``jax.jit``; JAX's persistent cache
+  keeps it across processes) and runs it on the segment's input arrays. Values nobody holds
+  any more stay inside the program, where XLA fuses them away.
+- A flush happens when a value is read (``numpy``, ``item``, ``print``, ``bool``, an optimizer
+  step, any ``Tensor._value``), when a segment reaches ``MAX_OPS`` ops, and before a
+  ``to_static`` trace reads state. Under a JAX trace, or with tracer inputs, ops run at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import weakref
+
+import jax
+
+try:  # a no-op check (~0.2 us) that JAX is not tracing
+    from jax._src.core import trace_state_clean as _jax_idle
+except ImportError:  # pragma: no cover
+
+    def _jax_idle() -> bool:
+        return True
+
+
+MAX_OPS = 4096  # a segment this long flushes: bounds program size and host memory held
+
+_enabled = os.environ.get("PADDLE_COMPAT_DEFERRED", "").strip().lower() not in (
+    "",
+    "0",
+    "off",
+    "false",
+)
+_lock = threading.RLock()
+_ArrayImpl = type(jax.numpy.zeros(()))
+
+
+def enabled() -> bool:
+    return _enabled
+
+
+def set_enabled(on: bool) -> None:
+    """Turn deferred execution on or off (off flushes what is pending)."""
+    global _enabled
+    if not on:
+        flush()
+    _enabled = bool(on)
+
+
+@contextlib.contextmanager
+def mode(on: bool = True):
+    """``with deferred.mode(True):`` deferred execution on (or off) inside the block."""
+    prev = _enabled
+    set_enabled(on)
+    try:
+        yield
+    finally:
+        set_enabled(prev)
+
+
+class Pending:
+    """A value an unflushed segment will compute: shape and dtype now, data after a flush."""
+
+    __slots__ = ("seg", "idx", "shape", "dtype", "weak_type", "array", "__weakref__")
+
+    def __init__(self, seg, idx, shape, dtype, weak_type):
+        self.seg, self.idx = seg, idx
+        self.shape, self.dtype, self.weak_type = shape, dtype, weak_type
+        self.array = None
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    def resolve(self):
+        """The computed array (flushing the segment that computes it)."""
+        if self.array is None:
+            seg = self.seg
+            if seg.error is not None:
+                raise seg.error
+            seg.flush()
+        return self.array
+
+    def __repr__(self) -> str:
+        state = "pending" if self.array is None else "done"
+        return f"Pending(shape={self.shape}, dtype={self.dtype}, {state})"
+
+
+def resolve(a):
+    return a.resolve() if a.__class__ is Pending else a
+
+
+class _Node:
+    """A trie node: the segment structure so far (``step`` is the op that led here)."""
+
+    __slots__ = ("parent", "step", "children", "programs")
+
+    def __init__(self, parent, step):
+        self.parent, self.step = parent, step
+        self.children: dict = {}
+        self.programs: dict = {}  # tuple of live value indices -> jitted program
+
+    def steps(self) -> list:
+        out, n = [], self
+        while n.step is not None:
+            out.append(n.step)
+            n = n.parent
+        return out[::-1]
+
+
+_ROOT = _Node(None, None)
+
+
+class _Segment:
+    __slots__ = ("node", "inputs", "refs", "n_ops", "error")
+
+    def __init__(self):
+        self.node = _ROOT
+        self.inputs: list = []  # concrete arrays fed to the program, in recording order
+        self.refs: list = []  # weakref to each value's Pending, by value index
+        self.n_ops = 0
+        self.error: BaseException | None = None
+
+    def flush(self) -> None:
+        with _lock:
+            global _current
+            if self is _current:
+                _current = _Segment()
+            elif self.n_ops == 0 or self.error is not None:
+                return
+            self._run()
+
+    def _run(self) -> None:
+        if self.n_ops == 0:
+            return
+        live = [(i, p) for i, r in enumerate(self.refs) if (p := r()) is not None]
+        key = tuple(i for i, _ in live)
+        node = self.node
+        prog = node.programs.get(key)
+        if prog is None:
+            prog = node.programs[key] = _compile(node.steps(), key)
+        self.n_ops = 0  # a second flush (a Pending resolved twice) is a no-op
+        try:
+            if _jax_idle():
+                outs = prog(*self.inputs)
+            else:  # resolved inside a JAX trace: compute concrete values, not tracers
+                with jax.ensure_compile_time_eval():
+                    outs = prog(*self.inputs)
+        except Exception as e:
+            self.error = e
+            raise
+        for (_, p), a in zip(live, outs):
+            p.array, p.seg = a, None
+        self.inputs = self.refs = None
+
+
+_current = _Segment()
+_AVALS: dict = {}  # (id(fn), input signature) -> (output (shape, dtype, weak_type)s, treedef)
+_PROGRAMS_COMPILED = [0]
+
+
+def _compile(steps, live):
+    def program(*ext):
+        vals, k = [], 0
+        for fn, refs in steps:
+            args = []
+            for r in refs:
+                if r < 0:
+                    args.append(ext[k])
+                    k += 1
+                else:
+                    args.append(vals[r])
+            vals.extend(jax.tree_util.tree_leaves(fn(*args)))
+        return [vals[i] for i in live]
+
+    _PROGRAMS_COMPILED[0] += 1
+    return jax.jit(program)
+
+
+def _out_avals(fn, sig):
+    key = (id(fn), sig)
+    hit = _AVALS.get(key)
+    if hit is None:
+        specs = [jax.ShapeDtypeStruct(s, d, weak_type=w) for s, d, w in sig]
+        out = jax.eval_shape(fn, *specs)
+        leaves, tree = jax.tree_util.tree_flatten(out)
+        avals = tuple((tuple(a.shape), a.dtype, bool(a.weak_type)) for a in leaves)
+        single = len(leaves) == 1 and isinstance(out, jax.ShapeDtypeStruct)
+        hit = _AVALS[key] = (avals, None if single else tree, fn)
+    return hit
+
+
+def record(fn, arrays):
+    """Record ``fn(*arrays)`` into the pending segment: ``(output Pendings, treedef or None for
+    a single array)``, or None when it must run now (recording off, a JAX trace active, an
+    input that is neither a device array nor a Pending). ``fn`` must stay alive (cached)."""
+    if not _enabled or not _jax_idle():
+        return None
+    sig = []
+    for a in arrays:
+        c = a.__class__
+        if c is not Pending and c is not _ArrayImpl:
+            return None
+        sig.append((a.shape, a.dtype, a.weak_type))
+    avals, tree, _ = _out_avals(fn, tuple(sig))
+    with _lock:
+        seg = _current
+        refs = []
+        for a in arrays:
+            if a.__class__ is Pending:
+                if a.seg is seg:
+                    refs.append(a.idx)
+                    continue
+                a = a.resolve()
+            seg.inputs.append(a)
+            refs.append(-1)
+        step_key = (id(fn), tuple(refs))
+        node = seg.node.children.get(step_key)
+        if node is None:
+            node = seg.node.children[step_key] = _Node(seg.node, (fn, step_key[1]))
+        seg.node = node
+        base = len(seg.refs)
+        outs = [Pending(seg, base + i, s, d, w) for i, (s, d, w) in enumerate(avals)]
+        seg.refs.extend(weakref.ref(p) for p in outs)
+        seg.n_ops += 1
+        if seg.n_ops >= MAX_OPS:
+            seg.flush()
+    return outs, tree
+
+
+def apply(fn, *arrays):
+    """``fn(*arrays)``: recorded when deferred execution is on, else run now (resolving any
+    Pending argument)."""
+    rec = record(fn, arrays)
+    if rec is None:
+        return fn(*[resolve(a) for a in arrays])
+    outs, tree = rec
+    return outs[0] if tree is None else jax.tree_util.tree_unflatten(tree, outs)
+
+
+_in_layer = False  # inside an outermost Layer call
+
+
+def outermost_call(call, inputs, kwargs):
+    """Run the outermost ``Layer.__call__`` and flush after it: a forward is one program, and
+    a loop that never reads a value still flushes once per forward, at the same place."""
+    global _in_layer
+    _in_layer = True
+    try:
+        out = call(*inputs, **kwargs)
+    finally:
+        _in_layer = False
+    flush()
+    return out
+
+
+def flush() -> None:
+    """Run the pending segment now."""
+    _current.flush()
+
+
+def pending_ops() -> int:
+    """How many ops wait in the current segment."""
+    return _current.n_ops
+
+
+def programs_compiled() -> int:
+    """How many segment programs this process has built (each compiles once per input
+    signature)."""
+    return _PROGRAMS_COMPILED[0]

@@ -1,0 +1,210 @@
+"""Deferred eager execution (``FLAGS_deferred_eager`` / ``PADDLE_COMPAT_DEFERRED=1``): ops
+record into a segment that runs as one compiled program when a value is read. Each case runs
+a small program in both modes and compares; the rest checks the mechanism (what flushes, what
+compiles, where errors point)."""
+
+from __future__ import annotations
+
+import threading
+
+import jax
+import numpy as np
+import paddle.nn.functional as F
+import pytest
+from golden_compare import DEFERRED_TOL
+
+import paddle
+from paddle_compat._core import deferred
+
+
+def _rng(*shape, seed=0):
+    return np.random.default_rng(seed).standard_normal(shape).astype("float32")
+
+
+def _chain():
+    x = paddle.to_tensor(_rng(3, 4))
+    y = paddle.tanh(x * 2.0 + 1.0).sum(axis=1) / 3
+    return [y]
+
+
+def _matmul_softmax():
+    a, b = paddle.to_tensor(_rng(4, 5)), paddle.to_tensor(_rng(5, 6, seed=1))
+    return [F.softmax(a @ b, axis=-1), paddle.argmax(a @ b, axis=1)]
+
+
+def _inplace_and_setitem():
+    x = paddle.to_tensor(_rng(4, 3))
+    x.add_(paddle.ones([4, 3]))
+    x[1:3, 0] = 5.0
+    x.scale_(2.0)
+    return [x, x[::2]]
+
+
+def _backward():
+    w = paddle.to_tensor(_rng(3, 3), stop_gradient=False)
+    x = paddle.to_tensor(_rng(2, 3, seed=1))
+    h = F.gelu(x @ w)
+    h.retain_grads()
+    seen = []
+    h.register_hook(lambda g: seen.append(g.sum()) or g * 2)
+    (h * h).mean().backward()
+    return [w.grad, h.grad, seen[0]]
+
+
+def _grad_and_double_grad():
+    x = paddle.to_tensor(_rng(5), stop_gradient=False)
+    y = (x**3).sum()
+    (g,) = paddle.grad(y, x, create_graph=True)
+    (gg,) = paddle.grad(g.sum(), x)
+    return [g, gg]
+
+
+def _accumulate_twice():
+    w = paddle.to_tensor(_rng(4), stop_gradient=False)
+    for _ in range(2):
+        (w * w).sum().backward()
+    g1 = w.grad * 1
+    w.clear_grad()
+    (w.exp()).sum().backward()
+    return [g1, w.grad]
+
+
+def _layer_train_steps():
+    paddle.seed(3)
+    model = paddle.nn.Sequential(
+        paddle.nn.Linear(6, 8), paddle.nn.BatchNorm1D(8), paddle.nn.ReLU(), paddle.nn.Linear(8, 2)
+    )
+    opt = paddle.optimizer.Adam(0.01, parameters=model.parameters())
+    x, y = paddle.to_tensor(_rng(5, 6)), paddle.to_tensor(np.array([0, 1, 1, 0, 1]))
+    losses = []
+    for _ in range(3):
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        losses.append(loss)
+    return [*losses, *model.parameters(), *model.buffers()]
+
+
+def _to_static_inside():
+    lin = paddle.nn.Linear(3, 2)
+    lin.weight.set_value(_rng(3, 2))
+    f = paddle.jit.to_static(lambda t: lin(t).sum(axis=0))
+    x = paddle.to_tensor(_rng(4, 3)) * 2
+    return [f(x), f(x + 1)]
+
+
+def _dropout_seeded():
+    paddle.seed(11)
+    x = paddle.to_tensor(_rng(6, 6))
+    return [F.dropout(x * 1.5, p=0.4), paddle.rand([3])]
+
+
+CASES = {
+    "chain": _chain,
+    "matmul_softmax": _matmul_softmax,
+    "inplace_and_setitem": _inplace_and_setitem,
+    "backward_hooks_retain_grads": _backward,
+    "grad_and_double_grad": _grad_and_double_grad,
+    "grad_accumulation": _accumulate_twice,
+    "layer_train_steps": _layer_train_steps,
+    "to_static_inside": _to_static_inside,
+    "dropout_seeded": _dropout_seeded,
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_deferred_equals_op_by_op(name):
+    with deferred.mode(False):
+        want = [t.numpy() for t in CASES[name]()]
+    with deferred.mode(True):
+        got = CASES[name]()
+        got_np = [t.numpy() for t in got]
+    assert [t.dtype for t in got_np] == [t.dtype for t in want]
+    for g, w in zip(got_np, want):
+        assert g.shape == w.shape
+        np.testing.assert_allclose(g, w, rtol=DEFERRED_TOL[0], atol=DEFERRED_TOL[1])
+
+
+def test_ops_wait_until_a_value_is_read():
+    with deferred.mode(True):
+        x = paddle.to_tensor(_rng(2, 3))
+        y = (x + 1).exp().sum(axis=0)
+        assert deferred.pending_ops() == 3
+        assert y.shape == [3] and y.dtype == paddle.float32 and y.ndim == 1  # no flush
+        assert deferred.pending_ops() == 3
+        y.numpy()
+        assert deferred.pending_ops() == 0
+
+
+def test_a_repeated_forward_compiles_one_program_once():
+    model = paddle.nn.Sequential(paddle.nn.Linear(4, 4), paddle.nn.Tanh(), paddle.nn.Linear(4, 1))
+    x = paddle.to_tensor(_rng(2, 4))
+    with deferred.mode(True), paddle.no_grad():
+        model(x)
+        assert deferred.pending_ops() == 0  # the outermost Layer call flushes
+        n = deferred.programs_compiled()
+        outs = [model(x).numpy() for _ in range(3)]
+        assert deferred.programs_compiled() == n
+    np.testing.assert_array_equal(outs[0], outs[2])
+
+
+def test_only_values_still_held_leave_the_program():
+    with deferred.mode(True):
+        x = paddle.to_tensor(_rng(3))
+        y = paddle.exp(paddle.sin(x) * 2)  # sin and the product die inside the program
+        node = deferred._current.node
+        y.numpy()
+    assert list(node.programs) == [(2,)]
+
+
+def test_shape_error_raises_at_the_op():
+    with deferred.mode(True):
+        a, b = paddle.to_tensor(_rng(2, 3)), paddle.to_tensor(_rng(4, 5))
+        with pytest.raises(ValueError, match=r"matmul.*shape=\[2, 3\].*shape=\[4, 5\]"):
+            paddle.matmul(a, b)
+        assert deferred.pending_ops() == 0
+
+
+def test_segment_flushes_at_max_ops(monkeypatch):
+    monkeypatch.setattr(deferred, "MAX_OPS", 5)
+    with deferred.mode(True):
+        x = paddle.to_tensor(_rng(3))
+        for _ in range(7):
+            x = x + 1
+        assert deferred.pending_ops() == 2
+        np.testing.assert_allclose(x.numpy(), _rng(3) + 7, rtol=1e-6)
+
+
+def test_flag_switches_mode():
+    prev = paddle.get_flags("FLAGS_deferred_eager")["FLAGS_deferred_eager"]
+    try:
+        paddle.set_flags({"FLAGS_deferred_eager": True})
+        assert deferred.enabled()
+        y = paddle.ones([2]) * 3
+        paddle.set_flags({"FLAGS_deferred_eager": False})  # switching off flushes
+        assert deferred.pending_ops() == 0 and y.tolist() == [3.0, 3.0]
+    finally:
+        paddle.set_flags({"FLAGS_deferred_eager": prev})
+
+
+def test_a_value_read_on_another_thread():
+    with deferred.mode(True):
+        y = paddle.to_tensor(_rng(4)) * 2
+        box = []
+        t = threading.Thread(target=lambda: box.append(y.numpy()))
+        t.start()
+        t.join()
+    np.testing.assert_array_equal(box[0], _rng(4) * 2)
+
+
+def test_recording_stops_under_a_jax_trace():
+    with deferred.mode(True):
+        t = paddle.to_tensor(_rng(3))
+
+        @jax.jit
+        def f(a):
+            return (paddle.Tensor(a) * t)._value
+
+        np.testing.assert_allclose(np.asarray(f(jax.numpy.ones(3))), _rng(3), rtol=1e-6)
+        assert deferred.pending_ops() == 0
