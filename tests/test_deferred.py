@@ -166,13 +166,15 @@ def test_shape_error_raises_at_the_op():
         assert deferred.pending_ops() == 0
 
 
-def test_segment_flushes_at_max_ops(monkeypatch):
+def test_a_segment_at_max_ops_runs_kernel_by_kernel(monkeypatch):
     monkeypatch.setattr(deferred, "MAX_OPS", 5)
     with deferred.mode(True):
         x = paddle.to_tensor(_rng(3))
+        n = deferred.programs_compiled()
         for _ in range(7):
             x = x + 1
         assert deferred.pending_ops() == 2
+        assert deferred.programs_compiled() == n  # the cut segment compiled no program
         np.testing.assert_allclose(x.numpy(), _rng(3) + 7, rtol=1e-6)
 
 

@@ -15,8 +15,12 @@ Switch: ``PADDLE_COMPAT_DEFERRED=1`` in the environment, or
   keeps it across processes) and runs it on the segment's input arrays. Values nobody holds
   any more stay inside the program, where XLA fuses them away.
 - A flush happens when a value is read (``numpy``, ``item``, ``print``, ``bool``, an optimizer
-  step, any ``Tensor._value``), when a segment reaches ``MAX_OPS`` ops, and before a
-  ``to_static`` trace reads state. Under a JAX trace, or with tracer inputs, ops run at once.
+  step, any ``Tensor._value``), after the outermost ``Layer.__call__`` (so a forward is one
+  program, flushed at the same place every step), and before a ``to_static`` trace reads
+  state. A segment that reaches ``MAX_OPS`` ops (a loop that reads nothing and calls no Layer:
+  its cut points drift from one segment to the next) runs kernel by kernel, as eager mode
+  would, instead of compiling a long program that never repeats. Under a JAX trace, or with
+  tracer inputs, ops run at once.
 """
 
 from __future__ import annotations
@@ -141,23 +145,25 @@ class _Segment:
         self.n_ops = 0
         self.error: BaseException | None = None
 
-    def flush(self) -> None:
+    def flush(self, op_by_op: bool = False) -> None:
         with _lock:
             global _current
             if self is _current:
                 _current = _Segment()
             elif self.n_ops == 0 or self.error is not None:
                 return
-            self._run()
+            self._run(op_by_op)
 
-    def _run(self) -> None:
+    def _run(self, op_by_op: bool) -> None:
         if self.n_ops == 0:
             return
         live = [(i, p) for i, r in enumerate(self.refs) if (p := r()) is not None]
         key = tuple(i for i, _ in live)
         node = self.node
         prog = node.programs.get(key)
-        if prog is None:
+        if prog is None and op_by_op:  # each kernel as its own call, as eager mode runs it
+            prog = _program(node.steps(), key)
+        elif prog is None:
             prog = node.programs[key] = _compile(node.steps(), key)
         self.n_ops = 0  # a second flush (a Pending resolved twice) is a no-op
         try:
@@ -180,6 +186,14 @@ _PROGRAMS_COMPILED = [0]
 
 
 def _compile(steps, live):
+    _PROGRAMS_COMPILED[0] += 1
+    return jax.jit(_program(steps, live))
+
+
+def _program(steps, live):
+    """The segment as one function of its input arrays: jit it for one program, or call it
+    as is to run each kernel on its own."""
+
     def program(*ext):
         vals, k = [], 0
         for fn, refs in steps:
@@ -193,8 +207,7 @@ def _compile(steps, live):
             vals.extend(jax.tree_util.tree_leaves(fn(*args)))
         return [vals[i] for i in live]
 
-    _PROGRAMS_COMPILED[0] += 1
-    return jax.jit(program)
+    return program
 
 
 def _out_avals(fn, sig):
@@ -243,8 +256,8 @@ def record(fn, arrays):
         outs = [Pending(seg, base + i, s, d, w) for i, (s, d, w) in enumerate(avals)]
         seg.refs.extend(weakref.ref(p) for p in outs)
         seg.n_ops += 1
-        if seg.n_ops >= MAX_OPS:
-            seg.flush()
+        if seg.n_ops >= MAX_OPS:  # a loop that reads nothing and calls no Layer: cut
+            seg.flush(op_by_op=True)  # points drift, so no program is compiled for it
     return outs, tree
 
 
