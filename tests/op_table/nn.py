@@ -205,6 +205,16 @@ ROWS: list[Row] = [
         tag="nhwc",
         tol=T4,
     ),
+    # 1x1 without padding: a contraction over channels on CPU (nn/functional/_conv._pointwise)
+    F("conv2d", (X4, rand(5, 3, 1, 1, seed=1), rand(5, seed=2)), tag="1x1", tol=T4),
+    F(
+        "conv2d",
+        (np.ascontiguousarray(X4.transpose(0, 2, 3, 1)), rand(4, 3, 1, 1, seed=1)),
+        {"data_format": "NHWC", "stride": 2},
+        tag="1x1-nhwc-stride",
+        tol=T4,
+    ),
+    F("conv1d", (X3, rand(2, 3, 1, seed=1)), {"stride": 3}, tag="1x1-stride", tol=T4),
     F("conv3d", (rand(1, 2, 3, 3, 3), rand(2, 2, 2, 2, 2, seed=1)), tol=T4),
     F("conv1d_transpose", (X3, rand(3, 2, 3, seed=1)), {"stride": 2}, tol=T4),
     F(
