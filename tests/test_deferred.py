@@ -210,3 +210,22 @@ def test_recording_stops_under_a_jax_trace():
 
         np.testing.assert_allclose(np.asarray(f(jax.numpy.ones(3))), _rng(3), rtol=1e-6)
         assert deferred.pending_ops() == 0
+
+
+def test_a_failed_flush_raises_for_every_value_of_its_segment(monkeypatch):
+    def broken(steps, live):
+        def run(*args):
+            raise RuntimeError("XLA failed")
+
+        return run
+
+    monkeypatch.setattr(deferred, "_compile", broken)
+    with deferred.mode(True):
+        x = paddle.to_tensor(_rng(3))
+        a, b = x * 2, x + 1
+        with pytest.raises(RuntimeError, match="XLA failed"):
+            a.numpy()
+        with pytest.raises(RuntimeError, match="XLA failed"):
+            b.numpy()
+        monkeypatch.undo()
+        assert (x * 3).numpy().tolist() == (_rng(3) * 3).tolist()  # a new segment works
