@@ -40,7 +40,7 @@ except ImportError:  # pragma: no cover
         return True
 
 
-MAX_OPS = 4096  # a segment this long flushes: bounds program size and host memory held
+MAX_OPS = 4096  # a segment this long runs kernel by kernel: bounds the host memory it holds
 
 _enabled = os.environ.get("PADDLE_COMPAT_DEFERRED", "").strip().lower() not in (
     "",
