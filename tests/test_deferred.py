@@ -212,20 +212,87 @@ def test_recording_stops_under_a_jax_trace():
         assert deferred.pending_ops() == 0
 
 
-def test_a_failed_flush_raises_for_every_value_of_its_segment(monkeypatch):
-    def broken(steps, live):
+def _failing(exc):
+    def compile_(steps, live):
         def run(*args):
-            raise RuntimeError("XLA failed")
+            raise exc
 
         return run
 
-    monkeypatch.setattr(deferred, "_compile", broken)
+    return compile_
+
+
+def test_a_failed_flush_raises_for_every_value_of_its_segment(monkeypatch):
+    monkeypatch.setattr(deferred, "_compile", _failing(RuntimeError("XLA failed")))
     with deferred.mode(True):
         x = paddle.to_tensor(_rng(3))
         a, b = x * 2, x + 1
         with pytest.raises(RuntimeError, match="XLA failed"):
             a.numpy()
+        c = paddle.full([3], 100.0)
         with pytest.raises(RuntimeError, match="XLA failed"):
-            b.numpy()
+            c + b  # an input from the failed segment: nothing is recorded
         monkeypatch.undo()
         assert (x * 3).numpy().tolist() == (_rng(3) * 3).tolist()  # a new segment works
+        assert (paddle.full([3], 7.0) + 1).tolist() == [8.0, 8.0, 8.0]
+
+
+def test_a_failed_forward_leaves_the_buffers_and_a_retry_works(monkeypatch):
+    paddle.seed(0)
+    model = paddle.nn.Sequential(paddle.nn.Linear(4, 4), paddle.nn.BatchNorm1D(4))
+    x = paddle.to_tensor(_rng(8, 4))
+    mean = model[1]._mean.numpy()
+    with deferred.mode(True):
+        monkeypatch.setattr(deferred, "_compile", _failing(RuntimeError("RESOURCE_EXHAUSTED")))
+        with pytest.raises(RuntimeError, match="RESOURCE_EXHAUSTED"):
+            model(x)  # the outermost Layer call flushes
+        monkeypatch.undo()
+        np.testing.assert_array_equal(model[1]._mean.numpy(), mean)  # as eager: not updated
+        assert np.isfinite(model(x[:4]).numpy()).all()
+
+
+def test_an_interrupted_flush_runs_again_on_the_next_read(monkeypatch):
+    with deferred.mode(True):
+        x = paddle.to_tensor(_rng(3))
+        a, b = x * 2, x + 1
+        monkeypatch.setattr(deferred, "_compile", _failing(KeyboardInterrupt()))
+        with pytest.raises(KeyboardInterrupt):
+            a.numpy()
+        monkeypatch.undo()
+        np.testing.assert_array_equal(b.numpy(), _rng(3) + 1)
+        np.testing.assert_array_equal(a.numpy(), _rng(3) * 2)
+
+
+def test_a_pending_primal_in_double_grad_after_switching_off():
+    x = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    c = paddle.ones([3])
+    with deferred.mode(True):
+        y = ((x * (c * 2.0)) ** 3).sum()
+    (g,) = paddle.grad(y, x, create_graph=True)
+    np.testing.assert_allclose(g.numpy(), [24.0, 96.0, 216.0])
+
+
+def test_arrays_placed_on_a_device_run_at_once():
+    x = paddle.to_tensor(_rng(3))
+    placed = paddle.Tensor(jax.device_put(x._value, jax.devices()[0]))
+    with deferred.mode(True):
+        y = placed * 2  # committed to a device: never mixed into a program
+        assert deferred.pending_ops() == 0 and y._val.committed
+
+
+def test_a_layer_may_define_its_own_call_helpers():
+    class Net(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = paddle.nn.Linear(2, 2)
+
+        def _call(self, x):
+            return x * 100
+
+        def forward(self, x):
+            return self.fc(x)
+
+    net, x = Net(), paddle.ones([1, 2])
+    for on in (False, True):
+        with deferred.mode(on):
+            np.testing.assert_allclose(net(x).numpy(), net.fc(x).numpy(), rtol=1e-6)

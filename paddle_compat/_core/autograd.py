@@ -378,7 +378,10 @@ def _neg_zeros(shape, dtype):
     if a is None:
         if len(_NEG_ZEROS) > 1024:
             _NEG_ZEROS.clear()
-        a = _NEG_ZEROS[key] = full_array(shape, -0.0, dtype)
+        a = full_array(shape, -0.0, dtype)
+        if trace_state.is_tracer(a):
+            return a
+        _NEG_ZEROS[key] = a
     return a
 
 

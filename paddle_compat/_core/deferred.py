@@ -99,10 +99,12 @@ class Pending:
     def resolve(self):
         """The computed array (flushing the segment that computes it)."""
         if self.array is None:
-            seg = self.seg
-            if seg.error is not None:
-                raise seg.error
-            seg.flush()
+            with _lock:  # another thread may be flushing the segment
+                seg = self.seg
+                if seg is not None:
+                    if seg.error is not None:
+                        raise seg.error
+                    seg.flush()
         return self.array
 
     def __repr__(self) -> str:
@@ -136,7 +138,7 @@ _ROOT = _Node(None, None)
 
 
 class _Segment:
-    __slots__ = ("node", "inputs", "refs", "n_ops", "error")
+    __slots__ = ("node", "inputs", "refs", "n_ops", "error", "rebinds")
 
     def __init__(self):
         self.node = _ROOT
@@ -144,6 +146,19 @@ class _Segment:
         self.refs: list = []  # weakref to each value's Pending, by value index
         self.n_ops = 0
         self.error: BaseException | None = None
+        self.rebinds: dict = {}  # id(tensor) -> (weakref, value before this segment)
+
+    def note_rebind(self, t, old) -> None:
+        """``t`` (a Tensor) now holds a value of this segment; keep what it held before, so a
+        failed flush leaves it as it was (as eager mode does when an op raises)."""
+        if id(t) not in self.rebinds:
+            self.rebinds[id(t)] = (weakref.ref(t), old)
+
+    def _roll_back(self) -> None:
+        for ref, old in self.rebinds.values():
+            t = ref()
+            if t is not None and t._val.__class__ is Pending and t._val.seg is self:
+                t._val = old
 
     def flush(self, op_by_op: bool = False) -> None:
         with _lock:
@@ -165,19 +180,24 @@ class _Segment:
             prog = _program(node.steps(), key)
         elif prog is None:
             prog = node.programs[key] = _compile(node.steps(), key)
-        self.n_ops = 0  # a second flush (a Pending resolved twice) is a no-op
         try:
             if _jax_idle():
                 outs = prog(*self.inputs)
             else:  # resolved inside a JAX trace: compute concrete values, not tracers
                 with jax.ensure_compile_time_eval():
                     outs = prog(*self.inputs)
-        except Exception as e:
+        except Exception as e:  # its values raise this from now on; tensors roll back
             self.error = e
+            self._roll_back()
+            node.programs.pop(key, None)  # the next segment of this shape compiles afresh
             raise
+        except BaseException:  # an interrupt: the segment stays, the next read runs it
+            node.programs.pop(key, None)
+            raise
+        self.n_ops = 0  # a second flush (a Pending resolved twice) is a no-op
         for (_, p), a in zip(live, outs):
             p.array, p.seg = a, None
-        self.inputs = self.refs = None
+        self.inputs = self.refs = self.rebinds = None
 
 
 _current = _Segment()
@@ -194,9 +214,20 @@ def _program(steps, live):
     """The segment as one function of its input arrays: jit it for one program, or call it
     as is to run each kernel on its own."""
 
+    last_use: dict = {}  # value index -> the step that reads it last
+    for n, (_, refs) in enumerate(steps):
+        for r in refs:
+            if r >= 0:
+                last_use[r] = n
+    keep = set(live)
+    free = [[] for _ in steps]  # values to drop after each step (run kernel by kernel)
+    for r, n in last_use.items():
+        if r not in keep:
+            free[n].append(r)
+
     def program(*ext):
         vals, k = [], 0
-        for fn, refs in steps:
+        for n, (fn, refs) in enumerate(steps):
             args = []
             for r in refs:
                 if r < 0:
@@ -205,6 +236,8 @@ def _program(steps, live):
                 else:
                     args.append(vals[r])
             vals.extend(jax.tree_util.tree_leaves(fn(*args)))
+            for r in free[n]:
+                vals[r] = None
         return [vals[i] for i in live]
 
     return program
@@ -232,21 +265,22 @@ def record(fn, arrays):
     sig = []
     for a in arrays:
         c = a.__class__
-        if c is not Pending and c is not _ArrayImpl:
+        # an array placed on a device or sharded (committed) runs now: one program never
+        # mixes devices, and uncommitted values never move to another array's device
+        if c is not Pending and (c is not _ArrayImpl or a.committed):
             return None
         sig.append((a.shape, a.dtype, a.weak_type))
     avals, tree, _ = _out_avals(fn, tuple(sig))
     with _lock:
         seg = _current
+        arrays = [a.resolve() if a.__class__ is Pending and a.seg is not seg else a for a in arrays]
         refs = []
         for a in arrays:
             if a.__class__ is Pending:
-                if a.seg is seg:
-                    refs.append(a.idx)
-                    continue
-                a = a.resolve()
-            seg.inputs.append(a)
-            refs.append(-1)
+                refs.append(a.idx)
+            else:
+                seg.inputs.append(a)
+                refs.append(-1)
         step_key = (id(fn), tuple(refs))
         node = seg.node.children.get(step_key)
         if node is None:
@@ -290,6 +324,13 @@ def outermost_call(call, inputs, kwargs):
 def flush() -> None:
     """Run the pending segment now."""
     _current.flush()
+
+
+def note_rebind(t, old) -> None:
+    """``t`` was rebound to ``t._val``, a Pending of the current segment (see _Segment)."""
+    v = t._val
+    if v.__class__ is Pending and v.seg is not None:
+        v.seg.note_rebind(t, old)
 
 
 def pending_ops() -> int:

@@ -347,7 +347,7 @@ def _scalar_dtype(s) -> _dt.DType:
 def _leaf_dtype(x) -> _dt.DType | None:
     if isinstance(x, Tensor):
         return x.dtype
-    if isinstance(x, jax.Array | np.ndarray | np.generic):
+    if isinstance(x, jax.Array | np.ndarray | np.generic | deferred.Pending):
         return _dt.to_dtype(x.dtype)
     return None
 
@@ -568,14 +568,17 @@ def run_kernel(key, make_f, inputs, differentiable=True):
     recorded = None
     try:
         if trace_state._ctx is not None:
-            arrays = [trace_state.read(x) if isinstance(x, Tensor) else x for x in inputs]
+            arrays = [
+                trace_state.read(x) if isinstance(x, Tensor) else deferred.resolve(x)
+                for x in inputs
+            ]
         elif deferred._enabled:  # recorded into the pending segment (None: must run now)
             arrays = [x._val if isinstance(x, Tensor) else x for x in inputs]
             recorded = deferred.record(jitted, arrays)
             if recorded is None:
                 arrays = [deferred.resolve(a) for a in arrays]
         else:  # eager: no trace to tell about the inputs read
-            arrays = [x._value if isinstance(x, Tensor) else x for x in inputs]
+            arrays = [x._value if isinstance(x, Tensor) else deferred.resolve(x) for x in inputs]
         if recorded is None:
             out = jitted(*arrays)
     except TypeError as e:

@@ -94,7 +94,10 @@ class Tensor(TensorApiMixin):
         (``_val`` is the raw slot: an array, a tracer or a ``deferred.Pending``)."""
         v = self._val
         if v.__class__ is Pending:
-            v = self._val = v.resolve()
+            a = v.resolve()
+            if self._val is v:  # not rebound meanwhile (another thread)
+                self._val = a
+            return a
         return v
 
     @_value.setter
@@ -104,7 +107,9 @@ class Tensor(TensorApiMixin):
     def _set_value(self, value) -> None:
         """Rebind the held array (the one way a Tensor mutates)."""
         trace_state.note_written(self)
-        self._val = value
+        old, self._val = self._val, value
+        if value.__class__ is Pending:  # a failed flush gives the old value back
+            deferred.note_rebind(self, old)
         self._version += 1
 
     @property

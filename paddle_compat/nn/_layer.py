@@ -146,10 +146,10 @@ class Layer(LayerStateMixin):
 
     def __call__(self, *inputs: Any, **kwargs: Any) -> Any:
         if deferred._enabled and not deferred._in_layer:  # the outermost call: one program
-            return deferred.outermost_call(self._call, inputs, kwargs)
-        return self._call(*inputs, **kwargs)
+            return deferred.outermost_call(self.__call_forward, inputs, kwargs)
+        return self.__call_forward(*inputs, **kwargs)
 
-    def _call(self, *inputs: Any, **kwargs: Any) -> Any:
+    def __call_forward(self, *inputs: Any, **kwargs: Any) -> Any:  # private to Layer (mangled)
         d = self.__dict__
         if not d["_forward_pre_hooks"] and not d["_forward_post_hooks"] and d["_built"]:
             return self.forward(*inputs, **kwargs)
