@@ -13,7 +13,7 @@ import jax.numpy as jnp
 
 from . import deferred, trace_state
 from .dtype import is_inexact_np
-from .tensor import Tensor, full_array
+from .tensor import Tensor, constant_array
 
 _grad_enabled = True
 
@@ -255,7 +255,7 @@ def _store_grad(t: Tensor, g, create_graph):
         if g.__class__ is deferred.Pending:
             # deferred: g + (-0.0), bit for bit g, so a first backward records the same
             # program as later ones (which add into the zeroed grad) and compiles once
-            g = deferred.apply(_sum, _neg_zeros(tuple(g.shape), g.dtype), g)
+            g = deferred.apply(_sum, constant_array(g.shape, -0.0, g.dtype), g)
         t._grad = Tensor(g, stop_gradient=False)
     else:
         prev = t._grad._val if trace_state._ctx is None else trace_state.read(t._grad)
@@ -337,18 +337,6 @@ def _deliver_leaf(t, g, create_graph, capture):
     _accumulate_leaf(t, g, create_graph)
 
 
-_FILLS: dict = {}
-
-
-def _fill_fn(shape, dtype, value):
-    """A compiled nullary ``full(shape, value)``, cached (deferred execution records it)."""
-    key = (tuple(shape), jnp.dtype(dtype), value)
-    fn = _FILLS.get(key)
-    if fn is None:
-        fn = _FILLS[key] = jax.jit(lambda: jnp.full(key[0], value, key[1]))
-    return fn
-
-
 _CASTS: dict = {}
 
 
@@ -360,48 +348,14 @@ def _cast_fn(dtype):
 
 
 def _zeros(shape, dt, create_graph):
-    if create_graph or not deferred._enabled:
-        z = jnp.zeros(shape, dt)
-    else:
-        z = deferred.apply(_fill_fn(shape, dt, 0))
+    """The cotangent of an output that received none (a shared zeros array)."""
+    z = constant_array(shape, 0, dt)
     return Tensor(z) if create_graph else z
-
-
-_ONES: dict = {}
-_NEG_ZEROS: dict = {}
-
-
-def _neg_zeros(shape, dtype):
-    """A cached -0.0-filled array: the additive identity that keeps a zero's sign."""
-    key = (shape, dtype)
-    a = _NEG_ZEROS.get(key)
-    if a is None:
-        if len(_NEG_ZEROS) > 1024:
-            _NEG_ZEROS.clear()
-        a = full_array(shape, -0.0, dtype)
-        if trace_state.is_tracer(a):
-            return a
-        _NEG_ZEROS[key] = a
-    return a
-
-
-def _ones(shape, dtype):
-    """Cached ones (arrays are immutable): the seed cotangent of backward()."""
-    key = (shape, dtype)
-    a = _ONES.get(key)
-    if a is None:
-        a = full_array(shape, 1, dtype)
-        if trace_state.is_tracer(a):
-            return a
-        if len(_ONES) > 256:
-            _ONES.clear()
-        _ONES[key] = a
-    return a
 
 
 def _root_ct(t: Tensor, g, create_graph):
     if g is None:
-        ct = _ones(tuple(t._val.shape), t._val.dtype)
+        ct = constant_array(t._val.shape, 1, t._val.dtype, limit=256)  # backward's seed
     elif isinstance(g, Tensor):
         if list(g.shape) != t.shape:
             raise ValueError(

@@ -31,14 +31,9 @@ import threading
 import weakref
 
 import jax
+import numpy as np
 
-try:  # a no-op check (~0.2 us) that JAX is not tracing
-    from jax._src.core import trace_state_clean as _jax_idle
-except ImportError:  # pragma: no cover
-
-    def _jax_idle() -> bool:
-        return True
-
+from .trace_state import jax_idle as _jax_idle
 
 MAX_OPS = 4096  # a segment this long runs kernel by kernel: bounds the host memory it holds
 
@@ -49,7 +44,7 @@ _enabled = os.environ.get("PADDLE_COMPAT_DEFERRED", "").strip().lower() not in (
     "false",
 )
 _lock = threading.RLock()
-_ArrayImpl = type(jax.numpy.zeros(()))
+_ArrayImpl = type(jax.device_put(np.zeros((), np.float32)))  # a transfer, no compiled kernel
 
 
 def enabled() -> bool:

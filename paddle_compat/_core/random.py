@@ -19,13 +19,6 @@ from . import trace_state
 from .mt19937 import MT19937_64
 from .tensor import Tensor
 
-try:  # a no-op check (~0.2 us) that JAX is not tracing
-    from jax._src.core import trace_state_clean as _jax_idle
-except ImportError:  # pragma: no cover - a JAX without it: trust our own trace context
-
-    def _jax_idle() -> bool:
-        return True
-
 
 def eager() -> bool:
     """True when random ops run eagerly (they draw from the host stream): JAX is not tracing
@@ -33,7 +26,7 @@ def eager() -> bool:
     recording counts as eager; to_static's first, eager call draws from the key like its
     compiled calls, so a seeded to_static function gives the same numbers every time)."""
     ctx = trace_state.current()
-    return (ctx is None or ctx.host_random) and _jax_idle()
+    return (ctx is None or ctx.host_random) and trace_state.jax_idle()
 
 
 class GeneratorState:

@@ -34,9 +34,30 @@ def to_device(value):
 def full_array(shape, fill_value, dtype):
     """``jnp.full`` without compiling: built on the host and transferred while JAX is idle
     (``jnp.full`` compiles a kernel per shape); under a trace, ``jnp.full``."""
-    if deferred._jax_idle():
+    if trace_state.jax_idle():
         return jax.device_put(np.full(tuple(shape), fill_value, np.dtype(dtype)))
     return jnp.full(tuple(shape), fill_value, dtype)
+
+
+_CONSTANTS: dict = {}  # str(fill value) -> {(shape, dtype): array}
+
+
+def constant_array(shape, fill_value, dtype, limit: int = 1024):
+    """A shared ``full_array`` per (shape, dtype, fill value): arrays are immutable, so one
+    serves every caller (zeroed grads, backward's seed ones). Each fill value's cache is
+    emptied past ``limit`` entries; under a trace the array is made fresh, never cached.
+    Keyed by ``str(fill_value)`` so -0.0 and 0 stay apart."""
+    cache = _CONSTANTS.setdefault(str(fill_value), {})
+    key = (tuple(shape), np.dtype(dtype))
+    a = cache.get(key)
+    if a is None:
+        a = full_array(shape, fill_value, dtype)
+        if trace_state.is_tracer(a):
+            return a
+        if len(cache) > limit:
+            cache.clear()
+        cache[key] = a
+    return a
 
 
 class Tensor(TensorApiMixin):
@@ -426,7 +447,6 @@ class Tensor(TensorApiMixin):
 
 
 _ZEROS_LIKE: dict = {}
-_ZEROS: dict = {}
 
 
 def _zeros_like(a):
@@ -438,14 +458,8 @@ def _zeros_like(a):
         return deferred.apply(_zeros_like_fn(None), a)
     # an uncommitted array stays uncommitted: a committed one would change the cache key of
     # every kernel it reaches (a parameter's whole forward and backward recompile)
-    if not a.committed:  # one shared zeros per shape and dtype (arrays are immutable)
-        key = (a.shape, a.dtype)
-        z = _ZEROS.get(key)
-        if z is None:
-            if len(_ZEROS) > 1024:
-                _ZEROS.clear()
-            z = _ZEROS[key] = full_array(a.shape, 0, a.dtype)
-        return z
+    if not a.committed:  # one shared zeros per shape and dtype
+        return constant_array(a.shape, 0, a.dtype)
     return _zeros_like_fn(a.sharding)(a)
 
 
