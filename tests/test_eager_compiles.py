@@ -4,28 +4,11 @@ committed-ness, so kernels keep one signature)."""
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-
-import jax
 import numpy as np
 import pytest
+from compile_count import count_compiles
 
 import paddle
-
-
-@contextmanager
-def count_compiles():
-    seen = []
-
-    def listen(event, duration, **kw):
-        if "backend_compile" in event:
-            seen.append(event)
-
-    jax.monitoring.register_event_duration_secs_listener(listen)
-    try:
-        yield seen
-    finally:
-        jax.monitoring.unregister_event_duration_listener(listen)
 
 
 def test_seed_and_data_compile_nothing():

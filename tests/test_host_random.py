@@ -10,6 +10,7 @@ import ctypes.util
 import jax
 import numpy as np
 import pytest
+from compile_count import count_compiles
 
 import paddle
 from paddle_compat._core import host_random, libm
@@ -123,14 +124,7 @@ def test_compiled_code_draws_from_the_key():
 
 
 def test_seeded_layer_construction_compiles_nothing():
-    compiles = []
-
-    def listen(event, duration, **kw):
-        if "backend_compile" in event:
-            compiles.append(event)
-
-    jax.monitoring.register_event_duration_secs_listener(listen)
-    try:
+    with count_compiles() as compiles:
         paddle.seed(9)
         paddle.nn.Sequential(
             paddle.nn.Conv2D(3, 7, 3),
@@ -139,6 +133,4 @@ def test_seeded_layer_construction_compiles_nothing():
             paddle.nn.LayerNorm(11),
             paddle.nn.Embedding(17, 5),
         )
-    finally:
-        jax.monitoring.unregister_event_duration_listener(listen)
     assert compiles == []
