@@ -38,11 +38,38 @@ def test_compiled_generator_equals_numpy(monkeypatch):
     import paddle_compat._core.mt19937 as mt
 
     sizes = (5, 50000, 7, 312 * 128 + 1, 3)
+    monkeypatch.setitem(mt._XLA_AFTER_WORDS, "cached", 0)
+    monkeypatch.setitem(mt._XLA_AFTER_WORDS, "cold", 0)
     e = MT19937_64(3)
     compiled = [e.draw(n) for n in sizes]
     monkeypatch.setattr(mt, "_XLA_MIN_BLOCKS", 10**9)
     e = MT19937_64(3)
     assert all(np.array_equal(a, e.draw(n)) for a, n in zip(compiled, sizes))
+
+
+@pytest.mark.parametrize(
+    "blocks,numpy_words,built,cached,expected",
+    [
+        (63, 10**9, True, True, False),  # small draws always twist in numpy
+        (64, 0, True, False, True),  # the generator exists: use it
+        (64, 0, False, True, False),  # a small program never loads it
+        (64, 2 << 20, False, True, True),  # past the cached threshold
+        (64, 2 << 20, False, False, False),  # cold: compiling costs more
+        (64, 8 << 20, False, False, True),
+    ],
+)
+def test_when_the_compiled_generator_is_used(
+    monkeypatch, tmp_path, blocks, numpy_words, built, cached, expected
+):
+    import paddle_compat._core.mt19937 as mt
+
+    marker = tmp_path / "marker"
+    if cached:
+        marker.touch()
+    monkeypatch.setattr(mt, "_cache_marker", lambda: marker)
+    monkeypatch.setattr(mt, "_numpy_words", numpy_words)
+    monkeypatch.setattr(mt, "_xla_generate", object() if built else None)
+    assert mt._use_xla(blocks) is expected
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

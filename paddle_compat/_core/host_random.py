@@ -57,9 +57,11 @@ def normal(engine: MT19937_64, n: int, mean: float, std: float, dtype) -> np.nda
         want = min(pairs_needed - got, _CHUNK_PAIRS)
         k = int(want / 0.785) + 8
         u = canonical(engine.draw(2 * k), dt)
-        # 2.0 * u - 1.0 is evaluated in double, as the C++ expression is, then narrowed
-        x = ((dt(2) * u[0::2]).astype(np.float64) - 1.0).astype(dt)
-        y = ((dt(2) * u[1::2]).astype(np.float64) - 1.0).astype(dt)
+        # C++ evaluates 2.0 * u - 1.0 in double and narrows it: for a float32 u of at least
+        # 2**-29 the double result is exact, below that both round to -1, so one float32
+        # rounding of 2 * u - 1 is the same number
+        x = dt(2) * u[0::2] - dt(1)
+        y = dt(2) * u[1::2] - dt(1)
         r2 = x * x + y * y
         take = np.flatnonzero((r2 <= 1) & (r2 != 0))[:want]
         if len(take) == want:  # hand back the draws after the last pair used

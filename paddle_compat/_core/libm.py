@@ -34,28 +34,32 @@ _POLY = [float.fromhex(s) for s in ("-0x1.00ea348b88334p-2", "0x1.5575b0be00b6ap
 _POLY.append(float.fromhex("-0x1.ffffef20a4123p-2"))
 
 
+_T_INVC = np.ascontiguousarray(_TABLE[:, 0])
+_T_LOGC = np.ascontiguousarray(_TABLE[:, 1])
+
+
 def logf(x: np.ndarray) -> np.ndarray:
-    """glibc ``logf`` of positive finite float32 values (the sampler's only inputs)."""
+    """glibc ``logf`` of positive finite float32 values (the sampler's only inputs). The bit
+    arithmetic runs on uint32 (wrapping as the C code's does), the polynomial in float64."""
     x = np.asarray(x, np.float32)
     bits = x.view(np.uint32)
-    ix = bits.astype(np.int64)
-    sub = ix < 0x00800000  # subnormal: normalize it
+    sub = bits < 0x00800000  # subnormal: normalize it
     if sub.any():
-        scaled = (x[sub] * np.float32(2.0**23)).view(np.uint32).astype(np.int64) - (23 << 23)
-        ix = ix.copy()
-        ix[sub] = scaled
-    tmp = (ix - 0x3F330000) & 0xFFFFFFFF
-    i = (tmp >> 19) % 16
-    k = tmp.astype(np.uint32).view(np.int32).astype(np.int64) >> 23
-    iz = ((ix - (tmp & 0xFF800000)) & 0xFFFFFFFF).astype(np.uint32)
-    z = iz.view(np.float32).astype(np.float64)
-    r = z * _TABLE[i, 0] - 1
-    y0 = _TABLE[i, 1] + k.astype(np.float64) * _LN2
+        bits = bits.copy()
+        bits[sub] = (x[sub] * np.float32(2.0**23)).view(np.uint32) - np.uint32(23 << 23)
+    tmp = bits - np.uint32(0x3F330000)
+    i = (tmp >> np.uint32(19)) & np.uint32(15)
+    k = tmp.view(np.int32) >> np.int32(23)
+    z = (bits - (tmp & np.uint32(0xFF800000))).view(np.float32).astype(np.float64)
+    r = z * _T_INVC.take(i) - 1
+    y0 = _T_LOGC.take(i) + k * _LN2
     r2 = r * r
     y = _POLY[1] * r + _POLY[2]
     y = _POLY[0] * r2 + y
     y = y * r2 + (y0 + r)
-    return np.where(bits == 0x3F800000, np.float32(0), y.astype(np.float32))
+    out = y.astype(np.float32)
+    out[x.view(np.uint32) == 0x3F800000] = 0
+    return out
 
 
 _EXTENDED = np.finfo(np.longdouble).nmant >= 63
