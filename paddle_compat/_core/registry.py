@@ -593,7 +593,7 @@ def run_kernel(key, make_f, inputs, differentiable=True):
     else:
         out_leaves, out_tree = jax.tree_util.tree_flatten(out)
     out_tensors = [Tensor(a) for a in out_leaves]
-    if differentiable and autograd.is_grad_enabled():
+    if differentiable and autograd._grad_enabled and _any_needs_grad(inputs):
         mask = tuple(
             isinstance(x, Tensor) and not x.stop_gradient and _dt.is_inexact_np(a.dtype)
             for x, a in zip(inputs, arrays)
@@ -605,6 +605,13 @@ def run_kernel(key, make_f, inputs, differentiable=True):
     if out_tree is None:
         return out_tensors[0]
     return jax.tree_util.tree_unflatten(out_tree, out_tensors)
+
+
+def _any_needs_grad(inputs) -> bool:
+    for x in inputs:  # a plain loop: the common no-grad call skips building the mask
+        if isinstance(x, Tensor) and not x.stop_gradient:
+            return True
+    return False
 
 
 def _paddle_error(key, inputs, e, cls=None):
