@@ -37,39 +37,45 @@ def test_draws_in_pieces_equal_one_draw(sizes):
 def test_compiled_generator_equals_numpy(monkeypatch):
     import paddle_compat._core.mt19937 as mt
 
-    sizes = (5, 50000, 7, 312 * 128 + 1, 3)
-    monkeypatch.setitem(mt._XLA_AFTER_WORDS, "cached", 0)
-    monkeypatch.setitem(mt._XLA_AFTER_WORDS, "cold", 0)
-    e = MT19937_64(3)
-    compiled = [e.draw(n) for n in sizes]
+    # raw draws and float32 canonical draws (their floats come from the device), with give_back
+    steps = [("raw", 5), ("f32", 50000), ("back", 700), ("raw", 7), ("f32", 312 * 128 + 1)]
+    steps += [("raw", 312 * 70), ("f64", 30000), ("f32", 3), ("back", 2), ("raw", 4)]
+
+    floats = {"f32": np.float32, "f64": np.float64}
+
+    def run():
+        e, out = MT19937_64(3), []
+        for kind, n in steps:
+            if kind == "back":
+                e.give_back(n)
+            else:
+                out.append(e.draw(n) if kind == "raw" else e.canonical(n, floats[kind]))
+        return out
+
+    mt.build_generator()
+    assert mt._use_xla(64) and not mt._use_xla(63)
+    compiled = run()
     monkeypatch.setattr(mt, "_XLA_MIN_BLOCKS", 10**9)
-    e = MT19937_64(3)
-    assert all(np.array_equal(a, e.draw(n)) for a, n in zip(compiled, sizes))
+    plain = run()
+    assert all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(compiled, plain))
 
 
-@pytest.mark.parametrize(
-    "blocks,numpy_words,built,cached,expected",
-    [
-        (63, 10**9, True, True, False),  # small draws always twist in numpy
-        (64, 0, True, False, True),  # the generator exists: use it
-        (64, 0, False, True, False),  # a small program never loads it
-        (64, 2 << 20, False, True, True),  # past the cached threshold
-        (64, 2 << 20, False, False, False),  # cold: compiling costs more
-        (64, 8 << 20, False, False, True),
-    ],
-)
-def test_when_the_compiled_generator_is_used(
-    monkeypatch, tmp_path, blocks, numpy_words, built, cached, expected
-):
+def test_generator_is_built_in_the_background_past_a_million_words(monkeypatch):
     import paddle_compat._core.mt19937 as mt
 
-    marker = tmp_path / "marker"
-    if cached:
-        marker.touch()
-    monkeypatch.setattr(mt, "_cache_marker", lambda: marker)
-    monkeypatch.setattr(mt, "_numpy_words", numpy_words)
-    monkeypatch.setattr(mt, "_xla_generate", object() if built else None)
-    assert mt._use_xla(blocks) is expected
+    started = []
+    monkeypatch.setattr(mt, "_xla_builder", None)
+    monkeypatch.setattr(mt, "_xla_generate", None)
+    monkeypatch.setattr(mt, "_numpy_words", 0)
+    monkeypatch.setattr(mt, "build_generator", lambda: started.append(1))
+    e = MT19937_64(2)
+    e.draw(100_000)  # a small model: numpy only, nothing built
+    assert not started and not mt._use_xla(1000)
+    e.draw(1 << 20)
+    mt._xla_builder.join()
+    assert started == [1]
+    e.draw(1 << 20)  # one builder per process
+    assert started == [1]
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

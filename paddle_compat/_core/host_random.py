@@ -19,24 +19,16 @@ import numpy as np
 
 from . import dtype as _dt
 from . import libm
-from .mt19937 import MT19937_64
+from .mt19937 import MT19937_64, canonical
 
-_TWO64 = 2.0**64
 _MASK32 = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)
-
-
-def canonical(u: np.ndarray, dtype) -> np.ndarray:
-    """Raw draws -> floats in [0, 1) of ``dtype`` (float32 or float64)."""
-    dt = np.dtype(dtype).type
-    f = u.astype(dt) / dt(_TWO64)
-    return np.minimum(f, np.nextafter(dt(1), dt(0)))
 
 
 def uniform(engine: MT19937_64, n: int, low: float, high: float, dtype) -> np.ndarray:
     """n samples of ``uniform_real_distribution<dtype>(low, high)``."""
     dt = np.dtype(dtype).type
-    return (dt(high) - dt(low)) * canonical(engine.draw(n), dt) + dt(low)
+    return (dt(high) - dt(low)) * engine.canonical(n, dt) + dt(low)
 
 
 def log(x: np.ndarray) -> np.ndarray:
@@ -56,7 +48,7 @@ def normal(engine: MT19937_64, n: int, mean: float, std: float, dtype) -> np.nda
     while got < pairs_needed:
         want = min(pairs_needed - got, _CHUNK_PAIRS)
         k = int(want / 0.785) + 8
-        u = canonical(engine.draw(2 * k), dt)
+        u = engine.canonical(2 * k, dt)
         # C++ evaluates 2.0 * u - 1.0 in double and narrows it: for a float32 u of at least
         # 2**-29 the double result is exact, below that both round to -1, so one float32
         # rounding of 2 * u - 1 is the same number

@@ -2,14 +2,16 @@
 seeded through ``std::seed_seq``, as real Paddle's ``paddle.seed`` does.
 
 The twist runs vectorized over numpy uint64 arrays (a 312-word block in a few steps, about 20 ns
-a word). Once a process has drawn a few million words (a model of that many parameters), draws
-of 64 blocks (19,968 numbers) or more run the same recurrence as one compiled XLA loop, about 4x
-faster; smaller programs never pay for compiling it. ``draw`` returns raw 64-bit outputs;
+a word). Once a process has drawn a million words, a background thread builds the same
+recurrence as one compiled XLA loop (about 4x faster), and draws of 64 blocks (19,968 numbers)
+or more use it from then on: small programs never pay for it, and the numbers are the same. ``draw`` returns raw 64-bit outputs;
 samplers that reject some draws ask for a few extra and hand the unused tail back with
 ``give_back``.
 """
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 
@@ -47,6 +49,17 @@ def _seed_seq(values: list[int], n: int) -> list[int]:
     return b
 
 
+_BELOW_ONE_32 = np.nextafter(np.float32(1), np.float32(0))
+
+
+def canonical(u: np.ndarray, dtype) -> np.ndarray:
+    """Raw draws -> ``std::generate_canonical`` floats in [0, 1) of ``dtype`` (float32 or
+    float64): one draw rounded to the float type, over 2**64, kept below 1."""
+    dt = np.dtype(dtype).type
+    f = u.astype(dt) / dt(2.0**64)
+    return np.minimum(f, np.nextafter(dt(1), dt(0)))
+
+
 def _twist_blocks(x: np.ndarray, blocks: int) -> np.ndarray:
     """The next ``blocks`` 312-word blocks of state after block ``x``, as one array. New word k
     is ``old[k + 156] ^ f(old[k], old[k + 1])`` (``new[k - 156]`` in place of ``old[k + 156]``
@@ -72,86 +85,80 @@ def _twist_blocks(x: np.ndarray, blocks: int) -> np.ndarray:
     return buf[_N:]
 
 
-def _temper(y: np.ndarray) -> np.ndarray:
-    out = y >> np.uint64(29)
-    out &= np.uint64(0x5555555555555555)
-    out ^= y
-    t = out << np.uint64(17)
-    t &= np.uint64(0x71D67FFFEDA60000)
-    out ^= t
-    np.left_shift(out, np.uint64(37), out=t)
-    t &= np.uint64(0xFFF7EEE000000000)
-    out ^= t
-    np.right_shift(out, np.uint64(43), out=t)
-    out ^= t
-    return out
-
-
-_XLA_MIN_BLOCKS = 64  # smaller draws always twist in numpy
-# Numpy-twisted words a process draws before it builds the compiled generator: loading it from
-# the persistent cache costs ~50 ms (the numpy twist of ~2M words), compiling it ~0.2 s (~8M).
-_XLA_AFTER_WORDS = {"cached": 2 << 20, "cold": 8 << 20}
-_XLA_BLOCKS = 128  # blocks per call of the compiled generator
-_xla_generate = None
-_numpy_words = 0  # words twisted in numpy by this process
-
-
-def _xla_twist_temper(x: np.ndarray, blocks: int) -> tuple[np.ndarray, np.ndarray]:
-    """``_twist_blocks`` and ``_temper`` as one XLA program, for large draws: about 5 ns a word
-    against 20 in numpy. The program is compiled once per process, or read from the persistent
-    compilation cache (a marker file there says it was written)."""
-    global _xla_generate
-    fresh = _xla_generate is None
-    if fresh:
-        import jax
-        import jax.numpy as jnp
-
-        def step(word, nxt, far):  # word k + 312 from words k, k + 1 and k + 156
-            y = (word & _UPPER) | (nxt & _LOWER)
-            return far ^ (y >> _ONE) ^ ((y & _ONE) * _MATRIX_A)
-
-        def generate(x):
-            def block(prev, _):
-                first = step(prev[:_M], prev[1 : _M + 1], prev[_M:])
-                nxt = jnp.concatenate([prev[_M + 1 :], first[:1]])
-                new = jnp.concatenate([first, step(prev[_M:], nxt, first)])
-                return new, new
-
-            _, words = jax.lax.scan(block, x, None, length=_XLA_BLOCKS, unroll=4)
-            words = words.reshape(-1)
-            return words, _temper_jax(words)
-
-        _xla_generate = jax.jit(generate)
-    words, outs, cur = [], [], x
-    for _ in range(-(-blocks // _XLA_BLOCKS)):
-        w, o = _xla_generate(cur)
-        w, o = np.asarray(w), np.asarray(o)
-        words.append(w)
-        outs.append(o)
-        cur = w[-_N:]
-    if fresh:  # compiled or loaded: the persistent cache holds it now
-        _mark_cached()
-    return np.concatenate(words)[: blocks * _N], np.concatenate(outs)[: blocks * _N]
-
-
-def _temper_jax(y):
+def _temper(y):
+    """The output transform of a state word (numpy or jax uint64 arrays)."""
+    if isinstance(y, np.ndarray):  # in place on one scratch array: less memory traffic
+        out = y >> np.uint64(29)
+        out &= np.uint64(0x5555555555555555)
+        out ^= y
+        t = out << np.uint64(17)
+        t &= np.uint64(0x71D67FFFEDA60000)
+        out ^= t
+        np.left_shift(out, np.uint64(37), out=t)
+        t &= np.uint64(0xFFF7EEE000000000)
+        out ^= t
+        np.right_shift(out, np.uint64(43), out=t)
+        out ^= t
+        return out
     y = y ^ ((y >> np.uint64(29)) & np.uint64(0x5555555555555555))
     y = y ^ ((y << np.uint64(17)) & np.uint64(0x71D67FFFEDA60000))
     y = y ^ ((y << np.uint64(37)) & np.uint64(0xFFF7EEE000000000))
     return y ^ (y >> np.uint64(43))
 
 
-def _count_numpy_words(n: int) -> None:
-    global _numpy_words
-    _numpy_words += n
+_XLA_MIN_BLOCKS = 64  # smaller draws always twist in numpy
+# Numpy-twisted words after which a process builds the compiled generator in a background
+# thread, twisting in numpy until it is ready: a small model never pays for it, a large one
+# switches to it midway. Compiling costs ~0.2 s, loading it from the persistent cache ~50 ms
+# (a marker file there says an earlier process stored it).
+_XLA_AFTER_WORDS = {"cached": 1 << 18, "cold": 1 << 20}
+_XLA_BLOCKS = 128  # blocks per call of the compiled generator
+_xla_generate = None  # the compiled generator, once built
+_xla_builder: threading.Thread | None = None
+_numpy_words = 0  # words twisted in numpy by this process
 
 
-def _mark_cached() -> None:
+def _step(word, nxt, far):  # word k + 312 from words k, k + 1 and k + 156
+    y = (word & _UPPER) | (nxt & _LOWER)
+    return far ^ (y >> _ONE) ^ ((y & _ONE) * _MATRIX_A)
+
+
+def _generate(x):
+    """``_XLA_BLOCKS`` blocks after state ``x``: their state words, outputs and float32
+    ``canonical`` values (XLA's uint64 -> float32 conversion rounds as C's does)."""
+    import jax
+    import jax.numpy as jnp
+
+    def block(prev, _):
+        first = _step(prev[:_M], prev[1 : _M + 1], prev[_M:])
+        nxt = jnp.concatenate([prev[_M + 1 :], first[:1]])
+        new = jnp.concatenate([first, _step(prev[_M:], nxt, first)])
+        return new, new
+
+    _, words = jax.lax.scan(block, x, None, length=_XLA_BLOCKS, unroll=4)
+    words = words.reshape(-1)
+    outs = _temper(words)
+    floats = jnp.minimum(outs.astype(jnp.float32) * np.float32(2.0**-64), _BELOW_ONE_32)
+    return words, outs, floats
+
+
+def build_generator() -> None:
+    """Compile (or load from the persistent cache) the XLA generator; the draws that follow
+    use it. Runs in the background thread, or directly."""
+    global _xla_generate
+    import jax
+
+    fn = jax.jit(_generate)
+    try:
+        jax.block_until_ready(fn(np.zeros(_N, np.uint64)))
+    except Exception:  # noqa: BLE001 - no compiled generator: numpy keeps twisting
+        return
+    _xla_generate = fn
     marker = _cache_marker()
     if marker is not None:
         try:
             marker.touch()
-        except OSError:  # a read-only cache: later processes decide as if it were cold
+        except OSError:  # a read-only cache: later processes wait as if it were cold
             pass
 
 
@@ -167,18 +174,41 @@ def _cache_marker():
     return Path(cache_dir) / f"paddle_compat-mt19937_64-{jax.__version__}"
 
 
-def _use_xla(blocks: int) -> bool:
-    if blocks < _XLA_MIN_BLOCKS:
-        return False
+def _after_words() -> int:
+    marker = _cache_marker()
+    return _XLA_AFTER_WORDS["cached" if marker is not None and marker.exists() else "cold"]
+
+
+def _xla_twist_temper(x: np.ndarray, blocks: int, floats: bool = False):
+    """``_twist_blocks`` and ``_temper`` on the compiled generator: about 5 ns a word against
+    20 in numpy. Returns the state words and the outputs, or with ``floats`` their float32
+    ``canonical`` values (only the arrays asked for leave the device)."""
+    words, outs, cur = [], [], x
+    for _ in range(-(-blocks // _XLA_BLOCKS)):
+        w, o, f = _xla_generate(cur)
+        w = np.asarray(w)
+        words.append(w)
+        outs.append(np.asarray(f if floats else o))
+        cur = w[-_N:]
+    return np.concatenate(words)[: blocks * _N], np.concatenate(outs)[: blocks * _N]
+
+
+def _count_numpy_words(n: int) -> None:
+    global _numpy_words, _xla_builder
+    _numpy_words += n
+    if _xla_builder is None and _numpy_words > _after_words() and _x64():
+        _xla_builder = threading.Thread(target=build_generator, name="paddle_compat-mt19937")
+        _xla_builder.start()
+
+
+def _x64() -> bool:
     import jax
 
-    if not jax.config.jax_enable_x64:  # uint64 needs JAX's 64-bit mode
-        return False
-    if _xla_generate is not None:
-        return True
-    marker = _cache_marker()
-    warm = marker is not None and marker.exists()
-    return _numpy_words + blocks * _N > _XLA_AFTER_WORDS["cached" if warm else "cold"]
+    return bool(jax.config.jax_enable_x64)  # uint64 needs JAX's 64-bit mode
+
+
+def _use_xla(blocks: int) -> bool:
+    return blocks >= _XLA_MIN_BLOCKS and _xla_generate is not None
 
 
 class MT19937_64:
@@ -212,7 +242,14 @@ class MT19937_64:
 
     def draw(self, n: int) -> np.ndarray:
         """The next ``n`` raw 64-bit outputs (uint64)."""
-        n = int(n)
+        return self._draw(int(n), None)
+
+    def canonical(self, n: int, dtype) -> np.ndarray:
+        """``canonical(self.draw(n), dtype)``; large float32 draws get their floats from the
+        compiled generator (half the bytes off the device, no host conversion)."""
+        return self._draw(int(n), np.dtype(dtype))
+
+    def _draw(self, n: int, dtype) -> np.ndarray:
         self._undo = [(self._x, self._p, self._out)]
         if self._out is None:
             self._out = _temper(self._x)
@@ -220,20 +257,24 @@ class MT19937_64:
         self._p += len(head)
         need = n - len(head)
         if need <= 0:
-            return head.copy()
+            return head.copy() if dtype is None else canonical(head, dtype)
         blocks = -(-need // _N)
+        floats = dtype == np.float32
         if _use_xla(blocks):
-            words, out = _xla_twist_temper(self._x, blocks)
+            words, out = _xla_twist_temper(self._x, blocks, floats)
         else:
             _count_numpy_words(blocks * _N)
             words = _twist_blocks(self._x, blocks)
-            out = _temper(words)
+            out, floats = _temper(words), False
         for b in range(blocks):  # each block's state, for give_back and the next draw
             lo = b * _N
-            self._undo.append((words[lo : lo + _N], 0, out[lo : lo + _N]))
+            self._undo.append((words[lo : lo + _N], 0, None if floats else out[lo : lo + _N]))
         self._x, self._out = self._undo[-1][0], self._undo[-1][2]
         self._p = need - (blocks - 1) * _N
-        return np.concatenate([head, out[:need]])
+        if floats:  # the block outputs are recomputed from the state when needed
+            return np.concatenate([canonical(head, dtype), out[:need]])
+        raw = np.concatenate([head, out[:need]])
+        return raw if dtype is None else canonical(raw, dtype)
 
     def give_back(self, k: int) -> None:
         """Un-draw the last ``k`` outputs of the latest ``draw`` (rejection samplers)."""
