@@ -3,7 +3,8 @@
 ``import paddle`` resolves here (see ``paddle/``). JAX's 64-bit mode is switched on at import
 so Paddle's int64/float64 dtypes exist; set ``PADDLE_COMPAT_X64=0`` before import to keep JAX
 32-bit (int64 then maps to int32, float64 to float32; see docs/porting.md). Compiled kernels
-are cached on disk across processes (``_core/compile_cache.py``; ``PADDLE_COMPAT_CACHE_DIR``).
+are cached on disk across processes (``_core/compile_cache.py``; ``PADDLE_COMPAT_CACHE_DIR``),
+and lowered in one MLIR context per thread (``_core/lowering.py``).
 """
 
 import os as _os
@@ -14,8 +15,10 @@ if _os.environ.get("PADDLE_COMPAT_X64", "1") != "0":
     _jax.config.update("jax_enable_x64", True)
 
 from ._core import compile_cache as _compile_cache  # noqa: E402
+from ._core import lowering as _lowering  # noqa: E402
 
 _compile_cache.configure()  # JAX's persistent compilation cache (PADDLE_COMPAT_CACHE_DIR)
+_lowering.install()  # one MLIR context per thread for every lowering
 
 __version__ = "3.3.1"  # the Paddle API version this package follows (scripts check it)
 __compat_version__ = "0.1.0"  # this package's own version
