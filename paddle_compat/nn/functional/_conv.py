@@ -147,16 +147,22 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, data_format, nsp, 
 
 
 def _pointwise(x, weight, stride, cl, nsp):
-    """A 1x1 convolution without padding as a contraction over channels (strides pick every
-    s-th position first). On CPU XLA runs it as a matrix product with no layout transposes:
-    EfficientNet-B0's eager forward measured 36 -> 29 ms, its first compile 5.5 -> 4.3 s."""
+    """A 1x1 convolution without padding as a matrix product over channels (strides pick every
+    s-th position first): ``x[n*hw, c] @ w.T`` channels-last, ``w @ x[n, c, hw]`` (batched)
+    channels-first. On CPU XLA runs it with no layout transposes: EfficientNet-B0's eager
+    forward measured 36 -> 29 ms, its first compile 5.5 -> 4.3 s; as a matmul rather than an
+    einsum the backward compiles 2-3x faster (no transposes around the products)."""
     if any(s != 1 for s in stride):
         sp = slice(1, 1 + nsp) if cl else slice(2, 2 + nsp)
         window = [slice(None)] * x.ndim
         window[sp] = [slice(None, None, s) for s in stride]
         x = x[tuple(window)]
     w = weight.reshape(weight.shape[:2])
-    return jnp.einsum("n...c,oc->n...o" if cl else "nc...,oc->no...", x, w)
+    o, c = w.shape
+    if cl:
+        return jnp.matmul(x.reshape(-1, c), w.T).reshape(x.shape[:-1] + (o,))
+    n = x.shape[0]
+    return jnp.matmul(w, x.reshape(n, c, -1)).reshape((n, o) + x.shape[2:])
 
 
 def _depthwise_taps(x, weight, stride, pads, dilation, cl, nsp):
