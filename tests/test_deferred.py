@@ -178,6 +178,24 @@ def test_a_segment_at_max_ops_runs_kernel_by_kernel(monkeypatch):
         np.testing.assert_allclose(x.numpy(), _rng(3) + 7, rtol=1e-6)
 
 
+def test_past_max_programs_the_trie_starts_afresh(monkeypatch):
+    monkeypatch.setattr(deferred, "MAX_PROGRAMS", 2)
+    monkeypatch.setattr(deferred, "_programs_held", 0)
+    x = paddle.to_tensor(_rng(3))
+    with deferred.mode(True):
+        root = deferred._ROOT
+        outs = [paddle.sin(x).numpy(), paddle.cos(x).numpy()]  # two structures, two programs
+        assert deferred._ROOT is root
+        outs.append(paddle.exp(x).numpy())  # a third program: the trie is dropped
+        assert deferred._ROOT is not root and not deferred._AVALS
+        n = deferred.programs_compiled()
+        outs.append(paddle.exp(x).numpy())  # recorded again from the fresh root
+        assert deferred.programs_compiled() == n + 1
+    want = [np.sin(_rng(3)), np.cos(_rng(3)), np.exp(_rng(3)), np.exp(_rng(3))]
+    for got, w in zip(outs, want):
+        np.testing.assert_allclose(got, w, rtol=1e-6)
+
+
 def test_flag_switches_mode():
     prev = paddle.get_flags("FLAGS_deferred_eager")["FLAGS_deferred_eager"]
     try:

@@ -21,6 +21,8 @@ Switch: ``PADDLE_COMPAT_DEFERRED=1`` in the environment, or
   its cut points drift from one segment to the next) runs kernel by kernel, as eager mode
   would, instead of compiling a long program that never repeats. Under a JAX trace, or with
   tracer inputs, ops run at once.
+- Past ``MAX_PROGRAMS`` compiled programs the trie and the shape cache start afresh, so a
+  session whose shapes keep changing does not hold every program it ever compiled.
 """
 
 from __future__ import annotations
@@ -36,6 +38,10 @@ import numpy as np
 from .trace_state import jax_idle as _jax_idle
 
 MAX_OPS = 4096  # a segment this long runs kernel by kernel: bounds the host memory it holds
+# Programs kept per process: past this many the structure trie and its programs are dropped
+# and rebuilt as segments recur (from the persistent compile cache), so a long session whose
+# shapes keep changing does not hold every program it ever compiled.
+MAX_PROGRAMS = 512
 
 _enabled = os.environ.get("PADDLE_COMPAT_DEFERRED", "").strip().lower() not in (
     "",
@@ -198,11 +204,27 @@ class _Segment:
 _current = _Segment()
 _AVALS: dict = {}  # (id(fn), input signature) -> (output (shape, dtype, weak_type)s, treedef)
 _PROGRAMS_COMPILED = [0]
+_programs_held = 0
 
 
 def _compile(steps, live):
+    global _programs_held
     _PROGRAMS_COMPILED[0] += 1
+    _programs_held += 1
+    if _programs_held > MAX_PROGRAMS:
+        _forget_programs()
     return jax.jit(_program(steps, live))
+
+
+def _forget_programs() -> None:
+    """Drop the trie and the inferred shapes: the next segments start from a fresh root (one
+    already recording keeps its own nodes until it runs)."""
+    global _ROOT, _programs_held
+    _ROOT = _Node(None, None)
+    if _current.n_ops == 0:  # the segment opened by this flush records from the new root
+        _current.node = _ROOT
+    _AVALS.clear()
+    _programs_held = 0
 
 
 def _program(steps, live):
