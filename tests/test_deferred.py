@@ -196,6 +196,29 @@ def test_past_max_programs_the_trie_starts_afresh(monkeypatch):
         np.testing.assert_allclose(got, w, rtol=1e-6)
 
 
+def test_a_layer_called_on_another_thread_is_that_threads_outermost_call():
+    inner = paddle.nn.Tanh()
+    seen = []
+
+    class Outer(paddle.nn.Layer):
+        def forward(self, x):
+            y = x * 2
+
+            def other():
+                inner(paddle.to_tensor(_rng(2)))
+                seen.append(deferred.pending_ops())  # its own outermost call flushed
+
+            t = threading.Thread(target=other)
+            t.start()
+            t.join()
+            return y + 1
+
+    with deferred.mode(True):
+        out = Outer()(paddle.to_tensor(_rng(2)))
+        assert seen == [0] and deferred.pending_ops() == 0
+    np.testing.assert_allclose(out.numpy(), _rng(2) * 2 + 1, rtol=1e-6)
+
+
 def test_flag_switches_mode():
     prev = paddle.get_flags("FLAGS_deferred_eager")["FLAGS_deferred_eager"]
     try:

@@ -322,18 +322,23 @@ def apply(fn, *arrays):
     return outs[0] if tree is None else jax.tree_util.tree_unflatten(tree, outs)
 
 
-_in_layer = False  # inside an outermost Layer call
+_layer_call = threading.local()  # per thread: inside an outermost Layer call
+
+
+def in_layer() -> bool:
+    """Whether this thread is inside a Layer call (so a new call is not the outermost)."""
+    return getattr(_layer_call, "active", False)
 
 
 def outermost_call(call, inputs, kwargs):
-    """Run the outermost ``Layer.__call__`` and flush after it: a forward is one program, and
-    a loop that never reads a value still flushes once per forward, at the same place."""
-    global _in_layer
-    _in_layer = True
+    """Run this thread's outermost ``Layer.__call__`` and flush after it: a forward is one
+    program, and a loop that never reads a value still flushes once per forward, at the same
+    place."""
+    _layer_call.active = True
     try:
         out = call(*inputs, **kwargs)
     finally:
-        _in_layer = False
+        _layer_call.active = False
     flush()
     return out
 

@@ -145,7 +145,7 @@ class Layer(LayerStateMixin):
         pass
 
     def __call__(self, *inputs: Any, **kwargs: Any) -> Any:
-        if deferred._enabled and not deferred._in_layer:  # the outermost call: one program
+        if deferred._enabled and not deferred.in_layer():  # the outermost call: one program
             return deferred.outermost_call(self.__call_forward, inputs, kwargs)
         return self.__call_forward(*inputs, **kwargs)
 
