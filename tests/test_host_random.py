@@ -64,6 +64,8 @@ def test_generator_is_built_in_the_background_past_a_million_words(monkeypatch):
     import paddle_compat._core.mt19937 as mt
 
     started = []
+    if mt._xla_builder is not None and mt._xla_builder.is_alive():
+        mt._xla_builder.join()  # a real builder from an earlier test: let it finish first
     monkeypatch.setattr(mt, "_xla_builder", None)
     monkeypatch.setattr(mt, "_xla_generate", None)
     monkeypatch.setattr(mt, "_numpy_words", 0)
@@ -76,6 +78,35 @@ def test_generator_is_built_in_the_background_past_a_million_words(monkeypatch):
     assert started == [1]
     e.draw(1 << 20)  # one builder per process
     assert started == [1]
+
+
+def test_a_failed_draw_leaves_the_engine_as_it_was(monkeypatch):
+    import paddle_compat._core.mt19937 as mt
+
+    e, ref = MT19937_64(4), MT19937_64(4)
+    e.draw(100), ref.draw(100)
+
+    def broken(*_):
+        raise RuntimeError("device lost")
+
+    monkeypatch.setattr(mt, "_twist", broken)
+    with pytest.raises(RuntimeError, match="device lost"):
+        e.draw(312 * 64)
+    monkeypatch.undo()
+    assert e.get_state()[1] == ref.get_state()[1]
+    assert np.array_equal(e.draw(5000), ref.draw(5000))
+
+
+def test_a_failing_compiled_generator_falls_back_to_numpy(monkeypatch):
+    import paddle_compat._core.mt19937 as mt
+
+    def broken(*_):
+        raise RuntimeError("device lost")
+
+    monkeypatch.setattr(mt, "_xla_generate", (broken, None))
+    a = MT19937_64(6).canonical(312 * 70, np.float32)
+    monkeypatch.setattr(mt, "_xla_generate", None)
+    assert np.array_equal(a, MT19937_64(6).canonical(312 * 70, np.float32))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

@@ -18,12 +18,24 @@ from paddle_compat._core import lowering
 
 def test_installed_at_import_and_one_context_per_thread():
     assert lowering.installed()
+    lowering.reset()
     assert mlir.make_ir_context() is mlir.make_ir_context()
     other = []
     t = threading.Thread(target=lambda: other.append(mlir.make_ir_context()))
     t.start()
     t.join()
     assert other[0] is not mlir.make_ir_context()
+
+
+def test_a_context_is_renewed_after_its_lowerings_and_on_reset(monkeypatch):
+    monkeypatch.setattr(lowering, "LOWERINGS_PER_CONTEXT", 3)
+    lowering.reset()
+    first = [mlir.make_ir_context() for _ in range(3)]
+    assert first[0] is first[1] is first[2]
+    second = mlir.make_ir_context()  # the fourth lowering: a fresh context
+    assert second is not first[0]
+    lowering.reset()
+    assert mlir.make_ir_context() is not second
 
 
 def test_kernels_lowered_in_two_threads_at_once_are_right():

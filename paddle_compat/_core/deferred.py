@@ -225,6 +225,9 @@ def _forget_programs() -> None:
         _current.node = _ROOT
     _AVALS.clear()
     _programs_held = 0
+    from . import lowering
+
+    lowering.reset()  # the programs' lowering contexts can go with them
 
 
 def _program(steps, live):

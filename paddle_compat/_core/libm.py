@@ -57,9 +57,7 @@ def logf(x: np.ndarray) -> np.ndarray:
     y = _POLY[1] * r + _POLY[2]
     y = _POLY[0] * r2 + y
     y = y * r2 + (y0 + r)
-    out = y.astype(np.float32)
-    out[x.view(np.uint32) == 0x3F800000] = 0
-    return out
+    return np.where(x.view(np.uint32) == 0x3F800000, np.float32(0), y.astype(np.float32))
 
 
 _EXTENDED = np.finfo(np.longdouble).nmant >= 63

@@ -11,6 +11,7 @@ samplers that reject some draws ask for a few extra and hand the unused tail bac
 
 from __future__ import annotations
 
+import os
 import threading
 
 import numpy as np
@@ -143,17 +144,22 @@ def _generate(x):
 
 
 def build_generator() -> None:
-    """Compile (or load from the persistent cache) the XLA generator; the draws that follow
-    use it. Runs in the background thread, or directly."""
+    """Compile (or load from the persistent cache) the XLA generator, on the CPU device (host
+    numbers stay on the host; XLA's CPU uint64 -> float32 conversion is the one checked); the
+    draws that follow use it. Runs in the background thread, or directly. Without JAX's 64-bit
+    mode there is no uint64, so nothing is built."""
     global _xla_generate
     import jax
 
-    fn = jax.jit(_generate)
+    if not _x64():
+        return
     try:
-        jax.block_until_ready(fn(np.zeros(_N, np.uint64)))
+        cpu = jax.devices("cpu")[0]
+        fn = jax.jit(_generate)
+        jax.block_until_ready(fn(jax.device_put(np.zeros(_N, np.uint64), cpu)))
     except Exception:  # noqa: BLE001 - no compiled generator: numpy keeps twisting
         return
-    _xla_generate = fn
+    _xla_generate = (fn, cpu)
     marker = _cache_marker()
     if marker is not None:
         try:
@@ -174,18 +180,27 @@ def _cache_marker():
     return Path(cache_dir) / f"paddle_compat-mt19937_64-{jax.__version__}"
 
 
+_warm_cache: bool | None = None  # whether the marker was there (looked up once)
+
+
 def _after_words() -> int:
-    marker = _cache_marker()
-    return _XLA_AFTER_WORDS["cached" if marker is not None and marker.exists() else "cold"]
+    global _warm_cache
+    if _warm_cache is None:
+        marker = _cache_marker()
+        _warm_cache = marker is not None and marker.exists()
+    return _XLA_AFTER_WORDS["cached" if _warm_cache else "cold"]
 
 
 def _xla_twist_temper(x: np.ndarray, blocks: int, floats: bool = False):
     """``_twist_blocks`` and ``_temper`` on the compiled generator: about 5 ns a word against
     20 in numpy. Returns the state words and the outputs, or with ``floats`` their float32
     ``canonical`` values (only the arrays asked for leave the device)."""
+    import jax
+
+    fn, cpu = _xla_generate
     words, outs, cur = [], [], x
     for _ in range(-(-blocks // _XLA_BLOCKS)):
-        w, o, f = _xla_generate(cur)
+        w, o, f = fn(jax.device_put(cur, cpu))
         w = np.asarray(w)
         words.append(w)
         outs.append(np.asarray(f if floats else o))
@@ -197,8 +212,12 @@ def _count_numpy_words(n: int) -> None:
     global _numpy_words, _xla_builder
     _numpy_words += n
     if _xla_builder is None and _numpy_words > _after_words() and _x64():
-        _xla_builder = threading.Thread(target=build_generator, name="paddle_compat-mt19937")
-        _xla_builder.start()
+        builder = threading.Thread(target=build_generator, name="paddle_compat-mt19937")
+        _xla_builder = builder  # one attempt per process, even if it cannot start
+        try:
+            builder.start()
+        except RuntimeError:  # no new threads (interpreter shutting down): stay on numpy
+            pass
 
 
 def _x64() -> bool:
@@ -208,7 +227,33 @@ def _x64() -> bool:
 
 
 def _use_xla(blocks: int) -> bool:
-    return blocks >= _XLA_MIN_BLOCKS and _xla_generate is not None
+    return blocks >= _XLA_MIN_BLOCKS and _xla_generate is not None and _x64()
+
+
+def _twist(x: np.ndarray, blocks: int, floats: bool):
+    """The next ``blocks`` blocks after state ``x``: (state words, outputs or float32
+    canonical values, whether they are floats). The compiled generator when it is ready, else
+    numpy (the same numbers; numpy also when the compiled call fails)."""
+    if _use_xla(blocks):
+        try:
+            words, out = _xla_twist_temper(x, blocks, floats)
+            return words, out, floats
+        except Exception:  # noqa: BLE001 - a device error: numpy gives the same numbers
+            pass
+    _count_numpy_words(blocks * _N)
+    words = _twist_blocks(x, blocks)
+    return words, _temper(words), False
+
+
+def _forget_generator_in_child() -> None:
+    """A forked child never runs XLA (unsupported after fork) and never starts a builder."""
+    global _xla_generate, _xla_builder
+    _xla_generate = None
+    _xla_builder = threading.current_thread()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_generator_in_child)
 
 
 class MT19937_64:
@@ -250,31 +295,31 @@ class MT19937_64:
         return self._draw(int(n), np.dtype(dtype))
 
     def _draw(self, n: int, dtype) -> np.ndarray:
-        self._undo = [(self._x, self._p, self._out)]
-        if self._out is None:
-            self._out = _temper(self._x)
-        head = self._out[self._p : self._p + n]
-        self._p += len(head)
+        # the new state is computed first and stored last: a draw that raises changes nothing
+        x, p, out_now = self._x, self._p, self._out
+        if out_now is None:
+            out_now = _temper(x)
+        head = out_now[p : p + n]
         need = n - len(head)
         if need <= 0:
+            self._undo = [(x, p, out_now)]
+            self._out, self._p = out_now, p + len(head)
             return head.copy() if dtype is None else canonical(head, dtype)
         blocks = -(-need // _N)
-        floats = dtype == np.float32
-        if _use_xla(blocks):
-            words, out = _xla_twist_temper(self._x, blocks, floats)
-        else:
-            _count_numpy_words(blocks * _N)
-            words = _twist_blocks(self._x, blocks)
-            out, floats = _temper(words), False
+        words, out, floats = _twist(x, blocks, dtype == np.float32)
+        undo = [(x, p, out_now)]
         for b in range(blocks):  # each block's state, for give_back and the next draw
-            lo = b * _N
-            self._undo.append((words[lo : lo + _N], 0, None if floats else out[lo : lo + _N]))
-        self._x, self._out = self._undo[-1][0], self._undo[-1][2]
+            lo = b * _N  # (a float draw keeps no raw outputs: recomputed from the state)
+            undo.append((words[lo : lo + _N], 0, None if floats else out[lo : lo + _N]))
+        if floats:
+            result = np.concatenate([canonical(head, dtype), out[:need]])
+        else:
+            raw = np.concatenate([head, out[:need]])
+            result = raw if dtype is None else canonical(raw, dtype)
+        self._undo = undo
+        self._x, self._out = undo[-1][0], undo[-1][2]
         self._p = need - (blocks - 1) * _N
-        if floats:  # the block outputs are recomputed from the state when needed
-            return np.concatenate([canonical(head, dtype), out[:need]])
-        raw = np.concatenate([head, out[:need]])
-        return raw if dtype is None else canonical(raw, dtype)
+        return result
 
     def give_back(self, k: int) -> None:
         """Un-draw the last ``k`` outputs of the latest ``draw`` (rejection samplers)."""

@@ -215,6 +215,7 @@ ROWS: list[Row] = [
         tol=T4,
     ),
     F("conv1d", (X3, rand(2, 3, 1, seed=1)), {"stride": 3}, tag="1x1-stride", tol=T4),
+    F("conv2d", (np.zeros((0, 3, 4, 4), "float32"), rand(5, 3, 1, 1, seed=1)), tag="1x1-empty"),
     F("conv3d", (rand(1, 2, 3, 3, 3), rand(2, 2, 2, 2, 2, seed=1)), tol=T4),
     F("conv1d_transpose", (X3, rand(3, 2, 3, seed=1)), {"stride": 2}, tol=T4),
     F(

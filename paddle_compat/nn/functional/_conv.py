@@ -5,6 +5,7 @@ with the flipped, regrouped kernel)."""
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 
 import jax
@@ -159,10 +160,12 @@ def _pointwise(x, weight, stride, cl, nsp):
         x = x[tuple(window)]
     w = weight.reshape(weight.shape[:2])
     o, c = w.shape
-    if cl:
-        return jnp.matmul(x.reshape(-1, c), w.T).reshape(x.shape[:-1] + (o,))
+    if cl:  # explicit sizes: an empty batch has no -1 to infer
+        rows = math.prod(x.shape[:-1])
+        return jnp.matmul(x.reshape(rows, c), w.T).reshape(x.shape[:-1] + (o,))
     n = x.shape[0]
-    return jnp.matmul(w, x.reshape(n, c, -1)).reshape((n, o) + x.shape[2:])
+    y = jnp.matmul(w, x.reshape(n, c, math.prod(x.shape[2:])))
+    return y.reshape((n, o) + x.shape[2:])
 
 
 def _depthwise_taps(x, weight, stride, pads, dilation, cl, nsp):
