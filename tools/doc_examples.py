@@ -15,8 +15,9 @@ examples that worked on real Paddle here and compares the printed text: words mu
 (whitespace collapsed), numbers equal within rtol 1e-4 / atol 1e-5 (nan equal to nan).
 
 Each example runs in a long-lived worker process (one per framework) with a fresh namespace,
-stdout captured, after the same reset on both sides: dynamic mode, float32 default dtype, CPU,
-and ``paddle.seed`` / numpy / ``random`` seeded with 2023, so seeded and unseeded random
+stdout captured, after the same reset on both sides: dynamic mode, grad enabled, float32
+default dtype, CPU, default print options, and ``paddle.seed`` / numpy / ``random`` seeded
+with 2023, so seeded and unseeded random
 examples are comparable (paddle-compat reproduces Paddle's CPU random stream). A worker is
 replaced after a crash, a timeout, an example that leaves static mode on, or every 100
 examples. Examples marked ``+REQUIRES(env:GPU|XPU|DISTRIBUTED|...)`` or ``+SKIP`` are left out.
@@ -160,11 +161,16 @@ def worker(fd: int) -> None:
     import paddle
 
     answers = os.fdopen(fd, "w")
+    np_print = np.get_printoptions()
     for line in sys.stdin:
         code = json.loads(line)["code"]
         paddle.disable_static()
+        paddle.set_grad_enabled(True)
         paddle.set_default_dtype("float32")
         paddle.set_device("cpu")
+        paddle.set_printoptions(precision=8, threshold=1000, edgeitems=3, linewidth=80)
+        paddle.set_printoptions(sci_mode=False)
+        np.set_printoptions(**np_print)
         paddle.seed(SEED)
         np.random.seed(SEED)
         random.seed(SEED)
