@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,11 @@ def test_area_of(qualname, area):
         ("[1., 2.]", "[1., 2., 3.]", False),
         ("1e-08", "0.", True),  # atol
         ("-inf", "-inf", True),
+        ("1.", "inf", False),  # infinities exact
+        ("-inf", "inf", False),
+        ("[1 2 3]", "[1. 2. 3.]", False),  # an integer is not a float
+        ("123456789", "123456790", False),  # integers exact
+        ("shape=[100001]", "shape=[100000]", False),
     ],
 )
 def test_same_output(got, want, same):
@@ -83,6 +89,10 @@ def test_worker_runs_captures_and_recovers():
         assert bad["status"] == "error" and bad["error"].startswith("AttributeError")
         seeded = [w.run("import paddle\nprint(paddle.rand([2]).tolist())\n")["out"] for _ in "ab"]
         assert seeded[0] == seeded[1]  # the same seed before every example
+        assert w.run("print(input())\n")["status"] == "error"  # stdin is not the request pipe
+        w.run("import os, threading\nthreading.Timer(0.2, os._exit, (0,)).start()\n")
+        time.sleep(0.5)  # the worker died after answering: the next example is not blamed
+        assert w.run("print(7)\n")["out"] == "7\n"
     finally:
         w.stop()
 

@@ -29,6 +29,16 @@ def _host(x, what: str) -> np.ndarray:
     raise ValueError(f"The '{what}' must be a numpy ndarray or Tensor.")
 
 
+def _rows(preds, labels):
+    """One prediction and one label per sample: Paddle reads ``preds[i]`` and ``labels[i]`` for
+    each of the ``labels.shape[0]`` samples (IndexError when preds are fewer)."""
+    preds, labels = _host(preds, "preds"), _host(labels, "labels")
+    n = labels.shape[0]
+    if preds.shape[0] < n:
+        raise IndexError(f"index {preds.shape[0]} is out of bounds for axis 0 with size {n}")
+    return preds[:n].reshape(n, -1)[:, 0], labels.reshape(n, -1)[:, 0]
+
+
 class Metric(abc.ABC):
     """Base class: subclasses define ``reset``, ``update``, ``accumulate`` and ``name``;
     ``compute`` (Tensor pre-processing inside the step) returns its arguments unchanged."""
@@ -58,7 +68,7 @@ class Metric(abc.ABC):
 
 class Accuracy(Metric):
     """Top-k classification accuracy: ``compute`` gives the [N, max k] matrix of hits (label
-    among the k highest scores, ties to the lower index), ``update`` counts them per k."""
+    among the k highest scores), ``update`` counts them per k."""
 
     def __init__(self, topk: Sequence[int] = (1,), name: str | None = None, *args, **kwargs):
         super().__init__()
@@ -117,8 +127,7 @@ class Precision(Metric):
         self._name = name
 
     def update(self, preds, labels):
-        preds = _host(preds, "preds").reshape(-1)
-        labels = _host(labels, "labels").reshape(-1)
+        preds, labels = _rows(preds, labels)
         positive = np.floor(preds + 0.5) == 1
         hit = labels == 1
         self.tp += int(np.sum(positive & hit))
@@ -147,8 +156,7 @@ class Recall(Metric):
         self._name = name
 
     def update(self, preds, labels):
-        preds = _host(preds, "preds").reshape(-1)
-        labels = _host(labels, "labels").reshape(-1)
+        preds, labels = _rows(preds, labels)
         actual = labels == 1
         positive = np.rint(preds) == 1
         self.tp += int(np.sum(actual & positive))
@@ -216,10 +224,31 @@ class Auc(Metric):
 def accuracy(input, label, k: int = 1, correct=None, total=None, name=None):
     """Top-k accuracy of ``input`` [N, C] scores against ``label`` [N, 1] as a float32 scalar
     Tensor; ``correct`` and ``total`` (Tensors), when given, receive the int32 counts."""
+    if input.ndim != 2:
+        raise ValueError(
+            f"(InvalidArgument) Rank(Input) of AccuracyOp must be 2, with shape [sample_number, "
+            f"class_dim], but received input's shape = {list(input.shape)}"
+        )
     if label.ndim != 2:
         raise ValueError(
             "(InvalidArgument) ShapeError: label's dimensions of AccuracyOp must be 2. But "
             f"received label's dimensions = {label.ndim}, label's shape = {list(label.shape)}"
+        )
+    if label.shape[1] != 1:
+        raise ValueError(
+            "(InvalidArgument) ShapeError: label's second dimension of AccuracyOp must be 1. "
+            f"But received label's second dimension is = {label.shape[1]}"
+        )
+    if label.shape[0] != input.shape[0]:
+        raise ValueError(
+            "(InvalidArgument) ShapeError: the output's num_rows of AccuracyOp must be the same "
+            f"as label's num_rows. But received output's num_rows = {input.shape[0]}, label's "
+            f"num_rows = {label.shape[0]}"
+        )
+    if label.dtype.name not in ("int32", "int64"):
+        raise ValueError(
+            f"(InvalidArgument) The data type of 'label' in accuracy must be int32 or int64, "
+            f"but received {label.dtype.name}."
         )
     k, width = int(k), input.shape[-1]
     if k < 1:
@@ -239,9 +268,12 @@ def accuracy(input, label, k: int = 1, correct=None, total=None, name=None):
     for out, value in ((correct, n_correct), (total, n_total)):
         if out is not None:  # Paddle writes the counts into them (shape [] from then on)
             out._set_value(value._value)
+    if input.shape[0] == 0:  # Paddle: an empty batch is accuracy 0, not 0 / 0
+        return call_op("full", [], 0.0, "float32")
     return n_correct.astype("float32") / n_total.astype("float32")
 
 
 def _top_indices(scores, k: int):
-    """Indices of the k highest scores along the last axis, ties to the lower index."""
+    """Indices of the k highest scores along the last axis (equal scores: see the porting
+    guide on topk/argsort ties)."""
     return call_op("argsort", scores, axis=-1, descending=True, stable=True)[..., :k]

@@ -22,6 +22,15 @@ def case_accuracy_op():
     out["counts"] = [M.accuracy(x, y, correct=correct, total=total), correct, total]
     out["f64"] = M.accuracy(paddle.to_tensor(SCORES.astype("float64")), y)
     out["label_1d"] = expect_error(lambda: M.accuracy(x, paddle.to_tensor(LABELS[:, 0])))
+    bad = {
+        "label_2_cols": (x, paddle.to_tensor(np.concatenate([LABELS, LABELS], 1))),
+        "rows_differ": (x, paddle.to_tensor(LABELS[:1])),
+        "float_label": (x, paddle.to_tensor(LABELS.astype("float32"))),
+        "rank3_input": (x.unsqueeze(0), y),
+    }
+    out.update({k: expect_error(lambda a=a: M.accuracy(*a)) for k, a in bad.items()})
+    empty = paddle.to_tensor(np.zeros((0, 3), "float32"))
+    out["empty"] = M.accuracy(empty, paddle.to_tensor(np.zeros((0, 1), "int64")))
     return out
 
 
@@ -58,6 +67,13 @@ def case_precision_recall():
         out[cls.__name__]["reset"] = m.accumulate()
         out[cls.__name__]["bad_preds"] = expect_error(lambda c=cls: c().update(*BAD_PREDS))
         out[cls.__name__]["bad_labels"] = expect_error(lambda c=cls: c().update(*BAD_LABELS))
+    for cls in (M.Precision, M.Recall):  # more predictions than labels: the first ones count
+        m = cls()
+        m.update(np.array([[0.9], [0.2], [0.9]]), np.array([[1], [1]]))
+        out[f"{cls.__name__}_first_rows"] = m.accumulate()
+        out[f"{cls.__name__}_fewer_preds"] = expect_error(
+            lambda c=cls: c().update(np.array([0.9]), np.array([1, 1]))
+        )
     out["named"] = [M.Precision(name="p2").name(), M.Recall(name="r2").name()]
     return out
 
