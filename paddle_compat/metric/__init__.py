@@ -116,62 +116,62 @@ class Accuracy(Metric):
         return self._name
 
 
-class Precision(Metric):
+class _HitRate(Metric):
+    """tp / (tp + misses), counted per batch by ``_count(preds, labels) -> (tp, misses)``; the
+    misses are kept under Paddle's attribute name (``fp`` for Precision, ``fn`` for Recall)."""
+
+    _misses = ""
+
+    def __init__(self, name: str):
+        super().__init__()
+        self._name = name
+        self.reset()
+
+    def update(self, preds, labels):
+        tp, misses = self._count(*_rows(preds, labels))
+        self.tp += tp
+        setattr(self, self._misses, getattr(self, self._misses) + misses)
+
+    def reset(self) -> None:
+        self.tp = 0
+        setattr(self, self._misses, 0)
+
+    def accumulate(self):
+        total = self.tp + getattr(self, self._misses)
+        return float(self.tp) / total if total != 0 else 0.0
+
+    def name(self):
+        return self._name
+
+
+class Precision(_HitRate):
     """Binary precision tp / (tp + fp): a prediction is positive when it rounds half up to 1,
     a positive is true when its label is 1."""
 
+    _misses = "fp"
+
     def __init__(self, name: str = "precision", *args, **kwargs):
-        super().__init__()
-        self.tp = 0
-        self.fp = 0
-        self._name = name
+        super().__init__(name)
 
-    def update(self, preds, labels):
-        preds, labels = _rows(preds, labels)
-        positive = np.floor(preds + 0.5) == 1
-        hit = labels == 1
-        self.tp += int(np.sum(positive & hit))
-        self.fp += int(np.sum(positive & ~hit))
-
-    def reset(self) -> None:
-        self.tp = 0
-        self.fp = 0
-
-    def accumulate(self):
-        ap = self.tp + self.fp
-        return float(self.tp) / ap if ap != 0 else 0.0
-
-    def name(self):
-        return self._name
+    @staticmethod
+    def _count(preds, labels):
+        positive, hit = np.floor(preds + 0.5) == 1, labels == 1
+        return int(np.sum(positive & hit)), int(np.sum(positive & ~hit))
 
 
-class Recall(Metric):
+class Recall(_HitRate):
     """Binary recall tp / (tp + fn) over the samples labelled 1: a prediction is positive when
     it rounds (half to even, ``np.rint``) to 1."""
 
+    _misses = "fn"
+
     def __init__(self, name: str = "recall", *args, **kwargs):
-        super().__init__()
-        self.tp = 0
-        self.fn = 0
-        self._name = name
+        super().__init__(name)
 
-    def update(self, preds, labels):
-        preds, labels = _rows(preds, labels)
-        actual = labels == 1
-        positive = np.rint(preds) == 1
-        self.tp += int(np.sum(actual & positive))
-        self.fn += int(np.sum(actual & ~positive))
-
-    def accumulate(self):
-        recall = self.tp + self.fn
-        return float(self.tp) / recall if recall != 0 else 0.0
-
-    def reset(self) -> None:
-        self.tp = 0
-        self.fn = 0
-
-    def name(self):
-        return self._name
+    @staticmethod
+    def _count(preds, labels):
+        actual, positive = labels == 1, np.rint(preds) == 1
+        return int(np.sum(actual & positive)), int(np.sum(actual & ~positive))
 
 
 class Auc(Metric):
