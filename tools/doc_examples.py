@@ -174,8 +174,9 @@ def worker(fd: int) -> None:
         paddle.set_grad_enabled(True)
         paddle.set_default_dtype("float32")
         paddle.set_device("cpu")
-        paddle.set_printoptions(precision=8, threshold=1000, edgeitems=3, linewidth=80)
-        paddle.set_printoptions(sci_mode=False)
+        paddle.set_printoptions(
+            precision=8, threshold=1000, edgeitems=3, linewidth=80, sci_mode=False
+        )
         np.set_printoptions(**np_print)
         paddle.seed(SEED)
         np.random.seed(SEED)

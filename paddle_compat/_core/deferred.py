@@ -35,6 +35,7 @@ import weakref
 import jax
 import numpy as np
 
+from . import lowering
 from .trace_state import jax_idle as _jax_idle
 
 MAX_OPS = 4096  # a segment this long runs kernel by kernel: bounds the host memory it holds
@@ -225,8 +226,6 @@ def _forget_programs() -> None:
         _current.node = _ROOT
     _AVALS.clear()
     _programs_held = 0
-    from . import lowering
-
     lowering.reset()  # the programs' lowering contexts can go with them
 
 
