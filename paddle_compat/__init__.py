@@ -121,6 +121,7 @@ def __getattr__(name):
 
 # public submodules imported on first use (each has a file here)
 _SUBMODULES = (
+    "amp",
     "autograd",
     "device",
     "distributed",
@@ -139,7 +140,6 @@ _SUBMODULES = (
 )
 # Paddle 3.3 modules that paddle-compat does not have yet
 _NOT_YET = (
-    "amp",
     "audio",
     "base",
     "callbacks",

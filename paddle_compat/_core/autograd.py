@@ -382,6 +382,16 @@ def backward(tensors, grad_tensors=None, retain_graph: bool = False) -> None:
             continue
         roots.append((t, _root_ct(t, g, False)))
     run_backward(roots, retain_graph=retain_graph)
+    while _FINAL_HOOKS:  # registered for this backward only (Paddle's backward final hooks)
+        _FINAL_HOOKS.pop(0)()
+
+
+_FINAL_HOOKS: list = []
+
+
+def add_backward_final_hook(hook) -> None:
+    """Run ``hook()`` once, at the end of the next ``backward()``."""
+    _FINAL_HOOKS.append(hook)
 
 
 def grad(

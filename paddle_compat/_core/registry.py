@@ -29,7 +29,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import autograd, deferred, trace_state
+from . import amp_state, autograd, deferred, trace_state
 from . import dtype as _dt
 from .tensor import Tensor
 
@@ -85,7 +85,8 @@ class OpDef:
     dtypes: tuple[str, ...] | None  # dtype names the first tensor argument may have
     kernel: str  # Paddle's kernel (_C_ops) name, used in dtype errors
     dtype_error: type[Exception]
-    amp: str  # AMP O1 category: "white" (low precision), "black" (float32), "promote"
+    amp: str  # AMP list: "white" (low precision), "black" (float32 at O1), "black_always"
+    # (float32 at O1 and O2: Paddle's extra black list), "promote" (the widest input)
     params: tuple[str, ...] = ()
     defaults: dict = field(default_factory=dict)
     required: tuple[str, ...] = ()
@@ -178,13 +179,16 @@ def op(
     dtypes: the dtype names the first tensor argument may have; any other raises
         ``dtype_error`` (RuntimeError: Paddle's "kernel not registered", TypeError: its API
         check) naming ``kernel`` (Paddle's kernel name, default ``name``).
-    amp: the op's AMP O1 list: "white" runs in float16/bfloat16, "black" in float32,
-        "promote" in the widest input dtype.
+    amp: the op's AMP list (``paddle.amp.auto_cast``): "white" runs in float16/bfloat16,
+        "black" in float32 at level O1, "black_always" in float32 at O1 and O2, "promote" in
+        float32 when any input is float32 (see ``_core/amp_state.py``).
     tensor_modules: the ``paddle.tensor.<module>``s that expose the op and all its names
         (default: from the defining file, see ``_TENSOR_MODULE_OF_FILE``).
     """
-    if amp not in ("white", "black", "promote"):
-        raise ValueError(f"op {name!r}: amp must be 'white', 'black' or 'promote', got {amp!r}")
+    if amp not in ("white", "black", "black_always", "promote"):
+        raise ValueError(
+            f"op {name!r}: amp must be 'white', 'black', 'black_always' or 'promote', got {amp!r}"
+        )
 
     def deco(fn):
         sig = inspect.signature(fn)
@@ -249,6 +253,8 @@ def call_op(od: OpDef | str, *args, **kwargs):
     """Run a registered op on Paddle-style arguments."""
     if isinstance(od, str):
         od = REGISTRY[od]
+    if amp_state._local.state is not None:
+        return _call_amp(od, args, kwargs)
     if not kwargs and len(args) == len(od.tensors):
         fast = _FAST.get(od)
         if fast is None:
@@ -263,6 +269,70 @@ def call_op(od: OpDef | str, *args, **kwargs):
     if od.composite:
         return call_with(od, vals)
     return _run_op(od, vals)
+
+
+def _call_amp(od: OpDef, args, kwargs):
+    """``call_op`` inside ``paddle.amp.auto_cast``: cast the op's floating Tensor inputs to
+    the dtype the AMP state picks for it, then run the op (and any ops it is built from) with
+    AMP off, as Paddle runs one kernel per op."""
+    vals = _bind(od, args, kwargs)
+    bias = None
+    if od.name in amp_state.BIAS_ADDED_AFTER and vals.get("bias") is not None:
+        bias, vals["bias"] = vals["bias"], None  # Paddle adds a conv's bias as its own op
+    state = amp_state.set_current(None)
+    try:
+        if od.name in amp_state.X_ONLY:
+            params = od.tensors[:1]
+        elif od.composite:  # built from other ops: every Tensor argument is an input
+            params = [p for p in od.params if _has_tensor(vals[p])]
+        else:
+            params = od.tensors
+        leaves = []
+        for p in params:
+            v = vals[p]
+            if isinstance(v, Tensor):
+                leaves.append(v)
+            elif isinstance(v, list | tuple | dict):
+                leaves.extend(
+                    t for t in jax.tree_util.tree_leaves(v, is_leaf=_is_tensor) if _is_tensor(t)
+                )
+        dst = state.dest(od, [t._val.dtype for t in leaves]) if leaves else None
+        if dst is not None and not any(amp_state.needs_cast(t._val.dtype, dst) for t in leaves):
+            dst = None
+        if dst is not None and od.composite:
+            cast = REGISTRY["cast"]
+
+            def to_dst(t):
+                if isinstance(t, Tensor) and amp_state.needs_cast(t._val.dtype, dst):
+                    return call_op(cast, t, dst.name)
+                return t
+
+            for p in params:
+                vals[p] = jax.tree_util.tree_map(to_dst, vals[p], is_leaf=_is_tensor)
+        if od.composite:
+            out = call_op(od, **vals)
+        else:  # the casts run inside the op's own kernel (one dispatch, and fused by XLA)
+            first = vals[od.tensors[0]] if od.tensors else None
+            if od.dtypes is not None and not (
+                dst is not None
+                and isinstance(first, Tensor)
+                and amp_state.needs_cast(first._val.dtype, dst)
+            ):
+                check_dtype(first, od.dtypes, od.kernel, od.dtype_error, od.tensors[0])
+            out = _run_op(od, vals, None if dst is None else (dst, frozenset(params)))
+    finally:
+        amp_state.set_current(state)
+    if bias is None:
+        return out
+    if str(vals.get("data_format", "NC")).startswith("NC"):
+        bias = call_op("reshape", bias, [-1] + [1] * (len(out.shape) - 2))
+    return call_op("add", out, bias)
+
+
+def _has_tensor(v) -> bool:
+    if isinstance(v, Tensor):
+        return True
+    return isinstance(v, list | tuple) and any(_has_tensor(x) for x in v)
 
 
 def _bind(od: OpDef, args, kwargs) -> dict:
@@ -409,20 +479,36 @@ def _to_array_leaf(x, target: _dt.DType | None):
 _KERNELS: dict = {}
 
 
-def _run_op(od: OpDef, vals: dict):
+def _run_op(od: OpDef, vals: dict, amp=None):
+    """Run ``od`` on bound arguments; ``amp``: (dtype, parameters) whose floating Tensor
+    inputs the kernel first casts to that dtype (``auto_cast``)."""
     dyn = [vals[p] for p in od.tensors]
     statics = tuple((p, hashable(vals[p])) for p in od.params if p not in od.tensors)
-    flat = _flat_inputs(od, dyn)
+    flat = _flat_inputs(od, dyn) if amp is None else None
     if flat is not None:  # the common eager case: Tensors (and scalars), no nesting
         (inputs, casts), treedef = flat, _flat_treedef(len(dyn))
     else:
         leaves, treedef = jax.tree_util.tree_flatten(dyn, is_leaf=_is_tensor)
         leaf_param = []
-        if od.promote:  # which parameter each leaf came from
+        if od.promote or amp is not None:  # which parameter each leaf came from
             for p, v in zip(od.tensors, dyn):
                 n = len(jax.tree_util.tree_leaves(v, is_leaf=_is_tensor))
                 leaf_param.extend([p] * n)
-        casts = _casts(od, leaves, leaf_param) if od.promote else (None,) * len(leaves)
+        targets = [None] * len(leaves)
+        if amp is not None:
+            dst, amp_params = amp
+            targets = [
+                dst
+                if p in amp_params
+                and isinstance(x, Tensor)
+                and amp_state.needs_cast(x._val.dtype, dst)
+                else None
+                for x, p in zip(leaves, leaf_param)
+            ]
+        # promotion sees the dtypes after the AMP casts
+        seen = [x if t is None else np.empty((), t) for x, t in zip(leaves, targets)]
+        casts = _casts(od, seen, leaf_param) if od.promote else (None,) * len(leaves)
+        casts = tuple(t if c is None else c for c, t in zip(casts, targets))
         promoted = bool(od.promote) and any(p in od.promote for p in leaf_param)
         inputs = [
             x if isinstance(x, Tensor) else _to_array_leaf(x, c if promoted else None)

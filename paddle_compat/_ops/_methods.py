@@ -3,7 +3,7 @@ op registry: the one place where this happens."""
 
 from __future__ import annotations
 
-from .._core import autograd
+from .._core import amp_state, autograd
 from .._core.autograd import rebind_inplace
 from .._core.registry import REGISTRY, OpDef, call_op
 from .._core.tensor import Tensor
@@ -75,7 +75,11 @@ def make_inplace(od: OpDef, name: str | None = None):
                 f"(InvalidArgument) Leaf Tensor (shape {x.shape}) that doesn't stop gradient "
                 f"can't use inplace strategy ({name})."
             )
-        return rebind_inplace(x, call_op(od, x, *args, **kwargs))
+        state = amp_state.set_current(None)  # Paddle's in-place ops are not auto-cast
+        try:
+            return rebind_inplace(x, call_op(od, x, *args, **kwargs))
+        finally:
+            amp_state.set_current(state)
 
     inplace.__name__ = name
     inplace.__doc__ = f"In-place version of ``{od.name}``."

@@ -80,7 +80,7 @@ def _cast(x, dtype):
     return x if dtype is None else x.astype(_dt.to_dtype(dtype).np)
 
 
-@op("norm", amp="black", dtypes=_HALF_FLOATS, kernel="p_norm", namespaces=_BOTH)
+@op("norm", dtypes=_HALF_FLOATS, kernel="p_norm", namespaces=_BOTH)
 def norm(
     x: jax.Array,
     p: float | str | None = None,
@@ -118,7 +118,6 @@ def norm(
 
 @op(
     "vector_norm",
-    amp="black",
     dtypes=_HALF_FLOATS,
     kernel="p_norm",
     namespaces=_LINALG,

@@ -126,7 +126,7 @@ def _align(arr, indices, ax, broadcast):
 
 
 # -- scatter ----------------------------------------------------------------------------------
-@op("scatter", amp="black", tensors=("x", "index", "updates"), inplace="scatter_")
+@op("scatter", amp="black_always", tensors=("x", "index", "updates"), inplace="scatter_")
 def scatter(
     x: jax.Array, index: jax.Array, updates: jax.Array, overwrite: bool = True, out: None = None
 ) -> jax.Array:

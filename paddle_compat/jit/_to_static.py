@@ -28,8 +28,8 @@ import weakref
 import jax
 import jax.numpy as jnp
 
+from .._core import amp_state, functional, trace_state
 from .._core import autograd as _ag
-from .._core import functional, trace_state
 from .._core import registry as _reg
 from .._core.tensor import Tensor
 
@@ -132,7 +132,7 @@ class StaticFunction:
         cache = self._cache or self._known_state
         if not cache:
             return None
-        treedef, statics = list(cache)[-1]
+        treedef, statics, _ = list(cache)[-1]
         args, kwargs = jax.tree_util.tree_unflatten(treedef, list(statics))
         if kwargs or not all(isinstance(s, tuple) and s and s[0] == "T" for s in args):
             return None
@@ -149,7 +149,7 @@ class StaticFunction:
             else ("S", type(x).__name__, _reg.hashable(x))
             for x in leaves
         )
-        key = (treedef, statics)
+        key = (treedef, statics, amp_state.cache_key())
         entries = self._cache.setdefault(key, [])
         entry = None
         for e in entries:

@@ -103,6 +103,7 @@ class Layer(LayerStateMixin):
         d["_forward_post_hooks_always_called"] = {}
         d["_state_dict_hooks"] = collections.OrderedDict()
         d["_casted_by_pure_fp16"] = False
+        d["_cast_to_low_precision"] = True  # paddle.amp.decorate(excluded_layers=...) clears it
 
     # -- training flag ----------------------------------------------------------------------
     @property

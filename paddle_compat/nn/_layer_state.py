@@ -58,8 +58,8 @@ def _as_array(value, target: Tensor):
     return arr
 
 
-def _cast_all(layer, dt, floating_only: bool, device=None, excluded=()) -> None:
-    for sub in layer.sublayers(include_self=True):
+def _cast_all(layer, dt, floating_only: bool, device=None, excluded=(), recurse=True) -> None:
+    for sub in layer.sublayers(include_self=True) if recurse else [layer]:
         if excluded and isinstance(sub, excluded):
             continue
         for store in (sub._parameters, sub._buffers):

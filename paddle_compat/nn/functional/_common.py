@@ -361,7 +361,7 @@ def _embedding(x, weight, padding_idx):
     return out
 
 
-@op("embedding", amp="black", composite=True, **_F)
+@op("embedding", amp="black_always", composite=True, **_F)
 def embedding(
     x: Tensor,
     weight: Tensor,

@@ -121,7 +121,7 @@ def _static_list(v):
     return [x.item() if isinstance(x, Tensor) else x for x in v]
 
 
-@op("interpolate", amp="black", composite=True, **_F)
+@op("interpolate", amp="black_always", composite=True, **_F)
 def interpolate(
     x: Tensor,
     size: int | Sequence[int] | None = None,
@@ -188,7 +188,7 @@ def interpolate(
     )
 
 
-@op("upsample", amp="black", composite=True, **_F)
+@op("upsample", amp="black_always", composite=True, **_F)
 def upsample(
     x: Tensor,
     size: int | Sequence[int] | None = None,
