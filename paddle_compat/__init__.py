@@ -107,6 +107,8 @@ def __getattr__(name):
 
     if name in _SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
+    if name in _HAPI:  # paddle.Model, paddle.summary, paddle.flops
+        return getattr(importlib.import_module(f"{__name__}.hapi"), name)
     if name == "DataParallel":  # lives in parallel/, imported on first use
         from parallel import DataParallel
 
@@ -120,12 +122,15 @@ def __getattr__(name):
 
 
 # public submodules imported on first use (each has a file here)
+_HAPI = ("Model", "summary", "flops")
 _SUBMODULES = (
     "amp",
     "autograd",
+    "callbacks",
     "device",
     "distributed",
     "framework",
+    "hapi",
     "inference",
     "io",
     "jit",
@@ -142,11 +147,9 @@ _SUBMODULES = (
 _NOT_YET = (
     "audio",
     "base",
-    "callbacks",
     "distribution",
     "fft",
     "geometric",
-    "hapi",
     "hub",
     "incubate",
     "onnx",
@@ -158,5 +161,4 @@ _NOT_YET = (
     "utils",
     "version",
     "vision",
-    "Model",
 )
