@@ -142,6 +142,7 @@ _SUBMODULES = (
     "regularizer",
     "static",
     "tensor",
+    "vision",
 )
 # Paddle 3.3 modules that paddle-compat does not have yet
 _NOT_YET = (
@@ -160,5 +161,4 @@ _NOT_YET = (
     "text",
     "utils",
     "version",
-    "vision",
 )
