@@ -96,7 +96,10 @@ def test_every_lazy_submodule_exists():
 
 def test_import_of_a_missing_module_names_it():
     out = subprocess.run(
-        [sys.executable, "-c", "import paddle.profiler"], capture_output=True, text=True, timeout=300
+        [sys.executable, "-c", "import paddle.profiler"],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert out.returncode != 0
     assert "ModuleNotFoundError: No module named 'paddle.profiler'" in out.stderr
