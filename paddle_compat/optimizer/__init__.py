@@ -10,6 +10,7 @@ from ._asgd import ASGD
 from ._lamb import Lamb
 from ._momentum import Momentum
 from ._nadam import NAdam
+from ._optax import Optax
 from ._optimizer import Optimizer
 from ._radam import RAdam
 from ._rmsprop import RMSProp
@@ -31,4 +32,5 @@ __all__ = [
     "SGD",
     "Momentum",
     "Lamb",
+    "Optax",  # paddle-compat: any optax GradientTransformation as a Paddle optimizer
 ]
