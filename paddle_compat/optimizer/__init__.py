@@ -8,6 +8,7 @@ from ._adamax import Adamax
 from ._adamw import AdamW
 from ._asgd import ASGD
 from ._lamb import Lamb
+from ._lbfgs import LBFGS
 from ._momentum import Momentum
 from ._nadam import NAdam
 from ._optax import Optax
@@ -32,5 +33,6 @@ __all__ = [
     "SGD",
     "Momentum",
     "Lamb",
+    "LBFGS",
     "Optax",  # paddle-compat: any optax GradientTransformation as a Paddle optimizer
 ]
