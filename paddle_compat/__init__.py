@@ -9,7 +9,15 @@ and lowered in one MLIR context per thread (``_core/lowering.py``).
 
 import os as _os
 
-import jax as _jax
+import numpy.random as _np_random
+
+# JAX draws from numpy's global random state while it imports (jax/_src/clusters): keep the
+# state a script seeded before ``import paddle``, as importing real Paddle does
+_np_state = _np_random.get_state()
+import jax as _jax  # noqa: E402
+
+_np_random.set_state(_np_state)
+del _np_state
 
 if _os.environ.get("PADDLE_COMPAT_X64", "1") != "0":
     _jax.config.update("jax_enable_x64", True)

@@ -152,3 +152,17 @@ def test_to_static_threads_the_generator():
     c = f(z).numpy()
     paddle.seed(11)
     np.testing.assert_array_equal(f(z).numpy(), c)
+
+
+def test_import_keeps_numpy_global_random_state():
+    """A script that seeds numpy before ``import paddle`` draws what it draws with real Paddle
+    (JAX's import draws from numpy's global state; the import restores it)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import numpy as np; np.random.seed(7); import paddle; "
+        "print(np.random.rand(3).tolist() == np.random.RandomState(7).rand(3).tolist())"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.stdout.strip() == "True", out.stderr[-2000:]
