@@ -20,6 +20,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .._core.tensor import Tensor
+from ..profiler._events import reader_span
 from .collate import default_convert_fn, loader_collate_fn, to_loader_output
 from .dataset import Dataset, IterableDataset, TensorDataset
 from .sampler import BatchSampler, _InfiniteIterableSampler
@@ -288,9 +289,10 @@ class _LoaderIter:
     def __next__(self):
         if self._done:
             raise StopIteration
-        try:
-            batch = self._next_batch()
-        except StopIteration:
-            self._done = True
-            raise
-        return to_loader_output(batch, self._loader._device)
+        with reader_span(self._loader):  # paddle.profiler: reader cost, Dataloader events
+            try:
+                batch = self._next_batch()
+            except StopIteration:
+                self._done = True
+                raise
+            return to_loader_output(batch, self._loader._device)
