@@ -74,6 +74,9 @@ def test_area_of(qualname, area):
         ("[1 2 3]", "[1. 2. 3.]", False),  # an integer is not a float
         ("123456789", "123456790", False),  # integers exact
         ("shape=[100001]", "shape=[100000]", False),
+        ("loss: 0.6182 - 43ms/step", "loss: 0.6182 - 3ms/step", True),  # measured times
+        ("step 1/3 - ETA: 2s - 1s/step", "step 1/3 - ETA: 0:12 - 840us/step", True),
+        ("loss: 0.6182 - 43ms/step", "loss: 0.7182 - 3ms/step", False),  # values still count
     ],
 )
 def test_same_output(got, want, same):

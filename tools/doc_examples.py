@@ -317,9 +317,15 @@ def _same_number(a: str, b: str, rtol: float, atol: float) -> bool:
     return x == y or abs(x - y) <= atol + rtol * abs(y)
 
 
+# wall-clock measurements that paddle.Model's progress log prints ("- 3ms/step", "- ETA: 2s"):
+# they differ between any two runs, so both sides have them replaced before comparing
+_TIMING = re.compile(r" - (?:ETA: [0-9:]+s?|\d+(?:us|ms|s)/(?:step|sample))")
+
+
 def same_output(got: str, want: str, rtol: float = 1e-4, atol: float = 1e-5) -> bool:
-    """Printed text equal up to whitespace; integers equal; other numbers within tolerance
-    (nan == nan, infinities exact)."""
+    """Printed text equal up to whitespace and measured step times; integers equal; other
+    numbers within tolerance (nan == nan, infinities exact)."""
+    got, want = _TIMING.sub(" - <time>", got), _TIMING.sub(" - <time>", want)
     gw, gn = _split(got)
     ww, wn = _split(want)
     if gw != ww or len(gn) != len(wn):
