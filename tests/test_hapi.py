@@ -141,3 +141,30 @@ def test_early_stopping_without_eval_data_warns():
         model.fit(
             Digits(0, 32), batch_size=32, verbose=0, callbacks=[paddle.callbacks.EarlyStopping()]
         )
+
+
+def test_o2_model_evaluates_and_accumulates():
+    """amp_configs='O2' decorates the network, so eval/predict run under the same auto_cast;
+    gradient accumulation with Adam (its moments are born in the first update) compiles."""
+    model = paddle.Model(_lenet(18))
+    opt = paddle.optimizer.Adam(parameters=model.parameters())
+    model.prepare(opt, paddle.nn.CrossEntropyLoss(), paddle.metric.Accuracy(), amp_configs="O2")
+    model.fit(Digits(0, 64), batch_size=16, epochs=1, verbose=0, accumulate_grad_batches=2)
+    result = model.evaluate(Digits(64, 96), batch_size=16, verbose=0)
+    assert np.isfinite(result["loss"][0])
+    (out,) = model.predict(Digits(0, 8), batch_size=4, verbose=0, stack_outputs=True)
+    assert out.shape == (8, 10)
+    no_opt = paddle.Model(paddle.nn.Sequential(paddle.nn.Linear(3, 2)))
+    no_opt.prepare(None, paddle.nn.MSELoss(), amp_configs="O2")
+    assert isinstance(no_opt.network, paddle.nn.Sequential)
+
+
+def test_eval_runs_without_grad_and_saves_first_batch_shape(tmp_path):
+    model = _model(_lenet(19))
+    model.fit(Digits(0, 40), batch_size=12, epochs=1, verbose=0)  # batches 12, 12, 12, 4
+    loss, _ = model.eval_batch([Digits(0, 4).x], [Digits(0, 4).y])
+    with pytest.warns(UserWarning, match=r"\[\[12, 1, 8, 8\]\]"):
+        model.save(str(tmp_path / "infer"), training=False)
+    d = Digits(0, 4)
+    outs, losses = model._compiled("eval")([paddle.to_tensor(d.x)], [paddle.to_tensor(d.y)])
+    assert outs[0].stop_gradient and losses[0].stop_gradient

@@ -179,3 +179,28 @@ def test_new_shape_compiles_without_another_eager_run():
     f(x[:3], y[:3])  # new shape: the two traces, no eager run first
     f(x[:3], y[:3])
     assert len(calls) == 5
+
+
+def test_new_static_argument_discovers_its_own_state():
+    """A call whose static argument takes another path (here: the optimizer step that creates
+    Adam's moments) is discovered eagerly, not traced with the state of the other path."""
+
+    def run(compiled):
+        paddle.seed(5)
+        lin = paddle.nn.Linear(3, 2)
+        opt = paddle.optimizer.Adam(parameters=lin.parameters())
+
+        def step(x, update):
+            loss = lin(x).mean()
+            loss.backward()
+            if update:
+                opt.step()
+                opt.clear_grad()
+            return loss
+
+        if compiled:
+            step = paddle.jit.to_static(step)
+        x = paddle.ones([4, 3])
+        return [float(step(x, u)) for u in (False, True, False, True, True)]
+
+    assert run(True) == pytest.approx(run(False), rel=1e-6)

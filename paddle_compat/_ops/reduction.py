@@ -156,7 +156,7 @@ def logsumexp(
     return jax.scipy.special.logsumexp(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
-@op("var", tensor_modules=("stat",))
+@op("var", amp="black", tensor_modules=("stat",))
 def var(
     x: jax.Array,
     axis: int | Sequence[int] | None = None,
@@ -166,7 +166,7 @@ def var(
     return jnp.var(x, axis=norm_axis(axis, x.ndim), ddof=1 if unbiased else 0, keepdims=keepdim)
 
 
-@op("std", tensor_modules=("stat",))
+@op("std", amp="black", tensor_modules=("stat",))
 def std(
     x: jax.Array,
     axis: int | Sequence[int] | None = None,

@@ -32,6 +32,10 @@ class OptimizerState(Enum):
     STEPPED = 2
 
 
+# the loss-scaling settings saved in state_dict, in Paddle's key order
+_SETTINGS = ("incr_ratio", "decr_ratio", "incr_every_n_steps", "decr_every_n_nan_or_inf")
+
+
 def _refresh_optimizer_state():
     return {"state": OptimizerState.INIT}
 
@@ -254,18 +258,14 @@ class AmpScaler:
         when the scaler is disabled."""
         if not self._enable:
             return {}
-        return {
-            "scale": self._scale.numpy(),
-            "incr_ratio": self._incr_ratio,
-            "decr_ratio": self._decr_ratio,
-            "incr_every_n_steps": self._incr_every_n_steps,
-            "decr_every_n_nan_or_inf": self._decr_every_n_nan_or_inf,
-            "incr_count": self._incr_count,
-            "decr_count": self._decr_count,
-            "use_dynamic_loss_scaling": self._use_dynamic_loss_scaling,
-        }
+        out = {"scale": self._scale.numpy()}
+        out.update({k: getattr(self, "_" + k) for k in _SETTINGS})
+        out.update(incr_count=self._incr_count, decr_count=self._decr_count)
+        out["use_dynamic_loss_scaling"] = self._use_dynamic_loss_scaling
+        return out
 
     def load_state_dict(self, state_dict: dict) -> None:
+        """Restore what ``state_dict`` returned (the scale restarts from the saved one)."""
         if not self._enable:
             return
         if len(state_dict) == 0:
@@ -273,15 +273,11 @@ class AmpScaler:
                 "The input state dict is empty, possibly because it was saved "
                 "from a disabled instance of GradScaler."
             )
-        self._init_loss_scaling = state_dict["scale"][0]
-        self._scale = Tensor(jnp.asarray([self._init_loss_scaling], jnp.float32))
-        self._incr_ratio = state_dict["incr_ratio"]
-        self._decr_ratio = state_dict["decr_ratio"]
-        self._incr_every_n_steps = state_dict["incr_every_n_steps"]
-        self._decr_every_n_nan_or_inf = state_dict["decr_every_n_nan_or_inf"]
-        self._counts[0]._set_value(jnp.asarray(state_dict["incr_count"], jnp.int32))
-        self._counts[1]._set_value(jnp.asarray(state_dict["decr_count"], jnp.int32))
-        self._use_dynamic_loss_scaling = state_dict["use_dynamic_loss_scaling"]
+        self.set_init_loss_scaling(state_dict["scale"][0])
+        for k in (*_SETTINGS, "use_dynamic_loss_scaling"):
+            setattr(self, "_" + k, state_dict[k])
+        for counter, k in zip(self._counts, ("incr_count", "decr_count")):
+            counter._set_value(jnp.asarray(state_dict[k], jnp.int32))
 
 
 class GradScaler(AmpScaler):

@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 
 from .. import jit
+from .._core.autograd import no_grad
 from .._core.tensor import Tensor
 from ..io import DataLoader, Dataset, DistributedBatchSampler
 from ..metric import Metric
@@ -75,7 +76,7 @@ class Model:
         self._loss_weights = None
         self._optimizer = None
         self._metrics = []
-        self._input_info = _input_info(to_list(inputs)) if inputs else None
+        self._input_info = None  # (shapes, dtypes) of the first batch run
         self._is_shape_inferred = False
         self._test_dataloader = None
         self.stop_training = False
@@ -98,11 +99,9 @@ class Model:
         return fn
 
     def _train_step(self, inputs, labels, update):
-        from .. import add_n, amp
+        from .. import add_n
 
-        with amp.auto_cast(
-            enable=self._amp_level != "O0", **self._amp_custom_lists, level=self._amp_level
-        ):
+        with self._amp():
             outputs = self.network(*inputs)
         losses = to_list(self._loss(*(to_list(outputs) + labels)))
         final_loss = add_n(losses)
@@ -119,13 +118,25 @@ class Model:
                 self.network.clear_gradients()
         return to_list(outputs), losses
 
+    def _amp(self):
+        """The ``auto_cast`` block the batches run in (a decorated O2 network needs it for
+        evaluation too)."""
+        from .. import amp
+
+        return amp.auto_cast(
+            enable=self._amp_level != "O0", **self._amp_custom_lists, level=self._amp_level
+        )
+
     def _eval_step(self, inputs, labels):
-        outputs = to_list(self.network(*inputs))
-        losses = to_list(self._loss(*(outputs + labels))) if self._loss else []
+        with no_grad(), self._amp():
+            outputs = to_list(self.network(*inputs))
+        with no_grad():
+            losses = to_list(self._loss(*(outputs + labels))) if self._loss else []
         return outputs, losses
 
     def _predict_step(self, inputs):
-        return to_list(self.network(*inputs))
+        with no_grad(), self._amp():
+            return to_list(self.network(*inputs))
 
     def _update_metrics(self, outputs, labels) -> list:
         metrics = []
@@ -142,7 +153,8 @@ class Model:
         self.network.train()
         self.mode = "train"
         inputs = [_to_tensor(x) for x in to_list(inputs)]
-        self._input_info = _input_info(inputs)
+        if self._input_info is None:  # the first batch's shapes, for save(training=False)
+            self._input_info = _input_info(inputs)
         labels = [_to_tensor(x) for x in to_list(labels or [])]
         if self._amp_level != "O0" and self._scaler is None:
             from .. import amp
@@ -158,7 +170,8 @@ class Model:
         self.network.eval()
         self.mode = "eval"
         inputs = [_to_tensor(x) for x in to_list(inputs)]
-        self._input_info = _input_info(inputs)
+        if self._input_info is None:  # the first batch's shapes, for save(training=False)
+            self._input_info = _input_info(inputs)
         labels = [_to_tensor(x) for x in to_list(labels or [])]
         outputs, losses = self._compiled("eval")(inputs, labels)
         metrics = self._update_metrics(outputs, labels)
@@ -172,7 +185,8 @@ class Model:
         self.network.eval()
         self.mode = "test"
         inputs = [_to_tensor(x) for x in to_list(inputs)]
-        self._input_info = _input_info(inputs)
+        if self._input_info is None:  # the first batch's shapes, for save(training=False)
+            self._input_info = _input_info(inputs)
         return [to_numpy(o) for o in self._compiled("predict")(inputs)]
 
     # -- state ----------------------------------------------------------------------------------
@@ -271,9 +285,12 @@ class Model:
         if self._amp_level == "O2" and self.mode == "train":
             from .. import amp
 
-            self.network, self._optimizer = amp.decorate(
-                models=self.network, optimizers=self._optimizer, level="O2"
-            )
+            if self._optimizer is None:
+                self.network = amp.decorate(models=self.network, level="O2")
+            else:
+                self.network, self._optimizer = amp.decorate(
+                    models=self.network, optimizers=self._optimizer, level="O2"
+                )
         if self._amp_level != "O0":
             self._scaler = None
         self._steps = {}

@@ -164,9 +164,13 @@ class StaticFunction:
                 entries.remove(entry)
             known = self._known_state.get(key)
             if known is None and self._known_state:
-                # a new shape or static argument: the state is the same parameters, moments
-                # and RNG key found before (a trace that finds more bakes it in and retraces)
-                known = self._known_state[key] = list(next(reversed(self._known_state.values())))
+                # new input shapes: the state is the same parameters, moments and RNG key found
+                # before (a trace that finds more bakes it in and retraces). A new static
+                # argument or AMP state can take another path (an optimizer step that creates
+                # moments) and is discovered by an eager run first.
+                last_key, last = next(reversed(self._known_state.items()))
+                if _same_but_shapes(last_key, key):
+                    known = self._known_state[key] = list(last)
             if known is None:
                 return self._discover(key, args, kwargs)
             arg_ids = {id(t) for t in tensors}
@@ -350,3 +354,11 @@ def not_to_static(func=None):
 
 def ignore_module(modules) -> None:
     """Accepted for compatibility: module filtering is not needed on JAX."""
+
+
+def _same_but_shapes(a, b) -> bool:
+    """Whether two call keys differ only in their Tensors' shapes/dtypes/stop_gradient."""
+    (tree_a, stat_a, amp_a), (tree_b, stat_b, amp_b) = a, b
+    if tree_a != tree_b or amp_a != amp_b or len(stat_a) != len(stat_b):
+        return False
+    return all(x == y or (x[0] == "T" and y[0] == "T") for x, y in zip(stat_a, stat_b))

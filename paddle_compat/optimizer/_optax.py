@@ -33,7 +33,10 @@ def _find_hyperparams(state):
 class Optax(Optimizer):
     """Run the optax transform ``transform`` on ``parameters``: each step feeds it every
     trainable parameter's gradient (zeros for one without a gradient, whose value is then
-    left unchanged) and applies its updates. Low-precision parameters are updated in float32.
+    left unchanged) and applies its updates. Low-precision parameters are updated in float32
+    and rounded back each step: there are no master weights, so updates smaller than the
+    parameter's precision are lost (keep such parameters float32, or use a built-in optimizer
+    with ``multi_precision``).
     The learning rate lives in the transform: build it with ``optax.inject_hyperparams`` to
     read or set it through ``get_lr``/``set_lr``."""
 

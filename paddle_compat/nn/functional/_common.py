@@ -427,7 +427,7 @@ def normalize(x: jax.Array, p: float = 2, axis: int = 1, epsilon: float = 1e-12)
     return x / jnp.maximum(n, jnp.asarray(epsilon, x.dtype))
 
 
-@op("cosine_similarity", tensors=("x1", "x2"), **_F)
+@op("cosine_similarity", amp="black", tensors=("x1", "x2"), **_F)
 def cosine_similarity(x1: jax.Array, x2: jax.Array, axis: int = 1, eps: float = 1e-8) -> jax.Array:
     """sum(x1*x2) / sqrt(max(sum(x1^2) * sum(x2^2), eps^2)) along axis."""
     w12 = jnp.sum(x1 * x2, axis=axis)

@@ -279,7 +279,7 @@ def nll_loss(
 _PAIR = dict(tensors=("input", "label"), **_F)
 
 
-@op("mse_loss", **_PAIR)
+@op("mse_loss", amp="black", **_PAIR)
 def mse_loss(input: jax.Array, label: jax.Array, reduction: str = "mean") -> jax.Array:
     """(input - label)^2, reduced."""
     check_reduction(reduction, "mse_loss")
@@ -293,7 +293,7 @@ def l1_loss(input: jax.Array, label: jax.Array, reduction: str = "mean") -> jax.
     return _reduce(jnp.abs(input - label.astype(input.dtype)), reduction)
 
 
-@op("square_error_cost", **_PAIR)
+@op("square_error_cost", amp="black", **_PAIR)
 def square_error_cost(input: jax.Array, label: jax.Array) -> jax.Array:
     """(input - label)^2 elementwise."""
     return jnp.square(input - label.astype(input.dtype))

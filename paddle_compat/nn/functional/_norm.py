@@ -212,7 +212,7 @@ def group_norm(
     return y.astype(x.dtype)
 
 
-@op("local_response_norm", **_F)
+@op("local_response_norm", amp="black", **_F)
 def local_response_norm(
     x: jax.Array,
     size: int,

@@ -35,6 +35,22 @@ def _loadmat(path):
     return scipy.io.loadmat(path)
 
 
+def _safe_extract(tar: tarfile.TarFile, target: str) -> None:
+    """Extract only regular files and directories inside ``target`` (tarfile's ``data``
+    filter where Python has it; the same check by hand before 3.10.12/3.11.4)."""
+    if hasattr(tarfile, "data_filter"):
+        tar.extractall(target, filter="data")
+        return
+    root = os.path.realpath(target)
+    members = []
+    for m in tar.getmembers():
+        path = os.path.realpath(os.path.join(root, m.name))
+        if not (m.isfile() or m.isdir()) or os.path.commonpath([root, path]) != root:
+            raise tarfile.TarError(f"refusing to extract {m.name!r} from the Flowers tarball")
+        members.append(m)
+    tar.extractall(target, members=members)
+
+
 class Flowers(Dataset):
     """Flowers (``mode`` 'train', 'valid' or 'test'): items are (image, label) with a PIL
     image ('pil') or an HWC array ('cv2') after ``transform``, and an int64 label of shape
@@ -71,7 +87,7 @@ class Flowers(Dataset):
         os.makedirs(self.data_path, exist_ok=True)
         if not os.path.exists(os.path.join(self.data_path, "jpg")):
             with tarfile.open(data_file) as tar:
-                tar.extractall(self.data_path, filter="data")
+                _safe_extract(tar, self.data_path)
         self.labels = _loadmat(label_file)["labels"][0]
         self.indexes = _loadmat(setid_file)[flag][0]
 

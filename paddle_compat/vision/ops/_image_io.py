@@ -47,7 +47,7 @@ def decode_jpeg(x: Tensor, mode: str = "unchanged") -> Tensor:
     from PIL import Image, UnidentifiedImageError
 
     try:
-        img = Image.open(io.BytesIO(data.tobytes()))
+        img = Image.open(io.BytesIO(data.tobytes()), formats=["JPEG"])  # JPEG only, as Paddle
         img.load()
     except (UnidentifiedImageError, OSError) as e:
         raise RuntimeError(f"(External) decode_jpeg failed to decode the image: {e}") from None

@@ -106,16 +106,16 @@ class BaseTransform:
         pass
 
     def __call__(self, inputs):
-        if not isinstance(inputs, tuple):
-            inputs = (inputs,)
-        self.params = self._get_params(inputs)
-        outputs = []
-        for i in range(min(len(inputs), len(self.keys))):
-            apply_func = self._get_apply(self.keys[i])
-            outputs.append(inputs[i] if apply_func is None else apply_func(inputs[i]))
-        if len(inputs) > len(self.keys):
-            outputs.extend(inputs[len(self.keys) :])
-        return outputs[0] if len(outputs) == 1 else tuple(outputs)
+        items = inputs if isinstance(inputs, tuple) else (inputs,)
+        self.params = self._get_params(items)
+        # the i-th input is transformed as keys[i] says; inputs beyond the keys pass through
+        out = tuple(self._apply_key(k, x) for k, x in zip(self.keys, items))
+        out += items[len(self.keys) :]
+        return out[0] if len(out) == 1 else out
+
+    def _apply_key(self, key, item):
+        fn = self._get_apply(key)
+        return item if fn is None else fn(item)
 
     def _get_apply(self, key):
         return getattr(self, f"_apply_{key}", None)
