@@ -13,23 +13,14 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 import numpy as np
+from _timing import best_us
 
 BATCH, SIZES = 128, (784, 512, 512, 10)
 
 
-def _best(fn, n=20, repeats=5, warmup=3):
-    for _ in range(warmup):
-        fn()
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        for _ in range(n):
-            fn()
-        best = min(best, (time.perf_counter() - t0) / n * 1e6)
-    return best
+_best = best_us
 
 
 def _data():

@@ -20,29 +20,19 @@ os.environ.setdefault("JAX_PLATFORMS", "cpu")
 
 import json  # noqa: E402
 import sys  # noqa: E402
-import time  # noqa: E402
 
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 import optax  # noqa: E402
 import paddle.distributed as dist  # noqa: E402
+from _timing import best_us  # noqa: E402
 from jax.sharding import NamedSharding  # noqa: E402
 from jax.sharding import PartitionSpec as P  # noqa: E402
 
 import paddle  # noqa: E402
 
-
-def _best(fn, n=20, repeats=5, warmup=3):
-    for _ in range(warmup):
-        fn()
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        for _ in range(n):
-            fn()
-        best = min(best, (time.perf_counter() - t0) / n * 1e6)
-    return best
+_best = best_us
 
 
 def _shard_fn(name, layer, mesh):

@@ -9,12 +9,12 @@ of arrays for reference. Reports the best of several repeats (the CPU may be sha
 from __future__ import annotations
 
 import sys
-import time
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import optax
+from _timing import best_us
 
 import paddle
 from paddle_compat._core import trace_state
@@ -22,15 +22,7 @@ from paddle_compat.optimizer._adam import adam_update
 
 
 def _best(fn, n=100, repeats=7, warmup=5):
-    for _ in range(warmup):
-        fn()
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        for _ in range(n):
-            fn()
-        best = min(best, (time.perf_counter() - t0) / n * 1e6)
-    return best
+    return best_us(fn, n, repeats, warmup)
 
 
 def _setup(n_params, dim):
