@@ -18,13 +18,13 @@ def _md5(path: str) -> str:
 
 
 def local_file(path, url: str, md5: str, module: str, download: bool, what: str) -> str:
-    """``path`` when given (opening it reports a missing file, as in Paddle); else the copy of
+    """``path`` when given (opening it reports a missing file, as in Paddle); else (Paddle's
+    AssertionError when ``download`` is off) the copy of
     ``url`` in Paddle's cache (``~/.cache/paddle/dataset/<module>/``) if its md5 matches; else
     a RuntimeError naming the file to fetch."""
     if path:
         return path
-    if not download:
-        raise ValueError(f"{path} not exists and auto download disabled")
+    assert download, f"{what} is not set and downloading automatically is disabled"
     cached = os.path.join(DATA_HOME, module, url.split("/")[-1])
     if os.path.exists(cached) and _md5(cached) == md5:
         return cached

@@ -45,8 +45,6 @@ class Cifar10(Dataset):
         self.mode = mode.lower()
         self.backend = image_backend(backend)
         self._init_url_md5_flag()
-        if data_file is None:
-            assert download, "data_file is not set and downloading automatically is disabled"
         self.data_file = local_file(
             data_file, self.data_url, self.data_md5, "cifar", download, "data_file"
         )

@@ -72,13 +72,6 @@ class Flowers(Dataset):
         )
         self.backend = image_backend(backend)
         flag = MODE_FLAG_MAP[mode.lower()]
-        for name, value in (
-            ("data_file", data_file),
-            ("label_file", label_file),
-            ("setid_file", setid_file),
-        ):
-            if not value:
-                assert download, f"{name} is not set and downloading automatically is disabled"
         data_file = local_file(data_file, DATA_URL, DATA_MD5, "flowers", download, "data_file")
         label_file = local_file(label_file, LABEL_URL, LABEL_MD5, "flowers", download, "label_file")
         setid_file = local_file(setid_file, SETID_URL, SETID_MD5, "flowers", download, "setid_file")

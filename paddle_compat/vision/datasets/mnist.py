@@ -55,30 +55,17 @@ class MNIST(Dataset):
         )
         self.backend = image_backend(backend)
         self.mode = mode.lower()
-        train = self.mode == "train"
-        if image_path is None:
-            assert download, "image_path is not set and downloading automatically is disabled"
-        self.image_path = local_file(
-            image_path,
-            self.TRAIN_IMAGE_URL if train else self.TEST_IMAGE_URL,
-            self.TRAIN_IMAGE_MD5 if train else self.TEST_IMAGE_MD5,
-            self.NAME,
-            download,
-            "image_path",
-        )
-        if label_path is None:
-            assert download, "label_path is not set and downloading automatically is disabled"
-        self.label_path = local_file(
-            label_path,
-            self.TRAIN_LABEL_URL if train else self.TEST_LABEL_URL,
-            self.TRAIN_LABEL_MD5 if train else self.TEST_LABEL_MD5,
-            self.NAME,
-            download,
-            "label_path",
-        )
+        self.image_path = self._file(image_path, "IMAGE", download)
+        self.label_path = self._file(label_path, "LABEL", download)
         self.transform = transform
         self._parse_dataset()
         self.dtype = default_dtype()
+
+    def _file(self, path, kind: str, download: bool) -> str:
+        """The image or label file (``kind`` 'IMAGE'/'LABEL') of this mode."""
+        prefix = f"{self.mode.upper()}_{kind}"
+        url, md5 = getattr(self, prefix + "_URL"), getattr(self, prefix + "_MD5")
+        return local_file(path, url, md5, self.NAME, download, f"{kind.lower()}_path")
 
     def _parse_dataset(self) -> None:
         (n_img, rows, cols), img = _read_idx(self.image_path, 2051, ">IIII")

@@ -34,8 +34,6 @@ class VOC2012(Dataset):
         )
         self.backend = image_backend(backend)
         self.flag = MODE_FLAG_MAP[mode.lower()]
-        if data_file is None:
-            assert download, "data_file is not set and downloading automatically is disabled"
         self.data_tar = None
         self.data_file = local_file(data_file, VOC_URL, VOC_MD5, "voc2012", download, "data_file")
         self.transform = transform
