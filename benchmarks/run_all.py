@@ -31,6 +31,7 @@ _EXTRA = [
     ("optimizer_step.py", "Fused optimizer step"),
     ("bench_amp.py", "AMP train step (bfloat16 on CPU)"),
     ("bench_hapi.py", "Model.fit throughput"),
+    ("bench_dataloader.py", "DataLoader worker processes"),
     ("bench_parallel.py", "Sharded MLP step on the 8-device CPU mesh"),
     ("bench_quant.py", "Weight-only quantized linear"),
     ("bench_serving.py", "Predictor latency and HTTP round trip"),

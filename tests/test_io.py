@@ -1,7 +1,9 @@
 """paddle.io behaviour the goldens (tests/cases/io_data.py) cannot express: transfers per batch,
-worker emulation, RNG sources, environment-driven ranks, deliberate differences from Paddle."""
+the in-process worker fallback, RNG sources, environment-driven ranks, deliberate differences from Paddle."""
 
 from __future__ import annotations
+
+import threading
 
 import jax
 import numpy as np
@@ -72,7 +74,7 @@ def test_string_only_batches_are_yielded():
     assert list(loader) == [["s0", "s1"], ["s2"]]
 
 
-def test_map_workers_are_emulated_in_process():
+def test_unpicklable_dataset_falls_back_to_in_process_workers():
     seen, inits = [], []
 
     def sample(i):
@@ -80,13 +82,17 @@ def test_map_workers_are_emulated_in_process():
         seen.append((i, info.id, info.num_workers))
         return np.array([i])
 
+    ds = _Fn(sample, 6)
+    ds.lock = threading.Lock()  # cannot be pickled: the workers' schedule runs here
     loader = paddle.io.DataLoader(
-        _Fn(sample, 6),
+        ds,
         batch_size=2,
         num_workers=3,
         worker_init_fn=lambda wid: inits.append(paddle.io.get_worker_info().id == wid and wid),
     )
-    assert [b.numpy().ravel().tolist() for b in loader] == [[0, 1], [2, 3], [4, 5]]
+    with pytest.warns(UserWarning, match="cannot be sent to worker processes"):
+        out = [b.numpy().ravel().tolist() for b in loader]
+    assert out == [[0, 1], [2, 3], [4, 5]]
     assert [w for _, w, _ in seen] == [0, 0, 1, 1, 2, 2]
     assert inits == [0, 1, 2] or inits == [False, 1, 2]  # wid 0 is falsy
     assert paddle.io.get_worker_info() is None

@@ -1,13 +1,12 @@
 """paddle.io.DataLoader, get_worker_info.
 
-Batches are built in the calling process: samples are fetched, collated on the host with numpy
-(Tensors are stacked on device), and every array of a batch goes to the device in one transfer.
-``num_workers > 0`` is accepted and emulated in-process, deterministically: batch ``k`` is
-fetched "by" worker ``k % num_workers`` (``get_worker_info()`` reports it during the fetch), an
-IterableDataset gets one iterator per worker whose batches are interleaved round-robin as
-Paddle's workers' are, and ``worker_init_fn(i)`` runs once per worker when iteration starts.
-Unlike Paddle's worker processes, the workers do not reseed ``random``/numpy/paddle RNGs, and
-``worker_init_fn`` runs in this process.
+With ``num_workers=0`` batches are built in the calling process: samples are fetched, collated
+on the host with numpy (Tensors are stacked on device), and every array of a batch goes to the
+device in one transfer. With ``num_workers > 0`` worker processes fetch and collate
+(``_io/workers.py``); if the dataset cannot be sent to them (it cannot be pickled), the loader
+warns and runs the workers' schedule in this process instead: batch ``k`` is fetched "by"
+worker ``k % num_workers``, an IterableDataset gets one iterator per worker, ``worker_init_fn``
+runs here and no RNG is reseeded.
 """
 
 from __future__ import annotations
@@ -15,14 +14,16 @@ from __future__ import annotations
 import contextlib
 import sys
 import threading
+import warnings
 from collections.abc import Callable
 
 import numpy as np
 
 from .._core.tensor import Tensor
 from ..profiler._events import reader_span
-from .collate import default_convert_fn, loader_collate_fn, to_loader_output
+from .collate import to_loader_output
 from .dataset import Dataset, IterableDataset, TensorDataset
+from .fetcher import Fetcher
 from .sampler import BatchSampler, _InfiniteIterableSampler
 
 __all__ = ["DataLoader", "get_worker_info", "WorkerInfo"]
@@ -56,6 +57,10 @@ def get_worker_info() -> WorkerInfo | None:
     return getattr(_local, "info", None)
 
 
+def _set_worker_info(info: WorkerInfo | None) -> None:
+    _local.info = info
+
+
 @contextlib.contextmanager
 def _as_worker(info: WorkerInfo | None):
     prev = getattr(_local, "info", None)
@@ -87,10 +92,13 @@ class DataLoader:
     numpy array turned into a Tensor on the current device (stop_gradient=True) and tuples
     turned into lists. ``batch_size=None`` yields single samples (no batching).
     ``shuffle=True`` draws the order from numpy's global RNG like Paddle, so
-    ``np.random.seed(s)`` gives real Paddle's exact order. ``num_workers > 0`` runs in-process
-    (see the module docstring); ``use_buffer_reader``, ``prefetch_factor``,
-    ``use_shared_memory``, ``timeout`` and ``persistent_workers`` are accepted and have no
-    effect. ``feed_list``/``return_list`` only matter for Paddle's static-graph mode.
+    ``np.random.seed(s)`` gives real Paddle's exact order. ``num_workers > 0`` starts worker
+    processes (fresh interpreters, not forks: see ``_io/workers.py``) that keep
+    ``prefetch_factor * num_workers`` batches in flight; ``persistent_workers`` keeps them
+    between passes, ``use_shared_memory`` hands large arrays over through ``/dev/shm``. As in
+    Paddle, ``timeout`` only sets how often a waiting loader checks its workers (a slow worker
+    is waited for). ``use_buffer_reader`` and ``reader_buffer_size`` have no effect;
+    ``feed_list``/``return_list`` only matter for Paddle's static-graph mode.
 
     Example::
 
@@ -165,6 +173,7 @@ class DataLoader:
         self.drop_last = drop_last
         self.auto_collate_batch = self.batch_sampler is not None
         self.pin_memory = False
+        self._iterator = None  # persistent workers' iterator
 
     def __len__(self) -> int:
         if self._iterable:
@@ -173,40 +182,63 @@ class DataLoader:
             return len(self.batch_sampler)
         return len(self.dataset)
 
-    def __iter__(self) -> _LoaderIter:
-        return _LoaderIter(self)
+    def __iter__(self):
+        if self.num_workers == 0 or _tensor_dataset_fast_path(self):
+            return _LoaderIter(self)
+        from . import workers
 
-    def __call__(self) -> _LoaderIter:
+        if self._persistent_workers and self._iterator is not None and self._iterator.reusable:
+            self._iterator.reset()
+            return self._iterator
+        try:
+            it = workers.MultiProcessIter(self, _index_sampler(self))
+        except workers.WorkerFailed as e:
+            warnings.warn(
+                f"DataLoader: the dataset, collate_fn or worker_init_fn cannot be sent to "
+                f"worker processes ({e}); loading in the main process instead",
+                stacklevel=2,
+            )
+            return _LoaderIter(self)
+        if self._persistent_workers:
+            self._iterator = it
+        return it
+
+    def __call__(self):
         return self.__iter__()
 
 
+def _index_sampler(loader: DataLoader):
+    if loader.auto_collate_batch:
+        return loader.batch_sampler
+    if loader._iterable:
+        return _InfiniteIterableSampler(loader.dataset, 1)
+    return range(len(loader.dataset))
+
+
+def _tensor_dataset_fast_path(loader: DataLoader) -> bool:
+    """A TensorDataset with the default collate: batches are device gathers, done here whatever
+    ``num_workers`` says (no user code runs, so nothing can tell)."""
+    return (
+        loader.auto_collate_batch
+        and loader.collate_fn is None
+        and loader.worker_init_fn is None
+        and type(loader.dataset) is TensorDataset
+        and all(isinstance(t, Tensor) for t in loader.dataset.tensors)
+    )
+
+
 class _LoaderIter:
-    """One pass over a DataLoader."""
+    """One pass over a DataLoader in this process (``num_workers=0``, or the fallback that runs
+    the workers' schedule here)."""
 
     def __init__(self, loader: DataLoader):
         self._loader = loader
-        self._batch_sampler = loader.batch_sampler
-        auto = loader.auto_collate_batch
-        if auto:
-            index_sampler = loader.batch_sampler
-        elif loader._iterable:
-            index_sampler = _InfiniteIterableSampler(loader.dataset, 1)
-        else:
-            index_sampler = range(len(loader.dataset))
-        self._sampler_iter = iter(index_sampler)
-        if loader.collate_fn is not None:
-            self._collate = loader.collate_fn
-        else:
-            self._collate = loader_collate_fn if auto else default_convert_fn
-        self._fast_tensor_dataset = (
-            auto
-            and loader.collate_fn is None
-            and type(loader.dataset) is TensorDataset
-            and all(isinstance(t, Tensor) for t in loader.dataset.tensors)
-        )
+        self._index_sampler = _index_sampler(loader)
+        self._sampler_iter = iter(self._index_sampler)
+        self._fast_tensor_dataset = _tensor_dataset_fast_path(loader)
         n = loader.num_workers
         self._workers: list[WorkerInfo | None] = [None]
-        if n > 0:
+        if n > 0 and not self._fast_tensor_dataset:
             base_seed = int(np.random.randint(low=0, high=sys.maxsize))  # as Paddle draws it
             self._workers = [
                 WorkerInfo(id=i, num_workers=n, dataset=loader.dataset, seed=base_seed)
@@ -216,11 +248,18 @@ class _LoaderIter:
                 if loader.worker_init_fn is not None:
                     with _as_worker(info):
                         loader.worker_init_fn(info.id)
-        self._dataset_iters: list = []
-        if loader._iterable:
-            for info in self._workers:
-                with _as_worker(info):
-                    self._dataset_iters.append(iter(loader.dataset))
+        self._fetchers: list[Fetcher] = []
+        for info in self._workers:
+            with _as_worker(info):
+                self._fetchers.append(
+                    Fetcher(
+                        loader.dataset,
+                        loader._iterable,
+                        loader.auto_collate_batch,
+                        loader.collate_fn,
+                        loader.drop_last,
+                    )
+                )
         self._active = list(range(len(self._workers)))
         self._turn = 0
         self._done = False
@@ -229,17 +268,7 @@ class _LoaderIter:
         return self
 
     def __len__(self) -> int:
-        return len(self._batch_sampler)
-
-    def _fetch_map(self, indices):
-        ds = self._loader.dataset
-        if self._fast_tensor_dataset:
-            return self._gather_tensor_dataset(ds, indices)
-        if self._loader.auto_collate_batch:
-            data = [ds[i] for i in indices]
-        else:
-            data = ds[indices]
-        return self._collate(data)
+        return len(self._index_sampler)
 
     @staticmethod
     def _gather_tensor_dataset(ds, indices):
@@ -250,35 +279,23 @@ class _LoaderIter:
         idx = np.asarray(indices, dtype=np.int64)
         return [Tensor(jnp.take(t._value, idx, axis=0)) for t in ds.tensors]
 
-    def _fetch_iterable(self, it, indices):
-        if self._loader.auto_collate_batch:
-            data = []
-            for _ in indices:
-                try:
-                    data.append(next(it))
-                except StopIteration:
-                    break
-            if not data or (self._loader.drop_last and len(data) < len(indices)):
-                raise StopIteration
-        else:
-            data = next(it)
-        return self._collate(data)
-
     def _next_batch(self):
         loader = self._loader
         if not loader._iterable:
             indices = next(self._sampler_iter)
-            info = self._workers[self._turn % len(self._workers)]
+            if self._fast_tensor_dataset:
+                return self._gather_tensor_dataset(loader.dataset, indices)
+            w = self._turn % len(self._workers)
             self._turn += 1
-            with _as_worker(info):
-                return self._fetch_map(indices)
+            with _as_worker(self._workers[w]):
+                return self._fetchers[w].fetch(indices)
         while self._active:  # IterableDataset: round-robin over workers that still have data
             pos = self._turn % len(self._active)
             w = self._active[pos]
             indices = next(self._sampler_iter)
             try:
                 with _as_worker(self._workers[w]):
-                    batch = self._fetch_iterable(self._dataset_iters[w], indices)
+                    batch = self._fetchers[w].fetch(indices)
             except StopIteration:
                 del self._active[pos]
                 continue

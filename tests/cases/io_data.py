@@ -259,6 +259,52 @@ def case_num_workers():
     return [shuffled, plain, sharded]
 
 
+class _WorkerDraws(paddle.io.Dataset):
+    """Each sample reports its worker and draws from the three RNGs Paddle's workers reseed."""
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        import random
+
+        info = paddle.io.get_worker_info()
+        draws = [np.random.randint(0, 1000), random.randint(0, 1000)]
+        draws.append(paddle.randint(0, 1000, [1]).item())
+        return np.array([i, info.id, info.num_workers, info.seed % 1000, *draws])
+
+
+class _WorkerStream(paddle.io.IterableDataset):
+    """Unsharded: every worker yields all of it (5 samples, a partial last batch)."""
+
+    def __iter__(self):
+        import random
+
+        for i in range(5):
+            yield np.array([i, paddle.io.get_worker_info().id, random.randint(0, 99)])
+
+
+def case_worker_processes():
+    """Worker processes: which worker fetches which batch, WorkerInfo, and the seeds Paddle gives
+    each worker's random, numpy and paddle RNGs (base seed drawn from numpy's global RNG);
+    persistent workers keep their RNG streams. (Paddle 3.3.1 hangs with persistent workers on an
+    IterableDataset, so that is tested in tests/test_dataloader_workers.py instead.)"""
+    np.random.seed(5)
+    ds = _WorkerDraws()
+    fresh = paddle.io.DataLoader(ds, batch_size=2, num_workers=2)
+    kept = paddle.io.DataLoader(ds, batch_size=3, num_workers=3, persistent_workers=True)
+    stream = paddle.io.DataLoader(_WorkerStream(), batch_size=2, num_workers=2)
+    return [
+        _batches(fresh),
+        _batches(fresh),
+        _batches(kept),
+        _batches(kept),
+        _batches(stream),
+        _batches(stream),
+        _batches(paddle.io.DataLoader(ds, batch_size=None, num_workers=2)),
+    ]
+
+
 def case_errors():
     ds = _Fn(lambda i: i, 4)
     return [
