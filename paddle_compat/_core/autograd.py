@@ -11,7 +11,7 @@ import weakref
 import jax
 import jax.numpy as jnp
 
-from . import deferred, trace_state
+from . import deferred, op_observers, trace_state
 from .dtype import is_inexact_np
 from .tensor import Tensor, constant_array
 
@@ -112,6 +112,8 @@ class Node:
 
     @property
     def name(self) -> str:
+        if isinstance(self.key, tuple) and self.key[0] == "pylayer":
+            return self.key[1].__name__
         od = self.key[0] if isinstance(self.key, tuple) else self.key
         return getattr(od, "name", str(od))
 
@@ -311,6 +313,8 @@ def run_backward(roots, retain_graph=False, create_graph=False, capture=None):
             for c, (shape, dt) in zip(cts, node.out_avals)
         ]
         grads = _apply_vjp(node, full, create_graph)
+        if op_observers.OBSERVERS:  # paddle.amp.debugging
+            op_observers.backward(node.name, grads)
         if not retain_graph:
             node.primals = None
         for (src, idx), g in zip(node.edges, grads):

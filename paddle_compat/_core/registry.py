@@ -29,7 +29,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import amp_state, autograd, deferred, trace_state
+from . import amp_state, autograd, deferred, op_observers, trace_state
 from . import dtype as _dt
 from .tensor import Tensor
 
@@ -570,12 +570,15 @@ def _flat_inputs(od: OpDef, dyn):
 
 def _run_flat(od: OpDef, statics, types, treedef, inputs, casts):
     key = (od, statics, types, treedef, casts)
-    return run_kernel(
+    out = run_kernel(
         key,
         lambda: _make_op_fn(od, statics, treedef, casts),
         inputs,
         differentiable=od.differentiable,
     )
+    if op_observers.OBSERVERS:  # paddle.amp.debugging
+        op_observers.forward(od, inputs, casts, out)
+    return out
 
 
 _TREEDEFS: dict[int, object] = {}

@@ -147,4 +147,3 @@ def _loop(read_fd: int, write_fd: int) -> None:
 
             job = None
             dataloader._set_worker_info(None)
-

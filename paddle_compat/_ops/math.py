@@ -126,6 +126,22 @@ def heaviside(x: jax.Array, y: jax.Array) -> jax.Array:
 # float: ints compute in the default float dtype; amp: Paddle's AMP O1 list (default promote);
 # F: also in paddle.nn.functional; every op has an in-place variant ``<name>_`` unless noted.
 _BLACK, _F = {"amp": "black"}, {"namespaces": ("paddle", "paddle.nn.functional")}
+
+
+@jax.custom_jvp
+def _abs_float(x):
+    return jnp.abs(x)
+
+
+@_abs_float.defjvp
+def _abs_float_jvp(primals, tangents):
+    """Paddle's abs gradient selects ``g``, ``-g`` or 0 by the sign of x: 0 at 0 whatever g is
+    (JAX's is ``g`` there)."""
+    (x,), (t,) = primals, tangents
+    zero = jnp.zeros_like(t)
+    return jnp.abs(x), jnp.where(x > 0, t, jnp.where(x < 0, -t, zero))
+
+
 _UNARY = {
     "exp": (jnp.exp, True, _BLACK),
     "expm1": (jnp.expm1, True, _BLACK),
@@ -156,7 +172,11 @@ _UNARY = {
     "floor": (jnp.floor, False, {}),
     "ceil": (jnp.ceil, False, {}),
     "trunc": (jnp.trunc, False, {}),
-    "abs": (jnp.abs, False, {}),
+    "abs": (
+        lambda x: _abs_float(x) if jnp.issubdtype(x.dtype, jnp.floating) else jnp.abs(x),
+        False,
+        {},
+    ),
     "neg": (jnp.negative, False, {}),
     "square": (jnp.square, False, _BLACK),
     "sign": (jnp.sign, False, {"inplace": None}),

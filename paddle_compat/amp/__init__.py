@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .._core import place as _place
 from . import amp_lists as amp_lists
+from . import debugging as debugging
 from . import grad_scaler as grad_scaler
 from ._auto_cast import (
     amp_decorate as amp_decorate,

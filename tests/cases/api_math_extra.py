@@ -413,3 +413,14 @@ def case_baddbmm():
             randn(2, 3, 2, seed=2),
         ),
     ]
+
+
+def case_abs_grad_at_zero():
+    """abs's gradient is 0 at 0 and -0 (JAX's own is the upstream gradient), also under an
+    infinite upstream gradient (sqrt(|x|) at 0)."""
+    x = np.array([0.0, -0.0, -2.0, 3.0], "float32")
+    return [
+        backprop(paddle.abs, x),
+        backprop(lambda v: paddle.sqrt(paddle.abs(v)), x),
+        backprop(paddle.abs, x.astype("float64")),
+    ]
