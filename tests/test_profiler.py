@@ -221,6 +221,33 @@ def summary_numbers_on_known_events():
     assert "Device Summary" in no_step and "Overview" not in no_step
 
 
+def model_phases_are_recorded():
+    """Layer calls (named after their class, nested), Tensor.backward and Optimizer.step
+    report Paddle's Forward / Backward / Optimization ranges while a profiler records."""
+    net = paddle.nn.Sequential(paddle.nn.Linear(2, 2), paddle.nn.ReLU())
+    opt = paddle.optimizer.SGD(0.1, parameters=net.parameters())
+    sink: list = []
+    saved = (_events.STATE.profiler_used, _events.STATE.sink)
+    _events.STATE.profiler_used, _events.STATE.sink = True, sink
+    try:
+        net(paddle.ones([1, 2])).sum().backward()
+        opt.step()
+    finally:
+        _events.STATE.profiler_used, _events.STATE.sink = saved
+    got = [(e.name, e.type) for e in sorted(sink, key=lambda e: e.start_ns)]
+    assert got == [
+        ("Sequential", T.Forward),
+        ("Linear", T.Forward),
+        ("ReLU", T.Forward),
+        ("Gradient Backward", T.Backward),
+        ("Optimization Step", T.Optimization),
+    ]
+    phases = _summary._model_nodes(
+        [HostEvent("ProfileStep#0", T.ProfileStep, 0, max(e.end_ns for e in sink), 1), *sink]
+    )
+    assert [n.name for n in phases if n.type is T.Forward] == ["Sequential"]  # outermost only
+
+
 def loader_hook_is_free_when_idle():
     assert _events.reader_span(object()) is _events._NULL
     assert _events.model_span(T.Forward, "Linear") is _events._NULL
@@ -288,6 +315,7 @@ ROWS = [
     protobuf_round_trip,
     records_beside_another_trace,
     summary_numbers_on_known_events,
+    model_phases_are_recorded,
     loader_hook_is_free_when_idle,
     record_event_rules,
     errors,

@@ -292,9 +292,12 @@ class Tensor(TensorApiMixin):
 
     # -- autograd -----------------------------------------------------------------------------
     def backward(self, grad_tensor=None, retain_graph: bool = False) -> None:
+        from ..profiler._enums import TracerEventType
+        from ..profiler._events import model_span
         from .autograd import backward
 
-        backward([self], [grad_tensor], retain_graph=retain_graph)
+        with model_span(TracerEventType.Backward, "Gradient Backward"):
+            backward([self], [grad_tensor], retain_graph=retain_graph)
 
     def register_hook(self, hook):
         """Call ``hook(grad)`` when this tensor's gradient is computed; a non-None result

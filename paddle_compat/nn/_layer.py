@@ -19,7 +19,11 @@ from .._core import deferred, trace_state
 from .._core import dtype as _dt
 from .._core.tensor import Parameter, Tensor, _unique_name
 from ..framework._param_attr import ParamAttr, _make_parameter
+from ..profiler import _events as _profiler_events
+from ..profiler._enums import TracerEventType
 from ._layer_state import LayerStateMixin
+
+_Forward = TracerEventType.Forward
 
 __all__ = ["Layer", "ParamAttr"]
 
@@ -152,6 +156,9 @@ class Layer(LayerStateMixin):
 
     def __call_forward(self, *inputs: Any, **kwargs: Any) -> Any:  # private to Layer (mangled)
         d = self.__dict__
+        if _profiler_events.STATE.profiler_used:  # a Forward range named after the class
+            with _profiler_events.model_span(_Forward, type(self).__name__):
+                return self._dygraph_call_func(*inputs, **kwargs)
         if not d["_forward_pre_hooks"] and not d["_forward_post_hooks"] and d["_built"]:
             return self.forward(*inputs, **kwargs)
         return self._dygraph_call_func(*inputs, **kwargs)

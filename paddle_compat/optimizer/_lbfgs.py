@@ -16,6 +16,8 @@ import numpy as np
 
 from .._core import autograd
 from .._core.tensor import Tensor
+from ..profiler._enums import TracerEventType
+from ..profiler._events import model_span
 from ._optimizer import Optimizer
 
 __all__ = ["LBFGS"]
@@ -220,7 +222,7 @@ class LBFGS(Optimizer):
     # -- the step ---------------------------------------------------------------------------------
     def step(self, closure):
         """Run L-BFGS iterations; returns the loss of the first ``closure()`` call."""
-        with autograd.no_grad():
+        with autograd.no_grad(), model_span(TracerEventType.Optimization, "Optimization Step"):
             return self._step(autograd.enable_grad()(closure))
 
     def _step(self, closure):

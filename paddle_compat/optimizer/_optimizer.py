@@ -27,6 +27,8 @@ import numpy as np
 from .._core import trace_state
 from .._core.autograd import no_grad
 from .._core.tensor import Tensor, full_array, unique_name
+from ..profiler._enums import TracerEventType
+from ..profiler._events import model_span
 from ..regularizer import L2Decay, WeightDecayRegularizer
 from . import _fused
 from ._lr import LambdaDecay, LRScheduler, _lr_array
@@ -389,7 +391,8 @@ class Optimizer:
         for group, params in self._groups():
             pairs = [(p, p.grad) for p in params if not p.stop_gradient and p.grad is not None]
             batches.append((group, pairs))
-        self._apply(batches)
+        with model_span(TracerEventType.Optimization, "Optimization Step"):
+            self._apply(batches)
 
     # -- the fused update ---------------------------------------------------------------------
     _param_dependent_hyper = False  # True: _hyper reads the parameter (else once per group)
