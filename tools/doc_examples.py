@@ -174,6 +174,7 @@ def worker(fd: int) -> None:
         paddle.set_grad_enabled(True)
         paddle.set_default_dtype("float32")
         paddle.set_device("cpu")
+        paddle.vision.set_image_backend("pil")
         paddle.set_printoptions(
             precision=8, threshold=1000, edgeitems=3, linewidth=80, sci_mode=False
         )
@@ -317,15 +318,22 @@ def _same_number(a: str, b: str, rtol: float, atol: float) -> bool:
     return x == y or abs(x - y) <= atol + rtol * abs(y)
 
 
-# wall-clock measurements that paddle.Model's progress log prints ("- 3ms/step", "- ETA: 2s"):
-# they differ between any two runs, so both sides have them replaced before comparing
+# wall-clock measurements: paddle.Model's progress log ("- 3ms/step", "- ETA: 2s") and the
+# profiler's step timer (reader_cost, batch_cost, ips, Reader Ratio lines and their summary
+# table) differ between any two runs, so both sides have them replaced before comparing
 _TIMING = re.compile(r" - (?:ETA: [0-9:]+s?|\d+(?:us|ms|s)/(?:step|sample))")
+_TIMER_LINE = re.compile(r"^.*(?:reader_cost|batch_cost|\bips\b|Reader Ratio).*$", re.M)
+
+
+def _mask_timings(text: str) -> str:
+    text = _TIMING.sub(" - <time>", text)
+    return _TIMER_LINE.sub(lambda m: re.sub(r"\d+(?:\.\d+)?", "<n>", m.group()), text)
 
 
 def same_output(got: str, want: str, rtol: float = 1e-4, atol: float = 1e-5) -> bool:
     """Printed text equal up to whitespace and measured step times; integers equal; other
     numbers within tolerance (nan == nan, infinities exact)."""
-    got, want = _TIMING.sub(" - <time>", got), _TIMING.sub(" - <time>", want)
+    got, want = _mask_timings(got), _mask_timings(want)
     gw, gn = _split(got)
     ww, wn = _split(want)
     if gw != ww or len(gn) != len(wn):
@@ -342,8 +350,16 @@ def record(args) -> None:
     if "paddle_compat" in paddle.__file__:
         raise SystemExit("record runs under real Paddle: the side venv, from outside the repo")
     examples = collect()
+    redo = None
+    if args.match:  # re-record only the matching examples into the existing data file
+        with gzip.open(DATA, "rt") as f:
+            kept = {e["id"]: e for e in json.load(f)["examples"]}
+        redo = {e["id"] for e in examples if re.search(args.match, e["id"])}
+        examples = [e if e["id"] in redo else kept.get(e["id"], e) for e in examples]
     w = Worker(sys.executable, tempfile.mkdtemp(prefix="doc_examples_"), _env())
     for n, ex in enumerate(examples):
+        if redo is not None and ex["id"] not in redo:
+            continue
         res = w.run(ex["code"])
         ex["status"], ex["out"] = res["status"], res["out"]
         if res["status"] != "ok":
