@@ -4,10 +4,14 @@ which batch, the seeds of each worker's RNGs) are goldens in tests/cases/io_data
 
 from __future__ import annotations
 
+import concurrent.futures
+import dataclasses
 import glob
 import os
 import random
+import subprocess
 import sys
+import threading
 import time
 
 import numpy as np
@@ -202,3 +206,132 @@ def test_many_samples_through_shared_memory_leave_nothing_behind():
     assert fds() <= before
     assert not glob.glob(f"{_transport.SHM_DIR}/paddle_compat_dl_{os.getpid()}_*")
     assert len(workers.POOL._idle) <= workers.MAX_IDLE
+
+
+class _Range(paddle.io.IterableDataset):
+    """Paddle's documented sharding example, made unpicklable by a lock."""
+
+    def __init__(self, start, end):
+        self.start, self.end = start, end
+        self.lock = threading.Lock()
+
+    def __iter__(self):
+        yield from (np.array([i]) for i in range(self.start, self.end))
+
+
+def _shard(worker_id):
+    info = paddle.io.get_worker_info()
+    ds = info.dataset
+    per = -(-(ds.end - ds.start) // info.num_workers)
+    ds.start, ds.end = ds.start + info.id * per, min(ds.start + (info.id + 1) * per, ds.end)
+
+
+def test_the_in_process_fallback_gives_each_worker_its_own_dataset_copy():
+    loader = paddle.io.DataLoader(_Range(0, 11), batch_size=2, num_workers=3, worker_init_fn=_shard)
+    with pytest.warns(UserWarning, match="cannot be sent to worker processes"):
+        got = [b.numpy().ravel().tolist() for b in loader]
+    assert got == [[0, 1], [4, 5], [8, 9], [2, 3], [6, 7], [10]]  # real Paddle's output
+
+
+def test_large_messages_both_ways_do_not_deadlock():
+    """Index lists and batches far over a pipe's 64 KiB, with and without /dev/shm."""
+
+    class Scalars(paddle.io.Dataset):
+        def __getitem__(self, i):
+            return np.float32(i), f"s{i}"
+
+        def __len__(self):
+            return 60_000
+
+    for shm in (False, True):
+        loader = paddle.io.DataLoader(
+            Scalars(), batch_size=20_000, shuffle=True, num_workers=2, use_shared_memory=shm
+        )
+        sizes = [(len(x), len(s)) for x, s in loader]
+        assert sizes == [(20_000, 20_000)] * 3
+
+
+def test_objects_and_exceptions_of_local_classes_come_back_as_themselves():
+    @dataclasses.dataclass
+    class Meta:
+        name: str
+
+    class Oops(Exception):
+        pass
+
+    class Objects(paddle.io.Dataset):
+        def __getitem__(self, i):
+            if i == 3:
+                raise Oops("three")
+            return np.array([i]), Meta(f"m{i}")
+
+        def __len__(self):
+            return 4
+
+    it = iter(paddle.io.DataLoader(Objects(), batch_size=None, num_workers=2))
+    assert [next(it)[1] for _ in range(3)] == [Meta("m0"), Meta("m1"), Meta("m2")]
+    with pytest.raises(Oops, match=r"worker\(1\) caught Oops"):
+        next(it)
+
+
+def test_key_errors_read_as_text_and_threads_in_workers_see_worker_info():
+    class Lookup(paddle.io.Dataset):
+        def __getitem__(self, i):
+            if i == 2:
+                return {}["missing"]
+            with concurrent.futures.ThreadPoolExecutor(1) as pool:
+                wid = pool.submit(lambda: paddle.io.get_worker_info().id).result()
+            return np.array([wid])
+
+        def __len__(self):
+            return 4
+
+    it = iter(paddle.io.DataLoader(Lookup(), batch_size=1, num_workers=2))
+    assert [next(it).item(), next(it).item()] == [0, 1]
+    with pytest.raises(KeyError) as err:
+        next(it)
+    assert "\n  File " in str(err.value) and "\\n" not in str(err.value)
+
+
+def test_a_persistent_loader_recovers_from_a_dead_worker_and_an_interrupt(monkeypatch):
+    loader = paddle.io.DataLoader(Pids(), batch_size=2, num_workers=2, persistent_workers=True)
+    _rows(loader)
+    loader._iterator._workers[0].proc.kill()
+    with pytest.raises(SystemError, match="workers exit unexpectedly"):
+        _rows(loader)
+    assert len(_rows(loader)) == 2  # fresh workers
+
+    real, calls = _transport.receive_buffers, []
+
+    def interrupted(conn, layout):  # Ctrl-C while a batch is half read
+        if not calls:
+            calls.append(1)
+            raise KeyboardInterrupt
+        return real(conn, layout)
+
+    monkeypatch.setattr(workers._transport, "receive_buffers", interrupted)
+    big = paddle.io.DataLoader(Squares(8, shape=(128, 128)), batch_size=2, num_workers=2)
+    with pytest.raises(KeyboardInterrupt):
+        _rows(big)
+    assert len(_rows(big)) == 4
+
+
+def test_worker_prints_reach_a_redirected_stdout(tmp_path):
+    script = tmp_path / "prints.py"
+    script.write_text(
+        "import numpy as np, paddle\n"
+        "class DS(paddle.io.Dataset):\n"
+        "    def __getitem__(self, i):\n"
+        "        print('getitem', i)\n"
+        "        return np.array([i])\n"
+        "    def __len__(self):\n"
+        "        return 6\n"
+        "for b in paddle.io.DataLoader(DS(), batch_size=2, num_workers=2):\n"
+        "    pass\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    out = subprocess.run(
+        [sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert sorted(out.stdout.split("\n"))[1:] == [f"getitem {i}" for i in range(6)]

@@ -58,8 +58,14 @@ def _write_file(path: str, mem: memoryview) -> None:
 
 def send_batch(conn, idx: int, batch, use_shm: bool, owner_pid: int) -> None:
     """Worker side: one ("batch", idx, ...) message, then each inline buffer."""
-    buffers: list[pickle.PickleBuffer] = []
-    data = pickle.dumps(_host(batch), protocol=5, buffer_callback=buffers.append)
+    batch, buffers = _host(batch), []
+    try:
+        data = pickle.dumps(batch, protocol=5, buffer_callback=buffers.append)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        import cloudpickle  # objects of classes the main process sent by value (its __main__)
+
+        buffers = []
+        data = cloudpickle.dumps(batch, protocol=5, buffer_callback=buffers.append)
     layout, inline = [], []
     for buf in buffers:
         mem = buf.raw()

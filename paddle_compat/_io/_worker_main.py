@@ -14,8 +14,10 @@ numpy seeded with the SeedSequence words of ``(id, base)``.
 from __future__ import annotations
 
 import pickle
+import queue
 import random
 import sys
+import threading
 import traceback
 from multiprocessing.connection import Connection
 
@@ -82,13 +84,17 @@ class _Job:
 
 
 def _send_error(conn: Connection, idx: int, exc_info) -> None:
+    """The exception's class goes back by cloudpickle (one defined in the main process's
+    ``__main__`` comes back as itself), else as RuntimeError; its name and traceback as text."""
+    import cloudpickle
+
     exc_type = exc_info[0]
     text = "".join(traceback.format_exception(*exc_info))
     try:
-        pickle.loads(pickle.dumps(exc_type))
+        blob = cloudpickle.dumps(("error", idx, exc_type, text, exc_type.__name__))
     except Exception:
-        exc_type = RuntimeError
-    conn.send_bytes(pickle.dumps(("error", idx, exc_type, text)))
+        blob = pickle.dumps(("error", idx, RuntimeError, text, exc_type.__name__))
+    conn.send_bytes(blob)
 
 
 def _serve(job: _Job, conn_out: Connection, idx: int, indices) -> None:
@@ -125,21 +131,39 @@ def main(read_fd: int, write_fd: int) -> None:
         pass
 
 
+def _reader(conn_in: Connection, inbox: queue.SimpleQueue) -> None:
+    """Drain the main process's messages as they come, so that its sends never wait on this
+    worker while the worker waits on the main process to read a large batch (pipes hold
+    64 KiB). ``None`` marks the end of the pipe."""
+    try:
+        while True:
+            inbox.put(conn_in.recv_bytes())
+    except (EOFError, OSError):
+        inbox.put(None)
+
+
 def _loop(read_fd: int, write_fd: int) -> None:
     conn_in, conn_out = Connection(read_fd, writable=False), Connection(write_fd, readable=False)
+    inbox: queue.SimpleQueue = queue.SimpleQueue()
+    threading.Thread(target=_reader, args=(conn_in, inbox), daemon=True).start()
     job: _Job | None = None
     while True:
         try:
-            if job is None and not conn_in.poll(IDLE_EXIT_S):
-                return
-            msg = pickle.loads(conn_in.recv_bytes())
-        except (EOFError, OSError):
+            raw = inbox.get(timeout=IDLE_EXIT_S) if job is None else inbox.get()
+        except queue.Empty:
             return
+        if raw is None:
+            return
+        msg = pickle.loads(raw)
         kind = msg[0]
         if kind == "fetch":
             _serve(job, conn_out, msg[1], msg[2])
-        elif kind == "start":
-            job = _Job(msg[1], msg[2])
+        elif kind == "start":  # the job's cloudpickled spec follows as its own message
+            blob = inbox.get()
+            if blob is None:
+                return
+            sys.path.extend(p for p in msg[2] if p not in sys.path)
+            job = _Job(msg[1], blob)
         elif kind == "resume":
             job.resume()
         elif kind == "end":

@@ -12,6 +12,7 @@ runs here and no RNG is reseeded.
 from __future__ import annotations
 
 import contextlib
+import copy
 import sys
 import threading
 import warnings
@@ -51,14 +52,20 @@ class WorkerInfo:
 _local = threading.local()
 
 
+_process_info: WorkerInfo | None = None  # set in a worker process, for all its threads
+
+
 def get_worker_info() -> WorkerInfo | None:
     """Inside a DataLoader worker: its ``WorkerInfo`` (id, num_workers, dataset, seed);
     ``None`` in the main process."""
-    return getattr(_local, "info", None)
+    info = getattr(_local, "info", None)
+    return info if info is not None else _process_info
 
 
 def _set_worker_info(info: WorkerInfo | None) -> None:
-    _local.info = info
+    """A worker process's info (every thread of the process sees it, as in Paddle)."""
+    global _process_info
+    _process_info = info
 
 
 @contextlib.contextmanager
@@ -207,6 +214,19 @@ class DataLoader:
         return self.__iter__()
 
 
+def _worker_copy(dataset):
+    """Each in-process "worker" gets its own copy of the dataset, as each of Paddle's forked
+    workers does (a ``worker_init_fn`` that shards it changes only its copy): deep if it can
+    be, else shallow (the dataset could not be pickled, and may not deep-copy either)."""
+    try:
+        return copy.deepcopy(dataset)
+    except Exception:  # noqa: BLE001 - locks, files, generators
+        try:
+            return copy.copy(dataset)
+        except Exception:  # noqa: BLE001
+            return dataset
+
+
 def _index_sampler(loader: DataLoader):
     if loader.auto_collate_batch:
         return loader.batch_sampler
@@ -241,7 +261,9 @@ class _LoaderIter:
         if n > 0 and not self._fast_tensor_dataset:
             base_seed = int(np.random.randint(low=0, high=sys.maxsize))  # as Paddle draws it
             self._workers = [
-                WorkerInfo(id=i, num_workers=n, dataset=loader.dataset, seed=base_seed)
+                WorkerInfo(
+                    id=i, num_workers=n, dataset=_worker_copy(loader.dataset), seed=base_seed
+                )
                 for i in range(n)
             ]
             for info in self._workers:
@@ -253,7 +275,7 @@ class _LoaderIter:
             with _as_worker(info):
                 self._fetchers.append(
                     Fetcher(
-                        loader.dataset,
+                        loader.dataset if info is None else info.dataset,
                         loader._iterable,
                         loader.auto_collate_batch,
                         loader.collate_fn,

@@ -21,6 +21,7 @@ import pickle
 import subprocess
 import sys
 import threading
+import time
 import weakref
 from multiprocessing.connection import Connection, wait
 
@@ -28,10 +29,29 @@ import numpy as np
 
 from ..profiler._events import reader_span
 from . import _transport
+from ._worker_main import IDLE_EXIT_S
 from .collate import to_loader_output
 
 POLL_S = 5.0  # how often a blocked receive checks that every worker is alive
 MAX_IDLE = 8
+
+
+def _child_path() -> str:
+    """PYTHONPATH for a worker: this process's ``sys.path`` (with ``''`` as the current
+    directory) plus the root each loaded module was imported from, so that a module imported
+    before an ``os.chdir`` (or loaded from a file path) can be imported by name there too."""
+    roots = [os.getcwd() if p == "" else p for p in sys.path]
+    for name, mod in list(sys.modules.items()):
+        f = getattr(mod, "__file__", None)
+        if not f or name.startswith(("_", "paddle_compat", "jax", "numpy")):
+            continue
+        root = os.path.dirname(os.path.abspath(f))
+        if os.path.basename(f) == "__init__.py":
+            root = os.path.dirname(root)
+        for _ in range(name.count(".")):
+            root = os.path.dirname(root)
+        roots.append(root)
+    return os.pathsep.join(dict.fromkeys(r for r in roots if r))
 
 
 class _Worker:
@@ -42,7 +62,7 @@ class _Worker:
         from_child_r, from_child_w = os.pipe()
         env = dict(os.environ)
         env["JAX_PLATFORMS"] = "cpu"  # Paddle's workers run on CPU too
-        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+        env["PYTHONPATH"] = _child_path()
         try:
             self.proc = subprocess.Popen(
                 [
@@ -64,20 +84,44 @@ class _Worker:
         self.pid = self.proc.pid
         self.conn_out = Connection(to_child_w, readable=False)
         self.conn_in = Connection(from_child_r, writable=False)
+        self.idle_since = time.monotonic()
 
-    def send(self, msg) -> None:
+    def send(self, msg, payload: bytes | None = None) -> None:
         self.conn_out.send_bytes(pickle.dumps(msg))
+        if payload is not None:  # sent as is: no copy of a large blob inside another pickle
+            self.conn_out.send_bytes(payload)
 
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def kill(self) -> None:
+    def close(self) -> None:
+        """Ask the worker to exit (closing its pipe: it returns normally and flushes its
+        output); ``kill`` makes sure."""
+        if not self.conn_out.closed:
+            self.conn_out.close()
+
+    def kill(self, grace_s: float = 0.0) -> None:
+        self.close()
+        if grace_s > 0:
+            try:
+                self.proc.wait(grace_s)
+            except subprocess.TimeoutExpired:
+                pass
         if self.alive():
             self.proc.kill()
         self.proc.wait()
-        self.conn_out.close()
-        self.conn_in.close()
+        if not self.conn_in.closed:
+            self.conn_in.close()
         _transport.remove_leftovers(os.getpid(), self.pid)
+
+
+def _stop_all(workers: list[_Worker], grace_s: float) -> None:
+    """Close every pipe first, then wait (at most ``grace_s`` in all) and kill stragglers."""
+    for w in workers:
+        w.close()
+    deadline = time.monotonic() + grace_s
+    for w in workers:
+        w.kill(max(0.0, deadline - time.monotonic()))
 
 
 class _Pool:
@@ -89,25 +133,29 @@ class _Pool:
         self._pid = os.getpid()
 
     def acquire(self, n: int) -> list[_Worker]:
+        stale_after = time.monotonic() - (IDLE_EXIT_S - 30.0)  # about to leave on their own
         with self._lock:
             if self._pid != os.getpid():  # a forked copy of this module owns no workers
                 self._idle, self._pid = [], os.getpid()
-            got = [w for w in self._idle[:n] if w.alive()]
-            self._idle = self._idle[n:]
+            fresh = [w for w in self._idle if w.alive() and w.idle_since > stale_after]
+            stale = [w for w in self._idle if w not in fresh]
+            got, self._idle = fresh[:n], fresh[n:]
+        _stop_all(stale, 0.0)
         return got + [_Worker() for _ in range(n - len(got))]
 
     def release(self, workers: list[_Worker]) -> None:
+        now = time.monotonic()
         with self._lock:
-            keep = MAX_IDLE - len(self._idle)
+            keep = max(0, MAX_IDLE - len(self._idle))
+            for w in workers[:keep]:
+                w.idle_since = now
             self._idle.extend(workers[:keep])
-        for w in workers[keep:]:
-            w.kill()
+        _stop_all(workers[keep:], 1.0)
 
     def shutdown(self) -> None:
         with self._lock:
             idle, self._idle = self._idle, []
-        for w in idle:
-            w.kill()
+        _stop_all(idle, 2.0)
         _transport.remove_leftovers(os.getpid())
 
 
@@ -159,8 +207,9 @@ class MultiProcessIter:
         self._reusable = [False]  # True once a pass has ended with nothing in flight
         self._dispose = weakref.finalize(self, _dispose, self._workers, self._reusable)
         try:
+            path = _child_path().split(os.pathsep)  # modules loaded since a worker started
             for i, w in enumerate(self._workers):
-                w.send(("start", i, blob))
+                w.send(("start", i, path), blob)
         except OSError:
             self._kill()
             raise
@@ -197,7 +246,12 @@ class MultiProcessIter:
                 break
         else:
             return
-        self._workers[w].send(("fetch", self._send_idx, indices))
+        worker = self._workers[w]
+        try:
+            worker.send(("fetch", self._send_idx, indices))
+        except OSError:  # it died: Paddle's SystemError rather than a broken pipe
+            self._check_alive(dead=worker)
+            raise
         self._tasks[self._send_idx] = w
         self._send_idx += 1
 
@@ -223,8 +277,9 @@ class MultiProcessIter:
             self._active[msg[1]] = False
             self._put_indices()
         elif kind == "error":  # raised when its batch's turn comes, after the ones before it
-            _, idx, exc_type, text = msg
-            self._ready[idx] = _WorkerError(self._tasks.get(idx, conns[conn]), exc_type, text)
+            _, idx, exc_type, text, name = msg
+            worker = self._tasks.get(idx, conns[conn])
+            self._ready[idx] = _WorkerError(worker, exc_type, text, name)
 
     def _check_alive(self, dead: _Worker | None = None) -> None:
         """Raise Paddle's SystemError if a worker has exited (``dead``: closed its pipe)."""
@@ -241,7 +296,13 @@ class MultiProcessIter:
 
     def __next__(self):
         with reader_span(self._loader):  # paddle.profiler: reader cost, Dataloader events
-            return self._next()
+            try:
+                return self._next()
+            except StopIteration:
+                raise
+            except BaseException:  # incl. Ctrl-C mid-message: the pipes' state is unknown
+                self._kill()
+                raise
 
     def _next(self):
         if self._done or self._closed:
@@ -280,11 +341,20 @@ class MultiProcessIter:
 
     def reset(self) -> None:
         """Persistent workers: drain what is in flight, then start a new pass."""
-        self._sampler_iter = iter(())
-        while any(self._active[w] for i, w in self._tasks.items() if i not in self._ready):
-            self._receive()
-        for w in self._workers:
-            w.send(("resume",))
+        try:
+            self._sampler_iter = iter(())
+            while any(self._active[w] for i, w in self._tasks.items() if i not in self._ready):
+                self._receive()
+            self._check_alive()
+            for w in self._workers:
+                w.send(("resume",))
+        except OSError:
+            self._check_alive()  # a worker died in between: Paddle's SystemError
+            self._kill()
+            raise
+        except BaseException:
+            self._kill()
+            raise
         self._reusable[0] = False
         self._sampler_iter = iter(self._index_sampler)
         self._start_pass()
@@ -301,29 +371,35 @@ def _dispose(workers: list[_Worker], reusable: list[bool]) -> None:
     in a reference cycle (a persistent loader and its iterator)."""
     owned = list(workers)
     workers.clear()
-    if not reusable[0]:
-        for w in owned:
-            w.kill()
-        return
-    try:
-        for w in owned:
-            w.send(("end",))
-    except OSError:
-        for w in owned:
-            w.kill()
-        return
-    POOL.release(owned)
+    if reusable[0]:
+        try:
+            for w in owned:
+                w.send(("end",))
+        except OSError:
+            pass
+        else:
+            POOL.release(owned)
+            return
+    _stop_all(owned, 0.5)  # a moment to finish and flush their output, then killed
+
+
+class _KeyErrorMessage(str):
+    """KeyError shows its argument's repr; this one shows the traceback as written."""
+
+    def __repr__(self) -> str:
+        return str(self)
 
 
 class _WorkerError:
     """A worker's exception, re-raised in the main process as Paddle words it."""
 
-    def __init__(self, worker_id: int, exc_type, text: str) -> None:
-        self.worker_id, self.exc_type, self.text = worker_id, exc_type, text
+    def __init__(self, worker_id: int, exc_type, text: str, name: str) -> None:
+        self.worker_id, self.exc_type, self.text, self.name = worker_id, exc_type, text, name
 
     def exception(self) -> BaseException:
-        name = self.exc_type.__name__
-        msg = f"DataLoader worker({self.worker_id}) caught {name} with message:\n{self.text}"
+        msg = f"DataLoader worker({self.worker_id}) caught {self.name} with message:\n{self.text}"
+        if issubclass(self.exc_type, KeyError):
+            msg = _KeyErrorMessage(msg)
         try:
             return self.exc_type(msg)
         except Exception:  # an exception class that does not take one message
