@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 
 import numpy as np
-from _timing import best_us
+from _timing import best_us, paddle_side
 
 BATCH, SIZES = 128, (784, 512, 512, 10)
 
@@ -122,18 +121,7 @@ def main() -> None:
         return
     here = os.path.dirname(os.path.abspath(__file__))
     ours = paddle_steps()
-    paddle_py = os.environ.get("PADDLE_PYTHON", "/work/paddle-venv/bin/python")
-    real = {}
-    if os.path.exists(paddle_py):
-        res = subprocess.run(
-            [paddle_py, os.path.join(here, "bench_amp.py"), "--inner"],
-            capture_output=True,
-            text=True,
-            cwd="/",
-            timeout=1200,
-        )
-        if res.returncode == 0:
-            real = json.loads(res.stdout.strip().splitlines()[-1])
+    real = paddle_side(os.path.join(here, "bench_amp.py"), timeout=1200)
     jx = jax_step()
     print(f"MLP {'-'.join(map(str, SIZES))}, batch {BATCH}, Adam; bfloat16 AMP on CPU")
     print("| step | paddle-compat (us) | vs own float32 | vs Paddle float32 | vs JAX bf16 |")
