@@ -13,7 +13,7 @@ from paddle_compat.amp import debugging as D
 
 @pytest.fixture(autouse=True)
 def _fresh_flags():
-    saved = {k: getattr(D._Flags, k) for k in ("on", "level", "checked", "skipped", "output_dir")}
+    saved = {k: getattr(D._Flags, k) for k in ("level", "checked", "skipped", "output_dir")}
     yield
     D.disable_tensor_checker()
     D.disable_operator_stats_collection()

@@ -117,9 +117,13 @@ def put(host, device=None):
     return jax.device_put(host, device)
 
 
-def get_device() -> str:
-    d = current_device()
+def device_name(d) -> str:
+    """Paddle's name of a JAX device: ``cpu`` or ``gpu:<id>``."""
     return "cpu" if d.platform == "cpu" else f"gpu:{d.id}"
+
+
+def get_device() -> str:
+    return device_name(current_device())
 
 
 def place_of_device(d) -> Place:

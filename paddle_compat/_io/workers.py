@@ -36,10 +36,10 @@ POLL_S = 5.0  # how often a blocked receive checks that every worker is alive
 MAX_IDLE = 8
 
 
-def _child_path() -> str:
-    """PYTHONPATH for a worker: this process's ``sys.path`` (with ``''`` as the current
-    directory) plus the root each loaded module was imported from, so that a module imported
-    before an ``os.chdir`` (or loaded from a file path) can be imported by name there too."""
+def _import_roots() -> list[str]:
+    """What a job adds to a worker's ``sys.path``: this process's ``sys.path`` (``''`` as the
+    current directory) plus the root each loaded module was imported from, so that a module
+    imported before an ``os.chdir`` (or loaded from a file path) imports by name there too."""
     roots = [os.getcwd() if p == "" else p for p in sys.path]
     for name, mod in list(sys.modules.items()):
         f = getattr(mod, "__file__", None)
@@ -51,7 +51,7 @@ def _child_path() -> str:
         for _ in range(name.count(".")):
             root = os.path.dirname(root)
         roots.append(root)
-    return os.pathsep.join(dict.fromkeys(r for r in roots if r))
+    return list(dict.fromkeys(r for r in roots if r))
 
 
 class _Worker:
@@ -62,7 +62,7 @@ class _Worker:
         from_child_r, from_child_w = os.pipe()
         env = dict(os.environ)
         env["JAX_PLATFORMS"] = "cpu"  # Paddle's workers run on CPU too
-        env["PYTHONPATH"] = _child_path()
+        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)  # each job adds more
         try:
             self.proc = subprocess.Popen(
                 [
@@ -207,7 +207,7 @@ class MultiProcessIter:
         self._reusable = [False]  # True once a pass has ended with nothing in flight
         self._dispose = weakref.finalize(self, _dispose, self._workers, self._reusable)
         try:
-            path = _child_path().split(os.pathsep)  # modules loaded since a worker started
+            path = _import_roots()  # modules loaded since a worker started
             for i, w in enumerate(self._workers):
                 w.send(("start", i, path), blob)
         except OSError:

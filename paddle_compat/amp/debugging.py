@@ -20,6 +20,7 @@ import numpy as np
 
 from .._core import op_observers
 from .._core.amp_state import amp_names
+from .._core.place import device_name
 from .._core.tensor import Tensor
 
 __all__ = [
@@ -50,10 +51,9 @@ _SHORT = {"float16": "fp16", "bfloat16": "bf16", "float32": "fp32", "float64": "
 
 def _device(x) -> str:
     try:
-        d = next(iter(x.devices()))
+        return device_name(next(iter(x.devices())))
     except (AttributeError, StopIteration):
         return "cpu"
-    return "cpu" if d.platform == "cpu" else f"gpu:{d.id}"
 
 
 def _e(v: float) -> str:
@@ -137,10 +137,9 @@ class _Flags:
     them and they outlive it. ``checked``/``skipped`` come from the last config given such a
     list; ``level`` and ``output_dir`` from the last config that started checking."""
 
-    on = False
     level = DebugMode.CHECK_NAN_INF_AND_ABORT.value
-    checked: Sequence[str] | None = None
-    skipped: Sequence[str] | None = None
+    checked: frozenset[str] = frozenset()
+    skipped: frozenset[str] = frozenset()
     output_dir: str | None = None
 
 
@@ -159,9 +158,9 @@ def _check_outputs(name: str, kernel_dtype, outputs, grad: bool) -> None:
     if _Flags.checked or _Flags.skipped:
         names = amp_names(name[:-5]) if grad else amp_names(name)
         names = {f"{n}_grad" for n in names} if grad else set(names)
-        if _Flags.checked and not names & set(_Flags.checked):
+        if _Flags.checked and not names & _Flags.checked:
             return
-        if _Flags.skipped and names & set(_Flags.skipped):
+        if names & _Flags.skipped:
             return
     name = _KERNEL_NAMES.get(name, name)
     for x in outputs:
@@ -170,7 +169,7 @@ def _check_outputs(name: str, kernel_dtype, outputs, grad: bool) -> None:
 
 
 def _set_checking(on: bool) -> None:
-    _Flags.on = on
+    """``FLAGS_check_nan_inf``: the checker observes kernels while it is on."""
     if on and _check_outputs not in op_observers.OBSERVERS:
         op_observers.OBSERVERS.append(_check_outputs)
     elif not on and _check_outputs in op_observers.OBSERVERS:
@@ -214,16 +213,17 @@ class TensorCheckerConfig:
             assert len(debug_step) == 2 and debug_step[1] > debug_step[0]
             self.start_step, self.end_step = debug_step
             self.start_step = max(self.start_step, 0)
-        if checked_op_list is not None:
-            if not isinstance(checked_op_list, list | tuple):
-                raise ValueError("checked_op_list must be list or tuple")
-            if checked_op_list:  # Paddle ignores an empty list: the old one stays
-                _Flags.checked = list(checked_op_list)
-        if skipped_op_list is not None:
-            if not isinstance(skipped_op_list, list | tuple):
-                raise ValueError("skipped_op_list must be list or tuple")
-            if skipped_op_list:
-                _Flags.skipped = list(skipped_op_list)
+        lists = (
+            ("checked_op_list", checked_op_list, "checked"),
+            ("skipped_op_list", skipped_op_list, "skipped"),
+        )
+        for arg, ops, flag in lists:
+            if ops is None:
+                continue
+            if not isinstance(ops, list | tuple):
+                raise ValueError(f"{arg} must be list or tuple")
+            if ops:  # Paddle ignores an empty list: the old one stays
+                setattr(_Flags, flag, frozenset(ops))
         if self.enable:
             self._set_seed()
 
