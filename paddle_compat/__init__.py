@@ -65,6 +65,7 @@ from ._core.place import (  # noqa: E402, F401
     set_device,
 )
 from ._core.random import get_cuda_rng_state, get_rng_state, seed, set_cuda_rng_state, set_rng_state  # noqa: E402, F401
+from ._core.runtime_checks import EnforceNotMet  # noqa: E402, F401
 from ._core.tensor import Tensor  # noqa: E402, F401
 from ._core.tensor_repr import set_printoptions  # noqa: E402, F401
 from ._io.serialization import async_save, clear_async_save_task_queue, load, save  # noqa: E402, F401

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import jax
 import numpy as np
 
-from ._core import deferred
+from ._core import deferred, runtime_checks
 from ._core import dtype as _dt
 from ._core.random import seed as _seed
 from ._core.registry import call_op
@@ -149,7 +149,7 @@ _FLAGS: dict[str, object] = {
     "FLAGS_initial_gpu_memory_in_mb": 0,
 }
 # paddle-compat's own flags (not in Paddle): they take effect
-_OWN_FLAGS = ("FLAGS_deferred_eager",)
+_OWN_FLAGS = ("FLAGS_deferred_eager", "FLAGS_check_static_values")
 
 
 def get_flags(flags: str | Sequence[str]) -> dict:
@@ -160,6 +160,9 @@ def get_flags(flags: str | Sequence[str]) -> dict:
         if f == "FLAGS_deferred_eager":
             out[f] = deferred.enabled()
             continue
+        if f == "FLAGS_check_static_values":
+            out[f] = runtime_checks.static_checks()
+            continue
         if f not in _FLAGS:
             raise ValueError(f"Flag {f} cannot get its value through this function.")
         out[f] = _FLAGS[f]
@@ -168,7 +171,9 @@ def get_flags(flags: str | Sequence[str]) -> dict:
 
 def set_flags(flags: dict) -> None:
     """Set global flags. Paddle's are recorded (they have no effect on the JAX backend);
-    ``FLAGS_deferred_eager`` turns deferred eager execution on or off."""
+    ``FLAGS_deferred_eager`` turns deferred eager execution on or off,
+    ``FLAGS_check_static_values`` checks indices and integer divisors inside ``to_static``
+    programs too (``_core/runtime_checks.py``)."""
     if not isinstance(flags, dict):
         raise TypeError("flags in set_flags should be a dict")
     for f in flags:
@@ -177,6 +182,8 @@ def set_flags(flags: dict) -> None:
     flags = dict(flags)
     if "FLAGS_deferred_eager" in flags:
         deferred.set_enabled(bool(flags.pop("FLAGS_deferred_eager")))
+    if "FLAGS_check_static_values" in flags:
+        runtime_checks.set_static_checks(bool(flags.pop("FLAGS_check_static_values")))
     _FLAGS.update(flags)
 
 

@@ -93,6 +93,7 @@ class OpDef:
     varargs: str | None = None  # name of a *args parameter, if any
     n_positional: int = 0  # parameters before *args
     tensor_modules: tuple[str, ...] = ()  # Paddle's paddle.tensor.<module>s exposing the op
+    check: Callable | None = None  # checks of input values, before the kernel (runtime_checks)
 
     __signature__ = _PublicSignature()
 
@@ -162,6 +163,7 @@ def op(
     dtype_error: type[Exception] = RuntimeError,
     amp: str = "promote",
     tensor_modules: tuple[str, ...] | None = None,
+    check: Callable[[dict], None] | None = None,
 ):
     """Register ``fn`` as the Paddle op ``name``: the one place that declares its names.
 
@@ -184,6 +186,8 @@ def op(
         float32 when any input is float32 (see ``_core/amp_state.py``).
     tensor_modules: the ``paddle.tensor.<module>``s that expose the op and all its names
         (default: from the defining file, see ``_TENSOR_MODULE_OF_FILE``).
+    check: called with the bound arguments before the kernel runs, to check input values
+        as Paddle's kernel does (indices in range: ``_core/runtime_checks.py``).
     """
     if amp not in ("white", "black", "black_always", "promote"):
         raise ValueError(
@@ -237,6 +241,7 @@ def op(
                 if tensor_modules is None
                 else tuple(tensor_modules)
             ),
+            check=check,
         )
         if name in REGISTRY:
             raise ValueError(f"op {name!r} registered twice")
@@ -266,6 +271,8 @@ def call_op(od: OpDef | str, *args, **kwargs):
     vals = _bind(od, args, kwargs)
     if od.dtypes is not None:
         check_dtype(vals[od.tensors[0]], od.dtypes, od.kernel, od.dtype_error, od.tensors[0])
+    if od.check is not None:
+        od.check(vals)
     if od.composite:
         return call_with(od, vals)
     return _run_op(od, vals)
@@ -276,6 +283,8 @@ def _call_amp(od: OpDef, args, kwargs):
     the dtype the AMP state picks for it, then run the op (and any ops it is built from) with
     AMP off, as Paddle runs one kernel per op."""
     vals = _bind(od, args, kwargs)
+    if od.check is not None and not od.composite:  # a composite op checks in call_op
+        od.check(vals)
     bias = None
     if od.name in amp_state.BIAS_ADDED_AFTER and vals.get("bias") is not None:
         bias, vals["bias"] = vals["bias"], None  # Paddle adds a conv's bias as its own op
@@ -525,7 +534,7 @@ _FAST: dict = {}
 def _fast_plan(od: OpDef):
     """For a call with one Tensor per tensor parameter and defaults for the rest: the static
     part of the kernel key, computed once (``()`` when the op has no such plan)."""
-    if od.composite or od.dtypes is not None or od.varargs is not None:
+    if od.composite or od.dtypes is not None or od.varargs is not None or od.check is not None:
         return ()
     rest = [p for p in od.params if p not in od.tensors]
     if any(p not in od.defaults for p in rest):
@@ -675,6 +684,8 @@ def run_kernel(key, make_f, inputs, differentiable=True):
         raise _paddle_error(key, inputs, e, ValueError if shape_problem else None) from None
     except ValueError as e:
         raise _paddle_error(key, inputs, e, ValueError) from None
+    except jax.errors.JaxRuntimeError as e:
+        raise out_of_memory(e) or e from None
     if recorded is not None:
         out_leaves, out_tree = recorded
     elif isinstance(out, jax.Array):
@@ -703,6 +714,18 @@ def _any_needs_grad(inputs) -> bool:
     return False
 
 
+def out_of_memory(e: Exception) -> MemoryError | None:
+    """XLA's RESOURCE_EXHAUSTED as Paddle's MemoryError, saying how many bytes were asked."""
+    text = str(e)
+    if "RESOURCE_EXHAUSTED" not in text:
+        return None
+    m = re.search(r"allocating (\d+) bytes", text)
+    size = f"{int(m.group(1))} bytes ({int(m.group(1)) / 2**30:.1f} GiB)" if m else "an array"
+    return MemoryError(
+        f"(ResourceExhausted) Fail to alloc memory of {size}: the device is out of memory."
+    )
+
+
 def _paddle_error(key, inputs, e, cls=None):
     od = key[0]
     name = od.name if isinstance(od, OpDef) else str(od)
@@ -713,7 +736,7 @@ def _paddle_error(key, inputs, e, cls=None):
     )
     msg = str(e).split("\n")[0].rstrip(".")
     if msg.startswith("("):  # already a Paddle-style message from the op itself
-        return (cls or type(e))(f"{msg}. Inputs: [{desc}]")
+        return (cls or type(e))(f"{msg}. Inputs: [{desc}]" if inputs else f"{msg}.")
     where = "" if name.startswith("_") else f"{name}: "  # private kernels: no internal name
     return (cls or type(e))(f"(InvalidArgument) {where}{msg}. Inputs: [{desc}]")
 

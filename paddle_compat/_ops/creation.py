@@ -28,33 +28,59 @@ def _shape(shape) -> tuple[int, ...]:
     for s in shape:
         if isinstance(s, Tensor):
             s = s.item()
-        if not isinstance(s, int | np.integer) or s < -1:
+        if not isinstance(s, int | np.integer) or isinstance(s, bool):
+            raise TypeError(
+                "(InvalidType) full(): argument (position 1) must be list of int, but got "
+                f"{type(s).__name__} at pos {len(out)}"
+            )
+        if s < -1:
             raise ValueError(
-                f"(InvalidArgument) shape must be a list of non-negative ints, got {shape}"
+                "(InvalidArgument) Each value of attribute 'shape' is expected to be no less "
+                f"than 0. But received: shape[{len(out)}] = {s}; shape = {list(shape)}."
             )
         out.append(int(s))
     return tuple(out)
 
 
-def infer_numpy_dtype(data) -> np.ndarray:
+def infer_numpy_dtype(data, target=None) -> np.ndarray:
     """Host data -> numpy array with Paddle's dtype rules: Python floats become the default
-    float dtype, Python ints int64, numpy arrays keep their dtype."""
+    float dtype, Python ints int64 (one beyond int64 raises), numpy arrays keep their dtype.
+    With a ``target`` numpy dtype the data is converted straight to it (no float32 step)."""
     if isinstance(data, np.ndarray | np.generic):
-        return np.asarray(data)
+        a = np.asarray(data)
+        return a if target is None else a.astype(target)
     if isinstance(data, list | tuple) and any(isinstance(x, Tensor) for x in _flat(data)):
         data = [_host(x) for x in data]
-    a = np.asarray(data)
-    if a.dtype == np.float64:
-        a = a.astype(_dt.default_float().np)
-    elif a.dtype == np.complex128:
-        a = a.astype(np.complex64)
-    elif a.dtype.kind in "iu" and a.dtype != np.int64 and not isinstance(data, np.ndarray):
-        a = a.astype(np.int64)
-    elif a.dtype.kind in "OUS":
+    try:
+        a = np.asarray(data)
+    except OverflowError:  # an int beyond 64 bits among other values
+        a = np.asarray(data, dtype=object)
+    except ValueError:
+        raise ValueError(
+            "(InvalidArgument) Failed to convert input data to a regular ndarray: usually the "
+            "input data contains nested lists with different lengths."
+        ) from None
+    if a.dtype.kind in "OUS" and not all(type(v) is int for v in a.flat):
         raise TypeError(
             f"(InvalidArgument) to_tensor does not support data of type {type(data).__name__} "
             f"(numpy dtype {a.dtype})."
         )
+    floating = target is not None and np.dtype(target).kind in "fcV"
+    if not floating and a.dtype in (np.uint64, np.dtype(object)):
+        big = next((int(v) for v in a.flat if not -(2**63) <= int(v) < 2**63), None)
+        if big is not None:
+            raise ValueError(
+                f"(InvalidArgument) to_tensor: the integer {big} is out of the range of int64 "
+                "[-9223372036854775808, 9223372036854775807], Paddle's widest integer type."
+            )
+    if target is not None:
+        return a.astype(np.float64 if a.dtype == object else a.dtype).astype(target)
+    if a.dtype == np.float64:
+        return a.astype(_dt.default_float().np)
+    if a.dtype == np.complex128:
+        return a.astype(np.complex64)
+    if a.dtype.kind in "iuO" and a.dtype != np.int64:
+        return a.astype(np.int64)
     return a
 
 
@@ -89,9 +115,7 @@ def to_tensor(
     elif isinstance(data, jax.Array):
         arr = data if dtype is None else data.astype(_dt.to_dtype(dtype).np)
     else:
-        a = infer_numpy_dtype(data)
-        if dtype is not None:
-            a = a.astype(_dt.to_dtype(dtype).np)
+        a = infer_numpy_dtype(data, None if dtype is None else _dt.to_dtype(dtype).np)
         arr = to_device(a)
     dev = to_jax_device(place)
     if dev is not None:

@@ -22,7 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from .._core import autograd, trace_state
+from .._core import autograd, runtime_checks, trace_state
 from .._core import dtype as _dt
 from .._core.autograd import rebind_inplace
 from .._core.registry import op, run_kernel
@@ -132,6 +132,21 @@ def _mask_to_arrays(m, shape, dim):
     return [np.asarray(a, np.int64) for a in np.nonzero(m)]
 
 
+def _check_bounds(index, n, axis):
+    """Integer index arrays must lie in [-n, n) (Paddle reads out of bounds here; we raise)."""
+    if not isinstance(n, int):  # a symbolic dim (jax.export)
+        return
+    runtime_checks.check_in_range(
+        index,
+        -n,
+        n,
+        IndexError,
+        "(OutOfRange) The index {bad} is out of bounds in tensor "
+        + str(axis)
+        + "-th axis, it should be in the range of [{lo}, {hi}).",
+    )
+
+
 def parse_index(shape, idx) -> _Index:
     """Paddle index -> plan + dynamic inputs (see the module docstring)."""
     ndim = len(shape)
@@ -182,6 +197,7 @@ def parse_index(shape, idx) -> _Index:
             starts.append(p + n if p < 0 else p)
             d += 1
         elif kind == "tint":
+            _check_bounds(p, shape[d], d)
             plan.append(("T", len(tensors)))
             tensors.append(p)
             d += 1
@@ -214,6 +230,7 @@ def parse_index(shape, idx) -> _Index:
             arrays.append(np.zeros((1 if p else 0,), np.int64))
             mid_shape.append(1)
         elif kind == "arr":
+            _check_bounds(p, shape[d], d)
             plan.append(("A", len(arrays)))
             arrays.append(p)
             adv_pos.append(len(mid_shape))

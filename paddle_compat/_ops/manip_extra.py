@@ -12,6 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import dtype as _dt
+from .._core import runtime_checks
 from .._core.dtype import DTypeLike
 from .._core.registry import op
 from .manipulation import _sections, _split_at, axis_of, int_list
@@ -41,18 +42,51 @@ def _scatter(x, dim, index, src, reduce, include_self):
     )
 
 
+def _check_scatter_dim(v):
+    """Paddle's Python check rejects an index >= the dim size (RuntimeError); its kernel
+    rejects one below -size (IndexError)."""
+    index, x, dim = v["index"], v["input"], v["dim"]
+    big = np.iinfo(np.int64).max
+    shape = list(x.shape)
+    size = shape[dim] if isinstance(dim, int) and -len(shape) <= dim < len(shape) else "?"
+    runtime_checks.check_index(
+        index,
+        x,
+        dim,
+        RuntimeError,
+        f"one of element of indices is out of bounds for dimension {dim} with size {{hi}}",
+        low_message=None,
+        lo=-big,
+    )
+    runtime_checks.check_index(
+        index,
+        x,
+        dim,
+        IndexError,
+        "(OutOfRange) Variable value (index) of scatter cpu kernel, expected >= {lo} and "
+        f"< {size}, but got {{bad}}.Please check the input value.",
+        hi=big,
+    )
+
+
 @op(
     "scatter_add",
     tensors=("input", "index", "src"),
     aliases={"input": "input", "x": "input"},
     inplace="scatter_add_",
+    check=_check_scatter_dim,
 )
 def scatter_add(input: jax.Array, dim: int, index: jax.Array, src: jax.Array) -> jax.Array:  # noqa: A002
     """Add ``src`` into ``input`` at ``index`` along ``dim`` (duplicates accumulate)."""
     return _scatter(input, dim, index, src, "add", True)
 
 
-@op("scatter_reduce", tensors=("input", "index", "src"), aliases={"input": "input", "x": "input"})
+@op(
+    "scatter_reduce",
+    tensors=("input", "index", "src"),
+    aliases={"input": "input", "x": "input"},
+    check=_check_scatter_dim,
+)
 def scatter_reduce(
     input: jax.Array,
     dim: int,

@@ -12,6 +12,7 @@ import numpy as np
 from jax import lax
 
 from .._core import dtype as _dt
+from .._core import runtime_checks as _rc
 from .._core import trace_state
 from .._core.autograd import rebind_inplace
 from .._core.registry import op
@@ -56,8 +57,88 @@ def _last_wins(idx, n):
     return jnp.where(last[idx] == pos, idx, n)
 
 
+# -- index checks (Paddle's kernels raise on out-of-range indices; see runtime_checks) --------
+_SELECT_MSG = (
+    "(InvalidArgument) Variable value (index) of OP({op}) expected >= {{lo}} and < {{hi}}, but "
+    "got {{bad}}. Please check input value."
+)
+_KERNEL_MSG = (
+    "(OutOfRange) Variable value (index) of {op} cpu kernel, expected >= {{lo}} and < {{hi}}, "
+    "but got {{bad}}.Please check the input value."
+)
+
+
+def _check_gather(v):
+    _rc.check_index(
+        v["index"],
+        v["x"],
+        0 if v["axis"] is None else v["axis"],
+        IndexError,
+        "(OutOfRange) The element of Index must be less than the size of input dim size of "
+        "axis which is {hi}, but received index element which is {bad} in the {pos} index.",
+        "(OutOfRange) The element of Index must be greater than or equal to {lo}, but received "
+        "index element which is {bad} in the {pos} index.",
+    )
+
+
+def _check_columns(v, x_name, error, message, low_message=None):
+    """Index whose last dim holds coordinates into the leading dims of ``x`` (gather_nd)."""
+    index, x = v["index"], v[x_name]
+    if not _dt.is_integer(getattr(index, "dtype", "float32")) or not index.shape:
+        return
+    shape = [int(d) for d in (x if x_name == "shape" else getattr(x, "shape", ()))]
+    a = index._value if isinstance(index, Tensor) else np.asarray(index)
+    if not trace_state.is_tracer(a):
+        a = np.asarray(a)
+    for j in range(min(a.shape[-1], len(shape))):
+        _rc.check_in_range(a[..., j], -shape[j], shape[j], error, message, low_message)
+
+
+def _check_index_select(v):
+    msg = _SELECT_MSG.format(op="index_select")
+    _rc.check_index(v["index"], v["x"], v["axis"], ValueError, msg)
+
+
+def _check_along_axis(kernel, arr="arr", index="indices"):
+    def check(v):
+        _rc.check_index(v[index], v[arr], v["axis"], IndexError, _KERNEL_MSG.format(op=kernel))
+
+    return check
+
+
+def _check_scatter(v):
+    _rc.check_index(
+        v["index"],
+        v["x"],
+        0,
+        IndexError,
+        "(OutOfRange) The index is out of bounds, please check whether the values of index "
+        "and dimensions of input meet the requirements. each index should be less than "
+        "1st-dim size ({hi}) of input, but received [{bad}]",
+        "(OutOfRange) The index is out of bounds, please check whether the dimensions of "
+        "index and input meet the requirements. It should be greater than or equal to [{lo}], "
+        "but received [{bad}]",
+    )
+
+
+_ND_MSG = (
+    "(OutOfRange) The index is out of bounds, please check whether the dimensions of index "
+    "and input meet the requirements. It should be less than [{hi}] and greater or equal to "
+    "[{lo}], but received [{bad}]"
+)
+
+
+def _check_slices(op, error, msg=_SELECT_MSG):
+    """index_add / index_fill: a 1-D index of slices along ``axis``."""
+
+    def check(v):
+        _rc.check_index(v["index"], v["x"], v["axis"], error, msg.format(op=op))
+
+    return check
+
+
 # -- gather -----------------------------------------------------------------------------------
-@op("gather", tensors=("x", "index"))
+@op("gather", tensors=("x", "index"), check=_check_gather)
 def gather(x: jax.Array, index: jax.Array, axis: int | None = None, out: None = None) -> jax.Array:
     """Rows (or slices along ``axis``) of ``x`` at ``index`` (1-D or 0-d)."""
     _check_index(index, "gather")
@@ -66,7 +147,17 @@ def gather(x: jax.Array, index: jax.Array, axis: int | None = None, out: None = 
     return jnp.take(x, idx if idx.ndim == 0 else idx.reshape(-1), axis=ax, mode="clip")
 
 
-@op("gather_nd", tensors=("x", "index"))
+@op(
+    "gather_nd",
+    tensors=("x", "index"),
+    check=lambda v: _check_columns(
+        v,
+        "x",
+        ValueError,
+        "(InvalidArgument) Input(index[-1)] has wrong value, it is [{bad}]",
+        "(InvalidArgument) The value of Input(index) must be no less than [{lo}]",
+    ),
+)
 def gather_nd(x: jax.Array, index: jax.Array) -> jax.Array:
     """``x[index[..., 0], index[..., 1], ...]`` over the last dim of ``index``."""
     _check_index(index, "gather_nd")
@@ -76,7 +167,7 @@ def gather_nd(x: jax.Array, index: jax.Array) -> jax.Array:
     return x[tuple(index[..., i] for i in range(k))]
 
 
-@op("index_select", tensor_modules=("search",), tensors=("x", "index"))
+@op("index_select", tensor_modules=("search",), tensors=("x", "index"), check=_check_index_select)
 def index_select(x: jax.Array, index: jax.Array, axis: int = 0, out: None = None) -> jax.Array:
     """Slices of ``x`` along ``axis`` at the 1-D ``index``."""
     _check_index(index, "index_select")
@@ -95,6 +186,7 @@ def index_select(x: jax.Array, index: jax.Array, axis: int = 0, out: None = None
     method_aliases=("take_along_dim",),
     tensors=("arr", "indices"),
     aliases={"input": "arr"},
+    check=_check_along_axis("gather"),
 )
 def take_along_axis(
     arr: jax.Array, indices: jax.Array, axis: int, broadcast: bool = True, out: None = None
@@ -126,7 +218,13 @@ def _align(arr, indices, ax, broadcast):
 
 
 # -- scatter ----------------------------------------------------------------------------------
-@op("scatter", amp="black_always", tensors=("x", "index", "updates"), inplace="scatter_")
+@op(
+    "scatter",
+    amp="black_always",
+    tensors=("x", "index", "updates"),
+    inplace="scatter_",
+    check=_check_scatter,
+)
 def scatter(
     x: jax.Array, index: jax.Array, updates: jax.Array, overwrite: bool = True, out: None = None
 ) -> jax.Array:
@@ -143,7 +241,11 @@ def scatter(
     return x.at[idx].set(jnp.zeros_like(upd), mode="drop").at[idx].add(upd, mode="drop")
 
 
-@op("scatter_nd_add", tensors=("x", "index", "updates"))
+@op(
+    "scatter_nd_add",
+    tensors=("x", "index", "updates"),
+    check=lambda v: _check_columns(v, "x", IndexError, _ND_MSG),
+)
 def scatter_nd_add(x: jax.Array, index: jax.Array, updates: jax.Array) -> jax.Array:
     """``x`` plus ``updates`` summed at the coordinates in the last dim of ``index``."""
     _check_index(index, "scatter_nd_add")
@@ -155,13 +257,22 @@ def scatter_nd_add(x: jax.Array, index: jax.Array, updates: jax.Array) -> jax.Ar
     )
 
 
-@op("scatter_nd", tensors=("index", "updates"))
+@op(
+    "scatter_nd",
+    tensors=("index", "updates"),
+    check=lambda v: _check_columns(v, "shape", IndexError, _ND_MSG),
+)
 def scatter_nd(index: jax.Array, updates: jax.Array, shape: Sequence[int]) -> jax.Array:
     """Zeros of ``shape`` with ``updates`` summed at ``index``."""
     return scatter_nd_add.fn(jnp.zeros(tuple(int_list(shape)), updates.dtype), index, updates)
 
 
-@op("index_add", tensors=("x", "index", "value"), inplace="index_add_")
+@op(
+    "index_add",
+    tensors=("x", "index", "value"),
+    inplace="index_add_",
+    check=_check_slices("index_add", ValueError),
+)
 def index_add(
     x: jax.Array, index: jax.Array, axis: int, value: jax.Array, alpha: float = 1, out: None = None
 ) -> jax.Array:
@@ -172,7 +283,12 @@ def index_add(
     return x.at[sl].add((value * alpha).astype(x.dtype), mode="drop")
 
 
-@op("index_fill", tensors=("x", "index", "value"), inplace="index_fill_")
+@op(
+    "index_fill",
+    tensors=("x", "index", "value"),
+    inplace="index_fill_",
+    check=_check_slices("index_fill", IndexError, _KERNEL_MSG),
+)
 def index_fill(x: jax.Array, index: jax.Array, axis: int, value: jax.Array) -> jax.Array:
     """``x`` with the slices at ``index`` along ``axis`` set to ``value``."""
     _check_index(index, "index_fill")
@@ -199,6 +315,8 @@ def index_put(
             idx.extend(np.nonzero(_host(t, "paddle.index_put with a boolean index")))
         else:
             idx.append(t)
+    for dim, t in enumerate(idx):  # Paddle's kernel writes out of bounds here; we raise
+        _rc.check_index(t, x, dim, IndexError, _KERNEL_MSG.format(op="index_put"))
     return _index_put_kernel(x, idx, value, accumulate)
 
 
@@ -210,6 +328,7 @@ _REDUCE = ("assign", "add", "mul", "multiply", "mean", "amin", "amax")
     tensors=("arr", "indices", "values"),
     inplace="put_along_axis_",
     aliases={"input": "arr"},
+    check=_check_along_axis("scatter"),
 )
 def put_along_axis(
     arr: jax.Array,
@@ -388,6 +507,13 @@ def repeat_interleave(
             "(InvalidArgument) The length of Input(RepeatsTensor) must be the same as length "
             f"of Input(X) in axis. But received: {list(repeats.shape)}, required: [{n}]."
         )
+    _rc.check_in_range(
+        repeats,
+        0,
+        np.iinfo(np.int64).max,
+        ValueError,
+        "(InvalidArgument) repeats must grater or equal than 0, but got {bad}",
+    )
     if output_size is None:
         output_size = int(
             _host(repeats, "paddle.repeat_interleave with Tensor repeats (pass output_size)").sum()

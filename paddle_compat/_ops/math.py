@@ -6,8 +6,10 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 import jax.scipy.special as jsp
+import numpy as np
 
 from .._core import dtype as _dt
+from .._core import runtime_checks
 from .._core.registry import op
 
 
@@ -70,7 +72,26 @@ def divide(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.divide(x, y)
 
 
-@op("floor_divide", inplace="floor_divide_", **_BIN)
+def _is_int_operand(v) -> bool:
+    if isinstance(v, bool | int | np.integer):
+        return True
+    d = getattr(v, "dtype", None)
+    return d is not None and (_dt.is_integer(d) or _dt.to_dtype(d) is _dt.bool_)
+
+
+def _check_int_divisor(v):
+    """Paddle's integer floor/trunc divide and remainder raise on a zero divisor."""
+    x, y = v["x"], v["y"]
+    if _is_int_operand(x) and _is_int_operand(y):
+        runtime_checks.check_nonzero(
+            y,
+            runtime_checks.EnforceNotMet,
+            "(InvalidArgument) Integer division by zero encountered in (floor/trunc) divide. "
+            "Please check the input value.",
+        )
+
+
+@op("floor_divide", inplace="floor_divide_", check=_check_int_divisor, **_BIN)
 def floor_divide(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.floor_divide(x, y)
 
@@ -81,6 +102,7 @@ def floor_divide(x: jax.Array, y: jax.Array) -> jax.Array:
     inplace_aliases=("mod_", "floor_mod_"),
     inplace="remainder_",
     extra_names=("mod", "floor_mod"),
+    check=_check_int_divisor,
     **_BIN,
 )
 def remainder(x: jax.Array, y: jax.Array) -> jax.Array:
@@ -470,6 +492,12 @@ def matmul(
 ) -> jax.Array:
     """Batched matrix product with optional transposes of the last two dims."""
     _same_dtype("matmul", x, y)
+    if x.ndim == 0 or y.ndim == 0:
+        raise ValueError(
+            f"(InvalidArgument) matmul: x and y must have at least 1 dimension, but received "
+            f"x of shape {list(x.shape)} and y of shape {list(y.shape)} (use paddle.multiply "
+            "for 0-D tensors)."
+        )
     if transpose_x:
         x = jnp.swapaxes(x, -1, -2) if x.ndim > 1 else x
     if transpose_y:

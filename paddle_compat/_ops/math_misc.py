@@ -244,7 +244,7 @@ def _take(x, index, mode="raise"):
 @op("take", composite=True)
 def take(x: Tensor, index: Tensor, mode: str = "raise") -> Tensor:
     """Elements of flattened ``x`` at ``index`` (mode 'raise', 'wrap' or 'clip')."""
-    from .._core import trace_state
+    from .._core import runtime_checks
     from .._core.tensor import Tensor
 
     if mode not in ("raise", "wrap", "clip"):
@@ -254,14 +254,15 @@ def take(x: Tensor, index: Tensor, mode: str = "raise") -> Tensor:
         )
     if not isinstance(index, Tensor) or not jnp.issubdtype(index._value.dtype, jnp.integer):
         raise TypeError("(InvalidType) take: the dtype of 'index' must be int32 or int64.")
-    if mode == "raise" and not trace_state.is_tracer(index._value):
-        n = x.size
-        a = np.asarray(index._value)
-        if a.size and a.max() >= n:
-            raise ValueError(
-                f"(InvalidArgument) take: index out of range [{-n}, {n}) for a "
-                f"tensor with {n} elements."
-            )
+    if mode == "raise":
+        runtime_checks.check_in_range(
+            index,
+            -x.size,
+            x.size,
+            ValueError,
+            "(InvalidArgument) Variable value (index) of OP(index_select) expected >= {lo} and "
+            "< {hi}, but got {bad}. Please check input value.",
+        )
     return _take(x, index, mode)
 
 

@@ -10,7 +10,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import dtype as _dt
-from .._core import trace_state
+from .._core import runtime_checks, trace_state
 from .._core.dtype import DTypeLike
 from .._core.registry import op
 from .._core.tensor import Tensor
@@ -214,7 +214,19 @@ def bucketize(
     return _searchsorted(sorted_sequence, x, right, out_int32)
 
 
-@op("index_sample", tensors=("x", "index"))
+@op(
+    "index_sample",
+    tensors=("x", "index"),
+    check=lambda v: runtime_checks.check_index(
+        v["index"],
+        v["x"],
+        1 if len(v["x"].shape) == 2 else None,
+        ValueError,
+        "(InvalidArgument) Variable value (index) of OP(index_sample) expected >= {lo} and "
+        "< {hi}, but got {bad}. Please check input value.",
+        nonneg=True,
+    ),
+)
 def index_sample(x: jax.Array, index: jax.Array) -> jax.Array:
     """out[i, j] = x[i, index[i, j]] for 2-D ``x`` and ``index``."""
     if index.ndim != 2 or x.ndim != 2:

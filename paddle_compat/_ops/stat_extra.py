@@ -148,7 +148,7 @@ def bincount(x: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Te
     trace_state.check_concrete(x, "paddle.bincount (its output length depends on max(x))")
     a = np.asarray(x._value)
     if a.size and a.min() < 0:
-        raise ValueError("(InvalidArgument) bincount: the elements of x must be non-negative.")
+        raise ValueError("(InvalidArgument) The elements in input tensor must be non-negative ints")
     length = max(int(a.max()) + 1 if a.size else 0, int(minlength))
     return _bincount(x, weights, length)
 

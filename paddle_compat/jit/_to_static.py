@@ -28,7 +28,7 @@ import weakref
 import jax
 import jax.numpy as jnp
 
-from .._core import amp_state, functional, trace_state
+from .._core import amp_state, functional, runtime_checks, trace_state
 from .._core import autograd as _ag
 from .._core import registry as _reg
 from .._core.tensor import Tensor
@@ -61,6 +61,7 @@ class _Entry:
         self.stale = False
         self.eager = False  # fall back to eager for this key (full_graph=False)
         self.wrote_grads = False
+        self.checked = False  # compiled with checkify (FLAGS_check_static_values)
 
     def alive_state(self):
         out = []
@@ -149,7 +150,7 @@ class StaticFunction:
             else ("S", type(x).__name__, _reg.hashable(x))
             for x in leaves
         )
-        key = (treedef, statics, amp_state.cache_key())
+        key = (treedef, statics, (amp_state.cache_key(), runtime_checks.static_checks()))
         entries = self._cache.setdefault(key, [])
         entry = None
         for e in entries:
@@ -210,6 +211,10 @@ class StaticFunction:
                 weakref.ref(t) for t in pure.discovered
             ]
         entry.pure = pure
+        entry.checked = runtime_checks.static_checks()
+        if entry.checked:  # a failed check raises before any write-back: nothing is donated
+            entry.compiled = jax.jit(runtime_checks.checked(pure))
+            return entry
         written = [i for i, t in enumerate(state) if id(t) in pure.written_ids]
         entry.donated = tuple(written) if _DONATE else ()
         if entry.donated:
@@ -251,6 +256,9 @@ class StaticFunction:
             outs = entry.compiled(don, keep, arg_vals)
         else:
             outs = entry.compiled(state_vals, arg_vals)
+        if entry.checked:
+            err, outs = outs
+            runtime_checks.throw(err)
         return self._finish(entry, outs, state, tensors)
 
     def _finish(self, entry, outs, state, tensors):

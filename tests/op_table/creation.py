@@ -26,7 +26,15 @@ ROWS: list[Row] = [
     Row("zeros", ([2],), {"dtype": "int64"}, tag="int64"),
     Row("ones", ([2, 3],)),
     Row("ones", ([0, 2],), {"dtype": "bool"}, tag="empty-bool"),
-    Row("full", ([2, 2], 1.5), bad=((([2, 2], 1.5), {"dtype": "float31"}),)),
+    Row(
+        "full",
+        ([2, 2], 1.5),
+        bad=(
+            (([2, 2], 1.5), {"dtype": "float31"}),
+            (([2.0, 2], 1.5), {}),
+            (([-2, 2], 1.5), {}),
+        ),
+    ),
     Row("full", ([3], 7), {"dtype": "int32"}, tag="int32"),
     Row("full", ([], True), {"dtype": "bool"}, tag="0d-bool"),
     Row("empty", ([0, 3],)),

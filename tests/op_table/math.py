@@ -162,7 +162,23 @@ ROWS.append(
 binary("divide", gen2=pos)
 ROWS.append(Row("divide", (ints(2, 3), ints(3, low=1, seed=1)), tag="int64"))
 binary("floor_divide", gen2=pos, grad=False, int_ok=True)
+ROWS.append(  # integer division by zero: Paddle's kernel raises
+    Row(
+        "floor_divide",
+        (np.array([7, -7]), np.array([2, 3])),
+        tag="int-div",
+        bad=(((np.array([7, 1]), np.array([2, 0])), {}),),
+    )
+)
 binary("remainder", gen2=pos, int_ok=True)
+ROWS.append(
+    Row(
+        "remainder",
+        (np.array([7, -7]), np.array([2, 3])),
+        tag="int-div",
+        bad=(((np.array([7, 1]), np.array([2, 0])), {}),),
+    )
+)
 binary("pow", gen=pos, tol=(1e-5, 1e-5))
 ROWS.append(Row("pow", (rand(2, 3), 2.0), tag="scalar"))
 ROWS.append(Row("pow", (ints(2, 3), 2), tag="int-scalar"))
@@ -239,7 +255,14 @@ ROWS += [
 # products
 _NO_W_GRAD = "Paddle 3.3.1 gives no gradient for a Tensor weight; we differentiate it"
 ROWS += [
-    Row("matmul", (rand(2, 3), rand(3, 4, seed=1)), bad=(((rand(2, 3), rand(4, 2, seed=1)), {}),)),
+    Row(
+        "matmul",
+        (rand(2, 3), rand(3, 4, seed=1)),
+        bad=(
+            ((rand(2, 3), rand(4, 2, seed=1)), {}),
+            ((np.array(1.5, "float32"), np.array(2.0, "float32")), {}),
+        ),
+    ),
     Row("matmul", (rand(2, 2, 3), rand(3, 2, seed=1)), tag="batch-bcast"),
     Row("matmul", (rand(3), rand(3, 2, seed=1)), tag="vec-mat"),
     Row("matmul", (rand(3), rand(3, seed=1)), tag="vec-vec"),

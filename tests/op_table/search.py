@@ -60,7 +60,7 @@ ROWS: list[Row] = [
         tag="all",
     ),
     Row("unique_consecutive", (np.array([[1, 2], [1, 2], [3, 4]]),), {"axis": 0}, tag="axis0"),
-    Row("bincount", (np.array([0, 1, 1, 3]),)),
+    Row("bincount", (np.array([0, 1, 1, 3]),), bad=(((np.array([0, -1]),), {}),)),
     Row(
         "bincount",
         (np.array([0, 1, 1, 3]),),

@@ -13,7 +13,7 @@ import numpy as np
 from ..._core import dtype as _dt
 from ..._core import host_random as _host
 from ..._core import random as _random
-from ..._core import trace_state
+from ..._core import runtime_checks, trace_state
 from ..._core.dtype import DTypeLike
 from ..._core.registry import op
 from ..._core.tensor import Tensor
@@ -322,15 +322,6 @@ def zeropad2d(x: Tensor, padding: int | Sequence[int], data_format: str = "NCHW"
 
 
 # -- one_hot, embedding -----------------------------------------------------------------------
-def _host_check_range(t, hi, msg):
-    """Paddle validates indices eagerly; under to_static there is no check (JAX clamps)."""
-    if isinstance(t, Tensor) and not trace_state.is_tracer(t._value):
-        a = np.asarray(t._value)
-        if a.size and (a.min() < 0 or a.max() >= hi):
-            bad = a.max() if a.max() >= hi else a.min()
-            raise ValueError(msg.format(bad=bad, hi=hi))
-
-
 @op("_nn_one_hot", differentiable=False, **_PRIVATE)
 def _one_hot(x, num_classes):
     return jax.nn.one_hot(x, num_classes, dtype=_dt.default_float().np)
@@ -344,11 +335,15 @@ def one_hot(x: Tensor, num_classes: int = -1) -> Tensor:
     if num_classes == -1:
         trace_state.check_concrete(x, "paddle.nn.functional.one_hot(num_classes=-1)")
         num_classes = int(np.asarray(x._value).max()) + 1
-    _host_check_range(
+    runtime_checks.check_in_range(
         x,
+        0,
         num_classes,
+        ValueError,
         "(InvalidArgument) Illegal index value, Input(input) value should be "
         "less than Input(depth), but received input ({bad}) not less than depth ({hi})",
+        "(InvalidArgument) Illegal index value, Input(input) value should be at least 0, but "
+        "received input ({bad}) less than 0",
     )
     return _one_hot(x, num_classes)
 
@@ -378,9 +373,11 @@ def embedding(
         if padding_idx >= n or padding_idx < -n:
             raise ValueError(f"padding_idx must be within [-{n}, {n}), got {padding_idx}")
         padding_idx = padding_idx % n
-    _host_check_range(
+    runtime_checks.check_in_range(
         x,
+        0,
         n,
+        ValueError,
         "(InvalidArgument) Variable value (input) of OP(embedding) expected >= 0 and "
         "< {hi}, but got {bad}. Please check input value.",
     )

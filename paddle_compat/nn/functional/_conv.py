@@ -30,6 +30,25 @@ def ntuple(v, n: int, name: str) -> tuple[int, ...]:
     return v
 
 
+def check_conv_geometry(stride, dilation, pads) -> None:
+    """Paddle's conv checks: strides and dilations > 0, explicit paddings >= 0."""
+    if any(v <= 0 for v in stride):
+        raise ValueError(
+            "(InvalidArgument) The stride of Op(Conv) should be larger than 0, but received "
+            f"stride is {min(stride)}."
+        )
+    if any(v <= 0 for v in dilation):
+        raise ValueError(
+            "(InvalidArgument) The dilation of Op(Conv) should be larger than 0, but received "
+            f"dilation is {min(dilation)}."
+        )
+    if not isinstance(pads, str) and any(v < 0 for pair in pads for v in pair):
+        raise ValueError(
+            "Invalid padding, all value should be larger than or equal to 0, but received: "
+            f"{[v for pair in pads for v in pair]}"
+        )
+
+
 def channel_last(data_format: str, nsp: int) -> bool:
     fmts = _FORMATS[nsp]
     if data_format not in fmts:
@@ -123,6 +142,7 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, data_format, nsp, 
     stride = ntuple(stride, nsp, "stride")
     dilation = ntuple(dilation, nsp, "dilation")
     pads = parse_padding(padding, nsp, cl)
+    check_conv_geometry(stride, dilation, pads)
     spatial = x.shape[1:-1] if cl else x.shape[2:]
     if pads == "SAME":
         pads, dilation = same_pads(spatial, weight.shape[2:], stride), (1,) * nsp
@@ -288,6 +308,7 @@ def _conv_transpose(
     k = weight.shape[2:]
     spatial = x.shape[1:-1] if cl else x.shape[2:]
     pads = parse_padding(padding, nsp, cl)
+    check_conv_geometry(stride, dilation, pads)
     if pads == "SAME":
         pads, dilation = same_pads(spatial, k, stride), (1,) * nsp
     elif pads == "VALID":

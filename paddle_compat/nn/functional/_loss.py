@@ -10,7 +10,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ..._core import trace_state
+from ..._core import runtime_checks, trace_state
 from ..._core.registry import op, public_signature
 from ..._core.tensor import Tensor
 
@@ -58,21 +58,27 @@ def _reduce(loss, reduction):
 
 
 # -- cross entropy ----------------------------------------------------------------------------
-def _check_labels(label, n_classes, ignore_index):
-    """Paddle checks hard labels eagerly (IndexError); under to_static there is no check."""
-    if not isinstance(label, Tensor) or trace_state.is_tracer(label._value):
+_LABEL_MSG = (
+    "(OutOfRange) label value should less than the shape of axis dimension when label "
+    "value({{bad}}) not equal to ignore_index({ignore}), But received label value as {{bad}} "
+    "and shape of axis dimension is {{hi}}"
+)
+
+
+def _check_labels(label, n_classes, ignore_index, error=IndexError, message=_LABEL_MSG):
+    """Paddle checks hard labels as its kernel runs (see ``_core/runtime_checks.py``)."""
+    if not isinstance(label, Tensor):
         return
-    a = np.asarray(label._value)
-    if a.dtype.kind == "f":
-        a = a.astype(np.int64)
-    a = a[a != ignore_index]
-    if a.size and (a.max() >= n_classes or a.min() < 0):
-        bad = a.max() if a.max() >= n_classes else a.min()
-        raise IndexError(
-            f"(OutOfRange) label value should less than the shape of axis dimension when label "
-            f"value({bad}) not equal to ignore_index({ignore_index}), But received label "
-            f"value as {bad} and shape of axis dimension is {n_classes}"
-        )
+    v = label._value
+    if trace_state.is_tracer(v):
+        if not runtime_checks.is_staging():
+            return
+        a = jnp.where(v == ignore_index, 0, v).astype(jnp.int64)
+    else:
+        a = np.asarray(v)
+        a = np.where(a == ignore_index, 0, a.astype(np.int64) if a.dtype.kind == "f" else a)
+    msg = message.format(ignore=ignore_index)
+    runtime_checks.check_in_range(a, 0, n_classes, error, msg)
 
 
 def _log_probs(input, axis, use_softmax):
@@ -269,7 +275,9 @@ def nll_loss(
     """Negative log likelihood of log-probabilities [N, C, ...] at int labels [N, ...];
     ``mean`` divides by the total weight of the non-ignored labels."""
     check_reduction(reduction, "nll_loss")
-    _check_labels(label, input.shape[1] if len(input.shape) > 1 else 0, ignore_index)
+    n = input.shape[1] if len(input.shape) > 1 else 0
+    msg = "(InvalidArgument) label should not be out of bounds."
+    _check_labels(label, n, ignore_index, ValueError, msg)
     if isinstance(weight, Tensor):
         weight = weight.detach()  # Paddle's nll kernel gives the weight no gradient
     return _nll(input, label, weight, int(ignore_index), reduction)

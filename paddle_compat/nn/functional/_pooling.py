@@ -36,6 +36,10 @@ def _geometry(spatial, kernel, stride, padding, ceil_mode, nsp, cl):
     """-> (kernel, stride, pads ((lo, hi) incl. the ceil-mode extension), out sizes, extra)."""
     k = ntuple(kernel, nsp, "kernel_size")
     s = k if stride is None else ntuple(stride, nsp, "stride")
+    if any(v <= 0 for v in s):
+        raise ValueError(
+            f"(InvalidArgument) The stride of PoolOutputSize shall not be 0, but received {min(s)}."
+        )
     pads = parse_padding(padding, nsp, cl)
     if pads == "SAME":
         pads = same_pads(spatial, k, s)
