@@ -274,7 +274,13 @@ def call_op(od: OpDef | str, *args, **kwargs):
     if od.check is not None:
         od.check(vals)
     if od.composite:
-        return call_with(od, vals)
+        try:
+            return call_with(od, vals)
+        except IndexError as e:  # also numpy's AxisError
+            if str(e).startswith("("):  # a Paddle-style error from the op or an op inside
+                raise
+            inputs = [v for v in vals.values() if isinstance(v, Tensor)]
+            raise _paddle_error((od,), inputs, _RankError(e), ValueError) from None
     return _run_op(od, vals)
 
 
@@ -684,6 +690,10 @@ def run_kernel(key, make_f, inputs, differentiable=True):
         raise _paddle_error(key, inputs, e, ValueError if shape_problem else None) from None
     except ValueError as e:
         raise _paddle_error(key, inputs, e, ValueError) from None
+    except IndexError as e:  # shape arithmetic on a rank the op does not take
+        if str(e).startswith("("):
+            raise
+        raise _paddle_error(key, inputs, _RankError(e), ValueError) from None
     except jax.errors.JaxRuntimeError as e:
         raise out_of_memory(e) or e from None
     if recorded is not None:
@@ -714,6 +724,17 @@ def _any_needs_grad(inputs) -> bool:
     return False
 
 
+class _RankError(Exception):
+    """Python's "tuple index out of range" (or numpy's AxisError) from an op's shape arithmetic:
+    an axis or a rank the inputs do not have, said in Paddle's words."""
+
+    def __init__(self, e: Exception):
+        text = str(e)
+        if "tuple index" in text or not text:
+            text = "an axis or dimension is out of range for the input's rank"
+        super().__init__(text)
+
+
 def out_of_memory(e: Exception) -> MemoryError | None:
     """XLA's RESOURCE_EXHAUSTED as Paddle's MemoryError, saying how many bytes were asked."""
     text = str(e)
@@ -726,6 +747,9 @@ def out_of_memory(e: Exception) -> MemoryError | None:
     )
 
 
+_JAX_NAMES = re.compile(r"\b(jax\.numpy|jax\.lax|jax\.nn|jnp|lax)\.")
+
+
 def _paddle_error(key, inputs, e, cls=None):
     od = key[0]
     name = od.name if isinstance(od, OpDef) else str(od)
@@ -734,7 +758,7 @@ def _paddle_error(key, inputs, e, cls=None):
         f"dtype={_leaf_name(x)})"
         for x in inputs
     )
-    msg = str(e).split("\n")[0].rstrip(".")
+    msg = _JAX_NAMES.sub("", str(e).split("\n")[0]).rstrip(".")
     if msg.startswith("("):  # already a Paddle-style message from the op itself
         return (cls or type(e))(f"{msg}. Inputs: [{desc}]" if inputs else f"{msg}.")
     where = "" if name.startswith("_") else f"{name}: "  # private kernels: no internal name
