@@ -266,6 +266,8 @@ def call_op(od: OpDef | str, *args, **kwargs):
             fast = _FAST[od] = _fast_plan(od)
         flat = _flat_inputs(od, args) if fast else None
         if flat is not None:
+            if od.check is not None:
+                od.check({**od.defaults, **dict(zip(od.tensors, args))})
             statics, types, treedef = fast
             return _run_flat(od, statics, types, treedef, *flat)
     vals = _bind(od, args, kwargs)
@@ -540,7 +542,7 @@ _FAST: dict = {}
 def _fast_plan(od: OpDef):
     """For a call with one Tensor per tensor parameter and defaults for the rest: the static
     part of the kernel key, computed once (``()`` when the op has no such plan)."""
-    if od.composite or od.dtypes is not None or od.varargs is not None or od.check is not None:
+    if od.composite or od.dtypes is not None or od.varargs is not None:
         return ()
     rest = [p for p in od.params if p not in od.tensors]
     if any(p not in od.defaults for p in rest):

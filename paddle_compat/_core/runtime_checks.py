@@ -90,7 +90,7 @@ def check_in_range(
     flat position)."""
     a, tracer = _values(t)
     if a is not None:
-        if a.size == 0:
+        if a.size == 0 or (a.min() >= lo and a.max() < hi):
             return
         bad = (a < lo) | (a >= hi)
         if bad.any():
