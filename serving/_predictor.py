@@ -155,6 +155,7 @@ class Config:
         self._optimization_level = 2
         self._deleted_passes: list[str] = []
         self._notes: set[str] = set()
+        self._batch_buckets: tuple[int, int] | None = None
 
     # model location
     def set_model(self, model_dir_or_prog_file: str, params_file: str | None = None) -> None:
@@ -418,6 +419,28 @@ class Config:
     def openvino_engine_enabled(self) -> bool:
         return False
 
+    # paddle-compat extension (not in Paddle's Config): batch buckets + bounded compile cache
+    def enable_batch_buckets(self, max_batch: int = 64, cache_size: int = 32) -> None:
+        """paddle-compat extension: pad the batch (leading dynamic) dim to the next power of two
+        up to ``max_batch`` (zero rows, outputs sliced back; a larger batch is a ValueError),
+        keep at most ``cache_size`` compiled shapes (least recently used dropped) and compile
+        a new shape outside any lock. Off by default (Paddle's behaviour: every batch size
+        runs as given); the HTTP server turns it on. See docs/serving.md."""
+        if int(max_batch) < 1 or int(cache_size) < 1:
+            raise ValueError(
+                f"(InvalidArgument) enable_batch_buckets: max_batch and cache_size must be "
+                f">= 1, got {max_batch} and {cache_size}."
+            )
+        self._batch_buckets = (int(max_batch), int(cache_size))
+
+    def disable_batch_buckets(self) -> None:
+        """paddle-compat extension: every batch size compiles its own executable (default)."""
+        self._batch_buckets = None
+
+    def batch_buckets_enabled(self) -> bool:
+        """paddle-compat extension: whether ``enable_batch_buckets`` is on."""
+        return self._batch_buckets is not None
+
     def _compiler_options(self, device) -> dict:
         """XLA options with a meaning here: on CPU, one math thread (Paddle's default) compiles
         single-threaded Eigen kernels; more threads use XLA's intra-op thread pool."""
@@ -571,7 +594,31 @@ class Predictor:
                 raise RuntimeError(f"(NotFound) {e}") from None
             self._device = config._jax_device()
             self._params = [jax.device_put(a, self._device) for a in self._art.arrays()]
-        self._fn = self._art.callable(config._compiler_options(self._device))
+        options = config._compiler_options(self._device)
+        try:
+            self._fn = self._art.callable(options)
+        except saved_model.ArtifactError:
+            raise
+        except Exception as e:  # jax.export.deserialize on a damaged file: struct.error...
+            raise saved_model.ArtifactError(
+                f"{self._art.program_path} cannot be read as a saved program ({e}); the "
+                "file is damaged: save the model again."
+            ) from None
+        self._exec = None  # batch buckets (Config.enable_batch_buckets), shared by clones
+        if _share is not None and _share._config._batch_buckets == config._batch_buckets:
+            self._exec = _share._exec
+        elif config._batch_buckets is not None:
+            from ._buckets import Executables
+
+            max_batch, cache_size = config._batch_buckets
+            self._exec = Executables(
+                self._art.exported,
+                self._params,
+                self._art.inputs,
+                max_batch=max_batch,
+                cache_size=cache_size,
+                compiler_options=options,
+            )
         self._inputs = {s.name: Tensor(s, True, self._device) for s in self._art.inputs}
         self._outputs = {s.name: Tensor(s, False, self._device) for s in self._art.outputs}
         self._in_list = list(self._inputs.values())
@@ -617,6 +664,15 @@ class Predictor:
             else saved_model.check_input(s, a)
             for s, want, a in zip(self._art.inputs, self._in_dtypes, arrays)
         ]
+        if self._exec is not None:
+            from ._buckets import BatchTooLarge
+
+            try:
+                return self._exec.run(arrays)
+            except BatchTooLarge as e:
+                raise ValueError(
+                    f"(InvalidArgument) {e}: Config.enable_batch_buckets(max_batch=...)."
+                ) from None
         try:  # numpy inputs follow the (committed) parameters onto their device
             return self._fn(self._params, arrays)
         except ValueError as e:  # e.g. two inputs whose shared dynamic dims differ

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 import warnings
 
 import numpy as np
@@ -179,3 +180,139 @@ def test_clone_pool_and_threads(model):
         t.join(timeout=120)
     assert not errors, errors[0]
     assert not any(t.is_alive() for t in threads)
+
+
+# -- batch buckets (paddle-compat extension: Config.enable_batch_buckets) ----------------------
+def test_batch_buckets_knob(model):
+    prefix, d = model
+    cfg = pi.Config(prefix)
+    assert not cfg.batch_buckets_enabled()  # off by default: Paddle's behaviour
+    assert pi.create_predictor(cfg)._exec is None
+    with pytest.raises(ValueError, match="max_batch and cache_size must be >= 1"):
+        cfg.enable_batch_buckets(0)
+    cfg.enable_batch_buckets(max_batch=16, cache_size=8)
+    assert cfg.batch_buckets_enabled()
+    p = pi.create_predictor(cfg)
+    h, o = p.get_input_handle("x"), p.get_output_handle("fetch_name_0")
+    for n in (1, 2, 3, 5, 7, 9, 13, 16):  # padded to 1, 2, 4, 8, 8, 16, 16, 16
+        h.copy_from_cpu(d["x"][:n])
+        p.run()
+        assert o.shape() == [n, OUT]
+        np.testing.assert_allclose(o.copy_to_cpu(), d["y"][:n], rtol=1e-5, atol=1e-5)
+    outs = p.clone().run([paddle.to_tensor(d["x"][:6])])  # clones share the executables
+    np.testing.assert_allclose(outs[0].numpy(), d["y"][:6], rtol=1e-5, atol=1e-5)
+    st = p._exec.stats()
+    assert st["buckets"] == [1, 2, 4, 8, 16] and st["compiles"] == 5, st
+    h.copy_from_cpu(d["x"][:17])
+    with pytest.raises(ValueError, match="17 rows exceeds the largest batch bucket"):
+        p.run()
+    cfg.disable_batch_buckets()
+    assert not cfg.batch_buckets_enabled()
+
+
+def test_padded_rows_do_not_change_real_rows(model):
+    """Bucketing pads with zero rows and slices: valid because this model (like any inference
+    model without batch-mixing ops) computes each row on its own; the bucket's executable
+    gives the real rows the same values whatever the padding holds."""
+    prefix, d = model
+    cfg = pi.Config(prefix)
+    cfg.enable_batch_buckets(8)
+    p = pi.create_predictor(cfg)
+    x = d["x"][:3]
+    zero_pad = p.run([paddle.to_tensor(x)])[0].numpy()
+    ex = p._exec
+    key = (((4, IN), np.dtype("float32")),)
+    junk = np.concatenate([x, np.full((1, IN), 1e6, "float32")])
+    junk_pad = np.asarray(ex.executable(key)(p._params, [junk])[0])[:3]
+    np.testing.assert_allclose(junk_pad, zero_pad, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(zero_pad, d["y"][:3], rtol=1e-5, atol=1e-5)
+
+
+def _seq_model():
+    """A jax.export'ed ``(params, [x[b, s]]) -> [x * w, x.sum(1)]`` with two dynamic dims."""
+    import jax
+    import jax.numpy as jnp
+
+    from paddle_compat._export import IOSpec
+
+    b, s = jax.export.symbolic_shape("b, s")
+    fn = jax.jit(lambda ps, xs: [xs[0] * ps[0], xs[0].sum(1)])
+    exp = jax.export.export(fn)(
+        [jax.ShapeDtypeStruct((), jnp.float32)], [jax.ShapeDtypeStruct((b, s), jnp.float32)]
+    )
+    return exp, [np.float32(2.0)], [IOSpec("x", [-1, -1], "float32")]
+
+
+def test_compile_cache_is_bounded_lru():
+    from serving._buckets import Executables
+
+    exp, params, specs = _seq_model()
+    ex = Executables(exp, params, specs, max_batch=8, cache_size=3)
+    assert ex.bucketing  # b leads every output; s is compiled per exact size
+    for s in (1, 2, 3, 4, 5, 1, 5):
+        x = np.arange(3 * s, dtype="float32").reshape(3, s)
+        y, tot = ex.run([x])
+        np.testing.assert_array_equal(y, x * 2)
+        np.testing.assert_array_equal(tot, x.sum(1))
+    st = ex.stats()  # 1..5 compiled (bucket 4); 1 was evicted: compiled again; 5 a hit
+    assert st["compiles"] == 6 and st["evictions"] == 3 and st["compiled_shapes"] == 3, st
+
+
+def test_compile_runs_outside_the_execution_lock():
+    from serving._buckets import Executables
+
+    exp, params, specs = _seq_model()
+    ex = Executables(exp, params, specs, max_batch=8, cache_size=8)
+    lock = threading.Lock()
+    warm = np.ones((1, 4), "float32")
+    ex.run([warm], lock)
+    gate, real = threading.Event(), ex._compile
+    entered = threading.Event()
+
+    def slow_compile(key):
+        entered.set()
+        assert gate.wait(30)
+        return real(key)
+
+    ex._compile = slow_compile
+    new = np.ones((3, 4), "float32")  # bucket 4: not compiled yet
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(ex.run([new], lock)))]
+    threads.append(threading.Thread(target=lambda: results.append(ex.run([new], lock))))
+    for t in threads:
+        t.start()
+    assert entered.wait(30)
+    t0 = time.perf_counter()
+    np.testing.assert_array_equal(ex.run([warm], lock)[0], warm * 2)  # not behind the compile
+    assert time.perf_counter() - t0 < 5 and all(t.is_alive() for t in threads)
+    gate.set()
+    for t in threads:
+        t.join(30)
+    assert len(results) == 2 and ex.stats()["compiles"] == 2  # the new shape compiled once
+    np.testing.assert_array_equal(results[0][0], new * 2)
+
+
+def test_bucketing_needs_a_leading_batch_dim():
+    import jax
+    import jax.numpy as jnp
+
+    from paddle_compat._export import IOSpec
+    from serving._buckets import Executables, batch_layout, bucket_of, bucket_sizes
+
+    assert bucket_sizes(64) == [1, 2, 4, 8, 16, 32, 64] and bucket_sizes(48)[-2:] == [32, 48]
+    assert [bucket_of(n, 48) for n in (0, 1, 3, 33, 48)] == [1, 1, 4, 48, 48]
+    (b,) = jax.export.symbolic_shape("b")
+    f32 = jnp.float32
+    cases = [  # (function, input shape, bucketed?)
+        (lambda ps, xs: [xs[0] + 1], (b, 3), True),
+        (lambda ps, xs: [xs[0].sum(0)], (b, 3), False),  # an output without the batch dim
+        (lambda ps, xs: [xs[0] @ xs[0]], (b, b), False),  # b elsewhere
+        (lambda ps, xs: [xs[0] + 1], (3, b), False),  # not leading
+    ]
+    for fn, shape, want in cases:
+        exp = jax.export.export(jax.jit(fn))([], [jax.ShapeDtypeStruct(shape, f32)])
+        assert (batch_layout(exp, 1) is not None) is want, shape
+        ex = Executables(
+            exp, [], [IOSpec("x", [-1 if not isinstance(d, int) else d for d in shape], "float32")]
+        )
+        assert ex.bucketing is want
