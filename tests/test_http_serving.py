@@ -223,6 +223,26 @@ BAD = [
     ),
     ("unknown top field", {"inputs": {"x": [[0.0] * IN]}, "foo": 1}, 400, "unknown field"),
     ("too large", b"[" + b"0," * (600 * 1024) + b"0]", 413, "exceeds the limit"),
+    ("batch over max", {"inputs": {"x": [[0.0] * IN] * 65}}, 413, "largest batch bucket (64)"),
+]
+# b64 and "shape" fields: checked before any allocation (issue 9: [2**32, 2**32] was a 500)
+_B64 = {"b64": "", "dtype": "float32"}
+BAD += [
+    (f"shape {name}", {"inputs": {"x": {**item, "shape": shape}}}, 400, msg)
+    for name, item, shape, msg in [
+        ("b64 2**32 x 2**32", _B64, [2**32, 2**32], "does not match the model's [-1, 16]"),
+        ("b64 2**32 rows", _B64, [2**32, IN], "0 bytes of data, shape [4294967296, 16]"),
+        ("b64 2**64 rows", _B64, [2**64, IN], '"shape" must be a list of ints >= 0'),
+        ("b64 negative", _B64, [-1, IN], '"shape" must be a list of ints >= 0'),
+        ("b64 float dim", _B64, [1.5, IN], '"shape" must be a list of ints >= 0'),
+        ("b64 str dim", _B64, ["2", IN], '"shape" must be a list of ints >= 0'),
+        ("b64 bool dim", _B64, [True, IN], '"shape" must be a list of ints >= 0'),
+        ("b64 not list", _B64, 16, '"shape" must be a list'),
+        ("b64 rank", _B64, [IN], "does not match the model's"),
+        ("data 2**63 rows", {"data": [0.0] * IN}, [2**63, IN], '"shape" must be a list'),
+        ("data two -1", {"data": [0.0] * IN}, [-1, -1], '"shape" must be a list'),
+        ("data 2**32 cols", {"data": [0.0] * IN}, [1, 2**32], "does not match the model's"),
+    ]
 ]
 
 
@@ -276,3 +296,160 @@ def test_parse_inputs_dtype_rules():
         parse_inputs(
             {"inputs": {"ids": {"data": [[1, 2, 3]], "dtyp": "int64"}, "w": [1, 2, 3]}}, specs
         )
+
+
+def test_batch_buckets(server):
+    """Every batch size runs in one of 7 buckets (1, 2, 4, ..., 64): 64 sizes, <= 7 compiles."""
+    port, _, d = server
+    status, meta = request(port, "GET", "/v1/metadata")
+    assert meta["buckets"] == [1, 2, 4, 8, 16, 32, 64] and meta["max_batch"] == 64
+    assert meta["cache_size"] == 32 and meta["max_connections"] == 128
+    for n in list(range(1, 10)) + [31, 33, 63, 64]:
+        status, body = predict(port, d["x"][:n])
+        assert status == 200, body
+        got = np.array(body["outputs"]["fetch_name_0"]["data"], "float32")
+        np.testing.assert_allclose(got, d["y"][:n], rtol=1e-5, atol=1e-5)
+    h = request(port, "GET", "/health")[1]
+    assert h["compiled_shapes"] <= 7 and h["compiles"] <= 7 and h["evictions"] == 0, h
+
+
+@pytest.fixture(scope="module")
+def limited(server):
+    """An in-process server with small limits: 3 connections, 1 s per request."""
+    import threading
+
+    from serving._http import serve
+
+    srv = serve(server[1], 0, max_connections=3, request_timeout=1.0)
+    t = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    t.start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+def _read_answer(s: socket.socket, limit: float) -> tuple[bytes, float]:
+    """Everything the server sends until it closes (or ``limit`` s), and when it closed."""
+    t0, buf = time.monotonic(), b""
+    s.settimeout(limit)
+    try:
+        while chunk := s.recv(65536):
+            buf += chunk
+    except (TimeoutError, ConnectionResetError):
+        pass
+    return buf, time.monotonic() - t0
+
+
+SLOW = [  # (what the client sends, one piece every 0.2 s; expected answer)
+    ("trickled request line", [b"POST /v1/predict HTTP/1.1\r\n"] + [b"X"] * 25, b" 408 "),
+    ("trickled headers", [b"POST /v1/predict HTTP/1.1\r\n"] + [b"X-A: b\r\n"] * 25, b" 408 "),
+    (
+        "stalled body",
+        [b"POST /v1/predict HTTP/1.1\r\nContent-Length: 100\r\n\r\n{"] + [b" "] * 25,
+        b" 408 ",
+    ),
+    ("idle connection", [], b""),  # closed without an answer
+]
+
+
+@pytest.mark.parametrize("name,pieces,answer", SLOW, ids=[c[0] for c in SLOW])
+def test_request_deadline(limited, name, pieces, answer):
+    """A request must arrive within request_timeout (1 s) of its first byte, however slowly
+    it trickles in; an idle connection is closed after the same time."""
+    import threading
+
+    with socket.create_connection(("127.0.0.1", limited.server_address[1])) as s:
+
+        def trickle():
+            try:
+                for p in pieces:
+                    s.sendall(p)
+                    time.sleep(0.2)
+            except OSError:
+                pass  # the server closed the connection
+
+        t = threading.Thread(target=trickle, daemon=True)
+        t.start()
+        buf, took = _read_answer(s, 10)
+    assert took < 4, took  # not the 5 s the client would take
+    assert buf.startswith(b"HTTP/1.1" + answer) if answer else buf == b"", buf[:200]
+    if answer:
+        assert b"did not arrive within 1 s" in buf
+
+
+def test_connection_cap_answers_503(limited, server):
+    port, d = limited.server_address[1], server[2]
+    held = [http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT) for _ in range(3)]
+    try:
+        for c in held:  # three keep-alive connections: the cap
+            c.request("GET", "/health")
+            assert c.getresponse().read()
+        before = limited.rejected
+        status, body = predict(port, d["x"][:1])
+        assert status == 503 and "limit of 3 open connections" in body["error"]["message"]
+        assert limited.rejected == before + 1
+    finally:
+        for c in held:
+            c.close()
+    deadline = time.time() + 10
+    while limited.active and time.time() < deadline:
+        time.sleep(0.02)
+    status, body = predict(port, d["x"][:1])  # slots are free again
+    assert status == 200, body
+
+
+def _corrupt(prefix: str, how: str) -> None:
+    manifest = prefix + ".json"
+    with open(manifest) as f:
+        m = json.load(f)
+    if how.startswith("program"):
+        with open(prefix + ".stablehlo", "rb") as f:
+            data = bytearray(f.read())
+        if how.startswith("program bytes"):
+            data[100:164] = b"\xff" * 64
+        else:  # truncated: jax.export.deserialize fails (struct.error)
+            data = data[: len(data) // 2]
+        with open(prefix + ".stablehlo", "wb") as f:
+            f.write(data)
+        if how.endswith("hash updated"):
+            import hashlib
+
+            m["program_sha256"] = hashlib.sha256(data).hexdigest()
+    elif how == "no inputs key":
+        del m["inputs"]
+    elif how == "unknown dtype":
+        m["inputs"][0]["dtype"] = "float33"
+    with open(manifest, "w") as f:
+        json.dump(m, f)
+
+
+def test_cli_bad_model_exits_2_with_one_line(server, tmp_path):
+    """python -m serving on a damaged model: one ``serving: ...`` line on stderr, exit 2."""
+    import shutil
+
+    cases = ["program bytes", "program truncated, hash updated", "no inputs key", "unknown dtype"]
+    procs = []
+    for i, how in enumerate(cases):
+        d = tmp_path / f"m{i}"
+        shutil.copytree(os.path.dirname(server[1]), d)
+        prefix = str(d / os.path.basename(server[1]))
+        _corrupt(prefix, how)
+        cmd = [sys.executable, "-m", "serving", "--model", prefix, "--port", "0"]
+        procs.append(
+            subprocess.Popen(
+                cmd,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+            )
+        )
+    for how, p in zip(cases, procs):
+        try:
+            out, err = p.communicate(timeout=60)
+        finally:
+            p.kill()
+        lines = err.strip().splitlines()
+        assert p.returncode == 2, (how, p.returncode, err[-2000:])
+        assert len(lines) == 1 and lines[0].startswith("serving: "), (how, err[-2000:])
+        assert "Traceback" not in err and out == ""
