@@ -200,6 +200,28 @@ def promote_types(a: DType, b: DType) -> DType:
     )
 
 
+def _kind(d: DType) -> int:
+    return 0 if d is bool_ else 1 if d in _INTS else 2 if d in _FLOATS else 3
+
+
+def promote_with_0d(a: DType, a_0d: bool, b: DType, b_0d: bool, keep_nd: bool) -> DType:
+    """Paddle 3.3's result dtype for its arithmetic and comparison ops when an operand is a
+    0-D Tensor: across kinds (bool < int < float) the higher kind's dtype (``int32[2] +
+    float64[]`` is float64); within a kind the N-D operand's dtype when ``keep_nd``
+    (``float32[2] + float64[]`` is float32; floor_divide promotes instead), else the wider
+    (two 0-D ints too: ``int32[] + int64[]`` is int64). Complex operands promote as usual."""
+    if not (a_0d or b_0d) or a in _COMPLEX or b in _COMPLEX:
+        return promote_types(a, b)
+    ka, kb = _kind(a), _kind(b)
+    if ka != kb:
+        return a if ka > kb else b
+    if keep_nd and a_0d != b_0d:
+        return b if a_0d else a
+    if ka == 1:
+        return to_dtype(jnp.promote_types(a.np, b.np))
+    return promote_types(a, b)
+
+
 def scalar_result_dtype(t: DType, scalar) -> DType:
     """Dtype of ``tensor <op> python_scalar``: the tensor's dtype wins unless the scalar is a
     float and the tensor is int/bool (then the default float dtype), or the scalar is an int and

@@ -94,6 +94,7 @@ class OpDef:
     n_positional: int = 0  # parameters before *args
     tensor_modules: tuple[str, ...] = ()  # Paddle's paddle.tensor.<module>s exposing the op
     check: Callable | None = None  # checks of input values, before the kernel (runtime_checks)
+    promote_0d: str | None = None  # a 0-D Tensor operand in promotion: "keep_nd" / "kind"
 
     __signature__ = _PublicSignature()
 
@@ -164,6 +165,7 @@ def op(
     amp: str = "promote",
     tensor_modules: tuple[str, ...] | None = None,
     check: Callable[[dict], None] | None = None,
+    promote_0d: str | None = None,
 ):
     """Register ``fn`` as the Paddle op ``name``: the one place that declares its names.
 
@@ -188,6 +190,9 @@ def op(
         (default: from the defining file, see ``_TENSOR_MODULE_OF_FILE``).
     check: called with the bound arguments before the kernel runs, to check input values
         as Paddle's kernel does (indices in range: ``_core/runtime_checks.py``).
+    promote_0d: Paddle's arithmetic and comparison ops let a 0-D Tensor operand mix kinds
+        (``int32[2] + float64[]`` is float64, ``dtype.promote_with_0d``); "keep_nd": within a
+        kind the N-D operand's dtype wins, "kind": within a kind the usual promotion.
     """
     if amp not in ("white", "black", "black_always", "promote"):
         raise ValueError(
@@ -242,6 +247,7 @@ def op(
                 else tuple(tensor_modules)
             ),
             check=check,
+            promote_0d=promote_0d,
         )
         if name in REGISTRY:
             raise ValueError(f"op {name!r} registered twice")
@@ -445,9 +451,15 @@ def _promote_plan(od: OpDef, leaves, leaf_param):
     if len(idx) == 0:
         return None
     tensor_dt = None
-    for i in idx:
-        d = _leaf_dtype(leaves[i])
-        if d is not None:
+    typed = [i for i in idx if _leaf_dtype(leaves[i]) is not None]
+    if od.promote_0d is not None and len(typed) == 2:
+        (a, b), (na, nb) = [_leaf_dtype(leaves[i]) for i in typed], [leaves[i] for i in typed]
+        tensor_dt = _dt.promote_with_0d(
+            a, len(na.shape) == 0, b, len(nb.shape) == 0, od.promote_0d == "keep_nd"
+        )
+    else:
+        for i in typed:
+            d = _leaf_dtype(leaves[i])
             tensor_dt = d if tensor_dt is None else _dt.promote_types(tensor_dt, d)
     if tensor_dt is None:
         target = None
@@ -523,7 +535,10 @@ def _run_op(od: OpDef, vals: dict, amp=None):
                 for x, p in zip(leaves, leaf_param)
             ]
         # promotion sees the dtypes after the AMP casts
-        seen = [x if t is None else np.empty((), t) for x, t in zip(leaves, targets)]
+        seen = [
+            x if t is None else np.broadcast_to(np.empty((), t), tuple(x.shape))
+            for x, t in zip(leaves, targets)
+        ]
         casts = _casts(od, seen, leaf_param) if od.promote else (None,) * len(leaves)
         casts = tuple(t if c is None else c for c, t in zip(casts, targets))
         promoted = bool(od.promote) and any(p in od.promote for p in leaf_param)

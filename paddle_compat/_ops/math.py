@@ -24,7 +24,10 @@ def _float_in(x):
 _BIN = dict(tensors=("x", "y"), promote=("x", "y"))
 
 
-@op("add", inplace="add_", **_BIN)
+_ARITH = dict(promote_0d="keep_nd", **_BIN)  # a 0-D Tensor operand may mix kinds (Paddle)
+
+
+@op("add", inplace="add_", **_ARITH)
 def add(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.add(x, y)
 
@@ -35,7 +38,7 @@ def add(x: jax.Array, y: jax.Array) -> jax.Array:
     inplace_aliases=("sub_",),
     inplace="subtract_",
     extra_names=("sub",),
-    **_BIN,
+    **_ARITH,
 )
 def subtract(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.subtract(x, y)
@@ -48,7 +51,7 @@ def subtract(x: jax.Array, y: jax.Array) -> jax.Array:
     inplace_aliases=("mul_",),
     inplace="multiply_",
     extra_names=("mul",),
-    **_BIN,
+    **_ARITH,
 )
 def multiply(x: jax.Array, y: jax.Array) -> jax.Array:
     if x.dtype == jnp.bool_:
@@ -62,7 +65,7 @@ def multiply(x: jax.Array, y: jax.Array) -> jax.Array:
     extra_names=("div", "true_divide"),
     method_aliases=("div", "true_divide"),
     inplace_aliases=("div_",),
-    **_BIN,
+    **_ARITH,
 )
 def divide(x: jax.Array, y: jax.Array) -> jax.Array:
     """True division; int inputs give the default float dtype."""
@@ -91,7 +94,13 @@ def _check_int_divisor(v):
         )
 
 
-@op("floor_divide", inplace="floor_divide_", check=_check_int_divisor, **_BIN)
+@op(
+    "floor_divide",
+    inplace="floor_divide_",
+    check=_check_int_divisor,
+    promote_0d="kind",
+    **_BIN,
+)
 def floor_divide(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.floor_divide(x, y)
 
@@ -103,13 +112,13 @@ def floor_divide(x: jax.Array, y: jax.Array) -> jax.Array:
     inplace="remainder_",
     extra_names=("mod", "floor_mod"),
     check=_check_int_divisor,
-    **_BIN,
+    **_ARITH,
 )
 def remainder(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.remainder(x, y)
 
 
-@op("pow", amp="black", inplace="pow_", **_BIN)
+@op("pow", amp="black", inplace="pow_", **_ARITH)
 def pow(x: jax.Array, y: jax.Array) -> jax.Array:  # noqa: A001 - Paddle's name
     return jnp.power(x, y)
 
@@ -305,7 +314,13 @@ def addmm(
 
 
 # -- comparisons and logic (no gradient) ------------------------------------------------------
-_CMP = dict(tensors=("x", "y"), promote=("x", "y"), differentiable=False, tensor_modules=("logic",))
+_CMP = dict(
+    tensors=("x", "y"),
+    promote=("x", "y"),
+    promote_0d="keep_nd",
+    differentiable=False,
+    tensor_modules=("logic",),
+)
 
 
 @op("equal", extra_names=("eq",), method_aliases=("eq",), inplace="equal_", **_CMP)

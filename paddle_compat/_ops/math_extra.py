@@ -53,7 +53,7 @@ def logaddexp(x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.logaddexp(*_same_float(x, y))
 
 
-@op("copysign", inplace="copysign_", promote=("x", "y"), **_BIN)
+@op("copysign", inplace="copysign_", promote=("x", "y"), promote_0d="keep_nd", **_BIN)
 def copysign(x: jax.Array, y: jax.Array) -> jax.Array:
     """Magnitude of x with the sign of y (int inputs keep their dtype)."""
     if jnp.issubdtype(x.dtype, jnp.inexact):

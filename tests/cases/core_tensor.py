@@ -47,6 +47,27 @@ def case_promotion():
     ]
 
 
+def case_promotion_0d():
+    """A 0-D Tensor operand: across kinds the higher kind's dtype, within a kind the N-D
+    operand's (floor_divide and two 0-D operands: the wider)."""
+    pairs = [
+        ("int32", [2], "float64", []),
+        ("float32", [2], "float64", []),
+        ("int32", [], "int64", []),
+        ("float64", [], "float32", [2]),
+        ("int64", [2], "int32", []),
+        ("bool", [2], "int32", []),
+        ("float16", [], "float32", []),
+    ]
+    ops = [paddle.add, paddle.subtract, paddle.multiply, paddle.divide, paddle.floor_divide]
+    ops += [paddle.remainder, paddle.pow, paddle.equal, paddle.less_than, paddle.copysign]
+    return [
+        str(op(paddle.ones(sa, a), paddle.ones(sb, b)).dtype)
+        for op in ops
+        for a, sa, b, sb in pairs
+    ]
+
+
 def case_promotion_errors():
     i32 = paddle.ones([2], dtype="int32")
     return [
