@@ -254,9 +254,10 @@ def take(x: Tensor, index: Tensor, mode: str = "raise") -> Tensor:
         )
     if not isinstance(index, Tensor) or not jnp.issubdtype(index._value.dtype, jnp.integer):
         raise TypeError("(InvalidType) take: the dtype of 'index' must be int32 or int64.")
-    if mode == "raise":
+    if mode == "raise":  # Paddle adds numel to a negative index, then checks [-numel, numel)
+        i = index._value
         runtime_checks.check_in_range(
-            index,
+            jnp.where(i < 0, i + x.size, i),
             -x.size,
             x.size,
             ValueError,
