@@ -1,83 +1,38 @@
 """``paddle.save(state_dict, path, safetensors=True)`` / ``paddle.load(path, safetensors=True)``
-without the ``safetensors`` package: the format is an 8-byte little-endian header length, a
-JSON header ``{name: {dtype, shape, data_offsets}}`` padded with spaces to 8 bytes, then the
-raw little-endian tensor bytes."""
+through the maintained ``safetensors`` package, as Paddle does: its Rust core validates the
+header (offsets inside the file, no overlaps, sizes matching shapes) and files are read
+memory-mapped. Names load in sorted order (``safe_open``'s, as in Paddle); a header that does not
+validate is a ``ValueError`` naming the file."""
 
 from __future__ import annotations
 
 import io
-import json
-import struct
 
 import ml_dtypes
 import numpy as np
+import safetensors
+import safetensors.numpy
 
-__all__ = ["save_state_dict", "load_state_dict", "to_bytes", "from_bytes"]
+__all__ = ["save_state_dict", "load_state_dict"]
 
-_CODE_OF = {
-    np.dtype(np.bool_): "BOOL",
-    np.dtype(np.uint8): "U8",
-    np.dtype(np.int8): "I8",
-    np.dtype(np.int16): "I16",
-    np.dtype(np.uint16): "U16",
-    np.dtype(np.int32): "I32",
-    np.dtype(np.uint32): "U32",
-    np.dtype(np.int64): "I64",
-    np.dtype(np.uint64): "U64",
-    np.dtype(np.float16): "F16",
-    np.dtype(ml_dtypes.bfloat16): "BF16",
-    np.dtype(np.float32): "F32",
-    np.dtype(np.float64): "F64",
-    np.dtype(ml_dtypes.float8_e4m3fn): "F8_E4M3",
-    np.dtype(ml_dtypes.float8_e5m2): "F8_E5M2",
-    np.dtype(np.complex64): "C64",
+_DTYPE_OF_CODE = {  # safetensors' dtype codes
+    "BOOL": np.bool_,
+    "U8": np.uint8,
+    "I8": np.int8,
+    "I16": np.int16,
+    "U16": np.uint16,
+    "I32": np.int32,
+    "U32": np.uint32,
+    "I64": np.int64,
+    "U64": np.uint64,
+    "F16": np.float16,
+    "BF16": ml_dtypes.bfloat16,
+    "F32": np.float32,
+    "F64": np.float64,
+    "F8_E4M3": ml_dtypes.float8_e4m3fn,
+    "F8_E5M2": ml_dtypes.float8_e5m2,
+    "C64": np.complex64,
 }
-_DTYPE_OF = {v: k for k, v in _CODE_OF.items()}
-
-
-def to_bytes(arrays: dict, metadata: dict | None = None) -> bytes:
-    """Serialize ``{name: ndarray}`` in the safetensors format."""
-    order = sorted(arrays, key=lambda k: (-np.asarray(arrays[k]).dtype.itemsize, k))
-    header, blobs, offset = {}, [], 0
-    if metadata:
-        header["__metadata__"] = {str(k): str(v) for k, v in metadata.items()}
-    for name in order:
-        a = np.require(arrays[name], requirements="C")  # keeps 0-d (ascontiguousarray makes it 1-d)
-        if a.dtype not in _CODE_OF:
-            raise TypeError(f"safetensors cannot store dtype {a.dtype} (tensor '{name}').")
-        data = a.tobytes()
-        header[name] = {
-            "dtype": _CODE_OF[a.dtype],
-            "shape": list(a.shape),
-            "data_offsets": [offset, offset + len(data)],
-        }
-        blobs.append(data)
-        offset += len(data)
-    h = json.dumps(header, separators=(",", ":")).encode()
-    h += b" " * (-len(h) % 8)
-    return struct.pack("<Q", len(h)) + h + b"".join(blobs)
-
-
-def from_bytes(buf: bytes) -> dict:
-    """Parse a safetensors buffer into ``{name: ndarray}`` (in header order)."""
-    if len(buf) < 8:
-        raise ValueError("not a safetensors file (shorter than its header size)")
-    (n,) = struct.unpack("<Q", buf[:8])
-    if n > len(buf) - 8:
-        raise ValueError("not a safetensors file (header larger than the file)")
-    header = json.loads(buf[8 : 8 + n])
-    base = 8 + n
-    out = {}
-    for name, info in header.items():
-        if name == "__metadata__":
-            continue
-        dtype = _DTYPE_OF.get(info["dtype"])
-        if dtype is None:
-            raise ValueError(f"unsupported safetensors dtype {info['dtype']} for '{name}'")
-        b, e = info["data_offsets"]
-        a = np.frombuffer(buf[base + b : base + e], dtype=dtype).reshape(info["shape"])
-        out[name] = a.copy()
-    return out
 
 
 def save_state_dict(state_dict: dict, path, write) -> None:
@@ -90,20 +45,41 @@ def save_state_dict(state_dict: dict, path, write) -> None:
             raise TypeError(
                 f"safetensors=True stores Tensors only, but '{k}' is a {type(v).__name__}."
             )
-        arrays[str(k)] = np.asarray(v._value)
-    data = to_bytes(arrays)
+        arrays[str(k)] = np.require(np.asarray(v._value), requirements="C")
+    data = safetensors.numpy.save(arrays)
     write(path, lambda f: f.write(data))
 
 
-def load_state_dict(path, return_numpy: bool) -> dict:
-    from .serialization import _host_array, _numpy_to_tensor
-
+def _read(path) -> dict:
+    """``{name: ndarray}`` in sorted name order."""
     if isinstance(path, io.BytesIO):
-        buf = path.read()
-    else:
-        with open(path, "rb") as f:
-            buf = f.read()
-    arrays = from_bytes(buf)
+        return _from_views(safetensors.deserialize(path.getvalue()))
+    with safetensors.safe_open(path, framework="np") as f:
+        names = list(f.keys())
+        if any(f.get_slice(k).get_dtype() in ("F8_E4M3", "F8_E5M2") for k in names):
+            with open(path, "rb") as raw:  # numpy has no float8: validated views instead
+                return _from_views(safetensors.deserialize(raw.read()))
+        return {k: f.get_tensor(k) for k in names}
+
+
+def _from_views(views) -> dict:
+    out = {}
+    for name, v in sorted(views, key=lambda kv: kv[0]):
+        if v["dtype"] not in _DTYPE_OF_CODE:
+            raise KeyError(f"tensor '{name}' has the dtype {v['dtype']}, which Paddle has not")
+        out[name] = np.frombuffer(v["data"], dtype=_DTYPE_OF_CODE[v["dtype"]]).reshape(v["shape"])
+    return out
+
+
+def load_state_dict(path, return_numpy: bool) -> dict:
+    from .serialization import _host_array, _numpy_to_tensor, _shown
+
+    try:
+        arrays = _read(path)
+    except (safetensors.SafetensorError, KeyError, OSError) as e:
+        raise ValueError(
+            f"`paddle.load` can not parse the safetensors file:{_shown(path)}: {e}"
+        ) from None
     if return_numpy:
         return {
             k: _host_array(v) if v.dtype == ml_dtypes.bfloat16 else v for k, v in arrays.items()

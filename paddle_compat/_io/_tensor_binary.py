@@ -12,6 +12,7 @@ Layout, measured on Paddle 3.3.1 (all little-endian)::
 
 from __future__ import annotations
 
+import math
 import struct
 
 import ml_dtypes
@@ -84,11 +85,45 @@ def dense_tensor_to_bytes(arr: np.ndarray, lod=()) -> bytes:
     return b"".join(out)
 
 
-def _read_exact(f, n: int) -> bytes:
-    b = f.read(n)
-    if len(b) != n:
-        raise ValueError("truncated Paddle binary tensor stream")
-    return b
+_CHUNK = 64 << 20  # reads from a stream of unknown length grow by this much at most
+
+
+def _bytes_left(f) -> int | None:
+    try:
+        pos = f.tell()
+        end = f.seek(0, 2)
+        f.seek(pos)
+        return end - pos
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _read_exact(f, n: int) -> bytearray:
+    """``n`` bytes of ``f`` (writable, for a copy-free array); a length field larger than what
+    the stream holds raises instead of allocating it."""
+    left = _bytes_left(f)
+    if left is not None and left < n:
+        raise ValueError(f"truncated Paddle binary tensor stream: {n} bytes expected, {left} left")
+    buf = bytearray(n) if left is not None else bytearray()
+    if left is not None:
+        view, got = memoryview(buf), 0
+        while got < n:
+            k = f.readinto(view[got:])
+            if not k:
+                break
+            got += k
+        view.release()
+        if got == n:
+            return buf
+        raise ValueError(f"truncated Paddle binary tensor stream: {n} bytes expected, {got} found")
+    while len(buf) < n:
+        chunk = f.read(min(n - len(buf), _CHUNK))
+        if not chunk:
+            raise ValueError(
+                f"truncated Paddle binary tensor stream: {n} bytes expected, {len(buf)} found"
+            )
+        buf += chunk
+    return buf
 
 
 def read_dense_tensor(f) -> tuple[np.ndarray, list]:
@@ -127,6 +162,5 @@ def read_dense_tensor(f) -> tuple[np.ndarray, list]:
     if var_type not in DTYPE_OF_VAR_TYPE or any(d < 0 for d in dims):
         raise ValueError(f"unsupported TensorDesc (data_type={var_type}, dims={dims})")
     dtype = DTYPE_OF_VAR_TYPE[var_type]
-    count = int(np.prod(dims, dtype=np.int64))
-    data = _read_exact(f, count * dtype.itemsize)
-    return np.frombuffer(data, dtype=dtype).copy().reshape(dims), lod
+    data = _read_exact(f, math.prod(dims) * dtype.itemsize)  # Python ints: no overflow
+    return np.frombuffer(data, dtype=dtype).reshape(dims), lod

@@ -23,6 +23,7 @@ import io
 import math
 import os
 import pickle
+import socket
 import threading
 import uuid
 import warnings
@@ -260,16 +261,70 @@ def _normalize_path(path, action: str):
     raise ValueError(f"only supports {action} objects to file and `BytesIO`, but got {type(path)}")
 
 
+_HOST = socket.gethostname().replace(os.sep, "_")
+_writing: set[str] = set()  # temp files this process is writing now
+_writing_lock = threading.Lock()
+
+
+def _temp_path(path: str) -> str:
+    """``.<name>.<host>.<pid>.<random>.tmp`` beside ``path``: who wrote a temp file is in its
+    name, so a later save can tell a dead writer's leftover from a save in progress."""
+    dirname, base = os.path.split(path)
+    return os.path.join(dirname, f".{base}.{_HOST}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
+
+
+def _remove_stale_temps(path: str) -> None:
+    """Delete the temp files of ``path`` left by killed saves of this host: their process is
+    gone (or it is this process, and it is not writing them)."""
+    dirname, base = os.path.split(path)
+    prefix = f".{base}."
+    try:
+        names = [n for n in os.listdir(dirname or ".") if n.startswith(prefix)]
+    except OSError:
+        return
+    for name in names:
+        fields = name[len(prefix) :].rsplit(".", 3)  # host, pid, random, "tmp"
+        if len(fields) != 4 or fields[3] != "tmp" or fields[0] != _HOST:
+            continue
+        if not fields[1].isdigit():
+            continue
+        full, pid = os.path.join(dirname, name), int(fields[1])
+        if pid == os.getpid():
+            with _writing_lock:
+                if full in _writing:
+                    continue
+        elif _alive(pid):
+            continue
+        try:
+            os.unlink(full)
+        except OSError:
+            pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
+
+
 def _write(path, write_fn) -> None:
     """Run ``write_fn(file)``; for a path, atomically: a temp file in the same directory,
-    flushed and fsynced, then ``os.replace`` (a failed write leaves any old file intact)."""
+    flushed and fsynced, then ``os.replace`` (a failed write leaves any old file intact). Temp
+    files that killed saves of the same path left behind are removed first."""
     if isinstance(path, io.BytesIO):
         write_fn(path)
         path.flush()
         return
+    _remove_stale_temps(path)
     dirname = os.path.dirname(path)
-    tmp = os.path.join(dirname, f".{os.path.basename(path)}.{uuid.uuid4().hex[:12]}.tmp")
+    tmp = _temp_path(path)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+    with _writing_lock:
+        _writing.add(tmp)
     try:
         with os.fdopen(fd, "wb") as f:
             write_fn(f)
@@ -282,6 +337,9 @@ def _write(path, write_fn) -> None:
         except OSError:
             pass
         raise
+    finally:
+        with _writing_lock:
+            _writing.discard(tmp)
     try:  # make the rename itself durable
         dfd = os.open(dirname or ".", os.O_RDONLY)
         try:
@@ -388,6 +446,11 @@ def _snapshot(obj):
 
 
 # -- loading -------------------------------------------------------------------------------------
+class EmptyFileError(ValueError, EOFError):
+    """``paddle.load`` of an empty file: a ValueError naming the file, and the EOFError real
+    Paddle raises."""
+
+
 def _is_name_tuple(obj) -> bool:
     return (
         type(obj) is tuple
@@ -490,26 +553,58 @@ def load(path, **configs) -> Any:
         return _safetensors.load_state_dict(path, return_numpy)
     start = path.tell() if isinstance(path, io.BytesIO) else 0
     try:
-        if isinstance(path, io.BytesIO):
-            result = restricted_load(path)
-        else:
-            with open(path, "rb") as f:
-                result = restricted_load(f)
-    except UnsafeGlobalError:
+        result = _unpickle(path)
+    except UnsafeGlobalError as e:
+        raise UnsafeGlobalError(f"{_shown(path)}: {e}") from None
+    except (pickle.UnpicklingError, ValueError, EOFError) as e:
         if isinstance(path, io.BytesIO):
             path.seek(start)
-        raise
-    except pickle.UnpicklingError:
-        if isinstance(path, io.BytesIO):
-            path.seek(start)
+        if not isinstance(e, EOFError) and _looks_like_pickle(path, start):
+            raise ValueError(f"`paddle.load` can not parse the file:{_shown(path)}: {e}") from None
         try:
             return _load_binary(path, return_numpy)
-        except (ValueError, TypeError):
+        except (ValueError, TypeError) as binary_error:
             if isinstance(path, io.BytesIO):
                 path.seek(start)
-            raise ValueError(f"`paddle.load` can not parse the file:{path}.") from None
+            if _head(path, start, 4) == b"\0\0\0\0":  # a binary tensor's version field
+                raise ValueError(
+                    f"`paddle.load` can not parse the file:{_shown(path)}: {binary_error}"
+                ) from None
+            if _is_empty(path, start):
+                raise EmptyFileError(
+                    f"`paddle.load` can not parse the file:{_shown(path)}: it is empty"
+                ) from None
+            raise ValueError(f"`paddle.load` can not parse the file:{_shown(path)}.") from None
     except BaseException:
         if isinstance(path, io.BytesIO):
             path.seek(start)
         raise
     return _from_unpickled(result, return_numpy, keep_name_table)
+
+
+def _unpickle(path):
+    if isinstance(path, io.BytesIO):
+        return restricted_load(path)
+    with open(path, "rb") as f:
+        return restricted_load(f)
+
+
+def _shown(path) -> str:
+    return path if isinstance(path, str) else "<BytesIO>"
+
+
+def _head(path, start: int, n: int) -> bytes:
+    if isinstance(path, io.BytesIO):
+        return bytes(path.getbuffer()[start : start + n])
+    with open(path, "rb") as f:
+        return f.read(n)
+
+
+def _looks_like_pickle(path, start: int) -> bool:
+    """Protocol 2+ pickles (what paddle.save writes) open with PROTO (0x80, 2..5)."""
+    head = _head(path, start, 2)
+    return len(head) == 2 and head[0] == 0x80 and 2 <= head[1] <= 5
+
+
+def _is_empty(path, start: int) -> bool:
+    return not _head(path, start, 1)
