@@ -98,13 +98,40 @@ class ParamSpec:
 
 
 def np_dtype(name: str) -> np.dtype:
-    """numpy dtype for a manifest dtype name (bfloat16/float8 come from ml_dtypes)."""
+    """numpy dtype for a manifest dtype name (bfloat16/float8 come from ml_dtypes); anything
+    that is not a plain numeric dtype is a ValueError."""
     try:
-        return np.dtype(name)
+        dt = np.dtype(name)
     except TypeError:
         import ml_dtypes
 
-        return np.dtype(getattr(ml_dtypes, name))
+        dt = getattr(ml_dtypes, str(name), None)
+        if dt is None:
+            raise ValueError(f"unknown dtype {name!r}") from None
+        dt = np.dtype(dt)
+    if dt.hasobject or dt.kind in "OSUVMm" or dt.fields is not None:
+        raise ValueError(f"unknown dtype {name!r}")
+    return dt
+
+
+def _inside(manifest_path: str, name) -> str:
+    """The file ``name`` of a manifest, which must lie in the manifest's own directory (a plain
+    file name: no directories, no ``..``, no absolute path, no link leading out)."""
+    d = os.path.dirname(os.path.abspath(manifest_path))
+    if (
+        not isinstance(name, str)
+        or not name
+        or os.path.basename(name) != name
+        or name in ("..", ".")
+    ):
+        raise ArtifactError(
+            f"{manifest_path}: the file {name!r} it names must be a file name in the model's "
+            "directory."
+        )
+    path, root = os.path.join(d, name), os.path.realpath(d)
+    if os.path.commonpath([os.path.realpath(path), root]) != root:
+        raise ArtifactError(f"{manifest_path}: {name!r} is a link that leads out of its directory.")
+    return path
 
 
 # -- writing ------------------------------------------------------------------------------------
@@ -131,6 +158,8 @@ def write(
     base = os.path.basename(prefix)
     from .._io._tensor_binary import dense_tensor_to_bytes
 
+    params_hash = hashlib.sha256()
+
     def write_params(f):
         for spec, a in zip(params, arrays):
             a = np.asarray(a)
@@ -139,7 +168,9 @@ def write(
                     f"parameter {spec.name}: array {a.shape} {a.dtype} does not "
                     f"match its table entry {spec.shape} {spec.dtype}"
                 )
-            f.write(dense_tensor_to_bytes(a))
+            record = dense_tensor_to_bytes(a)
+            params_hash.update(record)
+            f.write(record)
 
     params_path = prefix + PARAMS_SUFFIX
     if params:
@@ -155,6 +186,7 @@ def write(
         "program_sha256": hashlib.sha256(program).hexdigest(),
         "params_file": base + PARAMS_SUFFIX if params else None,
         "params_bytes": os.path.getsize(params_path) if params else 0,
+        "params_sha256": params_hash.hexdigest() if params else None,
         "inputs": [s.to_json() for s in inputs],
         "outputs": [s.to_json() for s in outputs],
         "params": [p.to_json() for p in params],
@@ -278,14 +310,22 @@ class Artifact:
                 f"reads up to version {FORMAT_VERSION}."
             )
         self.manifest = m
-        d = os.path.dirname(manifest_path)
-        self.program_path = os.path.join(d, m["program_file"])
-        if params_path is None and m.get("params_file"):
-            params_path = os.path.join(d, m["params_file"])
+        try:
+            self.program_path = _inside(manifest_path, m["program_file"])
+            if params_path is None and m.get("params_file"):
+                params_path = _inside(manifest_path, m["params_file"])
+            self.inputs = [IOSpec.from_json(x) for x in m["inputs"]]
+            self.outputs = [IOSpec.from_json(x) for x in m["outputs"]]
+            self.params = [ParamSpec.from_json(x) for x in m["params"]]
+            for spec in (*self.inputs, *self.outputs, *self.params):
+                np_dtype(spec.dtype)
+        except ArtifactError:
+            raise
+        except KeyError as e:
+            raise ArtifactError(f"{manifest_path}: the manifest has no {e} entry.") from None
+        except (TypeError, ValueError, AttributeError) as e:
+            raise ArtifactError(f"{manifest_path}: malformed manifest ({e}).") from None
         self.params_path = params_path
-        self.inputs = [IOSpec.from_json(x) for x in m["inputs"]]
-        self.outputs = [IOSpec.from_json(x) for x in m["outputs"]]
-        self.params = [ParamSpec.from_json(x) for x in m["params"]]
         self._exported = None
         self._arrays = None
         self._callable = None
@@ -318,13 +358,22 @@ class Artifact:
         if self._exported is None:
             import jax
 
-            self._exported = jax.export.deserialize(bytearray(self.program_bytes()))
+            data = self.program_bytes()
+            try:
+                self._exported = jax.export.deserialize(bytearray(data))
+            except Exception as e:  # flatbuffers/XLA errors of a damaged file
+                raise ArtifactError(
+                    f"Cannot read the program file {self.program_path}: it is not a program "
+                    f"written by paddle.jit.save ({type(e).__name__}: {str(e)[:200]})."
+                ) from None
         return self._exported
 
     def arrays(self) -> list[np.ndarray]:
         """The parameters as numpy arrays, in the manifest's order."""
         if self._arrays is None:
-            self._arrays = read_params(self.params_path, self.params)
+            self._arrays = read_params(
+                self.params_path, self.params, self.manifest.get("params_sha256")
+            )
         return self._arrays
 
     def callable(self, compiler_options: dict | None = None):
@@ -344,8 +393,26 @@ class Artifact:
         return fn
 
 
-def read_params(path: str | None, specs: list[ParamSpec]) -> list[np.ndarray]:
-    """Read the ``.pdiparams`` records for ``specs`` (checked against the table)."""
+class _HashingReader(io.RawIOBase):
+    """A file whose bytes feed a sha256 as they are read."""
+
+    def __init__(self, f):
+        self._f, self.hash = f, hashlib.sha256()
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b) -> int:
+        n = self._f.readinto(b)
+        self.hash.update(memoryview(b)[:n])
+        return n
+
+
+def read_params(
+    path: str | None, specs: list[ParamSpec], sha256: str | None = None
+) -> list[np.ndarray]:
+    """Read the ``.pdiparams`` records for ``specs`` (checked against the table and, when the
+    manifest records one, against the file's sha256)."""
     if not specs:
         return []
     if path is None or not os.path.isfile(path):
@@ -353,8 +420,9 @@ def read_params(path: str | None, specs: list[ParamSpec]) -> list[np.ndarray]:
     from .._io._tensor_binary import read_dense_tensor
 
     out = []
-    with open(path, "rb") as raw:
-        f = io.BufferedReader(raw, 1 << 20)
+    with open(path, "rb", buffering=0) as raw:
+        hashed = _HashingReader(raw)
+        f = io.BufferedReader(hashed, 1 << 20)
         for spec in specs:
             try:
                 a, _ = read_dense_tensor(f)
@@ -370,6 +438,11 @@ def read_params(path: str | None, specs: list[ParamSpec]) -> list[np.ndarray]:
             raise ArtifactError(
                 f"{path} has data after its {len(specs)} parameters (a partial or mixed save?)"
             )
+    if sha256 and hashed.hash.hexdigest() != sha256:
+        raise ArtifactError(
+            f"{path} does not match its manifest (sha256 differs): the parameters were changed "
+            "after paddle.jit.save, or the files come from different saves."
+        )
     return out
 
 

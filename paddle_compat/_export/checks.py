@@ -34,7 +34,8 @@ def shape_matches(spec: IOSpec, shape) -> bool:
 
 
 def check_input(spec: IOSpec, value, who: str = "Predictor"):
-    """``value`` (numpy or jax array) checked against ``spec``: shape must fit (-1 = any),
+    """``value`` (numpy or jax array) checked against ``spec``: shape must fit (-1 = any size
+    but 0, which jax.export's symbolic dimensions do not take),
     dtype is cast within its kind (int64 -> int32, float64 -> float32, like Paddle's feed);
     a different kind (float data for an int input) is a ValueError."""
     shape = tuple(value.shape)
@@ -42,6 +43,12 @@ def check_input(spec: IOSpec, value, who: str = "Predictor"):
         raise ValueError(
             f"(InvalidArgument) {who}: input '{spec.name}' has shape {list(shape)}, but the "
             f"saved model expects {spec.shape} (-1: any size)."
+        )
+    empty = [i for i, (w, d) in enumerate(zip(spec.shape, shape)) if w == -1 and d == 0]
+    if empty:
+        raise ValueError(
+            f"(InvalidArgument) {who}: input '{spec.name}' has size 0 in dimension {empty[0]} "
+            f"(shape {list(shape)}); the saved model's dynamic (-1) dimensions take sizes >= 1."
         )
     want = np_dtype(spec.dtype)
     if value.dtype != want:
@@ -57,6 +64,11 @@ def check_input(spec: IOSpec, value, who: str = "Predictor"):
 def shape_error_text(e: Exception, names: list[str]) -> str:
     """jax.export's shape-check message, shortened and with input names."""
     text = str(e).splitlines()[0].split(". Using the following")[0]
+    if "Expected value >= 1 for dimension variable" in text:
+        return (
+            "an input has size 0 in a dynamic (-1) dimension; the saved model's dynamic "
+            "dimensions take sizes >= 1"
+        )
     return re.sub(
         r"args\[1\]\[(\d+)\]\.shape",
         lambda m: (
