@@ -286,3 +286,28 @@ def test_next_save_removes_temp_files_of_killed_saves(tmp_path):
     assert left == {"model.pdparams", live.name, other_host.name, in_progress.name,
                     other_target.name}  # fmt: skip
     assert paddle.load(str(target))["w"].tolist() == [1.0]
+
+
+def test_program_calling_back_into_python_is_refused(saved_model, tmp_path):
+    import hashlib
+
+    import jax
+    import jax.numpy as jnp
+    from jax import export
+
+    target = "xla_ffi_python_cpu_callback"
+
+    def f(x):
+        return jax.ffi.ffi_call(target, jax.ShapeDtypeStruct(x.shape, x.dtype))(x)
+
+    exp = export.export(
+        jax.jit(f), disabled_checks=[export.DisabledSafetyCheck.custom_call(target)]
+    )
+    program = bytes(exp(jax.ShapeDtypeStruct((2,), jnp.float32)).serialize())
+    d = _copy_model(saved_model, tmp_path / "copy")
+    (d / "m.stablehlo").write_bytes(program)
+    m = json.loads((d / "m.json").read_text())
+    m["program_sha256"] = hashlib.sha256(program).hexdigest()
+    (d / "m.json").write_text(json.dumps(m))
+    with pytest.raises(ValueError, match="calls back into the host"):
+        paddle.jit.load(str(d / "m"))(paddle.ones([1, 3]))

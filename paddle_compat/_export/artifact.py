@@ -23,12 +23,14 @@ import hashlib
 import io
 import json
 import os
+import re
 import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
 
 FORMAT = "paddle_compat.saved_model"
+_CALL_TARGET = re.compile(r'(?:custom_call @|call_target_name = ")([\w.$-]+)')
 FORMAT_VERSION = 1
 PROGRAM_SUFFIX = ".stablehlo"
 PARAMS_SUFFIX = ".pdiparams"
@@ -360,12 +362,20 @@ class Artifact:
 
             data = self.program_bytes()
             try:
-                self._exported = jax.export.deserialize(bytearray(data))
+                exported = jax.export.deserialize(bytearray(data))
+                targets = set(_CALL_TARGET.findall(exported.mlir_module()))
             except Exception as e:  # flatbuffers/XLA errors of a damaged file
                 raise ArtifactError(
                     f"Cannot read the program file {self.program_path}: it is not a program "
                     f"written by paddle.jit.save ({type(e).__name__}: {str(e)[:200]})."
                 ) from None
+            callbacks = sorted(t for t in targets if "callback" in t.lower())
+            if callbacks:  # jax.export cannot write them: a hand-made file calling into Python
+                raise ArtifactError(
+                    f"{self.program_path} calls back into the host ({', '.join(callbacks)}), "
+                    "which paddle.jit.save never writes; refusing to run it."
+                )
+            self._exported = exported
         return self._exported
 
     def arrays(self) -> list[np.ndarray]:
