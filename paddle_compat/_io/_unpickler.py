@@ -89,9 +89,7 @@ class _Global:
     def __init__(self, name: str, check, budget: _Budget):
         self.name, self.check, self.budget = name, check, budget
 
-    def __call__(self, *args, **kwargs):
-        if kwargs:  # NEWOBJ_EX: paddle.save never passes keyword arguments
-            raise UnsafeGlobalError(f"paddle.load refused keyword arguments to {self.name}")
+    def __call__(self, *args):  # REDUCE passes positional arguments only
         return self.check(self.budget, self.name, *args)
 
     def __repr__(self) -> str:
@@ -130,7 +128,7 @@ def _scalar_builtin(cls):
     return call
 
 
-def _encode(budget, name, obj, encoding="utf-8", *rest):
+def _encode(budget, name, obj, encoding=None, *rest):
     """Protocol 2/3 write bytes as ``_codecs.encode(text, 'latin1')``; no other codec."""
     if rest or not isinstance(obj, str):
         _refuse(name, "only _codecs.encode(str, 'latin1') is written by paddle.save")
@@ -156,13 +154,10 @@ def _dtype_class(cls):
     return call
 
 
-_NDARRAY = object()  # the pickle's ``numpy.ndarray``: only _reconstruct's first argument
-
-
 def _reconstruct(budget, name, subtype, shape, dtype):
     """numpy pickles an array as ``_reconstruct(ndarray, (0,), b'b')`` plus ``BUILD``; the
     data comes with the state, whose size numpy checks against the shape."""
-    if subtype is None or subtype is not budget.ndarray or math.prod(shape) != 0:
+    if budget.ndarray is None or subtype is not budget.ndarray or math.prod(shape) != 0:
         _refuse(name, "numpy writes _reconstruct(numpy.ndarray, (0,), ...) only")
     return _RECONSTRUCT(np.ndarray, shape, dtype)
 
