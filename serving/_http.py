@@ -122,7 +122,7 @@ def _parse_one(spec: saved_model.IOSpec, item) -> np.ndarray:
     if dtype is not None:
         try:
             given = saved_model.np_dtype(str(dtype))
-        except (TypeError, AttributeError):
+        except (TypeError, AttributeError, ValueError):
             raise BadRequest(f"input '{name}': unknown dtype {dtype!r}") from None
         if given != want:
             raise BadRequest(f"input '{name}': dtype {given} does not match the model's {want}")

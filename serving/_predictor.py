@@ -595,15 +595,7 @@ class Predictor:
             self._device = config._jax_device()
             self._params = [jax.device_put(a, self._device) for a in self._art.arrays()]
         options = config._compiler_options(self._device)
-        try:
-            self._fn = self._art.callable(options)
-        except saved_model.ArtifactError:
-            raise
-        except Exception as e:  # jax.export.deserialize on a damaged file: struct.error...
-            raise saved_model.ArtifactError(
-                f"{self._art.program_path} cannot be read as a saved program ({e}); the "
-                "file is damaged: save the model again."
-            ) from None
+        self._fn = self._art.callable(options)
         self._exec = None  # batch buckets (Config.enable_batch_buckets), shared by clones
         if _share is not None and _share._config._batch_buckets == config._batch_buckets:
             self._exec = _share._exec
