@@ -1,0 +1,148 @@
+"""A training step of a 2-layer LSTM (batch 16, 32 steps, 64 -> 128: forward, backward, SGD
+update): paddle-compat eager and to_static, real Paddle eager on CPU (same run, side venv), and
+a hand-written JAX twin (``jax.lax.scan`` per layer, ``jax.jit`` of ``jax.value_and_grad`` and
+the update). The update keeps the gradients live: a compiled step whose gradients are cleared
+unused would let XLA drop the backward.
+
+    .venv/bin/python benchmarks/bench_rnn.py
+
+Prints milliseconds per step, the ratios against Paddle and the JAX twin, and the first-call
+(compile) times; the last line is the JSON of the numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from _timing import best_us, paddle_side  # noqa: E402
+
+BATCH, STEPS, IN, HIDDEN, LAYERS = 16, 32, 64, 128, 2
+
+
+def _data():
+    return np.random.default_rng(0).standard_normal((BATCH, STEPS, IN)).astype("float32")
+
+
+def _paddle_step(paddle, model, x):
+    opt = paddle.optimizer.SGD(1e-3, parameters=model.parameters())
+
+    def step():
+        out, (h, c) = model(x)
+        loss = (out * out).mean()
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+
+    return step
+
+
+def _time_step(fn) -> tuple[float, float]:
+    """(first call in ms, best steady ms per call)."""
+    t0 = time.perf_counter()
+    float(fn())
+    first = (time.perf_counter() - t0) * 1e3
+    return first, best_us(lambda: float(fn()), n=10, repeats=5) / 1e3
+
+
+def _run_paddle(paddle) -> dict:
+    paddle.seed(0)
+    model = paddle.nn.LSTM(IN, HIDDEN, num_layers=LAYERS)
+    x = paddle.to_tensor(_data())
+    first, steady = _time_step(_paddle_step(paddle, model, x))
+    return {"eager_first_ms": first, "eager_ms": steady}
+
+
+def _jax_twin() -> dict:
+    import jax
+    import jax.numpy as jnp
+
+    rng = np.random.default_rng(0)
+    bound = 1 / np.sqrt(HIDDEN)
+    params = []
+    for layer in range(LAYERS):
+        size = IN if layer == 0 else HIDDEN
+        shapes = [(4 * HIDDEN, size), (4 * HIDDEN, HIDDEN), (4 * HIDDEN,), (4 * HIDDEN,)]
+        params.append([jnp.asarray(rng.uniform(-bound, bound, s), jnp.float32) for s in shapes])
+
+    def lstm_layer(x, w):  # x: [T, B, I]
+        w_ih, w_hh, b_ih, b_hh = w
+        xw = jnp.einsum("tbi,gi->tbg", x, w_ih) + b_ih
+
+        def body(carry, xt):
+            h, c = carry
+            i, f, g, o = jnp.split(xt + h @ w_hh.T + b_hh, 4, axis=-1)
+            c = jax.nn.sigmoid(f) * c + jax.nn.sigmoid(i) * jnp.tanh(g)
+            h = jax.nn.sigmoid(o) * jnp.tanh(c)
+            return (h, c), h
+
+        zeros = jnp.zeros((x.shape[1], HIDDEN), x.dtype)
+        _, out = jax.lax.scan(body, (zeros, zeros), xw)
+        return out
+
+    def loss(params, x):
+        h = jnp.swapaxes(x, 0, 1)
+        for w in params:
+            h = lstm_layer(h, w)
+        return jnp.mean(jnp.swapaxes(h, 0, 1) ** 2)
+
+    @jax.jit
+    def step(params, x):
+        value, grads = jax.value_and_grad(loss)(params, x)
+        return value, jax.tree_util.tree_map(lambda p, g: p - 1e-3 * g, params, grads)
+
+    x = jnp.asarray(_data())
+    state = [params]
+
+    def run():
+        value, state[0] = step(state[0], x)
+        return value
+
+    first, steady = _time_step(run)
+    return {"first_ms": first, "ms": steady}
+
+
+def main() -> None:
+    if "--inner" in sys.argv:  # under real Paddle
+        import paddle
+
+        paddle.set_device("cpu")
+        print(json.dumps(_run_paddle(paddle)))
+        return
+    import paddle_compat as paddle
+
+    ours = _run_paddle(paddle)
+    paddle.seed(0)
+    model = paddle.nn.LSTM(IN, HIDDEN, num_layers=LAYERS)
+    x = paddle.to_tensor(_data())
+    static = paddle.jit.to_static(_paddle_step(paddle, model, x))
+    float(static())  # the eager recording call
+    first, steady = _time_step(static)
+    ours.update(static_compile_ms=first, static_ms=steady)
+    twin = _jax_twin()
+    ref = paddle_side(__file__)
+    p = ref.get("eager_ms")
+    rows = [
+        ("paddle-compat eager", ours["eager_ms"], ours["eager_first_ms"]),
+        ("paddle-compat to_static", ours["static_ms"], ours["static_compile_ms"]),
+        ("real Paddle eager (CPU)", p, ref.get("eager_first_ms")),
+        ("JAX twin (lax.scan, jit)", twin["ms"], twin["first_ms"]),
+    ]
+    print(f"2-layer LSTM train step (fwd+bwd+SGD), batch {BATCH}, {STEPS} steps, {IN} -> {HIDDEN}")
+    print(f"{'':26s} {'ms/step':>9s} {'first call ms':>14s} {'vs Paddle':>10s} {'vs JAX':>8s}")
+    for name, ms, first_ms in rows:
+        if ms is None:
+            print(f"{name:26s} {'-':>9s}")
+            continue
+        vs_p = "-" if p is None else f"{ms / p:.2f}"
+        print(f"{name:26s} {ms:9.2f} {first_ms:14.0f} {vs_p:>10s} {ms / twin['ms']:8.2f}")
+    print(json.dumps({"paddle_compat": ours, "paddle": ref, "jax": twin}))
+
+
+if __name__ == "__main__":
+    main()
