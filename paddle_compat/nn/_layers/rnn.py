@@ -147,23 +147,23 @@ class _BuiltinCell(RNNCellBase):
         return w + [self.weight_ho] if self.proj_size > 0 else w
 
     def _step(self, inputs, h, c=None):
-        _check_cell_state(self, inputs, h, "states" if c is None else "states[0]")
+        _check_cell_state(self, inputs.shape[:-1], h, "states" if c is None else "states[0]")
         if c is not None:
-            _check_cell_state(self, inputs, c, "states[1]", self.hidden_size)
+            _check_cell_state(self, inputs.shape[:-1], c, "states[1]", self.hidden_size)
         return _rnn.rnn_cell(inputs, h, c, self._weights(), self._mode)
 
     def extra_repr(self) -> str:
         return f"{self.input_size}, {self.hidden_size}"
 
 
-def _check_cell_state(cell, inputs, state, what: str, size: int | None = None) -> None:
+def _check_cell_state(cell, batch, state, what: str, size: int | None = None) -> None:
     if state is None or not hasattr(state, "shape"):
         return
     size = size or cell.weight_hh.shape[1]
-    if list(state.shape) != [*inputs.shape[:-1], size]:
+    if list(state.shape) != [*batch, size]:
         raise ValueError(
             f"(InvalidArgument) {type(cell).__name__}: {what} should have shape "
-            f"{[*inputs.shape[:-1], size]} ([batch_size, hidden_size]), but received "
+            f"{[*batch, size]} ([batch_size, hidden_size]), but received "
             f"{list(state.shape)}."
         )
 
@@ -417,7 +417,10 @@ def _cells_scan(cells, inputs, states, lengths, time_major, is_reverse=False):
     for cell, st in zip(cells, states):
         h, c = _split_cell_states(mode, st)
         if h is not None:
-            _check_cell_state(cell, inputs[0] if time_major else inputs[:, 0], h[0], "h")
+            batch = [inputs.shape[1 if time_major else 0]]
+            _check_cell_state(cell, batch, h[0], "initial_states (h)")
+            if c is not None:
+                _check_cell_state(cell, batch, c[0], "initial_states (c)", cell.hidden_size)
         hs.append(None if h is None else h[0])
         cs.append(None if c is None else c[0])
     if any(h is None for h in hs):  # a missing state: Paddle's zeros of the cell's shape
