@@ -4,6 +4,14 @@ serving`` (p50/p90). Both predictors run at the same time, each in its own proce
 timed in interleaved chunks so that both see the same machine load.
 
     python benchmarks/bench_serving.py            # PADDLE_PYTHON=/work/pdvenv/bin/python
+    python benchmarks/bench_serving.py --storm [--old-root DIR]
+    python benchmarks/bench_serving.py --lru
+
+``--storm`` (issue 9): one client sends batch-1 requests while another sends a new batch size
+with every request (1, 2, ..., 340); prints the first client's median/p99 and the server's
+RSS before and after, for this checkout's server and, with ``--old-root DIR`` (a directory
+holding an older ``serving/`` package, e.g. from ``git show``), for that one too.
+``--lru``: RSS while 200 shapes of a second dynamic dim go through a cache of 16.
 
 One predictor call = ``copy_from_cpu`` + ``run()`` + ``copy_to_cpu`` (what a serving loop
 does). Prints a table and a JSON line; ratio > 1 means paddle-compat is slower.
@@ -13,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import collections
 import http.client
 import json
 import os
@@ -22,6 +31,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import numpy as np
@@ -181,14 +191,185 @@ def _http(prefix: str, x_by_batch: dict, n: int = 300) -> dict:
     return res
 
 
+def _rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(ln.split()[1]) / 1024 for ln in f if ln.startswith("VmRSS:"))
+
+
+def _storm_one(prefix: str, root: str, sizes: int, extra: list[str]) -> dict:
+    """Server from ``root`` (its ``serving`` package); a batch-1 client timed while a second
+    client sends batch sizes 1..``sizes``, each once."""
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, repo]))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "serving", "--model", prefix, "--port", "0", *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=root,
+        env=env,
+    )
+    try:
+        port = int(proc.stdout.readline().rsplit(":", 1)[1])
+        x = np.random.default_rng(0).standard_normal((sizes, SIZES[0])).astype("float32")
+
+        def body(n):
+            item = {"b64": base64.b64encode(x[:n].tobytes()).decode(), "dtype": "float32"}
+            return json.dumps({"inputs": {"x": {**item, "shape": [n, SIZES[0]]}}})
+
+        def timed(conn, b, out):
+            t = time.perf_counter()
+            conn.request("POST", "/v1/predict", b)
+            r = conn.getresponse()
+            r.read()
+            out.append((time.perf_counter() - t) * 1e3)
+            return r.status
+
+        normal = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        quiet: list[float] = []
+        for _ in range(1000):
+            timed(normal, body(1), quiet)
+        rss0 = _rss_mb(proc.pid)
+        done, statuses = threading.Event(), []
+
+        def storm():
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+            for n in range(1, sizes + 1):
+                statuses.append(timed(c, body(n), []))
+            done.set()
+
+        t0 = time.perf_counter()
+        threading.Thread(target=storm, daemon=True).start()
+        loaded: list[float] = []
+        while not done.is_set():
+            assert timed(normal, body(1), loaded) == 200
+        storm_s = time.perf_counter() - t0
+        rss1 = _rss_mb(proc.pid)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+    def pct(v, q):
+        return float(np.percentile(v, q))
+
+    return {
+        "quiet_p50_ms": pct(quiet, 50),
+        "quiet_p99_ms": pct(quiet, 99),
+        "storm_p50_ms": pct(loaded, 50),
+        "storm_p99_ms": pct(loaded, 99),
+        "storm_s": storm_s,
+        "rss_mb": [rss0, rss1],
+        "storm_status": dict(sorted(collections.Counter(statuses).items())),
+    }
+
+
+def storm(old_root: str | None, sizes: int = 340) -> None:
+    import paddle as P
+
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with tempfile.TemporaryDirectory() as d:
+        layers = []
+        for i in range(len(SIZES) - 1):
+            layers.append(P.nn.Linear(SIZES[i], SIZES[i + 1]))
+            if i < len(SIZES) - 2:
+                layers.append(P.nn.ReLU())
+        model = P.nn.Sequential(*layers)
+        prefix = os.path.join(d, "mlp")
+        spec = [P.static.InputSpec([None, SIZES[0]], "float32", "x")]
+        P.jit.save(model, prefix, input_spec=spec)
+        runs = [("this checkout, --max-batch 512", repo, ["--max-batch", "512"])]
+        runs.append(("this checkout, defaults (--max-batch 64: 413 above)", repo, []))
+        if old_root:
+            runs.insert(0, (f"old ({old_root})", old_root, []))
+        res = {name: _storm_one(prefix, root, sizes, extra) for name, root, extra in runs}
+    print(
+        f"MLP {'-'.join(map(str, SIZES))}; a batch-1 client (b64, keep-alive) alone, then while "
+        f"another client sends batch sizes 1..{sizes} once each; {platform.machine()}, "
+        f"{os.cpu_count()} CPU cores"
+    )
+    print(
+        "| server | quiet p50 / p99 (ms) | during storm p50 / p99 (ms) | storm (s) | RSS (MB) "
+        "| storm answers |"
+    )
+    print("|---|---|---|---|---|---|")
+    for name, r in res.items():
+        print(
+            f"| {name} | {r['quiet_p50_ms']:.2f} / {r['quiet_p99_ms']:.2f} | "
+            f"{r['storm_p50_ms']:.2f} / {r['storm_p99_ms']:.2f} | {r['storm_s']:.1f} | "
+            f"{r['rss_mb'][0]:.0f} -> {r['rss_mb'][1]:.0f} | {r['storm_status']}"
+        )
+    print(json.dumps(res))
+
+
+def lru_one(kind: str, shapes: int = 200, cache_size: int = 16) -> None:
+    """RSS while ``shapes`` sequence lengths run through ``Executables`` (bounded cache) or
+    ``jax.jit(exported.call)`` (one executable per shape, kept): prints JSON."""
+    import jax
+    import jax.numpy as jnp
+
+    from paddle_compat._export import IOSpec
+    from serving._buckets import Executables
+
+    b, s = jax.export.symbolic_shape("b, s")
+    w = np.ones((64, 64), "float32")
+    fn = jax.jit(lambda ps, xs: [jnp.tanh(xs[0] @ ps[0]).sum(1)])
+    exp = jax.export.export(fn)(
+        [jax.ShapeDtypeStruct((64, 64), jnp.float32)],
+        [jax.ShapeDtypeStruct((b, s, 64), jnp.float32)],
+    )
+    ex = Executables(exp, [w], [IOSpec("x", [-1, -1, 64], "float32")], cache_size=cache_size)
+    jitted = jax.jit(exp.call)
+    run = (lambda x: ex.run([x])) if kind == "executables" else (lambda x: jitted([w], [x]))
+    run(np.ones((2, 1, 64), "float32"))
+    rss = [_rss_mb(os.getpid())]
+    t = time.perf_counter()
+    for k in range(2, shapes + 2):
+        run(np.ones((2, k, 64), "float32"))
+        if (k - 1) % (shapes // 4) == 0:
+            rss.append(_rss_mb(os.getpid()))
+    print(json.dumps({"rss_mb": rss, "s": time.perf_counter() - t}))
+
+
+def lru(shapes: int = 200, cache_size: int = 16) -> None:
+    rows = {}
+    for kind in ("executables", "jit"):
+        out = subprocess.run(
+            [sys.executable, os.path.abspath(__file__), "--lru-one", kind],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        rows[kind] = json.loads(out.strip().splitlines()[-1])
+    print(
+        f"{shapes} sequence lengths (x: [2, s, 64]), one compile each; RSS (MB) after 1, 50, ...:"
+    )
+    names = {"executables": f"Executables(cache_size={cache_size})", "jit": "jax.jit, kept"}
+    for kind, r in rows.items():
+        rss = " -> ".join(f"{v:.0f}" for v in r["rss_mb"])
+        print(f"| {names[kind]} | {rss} | {r['s']:.1f} s |")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--worker", default=None)
     ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--storm", action="store_true", help="new batch sizes vs a normal client")
+    ap.add_argument("--old-root", default=None, help="with --storm: an older serving/ to compare")
+    ap.add_argument("--lru", action="store_true", help="RSS of the bounded compile cache")
+    ap.add_argument("--lru-one", default=None, help=argparse.SUPPRESS)
     ap.add_argument("workdir", nargs="?")
     args = ap.parse_args()
     if args.worker:
         worker(args.workdir, args.worker)
+        return
+    if args.storm:
+        storm(args.old_root)
+        return
+    if args.lru_one:
+        lru_one(args.lru_one)
+        return
+    if args.lru:
+        lru()
         return
     paddle_py = os.environ.get("PADDLE_PYTHON", "/work/pdvenv/bin/python")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
