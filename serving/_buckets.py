@@ -51,10 +51,10 @@ def bucket_of(n: int, max_batch: int) -> int:
     return min(b, int(max_batch))
 
 
-def batch_layout(exported, n_inputs: int) -> tuple[list[bool], int] | None:
-    """``(which inputs lead with the batch dim, number of outputs)`` if the model can be
-    bucketed: the first input's leading dim is a plain symbol, every output leads with it and
-    it appears nowhere else (not ``[b, b]``, not ``2*b``); else None."""
+def batch_layout(exported, n_inputs: int) -> list[bool] | None:
+    """Which inputs lead with the batch dim, if the model can be bucketed: the first input's
+    leading dim is a plain symbol, every output leads with it and it appears nowhere else (not
+    ``[b, b]``, not ``2*b``); else None."""
     ins = exported.in_avals[len(exported.in_avals) - n_inputs :]
     if not ins or not ins[0].shape or not jax.export.is_symbolic_dim(ins[0].shape[0]):
         return None
@@ -71,7 +71,7 @@ def batch_layout(exported, n_inputs: int) -> tuple[list[bool], int] | None:
         leads.append(lead)
     if not all(leads[n_inputs:]):
         return None
-    return leads[:n_inputs], len(exported.out_avals)
+    return leads[:n_inputs]
 
 
 class _Pending:
@@ -97,7 +97,6 @@ class Executables:
         cache_size: int = 32,
         buckets: bool = True,
         compiler_options: dict | None = None,
-        input_names: list[str] | None = None,
     ):
         if int(max_batch) < 1 or int(cache_size) < 1:
             raise ValueError(
@@ -106,19 +105,18 @@ class Executables:
         self.exported = exported
         self.params = params
         self.specs = list(input_specs)
-        self.names = input_names or [s.name for s in self.specs]
+        self.names = [s.name for s in self.specs]
         self.max_batch = int(max_batch)
         self.cache_size = int(cache_size)
         self.compiler_options = dict(compiler_options or {}) or None
-        layout = batch_layout(exported, len(self.specs)) if buckets else None
-        self.batched = layout[0] if layout else None  # per input: leads with the batch dim
+        # per input: whether it leads with the batch dim (None: not bucketed)
+        self.batched = batch_layout(exported, len(self.specs)) if buckets else None
         self._cache: OrderedDict = OrderedDict()
         self._pending: dict = {}
         self._mu = threading.Lock()  # guards the two dicts and the counters (never held long)
         self._compile_slot = threading.Lock()  # one compile at a time (CPU-bound)
         self.compiles = 0
         self.evictions = 0
-        self.hits = 0
 
     @property
     def bucketing(self) -> bool:
@@ -139,7 +137,14 @@ class Executables:
         """Inputs padded to their bucket, and the real batch (None: not bucketed)."""
         if self.batched is None:
             return arrays, None
-        n = next(int(a.shape[0]) for a, b in zip(arrays, self.batched) if b)
+        sizes = {int(a.shape[0]) for a, b in zip(arrays, self.batched) if b}
+        if len(sizes) > 1:
+            names = [s.name for s, b in zip(self.specs, self.batched) if b]
+            raise ValueError(
+                f"(InvalidArgument) the inputs {names} share the batch dimension but have "
+                f"{sorted(sizes)} rows"
+            )
+        n = sizes.pop()
         if n > self.max_batch:
             raise BatchTooLarge(
                 f"batch of {n} rows exceeds the largest batch bucket ({self.max_batch}); "
@@ -181,7 +186,6 @@ class Executables:
             ex = self._cache.get(key)
             if ex is not None:
                 self._cache.move_to_end(key)
-                self.hits += 1
                 return ex
             pend = self._pending.get(key)
             owner = pend is None
@@ -225,9 +229,9 @@ class Executables:
     def warmup(self, up_to: int) -> int:
         """Compile the buckets up to batch ``up_to`` (other dynamic dims: 1); returns how
         many shapes were compiled."""
-        sizes = [b for b in bucket_sizes(self.max_batch) if b <= up_to] if self.bucketing else [1]
         if up_to < 1:
             return 0
+        sizes = [b for b in bucket_sizes(self.max_batch) if b <= up_to] if self.bucketing else [1]
         done = 0
         for b in sizes:
             key = tuple(

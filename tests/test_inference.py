@@ -316,3 +316,27 @@ def test_bucketing_needs_a_leading_batch_dim():
             exp, [], [IOSpec("x", [-1 if not isinstance(d, int) else d for d in shape], "float32")]
         )
         assert ex.bucketing is want
+
+
+def test_buckets_two_batched_inputs():
+    import jax
+    import jax.numpy as jnp
+
+    from paddle_compat._export import IOSpec
+    from serving._buckets import Executables
+
+    (b,) = jax.export.symbolic_shape("b")
+    f32 = jnp.float32
+    exp = jax.export.export(jax.jit(lambda ps, xs: [xs[0] * xs[1], xs[1] + ps[0]]))(
+        [jax.ShapeDtypeStruct((3,), f32)],
+        [jax.ShapeDtypeStruct((b, 3), f32), jax.ShapeDtypeStruct((b, 3), f32)],
+    )
+    specs = [IOSpec("x", [-1, 3], "float32"), IOSpec("y", [-1, 3], "float32")]
+    ex = Executables(exp, [np.ones(3, "float32")], specs, max_batch=8)
+    assert ex.batched == [True, True]
+    x, y = np.arange(15, dtype="float32").reshape(5, 3), np.full((5, 3), 2.0, "float32")
+    prod, plus = ex.run([x, y])  # both padded to 8 rows, sliced back to 5
+    np.testing.assert_array_equal(prod, x * y)
+    np.testing.assert_array_equal(plus, y + 1)
+    with pytest.raises(ValueError, match=r"share the batch dimension but have \[2, 5\] rows"):
+        ex.run([x[:2], y])
