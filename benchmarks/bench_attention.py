@@ -1,0 +1,159 @@
+"""A training step of a 6-layer Transformer encoder (batch 8, seq 128, d_model 256, 4 heads,
+feed-forward 1024, post-norm, dropout 0: forward, backward, SGD update): paddle-compat eager and
+to_static, real Paddle eager on CPU (same run, side venv), and a hand-written JAX twin
+(``jax.nn.dot_product_attention``, ``jax.jit`` of ``jax.value_and_grad`` and the update). The
+update keeps the gradients live: a compiled step whose gradients go unused would let XLA drop
+the backward.
+
+    .venv/bin/python benchmarks/bench_attention.py
+
+Prints milliseconds per step, the ratios against Paddle and the JAX twin, and the first-call
+(compile) times; the last line is the JSON of the numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from _timing import best_us, paddle_side  # noqa: E402
+
+BATCH, SEQ, D, HEADS, FF, LAYERS = 8, 128, 256, 4, 1024, 6
+
+
+def _data():
+    return np.random.default_rng(0).standard_normal((BATCH, SEQ, D)).astype("float32")
+
+
+def _model(paddle):
+    paddle.seed(0)
+    layer = paddle.nn.TransformerEncoderLayer(D, HEADS, FF, dropout=0.0)
+    return paddle.nn.TransformerEncoder(layer, LAYERS)
+
+
+def _paddle_step(paddle, model, x):
+    opt = paddle.optimizer.SGD(1e-3, parameters=model.parameters())
+
+    def step():
+        loss = (model(x) ** 2).mean()
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+
+    return step
+
+
+def _time_step(fn) -> tuple[float, float]:
+    """(first call in ms, best steady ms per call)."""
+    t0 = time.perf_counter()
+    float(fn())
+    first = (time.perf_counter() - t0) * 1e3
+    return first, best_us(lambda: float(fn()), n=2, repeats=3, warmup=1) / 1e3
+
+
+def _run_paddle(paddle) -> dict:
+    model = _model(paddle)
+    x = paddle.to_tensor(_data())
+    first, steady = _time_step(_paddle_step(paddle, model, x))
+    return {"eager_first_ms": first, "eager_ms": steady}
+
+
+def _jax_twin() -> dict:
+    import jax
+    import jax.numpy as jnp
+
+    rng = np.random.default_rng(0)
+
+    def dense(i, o):
+        b = np.sqrt(6 / (i + o))
+        return [jnp.asarray(rng.uniform(-b, b, (i, o)), jnp.float32), jnp.zeros(o, jnp.float32)]
+
+    params = [
+        {
+            "qkvo": [dense(D, D) for _ in range(4)],
+            "ff": [dense(D, FF), dense(FF, D)],
+            "ln": [[jnp.ones(D, jnp.float32), jnp.zeros(D, jnp.float32)] for _ in range(2)],
+        }
+        for _ in range(LAYERS)
+    ]
+
+    def ln(x, wb):  # float32 throughout: paddle_compat turns on jax_enable_x64
+        m = x.mean(-1, keepdims=True)
+        v = ((x - m) ** 2).mean(-1, keepdims=True)
+        return (x - m) / jnp.sqrt(v + 1e-5) * wb[0] + wb[1]
+
+    def layer(x, p):
+        (wq, bq), (wk, bk), (wv, bv), (wo, bo) = p["qkvo"]
+        heads = lambda t: t.reshape(BATCH, SEQ, HEADS, D // HEADS)  # noqa: E731
+        a = jax.nn.dot_product_attention(heads(x @ wq + bq), heads(x @ wk + bk), heads(x @ wv + bv))
+        x = ln(x + a.reshape(BATCH, SEQ, D) @ wo + bo, p["ln"][0])
+        (w1, b1), (w2, b2) = p["ff"]
+        return ln(x + jax.nn.relu(x @ w1 + b1) @ w2 + b2, p["ln"][1])
+
+    def loss(params, x):
+        for p in params:
+            x = layer(x, p)
+        return jnp.mean(x**2)
+
+    @jax.jit
+    def step(params, x):
+        value, grads = jax.value_and_grad(loss)(params, x)
+        return value, jax.tree_util.tree_map(lambda p, g: p - 1e-3 * g, params, grads)
+
+    x = jnp.asarray(_data())
+    state = [params]
+
+    def run():
+        value, state[0] = step(state[0], x)
+        return value
+
+    first, steady = _time_step(run)
+    return {"first_ms": first, "ms": steady}
+
+
+def main() -> None:
+    if "--inner" in sys.argv:  # under real Paddle
+        import paddle
+
+        paddle.set_device("cpu")
+        print(json.dumps(_run_paddle(paddle)))
+        return
+    import paddle_compat as paddle
+
+    ours = _run_paddle(paddle)
+    model = _model(paddle)
+    x = paddle.to_tensor(_data())
+    static = paddle.jit.to_static(_paddle_step(paddle, model, x))
+    float(static())  # the eager recording call
+    first, steady = _time_step(static)
+    ours.update(static_compile_ms=first, static_ms=steady)
+    twin = _jax_twin()
+    ref = paddle_side(__file__)
+    p = ref.get("eager_ms")
+    rows = [
+        ("paddle-compat eager", ours["eager_ms"], ours["eager_first_ms"]),
+        ("paddle-compat to_static", ours["static_ms"], ours["static_compile_ms"]),
+        ("real Paddle eager (CPU)", p, ref.get("eager_first_ms")),
+        ("JAX twin (jit)", twin["ms"], twin["first_ms"]),
+    ]
+    print(
+        f"{LAYERS}-layer TransformerEncoder train step (fwd+bwd+SGD), batch {BATCH}, seq {SEQ}, "
+        f"d_model {D}, {HEADS} heads, ff {FF}"
+    )
+    print(f"{'':26s} {'ms/step':>9s} {'first call ms':>14s} {'vs Paddle':>10s} {'vs JAX':>8s}")
+    for name, ms, first_ms in rows:
+        if ms is None:
+            print(f"{name:26s} {'-':>9s}")
+            continue
+        vs_p = "-" if p is None else f"{ms / p:.2f}"
+        print(f"{name:26s} {ms:9.2f} {first_ms:14.0f} {vs_p:>10s} {ms / twin['ms']:8.2f}")
+    print(json.dumps({"paddle_compat": ours, "paddle": ref, "jax": twin}))
+
+
+if __name__ == "__main__":
+    main()
