@@ -35,6 +35,8 @@ _EXTRA = [
     ("bench_parallel.py", "Sharded MLP step on the 8-device CPU mesh"),
     ("bench_quant.py", "Weight-only quantized linear"),
     ("bench_serving.py", "Predictor latency and HTTP round trip"),
+    ("bench_checkpoint_io.py", "paddle.save / paddle.load"),
+    ("bench_rnn.py", "Recurrent layers"),
     ("eager_startup.py", "Eager startup: import, build, first and steady forward, train step"),
 ]
 
