@@ -156,23 +156,28 @@ def _is_state_dict(obj) -> bool:
     return True
 
 
+_ATOMS = (int, float, complex, bool, str, type(None))
+
+
 def _check_supported(obj) -> None:
     """Paddle walks the object first and refuses iterables it does not know (bytes, ranges,
-    generators, dict subclasses other than OrderedDict...)."""
-    Tensor = _tensor_cls()
-    if _is_layer(obj):
-        return
-    if type(obj) in (dict, collections.OrderedDict):
-        for v in obj.values():
-            _check_supported(v)
-    elif type(obj) in (list, tuple, set):
-        for v in obj:
-            _check_supported(v)
-    elif isinstance(obj, Iterable) and not isinstance(obj, str | np.ndarray | Tensor | jax.Array):
-        raise NotImplementedError(
-            "The iterable objects supported are tuple, list, dict, OrderedDict, string. "
-            f"But received {type(obj)}."
-        )
+    generators, dict subclasses other than OrderedDict...); Layers are left to the pickler."""
+    leaves = (str, np.ndarray, _tensor_cls(), jax.Array)
+    todo = [obj]
+    while todo:
+        o = todo.pop()
+        t = type(o)
+        if t in _ATOMS:
+            continue
+        if t in (dict, collections.OrderedDict):
+            todo.extend(o.values())
+        elif t in (list, tuple, set):
+            todo.extend(o)
+        elif isinstance(o, Iterable) and not isinstance(o, leaves) and not _is_layer(o):
+            raise NotImplementedError(
+                "The iterable objects supported are tuple, list, dict, OrderedDict, string. "
+                f"But received {t}."
+            )
 
 
 def _build_saved_state_dict(state_dict) -> dict:
