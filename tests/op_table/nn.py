@@ -26,6 +26,7 @@ _NO_SOFTMAX = "Paddle has a Tensor.softmax method; we do not"
 X4 = rand(2, 3, 4, 4)  # NCHW
 X3 = rand(2, 3, 5)  # NCL
 LOGIT = rand(4, 3)
+QKV = (rand(2, 4, 2, 8), rand(2, 5, 2, 8, seed=1), rand(2, 5, 2, 8, seed=2))  # [b, s, heads, d]
 LABEL = np.array([0, 2, 1, 2])
 P = pos(4, 3, low=0.05, high=0.95)
 Y01 = np.array([[0, 1, 1], [1, 0, 0], [0, 0, 1], [1, 1, 0]], "float32")
@@ -320,4 +321,14 @@ ROWS: list[Row] = [
     F("interpolate", (X3,), {"size": [7], "mode": "linear", "data_format": "NCW"}, tag="linear"),
     F("upsample", (X4,), {"scale_factor": 2, "mode": "nearest"}),
     F("embedding_renorm_", (np.array([0, 2]), rand(3, 4)), {"max_norm": 1.0}, grad=False),
+    *[
+        F("scaled_dot_product_attention", QKV, kw, tag=tag)
+        for tag, kw in (("", {}), ("causal", {"is_causal": True}), ("scale", {"scale": 0.5}))
+    ],
+    F(
+        "scaled_dot_product_attention",
+        (*QKV, rand(2, 2, 4, 5, seed=3) < 0),
+        tag="bool-mask",
+    ),
+    F("scaled_dot_product_attention", (*QKV, rand(1, 1, 4, 5, seed=4)), tag="float-mask"),
 ]

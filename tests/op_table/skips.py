@@ -9,6 +9,13 @@ _RANDOM = (
 # (dropout-like ops have rows for their deterministic cases: eval mode, p=0, p=1)
 
 SKIPS: dict[str, str] = {
+    **{
+        n: "returns (out, softmax or None): checked against Paddle 3.3.1 in "
+        "tests/goldens/nn_attention.json"
+        for n in ("flash_attention", "flash_attn_qkvpacked")
+    },
+    "flash_attn_unpadded": "Paddle 3.3.1's CPU build has no kernel for it; checked against the "
+    "math definition in tests/test_nn_attention.py",
     "pca_lowrank": "randomized (Paddle draws a Gaussian sketch from its RNG)",
     "svd_lowrank": "randomized (Paddle draws a Gaussian sketch from its RNG)",
     **{
