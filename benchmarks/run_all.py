@@ -37,6 +37,7 @@ _EXTRA = [
     ("bench_serving.py", "Predictor latency and HTTP round trip"),
     ("bench_checkpoint_io.py", "paddle.save / paddle.load"),
     ("bench_rnn.py", "Recurrent layers"),
+    ("bench_attention.py", "Transformer encoder"),
     ("eager_startup.py", "Eager startup: import, build, first and steady forward, train step"),
 ]
 
