@@ -331,4 +331,16 @@ ROWS: list[Row] = [
         tag="bool-mask",
     ),
     F("scaled_dot_product_attention", (*QKV, rand(1, 1, 4, 5, seed=4)), tag="float-mask"),
+    F(
+        "gather_tree",
+        (
+            np.array([[[2, 2], [6, 1]], [[3, 9], [6, 1]], [[0, 1], [9, 0]]]),
+            np.array([[[0, 0], [1, 1]], [[1, 0], [1, 0]], [[0, 0], [0, 1]]]),
+        ),
+        bad=(
+            ((np.zeros((2, 2, 2), "int64"), np.zeros((3, 2, 2), "int64")), {}),
+            ((np.zeros((2, 2, 2), "int64"), np.full((2, 2, 2), 2)), {}),
+        ),
+    ),
+    F("gather_tree", (np.zeros((0, 2, 3), "int32"), np.zeros((0, 2, 3), "int32")), tag="empty"),
 ]

@@ -1,0 +1,186 @@
+"""paddle.nn decoding (BeamSearchDecoder, dynamic_decode, F.gather_tree) vs real Paddle 3.3.1
+with identical weights (``fill_deterministic``): decoded ids, final states and lengths, and
+the gradients of the final log-probabilities into the cell, ``output_fn`` and embedding."""
+
+import numpy as np
+import paddle.nn as nn
+import paddle.nn.functional as F
+from _layer_util import fill_deterministic
+from _util import expect_error, randn
+
+import paddle
+
+IDS = np.array([[[2, 2], [6, 1]], [[3, 9], [6, 1]], [[0, 1], [9, 0]]], "int64")
+PARENTS = np.array([[[0, 0], [1, 1]], [[1, 0], [1, 0]], [[0, 0], [0, 1]]], "int64")
+
+
+# -- gather_tree -------------------------------------------------------------------------------
+def case_gather_tree():
+    return F.gather_tree(paddle.to_tensor(IDS), paddle.to_tensor(PARENTS))
+
+
+def case_gather_tree_int32_random():
+    r = np.random.default_rng(3)
+    ids = r.integers(0, 20, (6, 3, 4)).astype("int32")
+    parents = r.integers(0, 4, (6, 3, 4)).astype("int32")
+    return F.gather_tree(paddle.to_tensor(ids), paddle.to_tensor(parents))
+
+
+def case_gather_tree_errors():
+    ids, par = paddle.to_tensor(IDS), paddle.to_tensor(PARENTS)
+    return [
+        expect_error(lambda: F.gather_tree(ids, par[:2])),
+        expect_error(lambda: F.gather_tree(ids.astype("float32"), par.astype("float32"))),
+        expect_error(lambda: F.gather_tree(ids.astype("int32"), par)),
+        expect_error(lambda: F.gather_tree(ids[0], par[0])),
+        expect_error(lambda: F.gather_tree(ids, par * 5)),
+    ]
+
+
+# -- beam search -------------------------------------------------------------------------------
+V, E, H = 10, 4, 6
+
+
+def _decoder(cell, beam=3, end_bias=0.0, seed=0, embed=True):
+    emb = fill_deterministic(nn.Embedding(V, E), seed) if embed else None
+    out = fill_deterministic(nn.Linear(H, V), seed + 1)
+    if end_bias:
+        with paddle.no_grad():
+            b = np.zeros(V, "float32")
+            b[1] = end_bias
+            out.bias.set_value(out.bias.numpy() + b)
+    cell = fill_deterministic(cell, seed + 2)
+    dec = nn.BeamSearchDecoder(
+        cell, start_token=0, end_token=1, beam_size=beam, embedding_fn=emb, output_fn=out
+    )
+    return dec, [m for m in (cell, out, emb) if m is not None]
+
+
+def _grads(layers):
+    return [{k: p.grad for k, p in m.named_parameters()} for m in layers]
+
+
+def _decode(dec, layers, inits, **kw):
+    res = nn.dynamic_decode(dec, inits=inits, return_length=True, **kw)
+    outs, states, lengths = res
+    loss = (states.log_probs * paddle.to_tensor(randn(*states.log_probs.shape, seed=9))).sum()
+    loss.backward()
+    return {
+        "ids": outs,
+        "lengths": lengths,
+        "log_probs": states.log_probs,
+        "finished": states.finished,
+        "state_lengths": states.lengths,
+        "cell_states": list(states.cell_states)
+        if isinstance(states.cell_states, list | tuple)
+        else states.cell_states,
+        "grads": _grads(layers),
+    }
+
+
+def case_beam_search_gru():
+    dec, layers = _decoder(nn.GRUCell(E, H))
+    h = paddle.to_tensor(randn(2, H, seed=1))
+    return _decode(dec, layers, h, max_step_num=5)
+
+
+def case_beam_search_gru_time_major():
+    dec, layers = _decoder(nn.GRUCell(E, H), beam=2, seed=4)
+    h = paddle.to_tensor(randn(3, H, seed=2))
+    return _decode(dec, layers, h, max_step_num=3, output_time_major=True)
+
+
+def case_beam_search_lstm_finishes():
+    # a large end_token bias: every beam ends early, lengths differ
+    dec, layers = _decoder(nn.LSTMCell(E, H), beam=2, end_bias=1.5, seed=7)
+    hc = [paddle.to_tensor(randn(3, H, seed=3)), paddle.to_tensor(randn(3, H, seed=4))]
+    return _decode(dec, layers, hc, impute_finished=True)
+
+
+def case_beam_search_lstm_no_limit_mixed():
+    dec, layers = _decoder(nn.LSTMCell(E, H), beam=3, end_bias=0.8, seed=11)
+    hc = [paddle.to_tensor(randn(4, H, seed=5)), paddle.to_tensor(randn(4, H, seed=6))]
+    return _decode(dec, layers, hc, max_step_num=8)
+
+
+def case_beam_search_initialize_step():
+    dec, _ = _decoder(nn.GRUCell(E, H), beam=2, seed=13)
+    h = paddle.to_tensor(randn(2, H, seed=7))
+    inputs, states, finished = dec.initialize(h)
+    out, st, nxt, fin = dec.step(paddle.full([1], 0, "int64"), inputs, states)
+    return {
+        "init": [inputs, states.cell_states, states.log_probs, states.finished, states.lengths],
+        "finished": finished,
+        "step_out": list(out),
+        "step_state": [st.cell_states, st.log_probs, st.finished, st.lengths],
+        "next_inputs": nxt,
+        "fin": fin,
+        "fields": [list(dec.OutputWrapper._fields), list(dec.StateWrapper._fields)],
+        "tracks": dec.tracks_own_finished,
+    }
+
+
+def case_tile_beam_merge_with_batch():
+    x = paddle.to_tensor(randn(2, 3, 2, seed=8))
+    return [
+        nn.BeamSearchDecoder.tile_beam_merge_with_batch(x, 3),
+        nn.BeamSearchDecoder.tile_beam_merge_with_batch(x[:, 0], 2),
+    ]
+
+
+def case_beam_search_max_step_zero():
+    dec, _ = _decoder(nn.GRUCell(E, H), beam=2, seed=17)
+    h = paddle.to_tensor(randn(2, H, seed=8))
+    outs, states = nn.dynamic_decode(dec, inits=h, max_step_num=0)
+    return {"ids": outs, "lengths": states.lengths}
+
+
+class _Greedy:
+    """A duck-typed decoder that does not track its own finished flags: dynamic_decode
+    counts the lengths and (impute_finished) keeps a finished sequence's state."""
+
+    tracks_own_finished = False
+
+    def __init__(self, cell, out, emb):
+        self.cell, self.out, self.emb = cell, out, emb
+
+    def initialize(self, h):
+        ids = paddle.zeros([h.shape[0]], "int64")
+        return self.emb(ids), h, paddle.zeros([h.shape[0]], "bool")
+
+    def step(self, time, inputs, states, **kwargs):
+        y, h = self.cell(inputs, states)
+        logits = self.out(y)
+        ids = paddle.argmax(logits, -1)
+        return logits, h, self.emb(ids), ids == 1
+
+    def finalize(self, outputs, final_states, sequence_lengths):
+        raise NotImplementedError
+
+
+def _greedy(impute):
+    emb = fill_deterministic(nn.Embedding(V, E), 21)
+    out = fill_deterministic(nn.Linear(H, V), 22)
+    with paddle.no_grad():
+        b = np.zeros(V, "float32")
+        b[1] = 1.2
+        out.bias.set_value(out.bias.numpy() + b)
+    cell = fill_deterministic(nn.GRUCell(E, H), 23)
+    h = paddle.to_tensor(randn(4, H, seed=10))
+    logits, final, lengths = nn.dynamic_decode(
+        _Greedy(cell, out, emb),
+        inits=h,
+        max_step_num=6,
+        impute_finished=impute,
+        return_length=True,
+    )
+    (logits * paddle.to_tensor(randn(*logits.shape, seed=11))).sum().backward()
+    return {"logits": logits, "final": final, "lengths": lengths, "grads": _grads([cell, out])}
+
+
+def case_custom_decoder():
+    return _greedy(False)
+
+
+def case_custom_decoder_impute_finished():
+    return _greedy(True)
