@@ -438,3 +438,47 @@ def case_reprs_with_names():
         nn.BatchNorm1D(2, name="b"),
     ]
     return [str(m) for m in layers]
+
+
+def case_attributes_model_code_reads():
+    """Private and public attributes of common layers as Paddle 3.3.1 sets them (PaddleClas's
+    backbones read AdaptiveAvgPool2D._output_size, conv._in_channels, ...)."""
+    w = paddle.ParamAttr(name="w_attr")
+    layers = {
+        "conv2d": (nn.Conv2D(3, 4, 3, stride=2, padding=1, weight_attr=w), None),
+        "conv2d_nhwc": (nn.Conv2D(3, 4, 3, data_format="NHWC"), None),
+        "depthwise": (nn.Conv2D(3, 6, 3, groups=3), None),
+        "conv1d": (nn.Conv1D(3, 4, 3, bias_attr=False), None),
+        "conv3d_t": (nn.Conv3DTranspose(3, 4, 3), None),
+        "linear": (nn.Linear(3, 4, bias_attr=False), None),
+        "bn2d": (nn.BatchNorm2D(4), None),
+        "bn": (nn.BatchNorm(4), None),
+        "ln": (nn.LayerNorm(4), None),
+        "gn": (nn.GroupNorm(2, 4), None),
+        "in2d": (nn.InstanceNorm2D(4), None),
+        "aap1d": (nn.AdaptiveAvgPool1D(2), None),
+        "aap2d": (nn.AdaptiveAvgPool2D(1), None),
+        "aap3d": (nn.AdaptiveAvgPool3D([1, 2, 2]), None),
+        "amp1d": (nn.AdaptiveMaxPool1D(2), None),
+        "amp2d": (nn.AdaptiveMaxPool2D(1, return_mask=True), None),
+        "emb": (nn.Embedding(10, 4, padding_idx=0), None),
+        "pad2d": (nn.Pad2D([1, 2, 3, 4], value=1.5), None),
+        "prelu": (nn.PReLU(), None),
+    }
+    names = (
+        "_in_channels _out_channels _kernel_size _stride _padding _dilation _groups "
+        "_data_format _channel_dim _op_type _use_cudnn _device "
+        "_num_features _momentum _epsilon _normalized_shape _num_groups _output_size "
+        "output_size _return_mask return_mask _num_embeddings _embedding_dim _padding_idx "
+        "_size _is_distributed _remote_prefetch padding value _mode _fuse_with_relu _in_place"
+    ).split()
+    attr_names = "_param_attr _bias_attr _weight_attr".split()
+    out = {}
+    for key, (layer, _) in layers.items():
+        got = {n: repr(getattr(layer, n)) for n in names if hasattr(layer, n)}
+        for n in attr_names:
+            if hasattr(layer, n):
+                v = getattr(layer, n)
+                got[n] = v.name if isinstance(v, paddle.ParamAttr) else repr(v)
+        out[key] = got
+    return out

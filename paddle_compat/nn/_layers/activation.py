@@ -279,6 +279,7 @@ class PReLU(Layer):
         name: str | None = None,
     ) -> None:
         super().__init__(dtype=default_dtype_name())
+        self._weight_attr = weight_attr
         self._num_parameters, self._init = num_parameters, init
         self._data_format, self._name = data_format, name
         self._weight = self.create_parameter(

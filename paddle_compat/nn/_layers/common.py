@@ -85,6 +85,7 @@ class Linear(Layer):
     ) -> None:
         super().__init__(dtype=default_dtype_name())
         self._in_features, self._out_features, self.name = in_features, out_features, name
+        self._weight_attr, self._bias_attr = weight_attr, bias_attr
         self.weight = self.create_parameter(
             [in_features, out_features], attr=weight_attr, dtype=self._dtype, is_bias=False
         )
@@ -174,6 +175,12 @@ class Embedding(Layer):
         self._padding_idx = padding_idx
         self._max_norm, self._norm_type = max_norm, norm_type
         self._sparse, self._scale_grad_by_freq, self._name = sparse, scale_grad_by_freq, name
+        self._size, self._weight_attr, self._device = (
+            [num_embeddings, embedding_dim],
+            weight_attr,
+            device,
+        )
+        self._is_distributed = self._remote_prefetch = False
         self.weight = self.create_parameter(
             [num_embeddings, embedding_dim], attr=weight_attr, dtype=self._dtype, is_bias=False
         )
@@ -317,17 +324,17 @@ class _PadNd(Layer):
             padding = [padding] * (2 * self._n)
         elif isinstance(padding, Tensor):
             padding = padding.tolist()
-        self._pad, self._mode, self._value = list(padding), mode, value
+        self.padding, self._mode, self.value = list(padding), mode, value  # Paddle's names
         self._data_format, self._name = data_format or self._default_format, name
 
     def forward(self, x):
         return F.pad(
-            x, self._pad, mode=self._mode, value=self._value, data_format=self._data_format
+            x, self.padding, mode=self._mode, value=self.value, data_format=self._data_format
         )
 
     def extra_repr(self) -> str:
         return (
-            f"padding={self._pad}, mode={self._mode}, value={self._value}, "
+            f"padding={self.padding}, mode={self._mode}, value={self.value}, "
             f"data_format={self._data_format}" + name_suffix(self._name)
         )
 

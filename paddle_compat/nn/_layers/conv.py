@@ -76,6 +76,12 @@ class _ConvNd(Layer):
         self._padding, self._padding_mode = padding, padding_mode
         self._groups, self._data_format = groups, data_format
         self.output_padding = output_padding
+        # attributes Paddle's conv layers carry (model code reads some of them)
+        self._param_attr, self._bias_attr = weight_attr, bias_attr
+        self._channel_dim = 1 if data_format.startswith("NC") else n + 1
+        depthwise = n == 2 and in_channels == groups != 1 and out_channels % in_channels == 0
+        self._op_type = f"{'depthwise_' if depthwise else ''}conv{n}d"
+        self._use_cudnn, self._device = False, None
         if self._transposed:
             shape = [in_channels, out_channels // groups, *self._kernel_size]
             init = None

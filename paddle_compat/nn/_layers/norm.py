@@ -50,6 +50,7 @@ class _BatchNormBase(Layer):
         name: str | None = None,
     ) -> None:
         super().__init__(dtype=default_dtype_name())
+        self._fuse_with_relu = self._in_place = False
         self._num_features, self._momentum, self._epsilon = num_features, momentum, epsilon
         self._weight_attr, self._bias_attr = weight_attr, bias_attr
         self._data_format, self._use_global_stats, self._name = (
@@ -210,6 +211,8 @@ class BatchNorm(Layer):
         trainable_statistics: bool = False,
     ) -> None:
         super().__init__(dtype=dtype_name(dtype))
+        self._fuse_with_relu = self._in_place = False
+        self._param_attr, self._bias_attr = param_attr, bias_attr
         self._act, self._is_test, self._momentum, self._epsilon = act, is_test, momentum, epsilon
         self._data_layout, self._use_global_stats = data_layout, use_global_stats
         self._trainable_statistics = trainable_statistics
@@ -265,6 +268,7 @@ class LayerNorm(Layer):
         name: str | None = None,
     ) -> None:
         super().__init__(dtype=dtype_name(dtype))
+        self._weight_attr, self._bias_attr, self._device = weight_attr, bias_attr, None
         if isinstance(normalized_shape, int):
             normalized_shape = [normalized_shape]
         self._normalized_shape = list(normalized_shape)
@@ -312,6 +316,7 @@ class GroupNorm(Layer):
         name: str | None = None,
     ) -> None:
         super().__init__(dtype=dtype_name(dtype))
+        self._weight_attr, self._bias_attr, self._device = weight_attr, bias_attr, None
         self._num_groups, self._num_channels, self._epsilon = num_groups, num_channels, epsilon
         self._data_format, self._name = data_format, name
         if not affine:
@@ -360,6 +365,7 @@ class _InstanceNormBase(Layer):
         name: str | None = None,
     ) -> None:
         super().__init__(dtype=default_dtype_name())
+        self._weight_attr, self._bias_attr = weight_attr, bias_attr
         self._num_features, self._epsilon, self._momentum = num_features, epsilon, momentum
         self._data_format, self._name = data_format or self._default_format, name
         if weight_attr is False or bias_attr is False:

@@ -188,18 +188,27 @@ class AdaptiveAvgPool1D(Layer):
         return f"output_size={self.output_size}"
 
 
-class _AdaptiveAvgNd(AdaptiveAvgPool1D):
+class _AdaptiveAvgNd(Layer):
     _fn = None
     _default_format = "NCHW"
 
     def __init__(
         self, output_size, data_format: str | None = None, name: str | None = None
     ) -> None:
-        super().__init__(output_size, name)
-        self.data_format = data_format or self._default_format
+        super().__init__()
+        # Paddle's 2-D/3-D adaptive pools keep private names (its 1-D ones public names)
+        self._output_size, self._name = output_size, name
+        self._data_format = data_format or self._default_format
+
+    @property
+    def output_size(self):
+        return self._output_size
 
     def forward(self, x):
-        return type(self)._fn(x, self.output_size, self.data_format)
+        return type(self)._fn(x, self._output_size, self._data_format)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self._output_size}"
 
 
 class AdaptiveAvgPool2D(_AdaptiveAvgNd):
@@ -214,24 +223,32 @@ class AdaptiveAvgPool3D(_AdaptiveAvgNd):
     _fn, _default_format = staticmethod(F.adaptive_avg_pool3d), "NCDHW"
 
 
-class _AdaptiveMax(Layer):
-    _fn = None
+class AdaptiveMaxPool1D(Layer):
+    """Max over adaptive bins of L."""
 
     def __init__(self, output_size, return_mask: bool = False, name: str | None = None) -> None:
         super().__init__()
         self.output_size, self.return_mask, self.name = output_size, return_mask, name
 
     def forward(self, x):
-        return type(self)._fn(x, self.output_size, self.return_mask)
+        return F.adaptive_max_pool1d(x, self.output_size, self.return_mask)
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}, return_mask={self.return_mask}"
 
 
-class AdaptiveMaxPool1D(_AdaptiveMax):
-    """Max over adaptive bins of L."""
+class _AdaptiveMax(Layer):
+    _fn = None
 
-    _fn = staticmethod(F.adaptive_max_pool1d)
+    def __init__(self, output_size, return_mask: bool = False, name: str | None = None) -> None:
+        super().__init__()
+        self._output_size, self._return_mask, self._name = output_size, return_mask, name
+
+    def forward(self, x):
+        return type(self)._fn(x, self._output_size, self._return_mask)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self._output_size}, return_mask={self._return_mask}"
 
 
 class AdaptiveMaxPool2D(_AdaptiveMax):
