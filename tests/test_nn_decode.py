@@ -87,3 +87,40 @@ def test_decoder_base_and_beam_search_state():
     }
     with pytest.raises(ValueError, match="initial_cell_states"):
         dec.initialize(None)
+
+
+def test_weight_norm_hook_tracks_g_and_v():
+    lin = nn.Linear(3, 4)
+    nn.utils.weight_norm(lin)
+    with paddle.no_grad():
+        lin.weight_g.set_value(lin.weight_g * 2)
+    x = paddle.ones([1, 3])
+    w = lin.weight_v.numpy() / np.linalg.norm(lin.weight_v.numpy(), axis=1, keepdims=True)
+    w = w * lin.weight_g.numpy()[:, None]
+    np.testing.assert_allclose(lin(x).numpy(), x.numpy() @ w + lin.bias.numpy(), rtol=1e-5)
+    nn.utils.remove_weight_norm(lin)
+    np.testing.assert_allclose(lin.weight.numpy(), w, rtol=1e-5)
+    assert not lin._forward_pre_hooks
+
+
+def test_utils_signatures():
+    u = nn.utils
+    assert list(inspect.signature(u.spectral_norm).parameters) == [
+        "layer",
+        "name",
+        "n_power_iterations",
+        "eps",
+        "dim",
+    ]
+    assert list(inspect.signature(nn.SpectralNorm).parameters) == [
+        "weight_shape",
+        "dim",
+        "power_iters",
+        "eps",
+        "dtype",
+    ]
+    assert list(inspect.signature(u.vector_to_parameters).parameters) == [
+        "vec",
+        "parameters",
+        "name",
+    ]

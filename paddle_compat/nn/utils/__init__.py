@@ -1,5 +1,17 @@
-"""paddle.nn.utils: gradient clipping helpers (more utilities are added by their owners)."""
+"""paddle.nn.utils: gradient clipping, weight and spectral normalization hooks, and
+parameters as one vector (more utilities are added by their owners)."""
 
 from ._clip_grad import clip_grad_norm_, clip_grad_value_  # noqa: F401
+from ._param_vector import parameters_to_vector, vector_to_parameters  # noqa: F401
+from ._spectral_norm import spectral_norm  # noqa: F401
+from ._weight_norm import remove_weight_norm, weight_norm  # noqa: F401
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_"]
+__all__ = [
+    "clip_grad_norm_",
+    "clip_grad_value_",
+    "parameters_to_vector",
+    "remove_weight_norm",
+    "spectral_norm",
+    "vector_to_parameters",
+    "weight_norm",
+]
