@@ -482,3 +482,14 @@ def case_attributes_model_code_reads():
                 got[n] = v.name if isinstance(v, paddle.ParamAttr) else repr(v)
         out[key] = got
     return out
+
+
+def case_incubate_fused_linear_and_fp16_guard():
+    """paddle.incubate.nn.FusedLinear's parameters (seeded) and repr; static.amp.fp16_guard is
+    a no-op in dynamic mode (Paddle's CPU build has no FusedLinear forward kernel)."""
+    paddle.seed(3)
+    a = paddle.incubate.nn.FusedLinear(3, 4)
+    b = paddle.incubate.nn.FusedLinear(3, 4, transpose_weight=True, bias_attr=False)
+    with paddle.static.amp.fp16_guard():
+        y = paddle.ones([2]) * 2
+    return [a.state_dict(), b.state_dict(), str(a), a.transpose_weight, y]
