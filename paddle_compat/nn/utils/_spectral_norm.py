@@ -117,7 +117,7 @@ def spectral_norm(
     delattr(layer, name)
     orig = Parameter(weight._value, trainable=not weight.stop_gradient)
     layer.add_parameter(name + "_orig", orig)
-    setattr(layer, name, Tensor(weight._value))
+    setattr(layer, name, Tensor(weight._value, stop_gradient=weight.stop_gradient))
     layer.register_buffer(name + "_u", u)
     layer.register_buffer(name + "_v", v)
     hook.handle = layer.register_forward_pre_hook(hook)
