@@ -1,6 +1,6 @@
 """paddle.nn: Layer, layers, losses, initializers, gradient clipping, functional."""
 
-from . import clip, functional, initializer, layer, utils  # noqa: F401
+from . import clip, decode, functional, initializer, layer, utils  # noqa: F401
 from ._clip import *  # noqa: F401,F403
 from ._layer import *  # noqa: F401,F403
 from ._layers import *  # noqa: F401,F403
