@@ -343,4 +343,30 @@ ROWS: list[Row] = [
         ),
     ),
     F("gather_tree", (np.zeros((0, 2, 3), "int32"), np.zeros((0, 2, 3), "int32")), tag="empty"),
+    # sequence and structured losses (issue 10; more cases in tests/cases/nn_loss_extra.py)
+    F(
+        "ctc_loss",
+        (
+            rand(5, 2, 4),
+            np.array([[1, 2, 2], [3, 1, 0]], "int32"),
+            np.array([5, 4]),
+            np.array([3, 2]),
+        ),
+    ),
+    F(
+        "rnnt_loss",
+        (
+            rand(2, 3, 3, 4),
+            np.array([[1, 2], [3, 0]], "int32"),
+            np.array([3, 2], "int32"),
+            np.array([2, 1], "int32"),
+        ),
+        {"reduction": "none"},
+    ),
+    F("hsigmoid_loss", (rand(4, 3), LABEL, 3, rand(2, 3, seed=1), rand(2, 1, seed=2))),
+    F(
+        "multi_label_margin_loss",
+        (LOGIT, np.array([[2, -1, 0], [1, 0, -1], [0, 1, 2], [1, -1, 2]])),
+    ),
+    F("npair_loss", (rand(4, 3), rand(4, 3, seed=1), LABEL.astype("float32"))),
 ]

@@ -71,3 +71,11 @@ SKIPS.update(
         )
     }
 )
+SKIPS.update(
+    {
+        "rms_norm": "Paddle 3.3.1's CPU build has no rms_norm kernel (NotFound): checked against "
+        "the documented formula in tests/test_nn_loss_extra.py",
+        "adaptive_log_softmax_with_loss": "takes nested lists of tail weights and a cutoffs "
+        "list: values, gradients and errors against Paddle 3.3.1 in tests/cases/nn_loss_extra.py",
+    }
+)
