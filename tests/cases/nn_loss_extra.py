@@ -256,3 +256,15 @@ def case_adaptive_errors():
             lambda: F.adaptive_log_softmax_with_loss(x, T(AD_Y[:3]), hw, tails, [3, 6, 10])
         ),
     ]
+
+
+def case_adaptive_cutoffs_without_n_classes():
+    # Paddle's docstring example passes cutoffs=[2] with one tail: labels must stay below
+    # cutoffs[-1] and only len(cutoffs) - 1 tails are used
+    x, hw, hb = T(AD_X, grad=True), T(AD_W[0]), T(AD_W[5])
+    tails = [[T(AD_W[1], grad=True), T(AD_W[2])], [T(AD_W[3], grad=True), T(AD_W[4])]]
+    y = T(np.array([0, 4, 5, 2, 1]))
+    out, loss = F.adaptive_log_softmax_with_loss(x, y, hw, tails, [3, 6], hb)
+    loss.backward()
+    bad = expect_error(lambda: F.adaptive_log_softmax_with_loss(x, T(AD_Y), hw, tails, [3, 6], hb))
+    return [out, loss, x.grad, tails[0][0].grad, tails[1][0].grad, bad]

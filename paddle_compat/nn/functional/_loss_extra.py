@@ -320,7 +320,9 @@ def adaptive_log_softmax_with_loss(
             f"label values should be in [0, n_classes - 1], but values in range "
             f"[{lv.min()}, {lv.max()}] were found. "
         )
-    tails = [list(t) for t in tail_weights]
+    # as Paddle: labels must lie below cutoffs[-1], and only len(cutoffs) - 1 tails are used
+    # (its docstring example passes cutoffs=[2] with one tail: head only)
+    tails = [list(t) for t in tail_weights][: len(cut) - 1]
     if lv is not None:  # only the clusters some label falls in, as Paddle computes
         lv = lv.reshape(-1)
         tails = [
