@@ -1,4 +1,5 @@
-"""The timing helper the benchmarks share: the best mean time of a call, in microseconds."""
+"""The timing helpers the benchmarks share: the best mean time of a call, in microseconds; a
+step's first and steady time; a hand-written JAX SGD step's times; a run under real Paddle."""
 
 from __future__ import annotations
 
@@ -42,3 +43,33 @@ def paddle_side(script: str, *args: str, timeout: int = 1800) -> dict:
         print(res.stderr[-2000:], file=sys.stderr)
         return {}
     return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def first_and_steady_ms(fn, n: int = 10, repeats: int = 5, warmup: int = 3) -> tuple[float, float]:
+    """(first call in ms, best steady ms per call) of ``fn``, whose result ``float()`` waits
+    for."""
+    t0 = time.perf_counter()
+    float(fn())
+    first = (time.perf_counter() - t0) * 1e3
+    return first, best_us(lambda: float(fn()), n=n, repeats=repeats, warmup=warmup) / 1e3
+
+
+def time_jax_sgd(loss, params, x, lr: float = 1e-3, **timing) -> dict:
+    """``{"first_ms", "ms"}`` of a jitted step ``params -= lr * grad(loss)(params, x)``: the
+    hand-written JAX twin of a Paddle train step (the update keeps XLA from dropping the
+    backward)."""
+    import jax
+
+    @jax.jit
+    def step(params, x):
+        value, grads = jax.value_and_grad(loss)(params, x)
+        return value, jax.tree_util.tree_map(lambda p, g: p - lr * g, params, grads)
+
+    state = [params]
+
+    def run():
+        value, state[0] = step(state[0], x)
+        return value
+
+    first, steady = first_and_steady_ms(run, **timing)
+    return {"first_ms": first, "ms": steady}

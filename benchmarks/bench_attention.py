@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 
 import numpy as np
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from _timing import best_us, paddle_side  # noqa: E402
+from _timing import first_and_steady_ms, paddle_side, time_jax_sgd  # noqa: E402
 
 BATCH, SEQ, D, HEADS, FF, LAYERS = 8, 128, 256, 4, 1024, 6
 
@@ -49,11 +48,7 @@ def _paddle_step(paddle, model, x):
 
 
 def _time_step(fn) -> tuple[float, float]:
-    """(first call in ms, best steady ms per call)."""
-    t0 = time.perf_counter()
-    float(fn())
-    first = (time.perf_counter() - t0) * 1e3
-    return first, best_us(lambda: float(fn()), n=2, repeats=3, warmup=1) / 1e3
+    return first_and_steady_ms(fn, n=2, repeats=3, warmup=1)
 
 
 def _run_paddle(paddle) -> dict:
@@ -100,20 +95,7 @@ def _jax_twin() -> dict:
             x = layer(x, p)
         return jnp.mean(x**2)
 
-    @jax.jit
-    def step(params, x):
-        value, grads = jax.value_and_grad(loss)(params, x)
-        return value, jax.tree_util.tree_map(lambda p, g: p - 1e-3 * g, params, grads)
-
-    x = jnp.asarray(_data())
-    state = [params]
-
-    def run():
-        value, state[0] = step(state[0], x)
-        return value
-
-    first, steady = _time_step(run)
-    return {"first_ms": first, "ms": steady}
+    return time_jax_sgd(loss, params, jnp.asarray(_data()), n=2, repeats=3, warmup=1)
 
 
 def main() -> None:

@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 
 import numpy as np
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from _timing import best_us, paddle_side  # noqa: E402
+from _timing import first_and_steady_ms, paddle_side, time_jax_sgd  # noqa: E402
 
 BATCH, STEPS, IN, HIDDEN, LAYERS = 16, 32, 64, 128, 2
 
@@ -42,19 +41,11 @@ def _paddle_step(paddle, model, x):
     return step
 
 
-def _time_step(fn) -> tuple[float, float]:
-    """(first call in ms, best steady ms per call)."""
-    t0 = time.perf_counter()
-    float(fn())
-    first = (time.perf_counter() - t0) * 1e3
-    return first, best_us(lambda: float(fn()), n=10, repeats=5) / 1e3
-
-
 def _run_paddle(paddle) -> dict:
     paddle.seed(0)
     model = paddle.nn.LSTM(IN, HIDDEN, num_layers=LAYERS)
     x = paddle.to_tensor(_data())
-    first, steady = _time_step(_paddle_step(paddle, model, x))
+    first, steady = first_and_steady_ms(_paddle_step(paddle, model, x))
     return {"eager_first_ms": first, "eager_ms": steady}
 
 
@@ -91,20 +82,7 @@ def _jax_twin() -> dict:
             h = lstm_layer(h, w)
         return jnp.mean(jnp.swapaxes(h, 0, 1) ** 2)
 
-    @jax.jit
-    def step(params, x):
-        value, grads = jax.value_and_grad(loss)(params, x)
-        return value, jax.tree_util.tree_map(lambda p, g: p - 1e-3 * g, params, grads)
-
-    x = jnp.asarray(_data())
-    state = [params]
-
-    def run():
-        value, state[0] = step(state[0], x)
-        return value
-
-    first, steady = _time_step(run)
-    return {"first_ms": first, "ms": steady}
+    return time_jax_sgd(loss, params, jnp.asarray(_data()))
 
 
 def main() -> None:
@@ -122,7 +100,7 @@ def main() -> None:
     x = paddle.to_tensor(_data())
     static = paddle.jit.to_static(_paddle_step(paddle, model, x))
     float(static())  # the eager recording call
-    first, steady = _time_step(static)
+    first, steady = first_and_steady_ms(static)
     ours.update(static_compile_ms=first, static_ms=steady)
     twin = _jax_twin()
     ref = paddle_side(__file__)
