@@ -369,4 +369,13 @@ ROWS: list[Row] = [
         (LOGIT, np.array([[2, -1, 0], [1, 0, -1], [0, 1, 2], [1, -1, 2]])),
     ),
     F("npair_loss", (rand(4, 3), rand(4, 3, seed=1), LABEL.astype("float32"))),
+    # fractional max pooling (issue 10; more cases in tests/cases/nn_pooling_extra.py)
+    F("fractional_max_pool2d", (rand(2, 3, 7, 6), [4, 3]), {"random_u": 0.3}),
+    F(
+        "fractional_max_pool2d",
+        (rand(2, 3, 7, 6), 3),
+        {"kernel_size": 2, "random_u": 0.6},
+        tag="kernel",
+    ),
+    F("fractional_max_pool3d", (rand(1, 2, 5, 4, 6), [3, 2, 4]), {"random_u": 0.45}),
 ]
