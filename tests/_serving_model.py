@@ -1,11 +1,15 @@
-"""A small model saved by ``paddle.jit.save`` in a separate process, with its eager outputs
-(shared by tests/test_inference.py and tests/test_http_serving.py)."""
+"""A small model saved by ``paddle.jit.save`` in a separate process, with its eager outputs,
+and ``python -m serving`` run as a process (shared by the inference and serving tests)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import select
+import signal
 import subprocess
 import sys
+import time
 
 import numpy as np
 
@@ -65,3 +69,35 @@ def save_model(tmpdir) -> tuple[str, dict]:
     assert res.returncode == 0, res.stderr[-3000:]
     with np.load(out) as d:
         return prefix, {k: d[k] for k in d.files}
+
+
+@contextlib.contextmanager
+def serving_process(*args: str, start_timeout: float = 180):
+    """``python -m serving --port 0 *args`` from the repo root: yields ``(proc, port)`` once it
+    prints its address; SIGKILLed on exit."""
+    import pytest
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "serving", "--port", "0", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+    )
+    try:
+        port, line = None, ""
+        deadline = time.time() + start_timeout
+        while time.time() < deadline and proc.poll() is None:
+            if select.select([proc.stdout], [], [], 1.0)[0]:
+                line = proc.stdout.readline()
+                if "http://127.0.0.1:" in line:
+                    port = int(line.rsplit(":", 1)[1])
+                    break
+        if port is None:
+            proc.kill()
+            pytest.fail(f"server did not start: {line!r} {proc.stderr.read()[-2000:]}")
+        yield proc, port
+    finally:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)

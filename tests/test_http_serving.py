@@ -7,8 +7,6 @@ import base64
 import http.client
 import json
 import os
-import select
-import signal
 import socket
 import subprocess
 import sys
@@ -17,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
-from _serving_model import IN, OUT, save_model
+from _serving_model import IN, OUT, save_model, serving_process
 
 TIMEOUT = 60
 
@@ -25,31 +23,8 @@ TIMEOUT = 60
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     prefix, d = save_model(tmp_path_factory.mktemp("http"))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "serving", "--model", prefix, "--port", "0", "--max-body-mb", "1"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-    )
-    try:
-        port, line = None, ""
-        deadline = time.time() + 180
-        while time.time() < deadline and proc.poll() is None:
-            ready, _, _ = select.select([proc.stdout], [], [], 1.0)
-            if ready:
-                line = proc.stdout.readline()
-                if "http://127.0.0.1:" in line:
-                    port = int(line.rsplit(":", 1)[1])
-                    break
-        if port is None:
-            proc.kill()
-            pytest.fail(f"server did not start: {line!r} {proc.stderr.read()[-2000:]}")
+    with serving_process("--model", prefix, "--max-body-mb", "1") as (_, port):
         yield port, prefix, d
-    finally:
-        if proc.poll() is None:
-            os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=30)
 
 
 def request(port, method, path, body=None, headers=None):

@@ -25,8 +25,6 @@ import http.client
 import json
 import os
 import random
-import select
-import signal
 import socket
 import subprocess
 import sys
@@ -35,7 +33,7 @@ import time
 
 import numpy as np
 import pytest
-from _serving_model import IN, OUT, save_model
+from _serving_model import IN, OUT, save_model, serving_process
 
 CLIENTS = int(os.environ.get("SOAK_CLIENTS", "200"))
 SECONDS = float(os.environ.get("SOAK_SECONDS", "8"))
@@ -54,32 +52,9 @@ def _rss_mb(pid: int) -> float:
 @pytest.fixture(scope="module")
 def soak_server(tmp_path_factory):
     prefix, d = save_model(tmp_path_factory.mktemp("soak"))
-    cmd = [sys.executable, "-m", "serving", "--model", prefix, "--port", "0"]
-    cmd += ["--warmup-batch", "64", "--request-timeout", str(REQUEST_TIMEOUT)]
-    proc = subprocess.Popen(
-        cmd,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-    )
-    try:
-        port, line = None, ""
-        deadline = time.time() + 120
-        while time.time() < deadline and proc.poll() is None:
-            if select.select([proc.stdout], [], [], 1.0)[0]:
-                line = proc.stdout.readline()
-                if "http://127.0.0.1:" in line:
-                    port = int(line.rsplit(":", 1)[1])
-                    break
-        if port is None:
-            proc.kill()
-            pytest.fail(f"server did not start: {line!r} {proc.stderr.read()[-2000:]}")
+    args = ["--model", prefix, "--warmup-batch", "64", "--request-timeout", str(REQUEST_TIMEOUT)]
+    with serving_process(*args, start_timeout=120) as (proc, port):
         yield proc, port, d
-    finally:
-        if proc.poll() is None:
-            os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=30)
 
 
 def _b64_body(x: np.ndarray) -> str:
