@@ -1,5 +1,6 @@
 """The timing helpers the benchmarks share: the best mean time of a call, in microseconds; a
-step's first and steady time; a hand-written JAX SGD step's times; a run under real Paddle."""
+step's first and steady time; a hand-written JAX SGD step's times; a run under real Paddle; the
+table of a train-step benchmark."""
 
 from __future__ import annotations
 
@@ -73,3 +74,27 @@ def time_jax_sgd(loss, params, x, lr: float = 1e-3, **timing) -> dict:
 
     first, steady = first_and_steady_ms(run, **timing)
     return {"first_ms": first, "ms": steady}
+
+
+def report_train_step(title: str, ours: dict, ref: dict, twin: dict, twin_name: str) -> None:
+    """Print a train-step table (ms per step, first call, ratios to Paddle and to the JAX twin)
+    from ``ours`` (eager_ms/eager_first_ms/static_ms/static_compile_ms), Paddle's ``ref``
+    (eager_ms/eager_first_ms, may be empty) and the ``twin`` (ms/first_ms), then the raw JSON."""
+    import json
+
+    p = ref.get("eager_ms")
+    rows = [
+        ("paddle-compat eager", ours["eager_ms"], ours["eager_first_ms"]),
+        ("paddle-compat to_static", ours["static_ms"], ours["static_compile_ms"]),
+        ("real Paddle eager (CPU)", p, ref.get("eager_first_ms")),
+        (twin_name, twin["ms"], twin["first_ms"]),
+    ]
+    print(title)
+    print(f"{'':26s} {'ms/step':>9s} {'first call ms':>14s} {'vs Paddle':>10s} {'vs JAX':>8s}")
+    for name, ms, first_ms in rows:
+        if ms is None:
+            print(f"{name:26s} {'-':>9s}")
+            continue
+        vs_p = "-" if p is None else f"{ms / p:.2f}"
+        print(f"{name:26s} {ms:9.2f} {first_ms:14.0f} {vs_p:>10s} {ms / twin['ms']:8.2f}")
+    print(json.dumps({"paddle_compat": ours, "paddle": ref, "jax": twin}))

@@ -19,7 +19,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from _timing import first_and_steady_ms, paddle_side, time_jax_sgd  # noqa: E402
+from _timing import first_and_steady_ms, paddle_side, report_train_step, time_jax_sgd  # noqa: E402
 
 BATCH, SEQ, D, HEADS, FF, LAYERS = 8, 128, 256, 4, 1024, 6
 
@@ -116,25 +116,11 @@ def main() -> None:
     ours.update(static_compile_ms=first, static_ms=steady)
     twin = _jax_twin()
     ref = paddle_side(__file__)
-    p = ref.get("eager_ms")
-    rows = [
-        ("paddle-compat eager", ours["eager_ms"], ours["eager_first_ms"]),
-        ("paddle-compat to_static", ours["static_ms"], ours["static_compile_ms"]),
-        ("real Paddle eager (CPU)", p, ref.get("eager_first_ms")),
-        ("JAX twin (jit)", twin["ms"], twin["first_ms"]),
-    ]
-    print(
+    title = (
         f"{LAYERS}-layer TransformerEncoder train step (fwd+bwd+SGD), batch {BATCH}, seq {SEQ}, "
         f"d_model {D}, {HEADS} heads, ff {FF}"
     )
-    print(f"{'':26s} {'ms/step':>9s} {'first call ms':>14s} {'vs Paddle':>10s} {'vs JAX':>8s}")
-    for name, ms, first_ms in rows:
-        if ms is None:
-            print(f"{name:26s} {'-':>9s}")
-            continue
-        vs_p = "-" if p is None else f"{ms / p:.2f}"
-        print(f"{name:26s} {ms:9.2f} {first_ms:14.0f} {vs_p:>10s} {ms / twin['ms']:8.2f}")
-    print(json.dumps({"paddle_compat": ours, "paddle": ref, "jax": twin}))
+    report_train_step(title, ours, ref, twin, "JAX twin (jit)")
 
 
 if __name__ == "__main__":
