@@ -185,6 +185,22 @@ class MultiHeadAttention(Layer):
             )
 
 
+def _setup_layer(layer, config: dict, n_groups: int):
+    """The start of an encoder/decoder layer's constructor: keep its arguments (the stacks
+    rebuild layers 1..n-1 from ``_config``), check the sizes as Paddle does, resolve the
+    dropouts; returns (attn_dropout, act_dropout, weight attrs, bias attrs) with one attr per
+    sublayer group."""
+    layer._config = config
+    for name in ("d_model", "nhead", "dim_feedforward"):
+        _positive(config[name], name)
+    layer.normalize_before = config["normalize_before"]
+    dropout = config["dropout"]
+    attn = dropout if config["attn_dropout"] is None else config["attn_dropout"]
+    act = dropout if config["act_dropout"] is None else config["act_dropout"]
+    w = _attr_list(config["weight_attr"], n_groups)
+    return attn, act, w, _attr_list(config["bias_attr"], n_groups)
+
+
 def _activation(name: str):
     fn = getattr(F, name, None)
     if fn is None:
@@ -210,27 +226,9 @@ class TransformerEncoderLayer(Layer):
         bias_attr=None,
         layer_norm_eps: float = 1e-5,
     ) -> None:
+        config = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
         super().__init__()
-        self._config = {
-            "d_model": d_model,
-            "nhead": nhead,
-            "dim_feedforward": dim_feedforward,
-            "dropout": dropout,
-            "activation": activation,
-            "attn_dropout": attn_dropout,
-            "act_dropout": act_dropout,
-            "normalize_before": normalize_before,
-            "weight_attr": weight_attr,
-            "bias_attr": bias_attr,
-            "layer_norm_eps": layer_norm_eps,
-        }
-        _positive(d_model, "d_model")
-        _positive(nhead, "nhead")
-        _positive(dim_feedforward, "dim_feedforward")
-        attn_dropout = dropout if attn_dropout is None else attn_dropout
-        act_dropout = dropout if act_dropout is None else act_dropout
-        self.normalize_before = normalize_before
-        w, b = _attr_list(weight_attr, 2), _attr_list(bias_attr, 2)
+        attn_dropout, act_dropout, w, b = _setup_layer(self, config, 2)
         self.self_attn = MultiHeadAttention(
             d_model, nhead, dropout=attn_dropout, weight_attr=w[0], bias_attr=b[0]
         )
@@ -319,27 +317,9 @@ class TransformerDecoderLayer(Layer):
         bias_attr=None,
         layer_norm_eps: float = 1e-5,
     ) -> None:
+        config = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
         super().__init__()
-        self._config = {
-            "d_model": d_model,
-            "nhead": nhead,
-            "dim_feedforward": dim_feedforward,
-            "dropout": dropout,
-            "activation": activation,
-            "attn_dropout": attn_dropout,
-            "act_dropout": act_dropout,
-            "normalize_before": normalize_before,
-            "weight_attr": weight_attr,
-            "bias_attr": bias_attr,
-            "layer_norm_eps": layer_norm_eps,
-        }
-        _positive(d_model, "d_model")
-        _positive(nhead, "nhead")
-        _positive(dim_feedforward, "dim_feedforward")
-        attn_dropout = dropout if attn_dropout is None else attn_dropout
-        act_dropout = dropout if act_dropout is None else act_dropout
-        self.normalize_before = normalize_before
-        w, b = _attr_list(weight_attr, 3), _attr_list(bias_attr, 3)
+        attn_dropout, act_dropout, w, b = _setup_layer(self, config, 3)
         self.self_attn = MultiHeadAttention(
             d_model, nhead, dropout=attn_dropout, weight_attr=w[0], bias_attr=b[0]
         )
