@@ -304,6 +304,36 @@ def case_parameters_vector():
     }
 
 
+def case_utils_submodules():
+    """Paddle's ``paddle.nn.utils.<module>`` paths, their hook classes and helpers."""
+    from paddle.nn.utils import clip_grad_norm_, transform_parameters
+    from paddle.nn.utils.spectral_norm_hook import SpectralNorm, normal_
+    from paddle.nn.utils.weight_norm_hook import WeightNorm, l2_norm, norm_except_dim
+
+    x = paddle.to_tensor(randn(2, 3, 4, seed=1))
+    wn = nn.utils.weight_norm(nn.Linear(3, 4), dim=1)
+    sn = nn.utils.spectral_norm(nn.Conv2D(2, 3, 2))
+    (wn_hook,) = wn._forward_pre_hooks.values()
+    (sn_hook,) = sn._forward_pre_hooks.values()
+    paddle.seed(1)
+    filled = paddle.zeros([5])
+    returned = normal_(filled, 1.0, 2.0)
+    return {
+        "same_fn": [
+            callable(clip_grad_norm_),
+            transform_parameters.parameters_to_vector is nn.utils.parameters_to_vector,
+        ],
+        "hooks": [
+            [type(wn_hook) is WeightNorm, wn_hook.name, wn_hook.dim],
+            [type(sn_hook) is SpectralNorm, sn_hook.name, sn_hook.dim, sn_hook.n_power_iterations],
+        ],
+        "matrix": list(sn_hook.reshape_weight_to_matrix(sn.weight_orig).shape),
+        "norm_except_dim": [norm_except_dim(x, d) for d in (-1, 0, 1, 2)],
+        "l2_norm": [l2_norm(x, a) for a in (0, 2, -1)] + [l2_norm(paddle.zeros([2]), 0, 0.04)],
+        "normal_": [returned is filled, filled],
+    }
+
+
 # -- paddle.nn.SpectralNorm --------------------------------------------------------------------
 def _sn_layer(shape, seed_w, **kw):
     paddle.seed(9)

@@ -16,7 +16,7 @@ from ..._core.autograd import no_grad
 from ..._core.registry import call_op, op
 from ..._core.tensor import Parameter, Tensor
 
-__all__ = ["spectral_norm"]
+__all__ = ["SpectralNorm", "spectral_norm"]
 
 
 def _as_matrix(w: jax.Array, dim: int) -> jax.Array:
@@ -50,13 +50,26 @@ def _spectral_norm(weight, u, v, dim=0, power_iters=1, eps=1e-12, add_eps=True):
     return weight / sigma, u, v
 
 
-class _SpectralNormHook:
-    def __init__(self, name: str, n_power_iterations: int, dim: int, eps: float) -> None:
+class SpectralNorm:
+    """The forward pre-hook ``spectral_norm`` registers: before each forward ``layer.<name>``
+    becomes ``<name>_orig / sigma`` (one power iteration per call in training mode)."""
+
+    def __init__(
+        self, name: str = "weight", n_power_iterations: int = 1, dim: int = 0, eps: float = 1e-12
+    ) -> None:
         self.name = name
-        self.n_power_iterations = n_power_iterations
         self.dim = dim
+        if n_power_iterations <= 0:
+            raise ValueError(
+                "Expected n_power_iterations to be positive, but got "
+                f"n_power_iterations={n_power_iterations}"
+            )
+        self.n_power_iterations = n_power_iterations
         self.eps = eps
-        self.handle = None
+
+    def reshape_weight_to_matrix(self, weight: Tensor) -> Tensor:
+        """``weight`` as a ``[shape[dim], -1]`` matrix (``dim`` moved to the front)."""
+        return Tensor(_as_matrix(weight._value, self.dim), stop_gradient=weight.stop_gradient)
 
     def compute_weight(self, layer, do_power_iteration: bool) -> Tensor:
         w = getattr(layer, self.name + "_orig")
@@ -70,8 +83,40 @@ class _SpectralNormHook:
                 v.set_value(v2)
         return out
 
-    def __call__(self, layer, inputs):
+    def __call__(self, layer, inputs) -> None:
         setattr(layer, self.name, self.compute_weight(layer, layer.training))
+
+    @staticmethod
+    def apply(layer, name: str, n_power_iterations: int, dim: int, eps: float) -> SpectralNorm:
+        """Replace ``layer.<name>`` by ``<name>_orig`` and the buffers ``<name>_u`` /
+        ``<name>_v`` (seeded unit vectors) and register the hook."""
+        for hook in layer._forward_pre_hooks.values():
+            if isinstance(hook, SpectralNorm) and hook.name == name:
+                raise RuntimeError(
+                    f"Cannot register two spectral_norm hooks on the same parameter {name}"
+                )
+        hook = SpectralNorm(name, n_power_iterations, dim, eps)
+        weight = layer._parameters[name]
+        rank = len(weight.shape)
+        if not -rank <= dim < rank:
+            raise ValueError(
+                "(InvalidArgument) The input tensor's dimension should be equal to or greater "
+                f"than the axis's size. But received input tensor's dimension is {rank}, axis's "
+                f"size is {dim + 1}"
+            )
+        hook.dim = dim % rank
+        h, w = _as_matrix(weight._value, hook.dim).shape
+        with no_grad():
+            u = call_op("normalize", call_op("randn", [h], weight.dtype), 2, 0, eps)
+            v = call_op("normalize", call_op("randn", [w], weight.dtype), 2, 0, eps)
+        delattr(layer, name)
+        orig = Parameter(weight._value, trainable=not weight.stop_gradient)
+        layer.add_parameter(name + "_orig", orig)
+        setattr(layer, name, Tensor(weight._value, stop_gradient=weight.stop_gradient))
+        layer.register_buffer(name + "_u", u)
+        layer.register_buffer(name + "_v", v)
+        layer.register_forward_pre_hook(hook)
+        return hook
 
 
 def spectral_norm(
@@ -84,41 +129,8 @@ def spectral_norm(
     from .._layers.common import Linear
     from .._layers.conv import Conv1DTranspose, Conv2DTranspose, Conv3DTranspose
 
-    for hook in layer._forward_pre_hooks.values():
-        if isinstance(hook, _SpectralNormHook) and hook.name == name:
-            raise RuntimeError(
-                f"Cannot register two spectral_norm hooks on the same parameter {name}"
-            )
-    if n_power_iterations <= 0:
-        raise ValueError(
-            "Expected n_power_iterations to be positive, but got "
-            f"n_power_iterations={n_power_iterations}"
-        )
     if dim is None:
         transposed = (Conv1DTranspose, Conv2DTranspose, Conv3DTranspose, Linear)
         dim = 1 if isinstance(layer, transposed) else 0
-    weight = layer._parameters[name]
-    rank = len(weight.shape)
-    if not -rank <= dim < rank:
-        raise ValueError(
-            "(InvalidArgument) The input tensor's dimension should be equal to or greater "
-            f"than the axis's size. But received input tensor's dimension is {rank}, axis's "
-            f"size is {dim + 1}"
-        )
-    dim %= rank
-    h = weight.shape[dim]
-    w = 1
-    for i, s in enumerate(weight.shape):
-        w *= s if i != dim else 1
-    hook = _SpectralNormHook(name, n_power_iterations, dim, eps)
-    with no_grad():
-        u = call_op("normalize", call_op("randn", [h], weight.dtype), 2, 0, eps)
-        v = call_op("normalize", call_op("randn", [w], weight.dtype), 2, 0, eps)
-    delattr(layer, name)
-    orig = Parameter(weight._value, trainable=not weight.stop_gradient)
-    layer.add_parameter(name + "_orig", orig)
-    setattr(layer, name, Tensor(weight._value, stop_gradient=weight.stop_gradient))
-    layer.register_buffer(name + "_u", u)
-    layer.register_buffer(name + "_v", v)
-    hook.handle = layer.register_forward_pre_hook(hook)
+    SpectralNorm.apply(layer, name, n_power_iterations, dim, eps)
     return layer

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..._core.registry import call_op
 from ..._core.tensor import Parameter, Tensor
 
-__all__ = ["weight_norm", "remove_weight_norm"]
+__all__ = ["WeightNorm", "weight_norm", "remove_weight_norm"]
 
 
 def _norm_except_dim(v: Tensor, dim: int) -> Tensor:
@@ -29,58 +29,71 @@ def _weight(g: Tensor, v: Tensor, dim: int) -> Tensor:
     return v * scale
 
 
-class _WeightNormHook:
+class WeightNorm:
+    """The forward pre-hook ``weight_norm`` registers: before each forward it recomputes
+    ``layer.<name>`` from ``<name>_g`` and ``<name>_v``."""
+
     def __init__(self, name: str, dim: int) -> None:
         self.name = name
         self.dim = dim
-        self.handle = None
 
     def compute_weight(self, layer) -> Tensor:
         g = getattr(layer, self.name + "_g")
         v = getattr(layer, self.name + "_v")
         return _weight(g, v, self.dim)
 
-    def __call__(self, layer, inputs):
+    @staticmethod
+    def apply(layer, name: str, dim: int) -> WeightNorm:
+        """Split ``layer.<name>`` into ``<name>_g`` and ``<name>_v`` and register the hook."""
+        for hook in layer._forward_pre_hooks.values():
+            if isinstance(hook, WeightNorm) and hook.name == name:
+                raise RuntimeError(
+                    f"Cannot register two weight_norm hooks on the same parameter {name}"
+                )
+        weight = layer._parameters[name]
+        rank = len(weight.shape)
+        if dim is None:
+            dim = -1
+        if not -rank <= dim < rank:
+            raise AssertionError("dim must set between [-R, R), R means the dimension of weight.")
+        if dim != -1:
+            dim %= rank
+        hook = WeightNorm(name, dim)
+        trainable = not weight.stop_gradient
+        g = _norm_except_dim(Tensor(weight._value), dim)
+        delattr(layer, name)
+        layer.add_parameter(name + "_v", Parameter(weight._value, trainable=trainable))
+        layer.add_parameter(name + "_g", Parameter(g._value, trainable=trainable))
+        setattr(layer, name, hook.compute_weight(layer))
+        layer.register_forward_pre_hook(hook)
+        return hook
+
+    def remove(self, layer) -> None:
+        """Fold ``<name>_g`` and ``<name>_v`` back into one Parameter ``<name>``."""
+        w = self.compute_weight(layer)
+        trainable = not getattr(layer, self.name + "_v").stop_gradient
+        delattr(layer, self.name)
+        delattr(layer, self.name + "_g")
+        delattr(layer, self.name + "_v")
+        layer.add_parameter(self.name, Parameter(w._value, trainable=trainable))
+
+    def __call__(self, layer, inputs) -> None:
         setattr(layer, self.name, self.compute_weight(layer))
 
 
 def weight_norm(layer, name: str = "weight", dim: int = 0):
     """Split ``layer.<name>`` into ``<name>_g`` (its norms) and ``<name>_v`` (its direction);
     returns ``layer``."""
-    for hook in layer._forward_pre_hooks.values():
-        if isinstance(hook, _WeightNormHook) and hook.name == name:
-            raise RuntimeError(
-                f"Cannot register two weight_norm hooks on the same parameter {name}"
-            )
-    weight = layer._parameters[name]
-    rank = len(weight.shape)
-    if dim is None:
-        dim = -1
-    if not -rank <= dim < rank:
-        raise AssertionError("dim must set between [-R, R), R means the dimension of weight.")
-    if dim != -1:
-        dim %= rank
-    hook = _WeightNormHook(name, dim)
-    trainable = not weight.stop_gradient
-    g = _norm_except_dim(Tensor(weight._value), dim)
-    delattr(layer, name)
-    layer.add_parameter(name + "_v", Parameter(weight._value, trainable=trainable))
-    layer.add_parameter(name + "_g", Parameter(g._value, trainable=trainable))
-    setattr(layer, name, hook.compute_weight(layer))
-    hook.handle = layer.register_forward_pre_hook(hook)
+    WeightNorm.apply(layer, name, dim)
     return layer
 
 
 def remove_weight_norm(layer, name: str = "weight"):
     """Undo ``weight_norm``: ``<name>`` becomes one Parameter again; returns ``layer``."""
-    for hook in list(layer._forward_pre_hooks.values()):
-        if isinstance(hook, _WeightNormHook) and hook.name == name:
-            w = hook.compute_weight(layer)
-            trainable = not getattr(layer, name + "_v").stop_gradient
-            delattr(layer, name)
-            delattr(layer, name + "_g")
-            delattr(layer, name + "_v")
-            layer.add_parameter(name, Parameter(w._value, trainable=trainable))
-            hook.handle.remove()
+    for key, hook in list(layer._forward_pre_hooks.items()):
+        if isinstance(hook, WeightNorm) and hook.name == name:
+            hook.remove(layer)
+            del layer._forward_pre_hooks[key]
+            layer._forward_pre_hooks_with_kwargs_flag.pop(key, None)
             return layer
     raise ValueError(f"weight_norm of '{name}' not found in {layer}")
