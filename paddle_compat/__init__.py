@@ -75,6 +75,7 @@ from .framework._param_attr import create_parameter  # noqa: E402, F401
 bool = _dtype_mod.bool_  # noqa: A001 - paddle.bool
 dtype = _dtype_mod.DType
 from . import nn  # noqa: E402, F401  (registers nn.functional ops, some also in paddle.*)
+from .nn.initializer._lazy import LazyGuard  # noqa: E402, F401
 
 _ops.install_tensor_methods()
 globals().update(_ops.namespace("paddle"))

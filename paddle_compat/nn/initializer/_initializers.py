@@ -21,6 +21,7 @@ from ..._core import dtype as _dt
 from ..._core import host_random as _host
 from ..._core import random as _random
 from ..._core.tensor import Tensor, to_device
+from . import _lazy
 
 __all__ = [
     "Initializer",
@@ -112,7 +113,12 @@ class Initializer:
     """Base class of Paddle's initializers: ``init(param)`` fills ``param`` in place."""
 
     def __call__(self, param, block=None):
-        return self.forward(param, block)
+        if _lazy.defer(self, param):
+            return None
+        version = param._version
+        out = self.forward(param, block)
+        param._version = version  # Paddle's initializers leave the inplace version as it was
+        return out
 
     def forward(self, param, block=None):
         value = self._generate(tuple(param.shape), param)
@@ -122,7 +128,7 @@ class Initializer:
     def initial_value(self, shape, dtype, name):
         """The value ``forward`` would give a new parameter, so it can be created with it (one
         transfer); None for an initializer with its own ``forward`` (it needs the parameter)."""
-        if type(self).forward is not Initializer.forward:
+        if type(self).forward is not Initializer.forward or _lazy.active():
             return None
         spec = _ParamSpec(shape, dtype, name)
         return _as_param_value(self._generate(spec.shape, spec), spec)
@@ -244,12 +250,27 @@ class KaimingNormal(Initializer):
         fan_in: float | None = None,
         negative_slope: float = 0.0,
         nonlinearity: str = "relu",
-        name: str | None = None,
+        mode: str = "fan_in",
     ):
         self._fan_in, self._slope, self._nonlinearity = fan_in, negative_slope, nonlinearity
+        self._mode = mode
+        if mode not in ("fan_in", "fan_out"):
+            raise ValueError(
+                "The mode of KaimingNormal/KaimingUniform should be 'fan_in' or 'fan_out', "
+                f"but received {mode}."
+            )
+        if mode == "fan_out" and fan_in is not None:
+            raise ValueError(
+                "The mode of KaimingNormal/KaimingUniform is 'fan_out', but fan_in is set. "
+                "Please set fan_in to None."
+            )
 
     def _scale(self, shape):
-        fi = _compute_fans(shape)[0] if self._fan_in is None else self._fan_in
+        fi, fo = _compute_fans(shape)
+        if self._mode == "fan_out":
+            fi = fo
+        elif self._fan_in is not None:
+            fi = self._fan_in
         return calculate_gain(self._nonlinearity, self._slope) / math.sqrt(float(fi))
 
     def _generate(self, shape, param):

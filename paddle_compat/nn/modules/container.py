@@ -1,0 +1,8 @@
+"""``paddle.nn.modules.container``: ``ModuleList``/``ModuleDict`` are ``LayerList``/``LayerDict``."""
+
+from .._layers.container import LayerDict, LayerList
+
+ModuleList = LayerList
+ModuleDict = LayerDict
+
+__all__ = ["LayerDict", "LayerList", "ModuleDict", "ModuleList"]
