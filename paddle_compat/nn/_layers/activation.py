@@ -172,6 +172,10 @@ class SELU(_Act):
     ) -> None:
         super().__init__(name, scale=scale, alpha=alpha)
 
+    def extra_repr(self) -> str:
+        name = f", name={self._name}" if self._name else ""
+        return f"scale={self._scale:.16f}, alpha={self._alpha:.16f}{name}"
+
 
 class Silu(_Act):
     """x * sigmoid(x) (``SiLU`` is the same class)."""

@@ -201,10 +201,6 @@ class Embedding(Layer):
         s = f"{self._num_embeddings}, {self._embedding_dim}"
         if self._padding_idx is not None:
             s += f", padding_idx={self._padding_idx}"
-        if self._max_norm is not None:
-            s += f", max_norm={self._max_norm}"
-        if self._norm_type != 2:
-            s += f", norm_type={self._norm_type}"
         s += f", sparse={self._sparse}, scale_grad_by_freq={self._scale_grad_by_freq}"
         return s + name_suffix(self._name)
 

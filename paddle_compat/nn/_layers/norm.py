@@ -434,6 +434,7 @@ class LocalResponseNorm(Layer):
         )
 
     def extra_repr(self) -> str:
-        return f"size={self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}" + name_suffix(
-            self.name
-        )
+        s = f"size={self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+        if self.data_format != "NCHW":
+            s += f", data_format={self.data_format}"
+        return s + name_suffix(self.name)

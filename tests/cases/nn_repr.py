@@ -1,0 +1,399 @@
+"""``print(layer)`` for every layer class of ``paddle.nn``, with default and non-default
+arguments and nested in containers. TABLE is one entry per constructor call: the class name,
+its positional arguments and its keyword arguments; each case prints one chunk of it as
+``{"Class(args)": repr}`` so a mismatch names the layer."""
+
+from collections import OrderedDict
+
+import paddle
+
+nn = paddle.nn
+
+ACTIVATION = [
+    ("CELU", (), {}),
+    ("CELU", (0.2,), {"name": "c"}),
+    ("ELU", (), {}),
+    ("ELU", (0.5,), {}),
+    ("GELU", (), {}),
+    ("GELU", (True,), {}),
+    ("GLU", (), {}),
+    ("GLU", (), {"axis": 1}),
+    ("Hardshrink", (), {}),
+    ("Hardshrink", (0.3,), {}),
+    ("Hardsigmoid", (), {}),
+    ("Hardswish", (), {}),
+    ("Hardtanh", (), {}),
+    ("Hardtanh", (-2.0, 2.0), {}),
+    ("LeakyReLU", (), {}),
+    ("LeakyReLU", (0.1,), {}),
+    ("LogSigmoid", (), {}),
+    ("LogSoftmax", (), {}),
+    ("LogSoftmax", (0,), {}),
+    ("Maxout", (2,), {}),
+    ("Maxout", (2,), {"axis": 2}),
+    ("Mish", (), {}),
+    ("PReLU", (), {}),
+    ("PReLU", (3, 0.1), {"data_format": "NHWC"}),
+    ("RReLU", (), {}),
+    ("RReLU", (0.1, 0.2), {}),
+    ("ReLU", (), {}),
+    ("ReLU", (), {"name": "r"}),
+    ("ReLU6", (), {}),
+    ("SELU", (), {}),
+    ("SELU", (1.5, 2.0), {}),
+    ("Silu", (), {}),
+    ("SiLU", (), {}),
+    ("Sigmoid", (), {}),
+    ("Softmax", (), {}),
+    ("Softmax", (0,), {}),
+    ("Softmax2D", (), {}),
+    ("Softplus", (), {}),
+    ("Softplus", (2.0, 10.0), {}),
+    ("Softshrink", (), {}),
+    ("Softshrink", (0.2,), {}),
+    ("Softsign", (), {}),
+    ("Swish", (), {}),
+    ("Tanh", (), {}),
+    ("Tanhshrink", (), {}),
+    ("ThresholdedReLU", (), {}),
+    ("ThresholdedReLU", (0.5, 0.1), {}),
+]
+
+NORM = [
+    ("BatchNorm", (4,), {}),
+    ("BatchNorm", (4,), {"act": "relu", "momentum": 0.8, "epsilon": 1e-3}),
+    ("BatchNorm1D", (4,), {}),
+    ("BatchNorm1D", (4,), {"momentum": 0.8, "epsilon": 1e-3, "data_format": "NLC"}),
+    ("BatchNorm2D", (4,), {}),
+    ("BatchNorm2D", (4,), {"weight_attr": False, "bias_attr": False, "data_format": "NHWC"}),
+    ("BatchNorm3D", (4,), {}),
+    ("BatchNorm3D", (4,), {"use_global_stats": True}),
+    ("SyncBatchNorm", (4,), {}),
+    ("SyncBatchNorm", (4,), {"momentum": 0.8, "epsilon": 1e-3}),
+    ("GroupNorm", (2, 4), {}),
+    ("GroupNorm", (1, 4), {"epsilon": 1e-3, "data_format": "NHWC"}),
+    ("InstanceNorm1D", (4,), {}),
+    ("InstanceNorm2D", (4,), {"epsilon": 1e-3, "momentum": 0.8}),
+    ("InstanceNorm3D", (4,), {"weight_attr": False, "bias_attr": False}),
+    ("LayerNorm", (4,), {}),
+    ("LayerNorm", ([2, 3],), {"epsilon": 1e-3, "bias_attr": False}),
+    ("LocalResponseNorm", (3,), {}),
+    ("LocalResponseNorm", (5, 1e-3, 0.5, 2.0), {"data_format": "NHWC"}),
+    ("SpectralNorm", ([2, 3],), {}),
+    ("SpectralNorm", ([2, 3, 4],), {"dim": 1, "power_iters": 2, "eps": 1e-6}),
+]
+
+POOLING = [
+    ("AdaptiveAvgPool1D", (3,), {}),
+    ("AdaptiveAvgPool2D", (3,), {}),
+    ("AdaptiveAvgPool2D", ([2, 3],), {"data_format": "NHWC"}),
+    ("AdaptiveAvgPool3D", (3,), {}),
+    ("AdaptiveMaxPool1D", (3,), {}),
+    ("AdaptiveMaxPool1D", (3,), {"return_mask": True}),
+    ("AdaptiveMaxPool2D", (3,), {}),
+    ("AdaptiveMaxPool3D", ([1, 2, 3],), {"return_mask": True}),
+    ("AvgPool1D", (2,), {}),
+    ("AvgPool1D", (3, 2, 1), {"exclusive": False, "ceil_mode": True}),
+    ("AvgPool2D", (2,), {}),
+    ("AvgPool2D", (3, 2, 1), {"ceil_mode": True, "divisor_override": 2}),
+    ("AvgPool3D", (2,), {}),
+    ("AvgPool3D", (3,), {"stride": 1, "padding": "SAME", "data_format": "NDHWC"}),
+    ("MaxPool1D", (2,), {}),
+    ("MaxPool1D", (3, 2, 1), {"return_mask": True, "ceil_mode": True}),
+    ("MaxPool2D", (2,), {}),
+    ("MaxPool2D", (3, 2, 1), {"data_format": "NHWC"}),
+    ("MaxPool3D", (2,), {}),
+    ("MaxPool3D", ([1, 2, 3],), {"return_mask": True}),
+    ("MaxUnPool1D", (2,), {}),
+    ("MaxUnPool1D", (3, 2, 1), {"output_size": [7]}),
+    ("MaxUnPool2D", (2,), {}),
+    ("MaxUnPool3D", (2,), {}),
+    ("LPPool1D", (2, 3), {}),
+    ("LPPool1D", (1.5, 3, 2), {"ceil_mode": True}),
+    ("LPPool2D", (2, 3), {}),
+    ("LPPool2D", (2, [2, 3], 1), {"data_format": "NHWC"}),
+    ("FractionalMaxPool2D", (3,), {}),
+    ("FractionalMaxPool2D", ([3, 3],), {"kernel_size": 2, "return_mask": True}),
+    ("FractionalMaxPool3D", (3,), {}),
+]
+
+PADDING = [
+    ("Pad1D", (1,), {}),
+    ("Pad1D", ([1, 2],), {"mode": "reflect"}),
+    ("Pad2D", (1,), {}),
+    ("Pad2D", ([1, 1, 2, 2],), {"mode": "replicate", "value": 0.5, "data_format": "NHWC"}),
+    ("Pad3D", (1,), {}),
+    ("Pad3D", (1,), {"mode": "circular"}),
+    ("ZeroPad1D", (1,), {}),
+    ("ZeroPad2D", (1,), {}),
+    ("ZeroPad2D", ([1, 2, 3, 4],), {"data_format": "NHWC"}),
+    ("ZeroPad3D", (1,), {}),
+    ("ConstantPad1D", (1, 0.5), {}),
+    ("ConstantPad2D", (1, 0.5), {}),
+    ("ConstantPad3D", (1, 0.5), {}),
+    ("ReflectionPad1D", (1,), {}),
+    ("ReflectionPad2D", (1,), {}),
+    ("ReflectionPad3D", (1,), {}),
+    ("ReplicationPad1D", (1,), {}),
+    ("ReplicationPad2D", (1,), {}),
+    ("ReplicationPad3D", (1,), {}),
+    ("CircularPad1D", (1,), {}),
+    ("CircularPad2D", (1,), {}),
+    ("CircularPad3D", (1,), {}),
+]
+
+DROPOUT = [
+    ("Dropout", (), {}),
+    ("Dropout", (0.3,), {"axis": 1, "mode": "downscale_in_infer"}),
+    ("Dropout2D", (), {}),
+    ("Dropout2D", (0.3,), {"data_format": "NHWC"}),
+    ("Dropout3D", (), {}),
+    ("AlphaDropout", (), {}),
+    ("AlphaDropout", (0.2,), {}),
+    ("FeatureAlphaDropout", (), {}),
+    ("FeatureAlphaDropout", (0.2,), {}),
+]
+
+COMMON = [
+    ("Identity", (), {}),
+    ("Linear", (3, 4), {}),
+    ("Linear", (3, 4), {"bias_attr": False, "name": "fc"}),
+    ("Bilinear", (2, 3, 4), {}),
+    ("Bilinear", (2, 3, 4), {"bias_attr": False}),
+    ("Embedding", (10, 3), {}),
+    ("Embedding", (10, 3), {"padding_idx": 0, "sparse": True}),
+    ("Embedding", (10, 3), {"max_norm": 1.0, "norm_type": 1.0, "scale_grad_by_freq": True}),
+    ("Flatten", (), {}),
+    ("Flatten", (0, -1), {}),
+    ("Unflatten", (1, [2, 3]), {}),
+    ("Upsample", (), {"scale_factor": 2}),
+    ("Upsample", ([4, 4],), {"mode": "bilinear", "align_corners": True}),
+    ("Upsample", (), {"scale_factor": [2, 3], "mode": "bicubic", "align_mode": 1}),
+    ("UpsamplingNearest2D", (), {"scale_factor": 2}),
+    ("UpsamplingNearest2D", ([4, 4],), {}),
+    ("UpsamplingBilinear2D", (), {"scale_factor": 2}),
+    ("UpsamplingBilinear2D", ([4, 4],), {"data_format": "NHWC"}),
+    ("PixelShuffle", (2,), {}),
+    ("PixelShuffle", (2, "NHWC"), {}),
+    ("PixelUnshuffle", (2,), {}),
+    ("PixelUnshuffle", (2, "NHWC"), {}),
+    ("ChannelShuffle", (2,), {}),
+    ("ChannelShuffle", (2, "NHWC"), {}),
+    ("Fold", ([4, 4], [2, 2]), {}),
+    ("Fold", ([4, 5], 2), {"strides": 2, "paddings": 1, "dilations": 1}),
+    ("Unfold", ([2, 2],), {}),
+    ("Unfold", (2,), {"dilations": 2, "paddings": 1, "strides": [1, 2]}),
+    ("CosineSimilarity", (), {}),
+    ("CosineSimilarity", (0, 1e-6), {}),
+    ("PairwiseDistance", (), {}),
+    ("PairwiseDistance", (1.0, 1e-5, True), {}),
+]
+
+LOSS = [
+    ("BCELoss", (), {}),
+    ("BCELoss", (), {"reduction": "sum"}),
+    ("BCEWithLogitsLoss", (), {}),
+    ("CTCLoss", (), {}),
+    ("CTCLoss", (1, "sum"), {}),
+    ("CosineEmbeddingLoss", (), {}),
+    ("CosineEmbeddingLoss", (0.5, "sum"), {}),
+    ("CrossEntropyLoss", (), {}),
+    ("CrossEntropyLoss", (), {"ignore_index": 1, "soft_label": True, "axis": 1}),
+    ("GaussianNLLLoss", (), {}),
+    ("GaussianNLLLoss", (True, 1e-4, "sum"), {}),
+    ("HSigmoidLoss", (3, 5), {}),
+    ("HingeEmbeddingLoss", (), {}),
+    ("HingeEmbeddingLoss", (2.0, "sum"), {}),
+    ("KLDivLoss", (), {}),
+    ("KLDivLoss", ("batchmean", True), {}),
+    ("L1Loss", (), {}),
+    ("L1Loss", ("sum",), {}),
+    ("MSELoss", (), {}),
+    ("MSELoss", ("none",), {}),
+    ("MarginRankingLoss", (), {}),
+    ("MarginRankingLoss", (0.5,), {}),
+    ("MultiLabelMarginLoss", (), {}),
+    ("MultiLabelSoftMarginLoss", (), {}),
+    ("MultiMarginLoss", (), {}),
+    ("MultiMarginLoss", (2, 0.5), {}),
+    ("NLLLoss", (), {}),
+    ("NLLLoss", (), {"ignore_index": 1, "reduction": "sum"}),
+    ("PoissonNLLLoss", (), {}),
+    ("PoissonNLLLoss", (False, True), {}),
+    ("RNNTLoss", (), {}),
+    ("SmoothL1Loss", (), {}),
+    ("SmoothL1Loss", ("sum", 0.5), {}),
+    ("SoftMarginLoss", (), {}),
+    ("TripletMarginLoss", (), {}),
+    ("TripletMarginLoss", (2.0, 1.0), {"swap": True}),
+    ("TripletMarginWithDistanceLoss", (), {}),
+    ("TripletMarginWithDistanceLoss", (), {"margin": 2.0, "swap": True}),
+    ("AdaptiveLogSoftmaxWithLoss", (8, 10, [4]), {}),
+    ("AdaptiveLogSoftmaxWithLoss", (8, 10, [4, 7]), {"div_value": 2.0, "head_bias": True}),
+]
+
+CONV = [
+    ("Conv1D", (2, 3, 3), {}),
+    (
+        "Conv1D",
+        (2, 4, 3),
+        {
+            "stride": 2,
+            "padding": 1,
+            "groups": 2,
+            "padding_mode": "reflect",
+            "bias_attr": False,
+            "data_format": "NLC",
+        },
+    ),
+    ("Conv2D", (2, 3, 3), {}),
+    (
+        "Conv2D",
+        (2, 4, [3, 2]),
+        {"stride": 2, "padding": "SAME", "dilation": 2, "groups": 2, "data_format": "NHWC"},
+    ),
+    ("Conv3D", (2, 3, 3), {}),
+    ("Conv3D", (2, 3, 3), {"padding": 1, "padding_mode": "circular"}),
+    ("Conv1DTranspose", (2, 3, 3), {}),
+    ("Conv1DTranspose", (2, 4, 3), {"stride": 2, "output_padding": 1, "groups": 2}),
+    ("Conv2DTranspose", (2, 3, 3), {}),
+    (
+        "Conv2DTranspose",
+        (2, 3, 3),
+        {"stride": 2, "padding": 1, "dilation": 2, "data_format": "NHWC"},
+    ),
+    ("Conv3DTranspose", (2, 3, 3), {}),
+    ("Conv3DTranspose", (2, 3, 3), {"bias_attr": False}),
+]
+RNN = [
+    ("SimpleRNNCell", (3, 4), {}),
+    ("SimpleRNNCell", (3, 4), {"activation": "relu"}),
+    ("LSTMCell", (3, 4), {}),
+    ("LSTMCell", (3, 4), {"proj_size": 2}),
+    ("GRUCell", (3, 4), {}),
+    ("SimpleRNN", (3, 4), {}),
+    (
+        "SimpleRNN",
+        (3, 4, 2),
+        {"direction": "bidirect", "time_major": True, "dropout": 0.1, "activation": "relu"},
+    ),
+    ("LSTM", (3, 4), {}),
+    ("LSTM", (3, 4, 2), {"direction": "bidirect", "proj_size": 2}),
+    ("GRU", (3, 4), {}),
+    ("GRU", (3, 4, 2), {"direction": "bidirectional", "dropout": 0.1}),
+]
+TRANSFORMER = [
+    ("MultiHeadAttention", (8, 2), {}),
+    ("MultiHeadAttention", (8, 2), {"dropout": 0.1, "kdim": 4, "vdim": 6, "need_weights": True}),
+    ("TransformerEncoderLayer", (8, 2, 16), {}),
+    (
+        "TransformerEncoderLayer",
+        (8, 2, 16),
+        {"dropout": 0.2, "activation": "gelu", "normalize_before": True},
+    ),
+    ("TransformerDecoderLayer", (8, 2, 16), {}),
+    ("Transformer", (8, 2, 1, 1, 16), {}),
+]
+
+
+def _label(name, args, kwargs):
+    parts = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
+    return f"{name}({', '.join(parts)})"
+
+
+def _reprs(table):
+    return {_label(n, a, k): repr(getattr(nn, n)(*a, **k)) for n, a, k in table}
+
+
+def case_activation():
+    return _reprs(ACTIVATION)
+
+
+def case_norm():
+    return _reprs(NORM)
+
+
+def case_pooling():
+    return _reprs(POOLING)
+
+
+def case_padding():
+    return _reprs(PADDING)
+
+
+def case_dropout():
+    return _reprs(DROPOUT)
+
+
+def case_common():
+    return _reprs(COMMON)
+
+
+def case_loss():
+    return _reprs(LOSS)
+
+
+def case_conv():
+    return _reprs(CONV)
+
+
+def case_rnn():
+    out = _reprs(RNN)
+    out["RNN(SimpleRNNCell)"] = repr(nn.RNN(nn.SimpleRNNCell(3, 4)))
+    out["RNN(GRUCell, reverse)"] = repr(nn.RNN(nn.GRUCell(3, 4), is_reverse=True, time_major=True))
+    out["BiRNN"] = repr(nn.BiRNN(nn.LSTMCell(3, 4), nn.LSTMCell(3, 4)))
+    return out
+
+
+def case_transformer():
+    out = _reprs(TRANSFORMER)
+    enc = nn.TransformerEncoderLayer(8, 2, 16)
+    out["TransformerEncoder"] = repr(nn.TransformerEncoder(enc, 2, norm=nn.LayerNorm(8)))
+    dec = nn.TransformerDecoderLayer(8, 2, 16)
+    out["TransformerDecoder"] = repr(nn.TransformerDecoder(dec, 1))
+    return out
+
+
+def case_containers():
+    out = _nested()
+    out["ParameterDict"] = repr(nn.ParameterDict({"a": paddle.create_parameter([2], "float32")}))
+    return out
+
+
+def case_layer_base():
+    class Net(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(2, 2)
+
+    class WithExtra(nn.Layer):
+        def extra_repr(self):
+            return "a=1,\nb=2"
+
+    return {"Layer": repr(nn.Layer()), "Net": repr(Net()), "WithExtra": repr(WithExtra())}
+
+
+def _nested():
+    seq = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Dropout(0.1))
+    named = nn.Sequential(OrderedDict([("fc", nn.Linear(2, 3)), ("act", nn.GELU())]))
+    lst = nn.LayerList([nn.Linear(2, 2), nn.Sequential(nn.Tanh(), nn.Softmax(0))])
+    dct = nn.LayerDict({"pool": nn.MaxPool2D(2), "norm": nn.LayerNorm(4)})
+    plist = nn.ParameterList([paddle.create_parameter([2], "float32")])
+
+    class Net(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.body = nn.Sequential(nn.BatchNorm2D(3), nn.ReLU6())
+            self.heads = nn.LayerList([nn.Linear(3, 1)])
+            self.extra = nn.LayerDict({"id": nn.Identity()})
+
+    return {
+        "Sequential": repr(seq),
+        "Sequential(OrderedDict)": repr(named),
+        "LayerList": repr(lst),
+        "LayerDict": repr(dct),
+        "ParameterList": repr(plist),
+        "Net": repr(Net()),
+        "empty Sequential": repr(nn.Sequential()),
+        "empty LayerList": repr(nn.LayerList()),
+    }
