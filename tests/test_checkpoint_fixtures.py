@@ -111,7 +111,7 @@ def test_checkpoint_saved_today_gives_paddle_outputs(name, tmp_path):
     today = paddle.load(str(path), return_numpy=True)
     assert list(today) == list(recorded)
     for k in recorded:
-        np.testing.assert_allclose(today[k], recorded[k], rtol=1e-6, atol=1e-7, err_msg=k)
+        np.testing.assert_allclose(today[k], recorded[k], rtol=1e-5, atol=1e-6, err_msg=k)
     _assert_outputs(_load_into_fresh(name, path), name, "ours")
 
 
