@@ -1,9 +1,11 @@
 """The timing helpers the benchmarks share: the best mean time of a call, in microseconds; a
 step's first and steady time; a hand-written JAX SGD step's times; a run under real Paddle; the
-table of a train-step benchmark."""
+memory of a compiled step (XLA's buffer sizes and the process's peak RSS); the table of a
+train-step benchmark."""
 
 from __future__ import annotations
 
+import functools
 import time
 
 
@@ -55,31 +57,113 @@ def first_and_steady_ms(fn, n: int = 10, repeats: int = 5, warmup: int = 3) -> t
     return first, best_us(lambda: float(fn()), n=n, repeats=repeats, warmup=warmup) / 1e3
 
 
-def time_jax_sgd(loss, params, x, lr: float = 1e-3, **timing) -> dict:
-    """``{"first_ms", "ms"}`` of a jitted step ``params -= lr * grad(loss)(params, x)``: the
-    hand-written JAX twin of a Paddle train step (the update keeps XLA from dropping the
-    backward)."""
+def time_jax_sgd(loss, params, x, lr: float = 1e-3, state=None, **timing) -> dict:
+    """``{"first_ms", "ms", "bytes", "rss_bytes"}`` of a jitted step ``params -= lr *
+    grad(loss)(params, x)``: the hand-written JAX twin of a Paddle train step (the update keeps
+    XLA from dropping the backward). The parameters are donated, as a to_static step donates the
+    state it writes. With ``state`` (e.g. BatchNorm running statistics) ``loss(params, state, x)``
+    returns ``(value, new_state)`` and the step carries it."""
     import jax
 
-    @jax.jit
-    def step(params, x):
-        value, grads = jax.value_and_grad(loss)(params, x)
-        return value, jax.tree_util.tree_map(lambda p, g: p - lr * g, params, grads)
+    if state is None:
+        loss_fn, carry0 = (lambda p, s, x: (loss(p, x), s)), ()
+    else:
+        loss_fn, carry0 = loss, state
 
-    state = [params]
+    @functools.partial(jax.jit, donate_argnums=(0, 1))
+    def step(params, carry, x):
+        (value, carry), grads = jax.value_and_grad(loss_fn, has_aux=True)(params, carry, x)
+        return value, jax.tree_util.tree_map(lambda p, g: p - lr * g, params, grads), carry
+
+    held = [params, carry0]
 
     def run():
-        value, state[0] = step(state[0], x)
+        value, held[0], held[1] = step(held[0], held[1], x)
         return value
 
     first, steady = first_and_steady_ms(run, **timing)
-    return {"first_ms": first, "ms": steady}
+    out = {"first_ms": first, "ms": steady}
+    out.update(step_memory(step, (held[0], held[1], x), run))
+    return out
+
+
+def _proc_kib(field: str) -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise KeyError(field)
+
+
+def _malloc_trim() -> None:
+    import ctypes
+
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc
+        pass
+
+
+def step_memory(jitted, args, run, steps: int = 3) -> dict:
+    """The memory of one compiled step: ``bytes`` is XLA's figure for the executable of
+    ``jitted`` at ``args`` (arguments + outputs + temporaries - the donated inputs its outputs
+    reuse); ``rss_bytes`` the cross-check, the process's peak RSS while ``run`` (the timed step)
+    runs ``steps`` more times above the RSS before them (Linux ``VmHWM``, reset through
+    ``/proc/self/clear_refs``, after glibc's ``malloc_trim`` hands freed pages back, so that
+    the steps' buffers show). ``bytes_parts`` are XLA's argument, output, temporary and alias
+    sizes. Both sides of a comparison are measured the same way in the same process."""
+    import gc
+
+    m = jitted.lower(*args).compile().memory_analysis()
+    parts = [
+        m.argument_size_in_bytes,
+        m.output_size_in_bytes,
+        m.temp_size_in_bytes,
+        m.alias_size_in_bytes,
+    ]
+    gc.collect()
+    _malloc_trim()
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")  # VmHWM := VmRSS
+        rss0 = _proc_kib("VmRSS")
+        for _ in range(steps):
+            float(run())
+        rss = (_proc_kib("VmHWM") - rss0) * 1024
+    except OSError:  # not Linux, or /proc read-only
+        rss = None
+    return {"bytes": sum(parts[:3]) - parts[3], "bytes_parts": parts, "rss_bytes": rss}
+
+
+def static_step_memory(static, *tensors, steps: int = 3) -> dict:
+    """``step_memory`` of the compiled program behind a ``paddle.jit.to_static`` function
+    called on the positional Tensors ``tensors``: the last specialization it compiled, lowered
+    again with the state and arguments its next call passes (donated state split off as it is
+    when run). Reads paddle_compat's ``StaticFunction`` internals (``_cache``, ``_Entry``)."""
+    entry = [e for entries in static._cache.values() for e in entries if e.compiled][-1]
+    state_vals = [t._value for t in entry.alive_state()]
+    arg_vals = [t._value for t in tensors]
+    if entry.donated:
+        donated = set(entry.donated)
+        don = [state_vals[i] for i in entry.donated]
+        keep = [v for i, v in enumerate(state_vals) if i not in donated]
+        args = (don, keep, arg_vals)
+    else:
+        args = (state_vals, arg_vals)
+    out = step_memory(entry.compiled, args, lambda: static(*tensors), steps=steps)
+    return {
+        "static_bytes": out["bytes"],
+        "static_bytes_parts": out["bytes_parts"],
+        "static_rss_bytes": out["rss_bytes"],
+    }
 
 
 def report_train_step(title: str, ours: dict, ref: dict, twin: dict, twin_name: str) -> None:
     """Print a train-step table (ms per step, first call, ratios to Paddle and to the JAX twin)
     from ``ours`` (eager_ms/eager_first_ms/static_ms/static_compile_ms), Paddle's ``ref``
-    (eager_ms/eager_first_ms, may be empty) and the ``twin`` (ms/first_ms), then the raw JSON."""
+    (eager_ms/eager_first_ms, may be empty) and the ``twin`` (ms/first_ms), the memory of the
+    compiled steps when measured (``static_bytes``/``static_rss_bytes`` of ``static_step_memory``
+    against the twin's ``bytes``/``rss_bytes``), then the raw JSON."""
     import json
 
     p = ref.get("eager_ms")
@@ -97,4 +181,17 @@ def report_train_step(title: str, ours: dict, ref: dict, twin: dict, twin_name: 
             continue
         vs_p = "-" if p is None else f"{ms / p:.2f}"
         print(f"{name:26s} {ms:9.2f} {first_ms:14.0f} {vs_p:>10s} {ms / twin['ms']:8.2f}")
+    if ours.get("static_bytes") and twin.get("bytes"):
+        mib = 2.0**20
+        print(
+            f"peak memory of the compiled step (XLA: arguments + outputs + temporaries - "
+            f"aliased): to_static {ours['static_bytes'] / mib:.1f} MiB, JAX twin "
+            f"{twin['bytes'] / mib:.1f} MiB ({ours['static_bytes'] / twin['bytes']:.2f}x)"
+        )
+        if ours.get("static_rss_bytes") is not None and twin.get("rss_bytes") is not None:
+            print(
+                f"peak RSS over 3 steady steps above the RSS before them: to_static "
+                f"{ours['static_rss_bytes'] / mib:.1f} MiB, JAX twin "
+                f"{twin['rss_bytes'] / mib:.1f} MiB"
+            )
     print(json.dumps({"paddle_compat": ours, "paddle": ref, "jax": twin}))

@@ -7,8 +7,9 @@ the backward.
 
     .venv/bin/python benchmarks/bench_attention.py
 
-Prints milliseconds per step, the ratios against Paddle and the JAX twin, and the first-call
-(compile) times; the last line is the JSON of the numbers.
+Prints milliseconds per step, the ratios against Paddle and the JAX twin, the first-call
+(compile) times and the memory of the two compiled steps (``_timing.static_step_memory``); the
+last line is the JSON of the numbers.
 """
 
 from __future__ import annotations
@@ -19,7 +20,13 @@ import sys
 import numpy as np
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from _timing import first_and_steady_ms, paddle_side, report_train_step, time_jax_sgd  # noqa: E402
+from _timing import (  # noqa: E402
+    first_and_steady_ms,
+    paddle_side,
+    report_train_step,
+    static_step_memory,
+    time_jax_sgd,
+)
 
 BATCH, SEQ, D, HEADS, FF, LAYERS = 8, 128, 256, 4, 1024, 6
 
@@ -114,6 +121,7 @@ def main() -> None:
     float(static())  # the eager recording call
     first, steady = _time_step(static)
     ours.update(static_compile_ms=first, static_ms=steady)
+    ours.update(static_step_memory(static))
     twin = _jax_twin()
     ref = paddle_side(__file__)
     title = (

@@ -6,8 +6,9 @@ unused would let XLA drop the backward.
 
     .venv/bin/python benchmarks/bench_rnn.py
 
-Prints milliseconds per step, the ratios against Paddle and the JAX twin, and the first-call
-(compile) times; the last line is the JSON of the numbers.
+Prints milliseconds per step, the ratios against Paddle and the JAX twin, the first-call
+(compile) times and the memory of the two compiled steps (``_timing.static_step_memory``); the
+last line is the JSON of the numbers.
 """
 
 from __future__ import annotations
@@ -18,7 +19,13 @@ import sys
 import numpy as np
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from _timing import first_and_steady_ms, paddle_side, report_train_step, time_jax_sgd  # noqa: E402
+from _timing import (  # noqa: E402
+    first_and_steady_ms,
+    paddle_side,
+    report_train_step,
+    static_step_memory,
+    time_jax_sgd,
+)
 
 BATCH, STEPS, IN, HIDDEN, LAYERS = 16, 32, 64, 128, 2
 
@@ -102,6 +109,7 @@ def main() -> None:
     float(static())  # the eager recording call
     first, steady = first_and_steady_ms(static)
     ours.update(static_compile_ms=first, static_ms=steady)
+    ours.update(static_step_memory(static))
     twin = _jax_twin()
     ref = paddle_side(__file__)
     title = f"2-layer LSTM train step (fwd+bwd+SGD), batch {BATCH}, {STEPS} steps, {IN} -> {HIDDEN}"

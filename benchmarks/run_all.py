@@ -38,6 +38,7 @@ _EXTRA = [
     ("bench_checkpoint_io.py", "paddle.save / paddle.load"),
     ("bench_rnn.py", "Recurrent layers"),
     ("bench_attention.py", "Transformer encoder"),
+    ("bench_cnn.py", "ResNet-18 CNN"),
     ("eager_startup.py", "Eager startup: import, build, first and steady forward, train step"),
 ]
 
