@@ -1,6 +1,7 @@
 """Recurrent training runs vs real Paddle 3.3.1: a bidirectional 2-layer LSTM tagger (padded
 batches, ``sequence_length`` and ``ignore_index``) and a GRU encoder-decoder with Luong-style
-``paddle.bmm`` attention (teacher forcing, padded targets), each trained 15 AdamW steps from
+``paddle.bmm`` attention (teacher forcing, padded targets; again with ``nn.MultiHeadAttention``
+and global-norm gradient clipping), each trained 15 AdamW steps from
 the same weights (``fill_deterministic``) and data (seeded numpy), eagerly and under
 ``paddle.jit.to_static``: the per-step losses must match to 1e-4 relative."""
 
@@ -14,7 +15,7 @@ import paddle
 
 TOLERANCE = {
     f"case_{n}_{m}": (1e-4, 1e-6)
-    for n in ("lstm_tagger", "gru_seq2seq_attention")
+    for n in ("lstm_tagger", "gru_seq2seq_attention", "gru_seq2seq_mha_clipped")
     for m in ("eager", "to_static")
 }
 
@@ -41,9 +42,9 @@ def _tokens(r, lengths, width):
     return x
 
 
-def _adamw(model):
+def _adamw(model, grad_clip=None):
     return paddle.optimizer.AdamW(
-        learning_rate=0.02, weight_decay=0.01, parameters=model.parameters()
+        learning_rate=0.02, weight_decay=0.01, parameters=model.parameters(), grad_clip=grad_clip
     )
 
 
@@ -113,30 +114,34 @@ BOS = 1
 
 
 class _Seq2Seq(nn.Layer):
-    def __init__(self):
+    def __init__(self, mha=False):
         super().__init__()
         self.src_embed = nn.Embedding(VOCAB, 12)
         self.tgt_embed = nn.Embedding(VOCAB, 12)
         self.encoder = nn.GRU(12, HID)
         self.decoder = nn.GRU(12, HID)
-        self.attn = nn.Linear(HID, HID, bias_attr=False)
+        self.mha = mha
+        self.attn = nn.MultiHeadAttention(HID, 2) if mha else nn.Linear(HID, HID, bias_attr=False)
         self.combine = nn.Linear(2 * HID, HID)
         self.out = nn.Linear(HID, VOCAB)
 
     def forward(self, src, src_len, tgt_in):
         enc, h = self.encoder(self.src_embed(src), sequence_length=src_len)
         dec, _ = self.decoder(self.tgt_embed(tgt_in), h)
+        keep = paddle.arange(S_LEN).unsqueeze(0) < src_len.unsqueeze(1)
+        if self.mha:
+            context = self.attn(dec, enc, enc, attn_mask=keep.unsqueeze(1).unsqueeze(1))
+            return self.out(paddle.tanh(self.combine(paddle.concat([dec, context], axis=-1))))
         # Luong "general" score: dec W enc^T, padded source positions masked out
         scores = paddle.bmm(self.attn(dec), enc.transpose([0, 2, 1]))
-        keep = paddle.arange(S_LEN).unsqueeze(0) < src_len.unsqueeze(1)
         scores = scores + (1.0 - keep.astype("float32")).unsqueeze(1) * -1e9
         context = paddle.bmm(F.softmax(scores, axis=-1), enc)
         h = paddle.tanh(self.combine(paddle.concat([dec, context], axis=-1)))
         return self.out(h)
 
 
-def _train_seq2seq(compiled):
-    model = _scale(_Seq2Seq(), 41, 0.3)
+def _train_seq2seq(compiled, mha=False):
+    model = _scale(_Seq2Seq(mha), 41, 0.3)
     r = rng(42)
     batches = []
     for _ in range(3):
@@ -147,7 +152,7 @@ def _train_seq2seq(compiled):
         tgt_in = np.concatenate([np.full((BATCH, 1), BOS, "int64"), tgt[:, :-1]], axis=1)
         batches.append((src, src_len, tgt_in, tgt))
 
-    opt = _adamw(model)
+    opt = _adamw(model, nn.ClipGradByGlobalNorm(0.25) if mha else None)
 
     def step(src, src_len, tgt_in, tgt):
         logits = model(src, src_len, tgt_in).reshape([-1, VOCAB])
@@ -162,3 +167,12 @@ def case_gru_seq2seq_attention_eager():
 
 def case_gru_seq2seq_attention_to_static():
     return _train_seq2seq(True)
+
+
+# the same with nn.MultiHeadAttention (bool key mask) and ClipGradByGlobalNorm(0.25)
+def case_gru_seq2seq_mha_clipped_eager():
+    return _train_seq2seq(False, mha=True)
+
+
+def case_gru_seq2seq_mha_clipped_to_static():
+    return _train_seq2seq(True, mha=True)
