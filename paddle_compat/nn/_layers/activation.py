@@ -180,13 +180,10 @@ class SELU(_Act):
 class Silu(_Act):
     """x * sigmoid(x) (``SiLU`` is the same class)."""
 
-    _args = ("inplace",)  # printed only: F.silu computes out of place
+    _fn, _args = staticmethod(F.silu), ("inplace",)
 
     def __init__(self, inplace: bool = False, name: str | None = None) -> None:
         super().__init__(name, inplace=inplace)
-
-    def forward(self, x):
-        return F.silu(x)
 
 
 SiLU = Silu

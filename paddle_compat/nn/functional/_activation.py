@@ -11,7 +11,7 @@ from ..._core import dtype as _dt
 from ..._core import host_random as _host
 from ..._core import random as _random
 from ..._core.dtype import DTypeLike
-from ..._core.registry import check_dtype, op
+from ..._core.registry import REGISTRY, check_dtype, op
 from ..._core.tensor import Tensor
 
 _F = ("paddle.nn.functional",)
@@ -126,10 +126,19 @@ def log_sigmoid(x: jax.Array) -> jax.Array:
     return jax.nn.log_sigmoid(x)
 
 
-@op("silu", dtypes=_dt.INEXACT, **_ACT)
-def silu(x: jax.Array, inplace: bool = False) -> jax.Array:
-    """x * sigmoid(x)."""
+@op("_nn_silu", dtypes=_dt.INEXACT, kernel="silu", **_PRIVATE)
+def _silu(x: jax.Array) -> jax.Array:
     return x * jax.nn.sigmoid(x)
+
+
+@op("silu", composite=True, **_ACT)
+def silu(x: Tensor, inplace: bool = False) -> Tensor:
+    """x * sigmoid(x); ``inplace=True`` writes the result into ``x`` and returns ``x``."""
+    if not inplace:
+        return _silu(x)
+    from ..._ops._methods import make_inplace  # the registry's in-place wrapper
+
+    return make_inplace(REGISTRY["_nn_silu"], "silu")(x)
 
 
 @op("swish", dtypes=_dt.INEXACT, **_ACT)
