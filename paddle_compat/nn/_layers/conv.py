@@ -26,6 +26,33 @@ __all__ = [
 _FORMATS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
 
 
+def _update_padding(padding, n: int, data_format: str):
+    """Paddle's (``_padding_algorithm``, ``_updated_padding``) of a conv layer: "SAME"/"VALID"
+    with zeros, else "EXPLICIT" with one pad per spatial axis, or [lo0, hi0, lo1, hi1, ...] when
+    some axis is padded asymmetrically."""
+    if isinstance(padding, str):
+        algo = padding.upper()
+        if algo not in ("SAME", "VALID"):
+            raise ValueError(f"Unknown padding: '{algo}'. It can only be 'SAME' or 'VALID'.")
+        return algo, [0] * n
+    if isinstance(padding, int):
+        return "EXPLICIT", [padding] * n
+    pads = list(padding)
+    if pads and all(isinstance(p, list | tuple) for p in pads) and len(pads) == n + 2:
+        cl = data_format[-1] == "C"
+        spatial, other = (pads[1:-1], pads[:: n + 1]) if cl else (pads[2:], pads[:2])
+        if any(list(p) != [0, 0] for p in other):
+            raise ValueError(
+                f"Non-zero padding({padding}) in the batch or channel dimensions is not supported."
+            )
+        pads = [int(v) for p in spatial for v in p]
+    if len(pads) == 2 * n and all(isinstance(p, int) for p in pads):
+        return "EXPLICIT", pads[0::2] if pads[0::2] == pads[1::2] else pads
+    if len(pads) == n and all(isinstance(p, int) for p in pads):
+        return "EXPLICIT", pads
+    raise ValueError(f"In valid padding: {padding}")
+
+
 class _ConvNd(Layer):
     _nsp = 2
     _transposed = False
@@ -67,13 +94,18 @@ class _ConvNd(Layer):
             raise ValueError(f"groups must be greater than 0, but got {groups}")
         if in_channels % groups:
             raise ValueError("in_channels must be divisible by groups.")
-        if not self._transposed and out_channels % groups:
-            raise ValueError("out_channels must be divisible by groups.")
         self._in_channels, self._out_channels = in_channels, out_channels
         self._kernel_size = ntuple(kernel_size, n)
         self._stride = ntuple(stride, n)
         self._dilation = ntuple(dilation, n)
         self._padding, self._padding_mode = padding, padding_mode
+        if padding_mode != "zeros":
+            self._padding_algorithm, self._updated_padding = "EXPLICIT", [0] * n
+            self._reversed_padding_repeated_twice = [padding] * (2 * n)
+        elif n > 1:  # Paddle's Conv1D/Conv1DTranspose check their padding at the first call
+            self._padding_algorithm, self._updated_padding = _update_padding(
+                padding, n, data_format
+            )
         self._groups, self._data_format = groups, data_format
         self.output_padding = output_padding
         # attributes Paddle's conv layers carry (model code reads some of them)
@@ -88,7 +120,7 @@ class _ConvNd(Layer):
         else:
             shape = [out_channels, in_channels // groups, *self._kernel_size]
             fan = in_channels * math.prod(self._kernel_size)
-            init = Normal(0.0, (2.0 / fan) ** 0.5)
+            init = Normal(0.0, (2.0 / fan) ** 0.5 if fan else math.inf)
         self.weight = self.create_parameter(
             shape, attr=weight_attr, dtype=self._dtype, default_initializer=init
         )

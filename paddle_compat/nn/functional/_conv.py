@@ -103,6 +103,19 @@ def same_pads(in_sizes, kernel, stride):
     return tuple(pads)
 
 
+def _check_output_size(spatial, kernel, stride, pads, dilation) -> None:
+    """A kernel larger than the padded input: Paddle returns a tensor with a negative dimension
+    (conv2d) or fails with an internal RuntimeError (conv1d/conv3d); this is a ValueError."""
+    for axis, (n, k, s, (lo, hi), d) in enumerate(zip(spatial, kernel, stride, pads, dilation)):
+        out = (n + lo + hi - d * (k - 1) - 1) // s + 1
+        if n > 0 and out <= 0:
+            raise ValueError(
+                f"the (dilated) kernel size {d * (k - 1) + 1} along spatial axis {axis} "
+                f"is larger than the padded input size {n + lo + hi} (input size {n}, padding "
+                f"({lo}, {hi})): the output size would be {out}"
+            )
+
+
 def _dims(nsp: int, cl: bool):
     sp = _SPATIAL[3 - nsp :]
     lhs = ("N" + sp + "C") if cl else ("NC" + sp)
@@ -121,8 +134,8 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, data_format, nsp, 
     cl = channel_last(data_format, nsp)
     if x.ndim != nsp + 2:
         raise ValueError(
-            f"The input of {name} should be a {nsp + 2}-D Tensor, but received "
-            f"shape {list(x.shape)}"
+            f"Input x of {name} should be a {nsp + 2}-D Tensor ({nsp + 2}D), but received x "
+            f"with the shape of {list(x.shape)}"
         )
     c_in = x.shape[-1] if cl else x.shape[1]
     if groups is None or groups < 1:
@@ -132,12 +145,13 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, data_format, nsp, 
             f"(InvalidArgument) The number of input's channels should be equal to filter's "
             f"channels * groups for Op(Conv). But received: the input's channels is {c_in}, "
             f"the input's shape is {list(x.shape)}; the filter's channels is {weight.shape[1]}, "
-            f"the filter's shape is {list(weight.shape)}; the groups is {groups}"
+            f"the filter's shape is {list(weight.shape)}; the groups is {groups}, the data_format "
+            f"is {data_format}."
         )
     if weight.shape[0] % groups:
         raise ValueError(
             f"The number of output channels ({weight.shape[0]}) must be divisible "
-            f"by groups ({groups})"
+            f"by groups ({groups}), but received the filter's shape {list(weight.shape)}"
         )
     stride = ntuple(stride, nsp, "stride")
     dilation = ntuple(dilation, nsp, "dilation")
@@ -148,6 +162,7 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, data_format, nsp, 
         pads, dilation = same_pads(spatial, weight.shape[2:], stride), (1,) * nsp
     elif pads == "VALID":
         pads = ((0, 0),) * nsp
+    _check_output_size(spatial, weight.shape[2:], stride, pads, dilation)
     on_cpu = jax.default_backend() == "cpu"
     if on_cpu and groups == 1 and set(weight.shape[2:]) == {1} and set(pads) == {(0, 0)}:
         y = _pointwise(x, weight.astype(x.dtype), stride, cl, nsp)
@@ -288,8 +303,8 @@ def _conv_transpose(
     cl = channel_last(data_format, nsp)
     if x.ndim != nsp + 2:
         raise ValueError(
-            f"The input of {name} should be a {nsp + 2}-D Tensor, but received "
-            f"shape {list(x.shape)}"
+            f"Input x of {name} should be a {nsp + 2}-D Tensor ({nsp + 2}D), but received x "
+            f"with the shape of {list(x.shape)}"
         )
     c_in = x.shape[-1] if cl else x.shape[1]
     if c_in != weight.shape[0]:
