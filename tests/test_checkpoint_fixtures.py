@@ -121,22 +121,7 @@ def test_checkpoint_saved_today_has_paddles_layout(name, tmp_path):
     assert _layout(path) == _layout(CKPT / f"{name}_paddle.pdparams")
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        n
-        if n != "lstm"
-        else pytest.param(
-            n,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="the name table of an RNN's aliased parameters (lstm.0.cell_fw.*) refers "
-                "back to the memoized name string; Paddle writes a fresh string each time",
-            ),
-        )
-        for n in NAMES
-    ],
-)
+@pytest.mark.parametrize("name", NAMES)
 def test_checkpoint_saved_today_has_paddles_pickle_opcodes(name, tmp_path):
     path = _save_ours_today(name, tmp_path / "m.pdparams")
     assert _opcodes(path) == _opcodes(CKPT / f"{name}_paddle.pdparams")

@@ -186,7 +186,9 @@ def _build_saved_state_dict(state_dict) -> dict:
     for key, value in state_dict.items():
         if isinstance(value, Tensor):
             saved[key] = _tensor_to_numpy(value)
-            names[key] = value.name
+            # a fresh str per entry, as Paddle's C++ name getter gives: the pickler memoizes by
+            # identity, and aliased keys (an RNN's two spellings) must be written out each time
+            names[key] = value.name.encode().decode()
         else:
             saved[key] = value
     saved[_NAME_TABLE] = names
