@@ -397,3 +397,28 @@ def _nested():
         "empty Sequential": repr(nn.Sequential()),
         "empty LayerList": repr(nn.LayerList()),
     }
+
+
+def case_convert_sync_batchnorm():
+    model = nn.Sequential(
+        nn.Conv2D(3, 5, 3),
+        nn.BatchNorm2D(5, momentum=0.8, epsilon=1e-3, weight_attr=False),
+        nn.Sequential(nn.BatchNorm1D(5), nn.BatchNorm(5)),
+        nn.BatchNorm3D(5, bias_attr=paddle.ParamAttr(name="bn3_bias")),
+    )
+    model[1]._mean.set_value(paddle.ones([5]))
+    bn = model[3]
+    out = nn.SyncBatchNorm.convert_sync_batchnorm(model)
+    single = nn.BatchNorm2D(4)
+    conv = nn.SyncBatchNorm.convert_sync_batchnorm(single)
+    frozen = nn.SyncBatchNorm(2, weight_attr=False, bias_attr=False)
+    return {
+        "same container": out is model,
+        "repr": repr(out),
+        "keys": list(out.state_dict()),
+        "mean": out[1]._mean.numpy(),
+        "shares": [out[3].weight is bn.weight, out[3].bias is bn.bias, out[3]._mean is bn._mean],
+        "bias name": out[3].bias.name,
+        "single": [conv is single, type(conv).__name__, conv.weight is single.weight],
+        "frozen": [[k, p.stop_gradient, p.numpy()] for k, p in frozen.named_parameters()],
+    }

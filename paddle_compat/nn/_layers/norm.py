@@ -181,11 +181,38 @@ class SyncBatchNorm(_BatchNormBase):
         super().__init__(
             num_features, momentum, epsilon, weight_attr, bias_attr, data_format, None, name
         )
+        # Paddle's SyncBatchNorm keeps a frozen weight of ones / bias of zeros for a False attr
+        for key, value, is_bias in (("weight", 1.0, False), ("bias", 0.0, True)):
+            if getattr(self, key) is None:
+                attr = ParamAttr(initializer=Constant(value), trainable=False)
+                p = self.create_parameter([num_features], attr=attr, is_bias=is_bias)
+                setattr(self, key, p)
 
     @classmethod
     def convert_sync_batchnorm(cls, layer: Layer) -> Layer:
-        """Return ``layer`` (single process: BatchNorm layers need no conversion)."""
-        return layer
+        """Replace every BatchNorm1D/2D/3D in ``layer`` (and ``layer`` itself) by a
+        SyncBatchNorm with its settings that shares its weight, bias and running statistics
+        (named ParamAttrs get a ``_sync`` suffix); legacy ``BatchNorm`` is kept."""
+        out = layer
+        if isinstance(layer, _BatchNormBase):
+            for attr in (layer._weight_attr, layer._bias_attr):
+                if isinstance(attr, ParamAttr) and attr.name is not None:
+                    attr.name += "_sync"
+            out = SyncBatchNorm(
+                layer._num_features,
+                layer._momentum,
+                layer._epsilon,
+                layer._weight_attr,
+                layer._bias_attr,
+                layer._data_format,
+                layer._name,
+            )
+            if layer._weight_attr is not False and layer._bias_attr is not False:
+                out.weight, out.bias = layer.weight, layer.bias
+            out._mean, out._variance = layer._mean, layer._variance
+        for name, sub in layer.named_children():
+            out.add_sublayer(name, cls.convert_sync_batchnorm(sub))
+        return out
 
 
 class BatchNorm(Layer):
