@@ -248,3 +248,45 @@ def diag(x: jax.Array, offset: int = 0, padding_value: float = 0) -> jax.Array:
         base = jnp.full((n, n), padding_value, x.dtype)
         return base + jnp.diag(x, offset) - jnp.diag(jnp.full_like(x, padding_value), offset)
     return jnp.diag(x, offset)
+
+
+@op("_diag_embed", namespaces=(), method=None, differentiable=False)
+def _diag_embed(x: jax.Array, offset: int, dim1: int, dim2: int) -> jax.Array:
+    n = x.shape[-1]
+    m = n + abs(offset)
+    i = jnp.arange(n)
+    out = jnp.zeros(x.shape[:-1] + (m, m), x.dtype)
+    out = out.at[..., i + max(-offset, 0), i + max(offset, 0)].set(x)
+    return jnp.moveaxis(out, (-2, -1), (dim1, dim2))
+
+
+@op("diag_embed", composite=True, namespaces=("paddle", "paddle.nn.functional"))
+def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:  # noqa: A002
+    """Tensor whose 2-D planes over (dim1, dim2) hold the last axis of ``input`` on their
+    ``offset`` diagonal (a list or array input is converted first: Python floats give float64).
+    As in Paddle 3.3.1, int32/int64/float32/float64 only, and no gradient (the result has
+    stop_gradient=True)."""
+    if not isinstance(input, Tensor):
+        input = Tensor(jnp.asarray(np.asarray(input)))  # noqa: A001
+    for pos, v in ((2, offset), (3, dim1), (4, dim2)):
+        if not isinstance(v, int | np.integer) or isinstance(v, bool):
+            raise TypeError(
+                f"(InvalidType) diag_embed(): argument (position {pos}) must be int, but got "
+                f"{type(v).__name__}"
+            )
+    from .._core.registry import check_dtype
+
+    check_dtype(input, ("int32", "int64", "float32", "float64"), "diag_embed", arg="input")
+    r = len(input.shape) + 1
+    for name, d in (("Dim1", dim1), ("Dim2", dim2)):
+        if not -r <= d < r:
+            raise IndexError(
+                f"(OutOfRange) {name} is out of range (expected to be in range of [{-r}, "
+                f"{r - 1}], but got {d})."
+            )
+    d1, d2 = dim1 % r, dim2 % r
+    if d1 == d2:
+        raise ValueError(
+            f"(InvalidArgument) diagonal dimensions should not be identical {dim1} vs {dim2}."
+        )
+    return _diag_embed(input, int(offset), d1, d2)

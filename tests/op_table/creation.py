@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import Row, empty, ints, rand
+from . import Row, bools, empty, ints, rand
 
 M = rand(3, 4, seed=1)
 C = rand(2, 3, dtype="complex64")
@@ -61,6 +61,32 @@ ROWS: list[Row] = [
     Row("diag", (rand(3),), {"offset": 1, "padding_value": 2.0}, tag="pad"),
     Row("diag", (M,), tag="extract"),
     Row("diag", (M,), {"offset": -1}, tag="extract-neg"),
+    Row(
+        "diag_embed",
+        (rand(2, 3),),
+        bad=(
+            ((rand(2, 3),), {"dim1": 1, "dim2": 1}),
+            ((rand(2, 3),), {"dim1": -1, "dim2": 2}),
+            ((rand(2, 3),), {"dim2": 3}),
+            ((rand(2, 3),), {"dim1": -4, "dim2": 0}),
+            ((np.array(1.0, "float32"),), {}),
+            ((rand(2, 3),), {"offset": 1.0}),
+            ((bools(3),), {}),
+            ((rand(3, dtype="float16"),), {}),
+            ((rand(3, dtype="complex64"),), {}),
+        ),
+    ),
+    Row("diag_embed", (rand(2, 3),), {"offset": 1}, tag="offset"),
+    Row("diag_embed", (rand(2, 3),), {"offset": -2}, tag="neg-offset"),
+    Row("diag_embed", (rand(2, 3),), {"offset": -1, "dim1": 0, "dim2": 2}, tag="dims"),
+    Row("diag_embed", (rand(2, 3),), {"offset": 1, "dim1": 2, "dim2": 0}, tag="dims-swapped"),
+    Row("diag_embed", (rand(2, 2, 3),), {"dim1": 1, "dim2": -1}, tag="3d"),
+    Row("diag_embed", (ints(4),), tag="int64"),
+    Row("diag_embed", (ints(2, 2, dtype="int32"),), {"offset": 1}, tag="int32"),
+    Row("diag_embed", (rand(3, dtype="float64"),), tag="float64"),
+    Row("diag_embed", (empty(2, 0),), tag="empty"),
+    Row("diag_embed", ([1.5, 2.0],), tag="list"),
+    Row("diag_embed", (rand(2, 3),), {"offset": 1}, api="nn.functional.diag_embed", tag="F"),
     Row("diagflat", (rand(2, 2),)),
     Row("diagflat", (rand(3),), {"offset": -1}, tag="offset"),
     Row("tril_indices", (3, 3)),
