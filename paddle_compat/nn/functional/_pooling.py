@@ -45,16 +45,24 @@ def _geometry(spatial, kernel, stride, padding, ceil_mode, nsp, cl):
         pads = same_pads(spatial, k, s)
         ceil_mode = False
     elif pads == "VALID":
+        if ceil_mode:
+            raise ValueError(
+                'When Attr(padding) is "VALID", Attr(ceil_mode) must be False. Received '
+                f"ceil_mode: {ceil_mode}."
+            )
         pads = ((0, 0),) * nsp
     out, extra = [], []
     for n, kk, ss, (lo, hi) in zip(spatial, k, s, pads):
-        span = n + lo + hi - kk
-        if span < 0:
+        # Paddle's size: (n + pads - k [+ s - 1]) / s + 1 in C integer division (toward zero),
+        # so a kernel up to s - 1 larger than the padded input still gives one clipped window
+        span = n + lo + hi - kk + (ss - 1 if ceil_mode else 0)
+        o = int(span / ss) + 1
+        if o < 0:
             raise ValueError(
-                f"The output size of pooling is not positive: input size {n}, kernel {kk}, "
-                f"padding ({lo}, {hi})"
+                f"the output size must be greater than or equal to 0. But received: output_size "
+                f"= {o} due to the settings of input_size({n}), padding({lo},{hi}), "
+                f"k_size({kk}) and stride({ss})."
             )
-        o = (-(-span // ss) if ceil_mode else span // ss) + 1
         out.append(o)
         extra.append(max((o - 1) * ss + kk - (n + lo + hi), 0))
     return k, s, pads, out, extra
@@ -103,7 +111,21 @@ def _gather_max(x, table, out_sizes):
     return val.reshape(shape), mask.reshape(shape)
 
 
+def check_pool_input(x, nsp: int, name: str) -> None:
+    """The input of a {nsp}-D pool is an {nsp + 2}-D tensor."""
+    if x.ndim != nsp + 2:
+        raise ValueError(
+            f"The input x of {name} should be a {nsp + 2}-D Tensor, but received a {x.ndim}-D "
+            f"Tensor of shape {list(x.shape)}"
+        )
+
+
+def _empty(x, out):
+    return jnp.zeros((*x.shape[:2], *out), x.dtype)
+
+
 def _max_pool(x, kernel_size, stride, padding, return_mask, ceil_mode, data_format, nsp):
+    check_pool_input(x, nsp, f"max_pool{nsp}d")
     cl = channel_last(data_format, nsp)
     if return_mask and cl:
         raise ValueError(
@@ -112,6 +134,9 @@ def _max_pool(x, kernel_size, stride, padding, return_mask, ceil_mode, data_form
     x = _to_cf(x, cl)
     spatial = x.shape[2:]
     k, s, pads, out, extra = _geometry(spatial, kernel_size, stride, padding, ceil_mode, nsp, cl)
+    if 0 in out:
+        y = _empty(x, out)
+        return (y, y.astype(jnp.int32)) if return_mask else _from_cf(y, cl)
     if not return_mask:
         full_pads = ((0, 0), (0, 0)) + tuple((lo, hi + e) for (lo, hi), e in zip(pads, extra))
         y = jax.lax.reduce_window(
@@ -135,10 +160,13 @@ def _max_pool(x, kernel_size, stride, padding, return_mask, ceil_mode, data_form
 def _avg_pool(
     x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override, data_format, nsp
 ):
+    check_pool_input(x, nsp, f"avg_pool{nsp}d")
     cl = channel_last(data_format, nsp)
     x = _to_cf(x, cl)
     spatial = x.shape[2:]
     k, s, pads, out, extra = _geometry(spatial, kernel_size, stride, padding, ceil_mode, nsp, cl)
+    if 0 in out:
+        return _from_cf(_empty(x, out), cl)
     full_pads = ((0, 0), (0, 0)) + tuple((lo, hi + e) for (lo, hi), e in zip(pads, extra))
     y = jax.lax.reduce_window(
         x, np.zeros((), x.dtype), jax.lax.add, (1, 1) + tuple(k), (1, 1) + tuple(s), full_pads
@@ -146,8 +174,9 @@ def _avg_pool(
     if divisor_override:
         y = y / jnp.asarray(divisor_override, x.dtype)
     else:
+        # a window of padding only (exclusive) averages nothing: 0 / 0 = nan, as in Paddle
         div = _window_counts(spatial, k, s, pads, extra, include_pad=not exclusive)
-        y = y / jnp.asarray(np.maximum(div, 1), x.dtype)
+        y = y / jnp.asarray(div, x.dtype)
     return _from_cf(y, cl)
 
 
@@ -274,6 +303,7 @@ def _out_sizes(output_size, spatial, nsp):
 
 
 def _adaptive_avg(x, output_size, nsp, cl):
+    check_pool_input(x, nsp, f"adaptive_avg_pool{nsp}d")
     x = _to_cf(x, cl)
     out = _out_sizes(output_size, x.shape[2:], nsp)
     for ax, o in enumerate(out, start=2):
@@ -286,6 +316,7 @@ def _adaptive_avg(x, output_size, nsp, cl):
 
 
 def _adaptive_max(x, output_size, return_mask, nsp):
+    check_pool_input(x, nsp, f"adaptive_max_pool{nsp}d")
     spatial = x.shape[2:]
     out = _out_sizes(output_size, spatial, nsp)
     bins = [_bins(n, o) for n, o in zip(spatial, out)]
