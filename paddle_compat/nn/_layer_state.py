@@ -216,7 +216,7 @@ class LayerStateMixin:
             if value is None:
                 missing.append(k)
                 warnings.warn(
-                    f"Skip loading for {key}. {k} is not found in the provided dict.", stacklevel=2
+                    f"Skip loading for {key}. {k} is not found in the provided dict.", stacklevel=1
                 )
                 continue
             if isinstance(value, list | tuple):
@@ -228,7 +228,7 @@ class LayerStateMixin:
                 warnings.warn(
                     f"Skip loading for {key}. {k} receives a shape {shape}, but the "
                     f"expected shape is {list(target.shape)}.",
-                    stacklevel=2,
+                    stacklevel=1,  # attributed to this file, as Paddle (shown once per message)
                 )
                 continue
             matched.append((k, target, value))

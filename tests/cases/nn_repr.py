@@ -1,9 +1,14 @@
 """``print(layer)`` for every layer class of ``paddle.nn``, with default and non-default
-arguments and nested in containers. TABLE is one entry per constructor call: the class name,
+arguments and nested in containers; then the rest of the ``paddle.nn`` namespace (``nn.init``,
+``paddle.LazyGuard``, ``nn.attention``, the torch-style aliases) and in-place ``silu``. TABLE is one entry per constructor call: the class name,
 its positional arguments and its keyword arguments; each case prints one chunk of it as
 ``{"Class(args)": repr}`` so a mismatch names the layer."""
 
+import warnings
 from collections import OrderedDict
+
+import numpy as np
+from _util import expect_error
 
 import paddle
 
@@ -422,3 +427,201 @@ def case_convert_sync_batchnorm():
         "single": [conv is single, type(conv).__name__, conv.weight is single.weight],
         "frozen": [[k, p.stop_gradient, p.numpy()] for k, p in frozen.named_parameters()],
     }
+
+
+# -- paddle.nn namespace: init, LazyGuard, attention, aliases ---------------------------------
+_INIT_CALLS = [
+    ("uniform_", ()),
+    ("uniform_", (-0.5, 0.5)),
+    ("normal_", (0.5, 2.0)),
+    ("trunc_normal_", ()),
+    ("trunc_normal_", (0.0, 1.0, -0.5, 0.5)),
+    ("xavier_uniform_", ()),
+    ("xavier_normal_", (2.0,)),
+    ("xavier_uniform_", (1.0, 4.0, 6.0)),
+    ("kaiming_uniform_", ()),
+    ("kaiming_normal_", (0.1, "fan_out", "relu")),
+    ("kaiming_uniform_", (0.0, "fan_in", "tanh")),
+    ("orthogonal_", ()),
+    ("orthogonal_", (2.0,)),
+    ("constant_", (3.0,)),
+    ("ones_", ()),
+    ("zeros_", ()),
+    ("eye_", ()),
+]
+
+
+def case_init_functions():
+    init = nn.init
+    lin = nn.Linear(3, 4)
+    out = {}
+    for name, args in _INIT_CALLS:
+        paddle.seed(7)
+        before = lin.weight.inplace_version
+        r = getattr(init, name)(lin.weight, *args)
+        after = lin.weight.inplace_version
+        out[_label(name, args, {})] = [r is None, after - before, lin.weight.numpy()]
+    paddle.seed(7)
+    t = paddle.zeros([2, 3])
+    out["normal_(Tensor)"] = [init.normal_(t), t]
+    conv = paddle.zeros([4, 2, 3])
+    out["dirac_"] = [init.dirac_(conv), conv]
+    conv = paddle.zeros([4, 2, 3, 3])
+    out["dirac_(groups=2)"] = [init.dirac_(conv, 2), conv]
+    i32 = paddle.zeros([2, 3], dtype="int32")
+    init.constant_(i32, 2)
+    out["constant_(int32)"] = i32
+    out["errors"] = [
+        expect_error(lambda: init.eye_(paddle.zeros([2, 2, 2]))),
+        expect_error(lambda: init.uniform_(paddle.zeros([2], dtype="int32"))),
+        expect_error(lambda: init.kaiming_normal_(paddle.zeros([2, 2]), mode="fan_avg")),
+        expect_error(lambda: init.dirac_(paddle.zeros([2, 2]))),
+        expect_error(lambda: init.orthogonal_(paddle.zeros([3]))),
+    ]
+    out["gain"] = [
+        init.calculate_gain("tanh"),
+        init.calculate_gain("leaky_relu"),
+        init.calculate_gain("leaky_relu", 0.2),
+        init.calculate_gain("relu"),
+        init.calculate_gain("selu"),
+    ]
+    out["fans"] = [
+        init._calculate_fan_in_and_fan_out(paddle.zeros(s)) for s in ([3], [3, 4], [4, 3, 2, 2])
+    ]
+    out["classes"] = [
+        init.Constant is nn.initializer.Constant,
+        init.KaimingNormal is nn.initializer.KaimingNormal,
+    ]
+    return out
+
+
+def case_lazy_guard():
+    paddle.seed(3)
+    expected = paddle.rand([2])
+    paddle.seed(3)
+    with paddle.LazyGuard():
+        lin = nn.Linear(3, 2)
+        bn = nn.BatchNorm2D(2)
+    after = paddle.rand([2])  # creating layers under the guard drew no random numbers
+    state = [
+        lin.weight._is_initialized(),
+        lin.bias._is_initialized(),
+        bn._mean._is_initialized(),
+        list(lin.weight.shape),
+        str(lin.weight.dtype),
+        lin.weight.stop_gradient,
+    ]
+    paddle.seed(5)
+    lin.weight.initialize()
+    lin.bias.initialize()
+    paddle.seed(5)
+    eager = nn.Linear(3, 2)
+    with paddle.LazyGuard():
+        loaded = nn.Linear(2, 2)
+    loaded.set_state_dict({"weight": paddle.ones([2, 2]), "bias": paddle.zeros([2])})
+    return {
+        "rand unchanged": [expected, after],
+        "state": state,
+        "initialized": [lin.weight._is_initialized(), lin.weight, lin.bias],
+        "same as eager": [lin.weight.numpy().tolist() == eager.weight.numpy().tolist()],
+        "forward": lin(paddle.ones([1, 3])),
+        "set_state_dict": [
+            loaded.weight._is_initialized(),
+            loaded.bias._is_initialized(),
+            loaded.weight,
+        ],
+    }
+
+
+def case_namespace_aliases():
+    from paddle.nn import attention, modules, parameter
+
+    return [
+        nn.Module is nn.Layer,
+        nn.ModuleList is nn.LayerList,
+        nn.ModuleDict is nn.LayerDict,
+        modules.Module is nn.Layer,
+        modules.container.ModuleList is nn.LayerList,
+        modules.module.Module is nn.Layer,
+        parameter.Parameter is parameter.EagerParamBase,
+        nn.Parameter is parameter.Parameter,
+        type(nn.Linear(2, 2).weight) is nn.Parameter,
+        nn.loss.MSELoss is nn.MSELoss,
+        nn.loss.CrossEntropyLoss is nn.CrossEntropyLoss,
+        nn.spectral_norm is nn.utils.spectral_norm,
+        sorted(attention.__all__),
+        [int(b) for b in attention.SDPBackend],
+        [b.name for b in attention.SDPBackend],
+    ]
+
+
+def case_sdpa_kernel():
+    from paddle.nn.attention import SDPBackend, _cur_sdpa_kernel_backends, sdpa_kernel
+
+    def names(backends):
+        return [b.name for b in backends]
+
+    out = [names(_cur_sdpa_kernel_backends()), names(_cur_sdpa_kernel_backends(True))]
+    both = [SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH]
+    with sdpa_kernel(both, set_priority=True) as ctx:
+        out.append(
+            [ctx, names(_cur_sdpa_kernel_backends()), names(_cur_sdpa_kernel_backends(True))]
+        )
+        q = paddle.to_tensor(np.linspace(-1, 1, 16, dtype="float32").reshape(1, 2, 2, 4))
+        out.append(paddle.nn.functional.scaled_dot_product_attention(q, q, q))
+    out.append(names(_cur_sdpa_kernel_backends(True)))
+    with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+        out.append(names(_cur_sdpa_kernel_backends()))
+    out.append(names(_cur_sdpa_kernel_backends()))
+    for bad in [(SDPBackend.MATH,), [], [1]]:
+
+        def enter(bad=bad):
+            with sdpa_kernel(bad):
+                pass
+
+        out.append(expect_error(enter))
+    return out
+
+
+def case_silu_inplace():
+    F = nn.functional
+    x = paddle.to_tensor([-1.0, 0.0, 1.0, 2.0])
+    v = x.inplace_version
+    y = F.silu(x, inplace=True)
+    out = [y is x, x, x.inplace_version - v]
+    x = paddle.to_tensor([-1.0, 0.0, 1.0, 2.0])
+    m = nn.Silu(inplace=True)
+    y = m(x)
+    out += [y is x, x, repr(m), repr(nn.Silu())]
+    leaf = paddle.to_tensor([-1.0, 2.0], stop_gradient=False)
+    out.append(expect_error(lambda: F.silu(leaf, inplace=True)))
+    # (Paddle writes the result into the refused leaf before raising; we refuse first)
+    leaf = paddle.to_tensor([-1.0, 2.0], stop_gradient=False)
+    z = leaf * 1
+    F.silu(z, inplace=True).sum().backward()
+    out += [leaf.grad, z]
+    x = paddle.to_tensor([-1.0, 0.0, 1.0, 2.0])
+    out += [F.silu(x), x]
+    return out
+
+
+def case_set_state_dict_warnings():
+    class M(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(2, 2)
+            self.register_buffer("nb", paddle.ones([1]), persistable=False)
+            self.register_buffer("pb", paddle.ones([1]))
+
+    m = M()
+    out = []
+    for sd in (
+        {"fc.weight": paddle.ones([2, 2]), "nb": paddle.zeros([1]), "fc.zz": paddle.ones([1])},
+        {"fc.weight": paddle.ones([3, 2]), "fc.bias": paddle.ones([2]), "pb": paddle.zeros([1])},
+    ):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            r = m.set_state_dict(sd)
+        out.append([r, [(x.category.__name__, str(x.message)) for x in w]])
+    out.append([list(m.state_dict()), m.nb, m.pb, m.fc.bias])
+    return out
