@@ -97,6 +97,10 @@ class HSigmoidLoss(Layer):
             raise ValueError("num_classes must not be less than 2 with default tree")
         self._feature_size, self._num_classes = feature_size, num_classes
         self._is_custom, self._is_sparse = is_custom, is_sparse
+        # Paddle 3.3.1 prints this line whenever an HSigmoidLoss is built (whatever is_sparse)
+        print(
+            "With sparse mode, if your models has only small parameter prefetch may cause speed down"
+        )
         rows = num_classes if is_custom else num_classes - 1
         self.weight = self.create_parameter([rows, feature_size], attr=weight_attr)
         self.bias = self.create_parameter([rows, 1], attr=bias_attr, is_bias=True)
