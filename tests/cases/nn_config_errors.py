@@ -311,7 +311,7 @@ def case_resize_shuffle_pad():
             (lambda: F.channel_shuffle(_t(1, 3, 2, 2), 2), "[2]", "[3]"),
             (lambda: F.pad(x, [1, 1, 1, 1], data_format="NCL"), "data format", "NCL"),
             (lambda: F.pad(x, [1, 1, 1, 1], mode="foo"), "mode", "foo"),
-            (lambda: F.pad(x, [1, 1, 1], mode="reflect"), "6", "5"),
+            (lambda: F.pad(x, [1, 1, 1], mode="reflect"), "paddings"),
             (lambda: F.pad(x, [5, 5, 5, 5], mode="reflect"), "reflect", "(4)", "(5)"),
             (lambda: nn.Dropout2D(data_format="NCL")(x), *fmt),
             (lambda: F.unfold(x, 5), "(4, 4)", "(5, 5)"),

@@ -38,8 +38,9 @@ def linear(x: jax.Array, weight: jax.Array, bias: jax.Array | None = None) -> ja
     """x @ weight + bias, with weight of shape [in_features, out_features]."""
     if x.shape[-1] != weight.shape[0]:
         raise ValueError(
-            f"(InvalidArgument) linear: the last dimension of x ({list(x.shape)}) must equal "
-            f"the first dimension of weight ({list(weight.shape)})"
+            f"(InvalidArgument) linear: the last dimension of x [{x.shape[-1]}] (x's shape "
+            f"{list(x.shape)}) must equal the first dimension of weight [{weight.shape[0]}] "
+            f"(weight's shape {list(weight.shape)})"
         )
     if x.dtype != weight.dtype:
         raise ValueError(
@@ -47,7 +48,16 @@ def linear(x: jax.Array, weight: jax.Array, bias: jax.Array | None = None) -> ja
             f"dtype {_dt.to_dtype(weight.dtype).name}"
         )
     y = jnp.matmul(x, weight)
-    return y if bias is None else y + bias
+    if bias is None:
+        return y
+    try:
+        np.broadcast_shapes(y.shape, bias.shape)
+    except ValueError:
+        raise ValueError(
+            f"(InvalidArgument) linear: the bias of shape {list(bias.shape)} cannot be broadcast "
+            f"to the output x @ weight of shape {list(y.shape)}"
+        ) from None
+    return y + bias
 
 
 @op("bilinear", tensors=("x1", "x2", "weight", "bias"), **_F)
@@ -253,6 +263,7 @@ def feature_alpha_dropout(x: Tensor, p: float = 0.5, training: bool = True) -> T
 # -- pad --------------------------------------------------------------------------------------
 _PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "circular": "wrap"}
 _CHANNEL_LAST = {"NLC", "NHWC", "NDHWC"}
+_PAD_FORMATS = {3: ("NCL", "NLC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
 
 
 def pad_widths(shape, pad, mode, data_format, pad_from_left_axis=True):
@@ -261,7 +272,9 @@ def pad_widths(shape, pad, mode, data_format, pad_from_left_axis=True):
     nd = len(shape)
     pad = [int(p) for p in pad]
     if len(pad) % 2:
-        raise ValueError(f"The length of pad must be even, got {len(pad)}")
+        raise ValueError(
+            f"(InvalidArgument) Size of paddings should be even, but received {len(pad)}"
+        )
     widths = [(0, 0)] * nd
     if mode == "constant" and len(pad) == 2 * nd:
         pairs = [(pad[2 * i], pad[2 * i + 1]) for i in range(nd)]
@@ -298,12 +311,26 @@ def pad(
 ) -> jax.Array:
     """Pad x: constant/reflect/replicate/circular (see ``pad_widths`` for the pad layout)."""
     if mode not in _PAD_MODES:
-        raise ValueError(
-            f"mode should be one of constant, reflect, replicate, circular, got {mode!r}"
+        raise AssertionError(
+            f"mode should be one of constant, reflect, replicate, circular, but got {mode}."
         )
-    if data_format is None:
-        data_format = {3: "NCL", 4: "NCHW", 5: "NCDHW"}.get(x.ndim)
+    formats = _PAD_FORMATS.get(x.ndim)
+    if data_format is None and formats:
+        data_format = formats[0]
+    every_axis = mode == "constant" and len(pad) == 2 * x.ndim
+    if formats and not every_axis and data_format not in formats:
+        raise AssertionError(
+            f"input tensor dimension is {x.ndim}, it's data format should be in "
+            f"{list(formats)} but got {data_format}"
+        )
     w = pad_widths(x.shape, pad, mode, data_format, pad_from_left_axis)
+    if mode == "reflect":
+        for axis, (n, (lo, hi)) in enumerate(zip(x.shape, w)):
+            if builtins.max(lo, hi) >= n:
+                raise ValueError(
+                    f"(InvalidArgument) The size of axis {axis} of x should be greater than its "
+                    f"pads in reflect mode, but received size({n}) and pads({lo}) and ({hi})"
+                )
     if builtins.any(a < 0 or b < 0 for a, b in w):  # negative pads crop
         sl = tuple(slice(-a if a < 0 else None, b if b < 0 else None) for a, b in w)
         x = x[sl]
@@ -373,6 +400,11 @@ def embedding(
         if padding_idx >= n or padding_idx < -n:
             raise ValueError(f"padding_idx must be within [-{n}, {n}), got {padding_idx}")
         padding_idx = padding_idx % n
+    ids = str(x.dtype).replace("paddle.", "")
+    if ids not in ("int32", "int64"):
+        raise NotImplementedError(
+            f"(Unimplemented) embedding input only support int32 and int64, but get {ids}"
+        )
     runtime_checks.check_in_range(
         x,
         0,
@@ -462,18 +494,36 @@ def label_smooth(label: Tensor, prior_dist: Tensor | None = None, epsilon: float
 
 
 # -- shuffles ---------------------------------------------------------------------------------
-def _check_fmt(fmt):
+def _check_fmt(fmt, x=None, factor=None, name=""):
+    """data_format, a 4-D x and a positive factor (upscale_factor, downscale_factor, groups)."""
     if fmt not in ("NCHW", "NHWC"):
         raise ValueError(
             f"Attr(data_format) should be 'NCHW' or 'NHWC'. Received Attr(data_format): {fmt}."
         )
+    if x is not None and x.ndim != 4:
+        raise ValueError(
+            f"Input x should be a 4-D tensor (4D) of format [N, C, H, W] or [N, H, W, C], but "
+            f"received x with the shape of {list(x.shape)} ({x.ndim}-D)"
+        )
+    if factor is not None and factor <= 0:
+        raise ValueError(f"{name} must be positive, but received {name} = {factor}")
+
+
+def _spatial(x, fmt):
+    return (x.shape[1], *x.shape[2:]) if fmt == "NCHW" else (x.shape[3], *x.shape[1:3])
 
 
 @op("pixel_shuffle", **_F)
 def pixel_shuffle(x: jax.Array, upscale_factor: int, data_format: str = "NCHW") -> jax.Array:
     """[N, C*r*r, H, W] -> [N, C, H*r, W*r]."""
-    _check_fmt(data_format)
+    _check_fmt(data_format, x, upscale_factor, "upscale_factor")
     r = upscale_factor
+    c = _spatial(x, data_format)[0]
+    if c % (r * r):
+        raise ValueError(
+            f"(InvalidArgument) The square of upscale_factor[{r * r}] should divide the number "
+            f"of channel[{c}]"
+        )
     if data_format == "NCHW":
         n, c, h, w = x.shape
         y = x.reshape(n, c // (r * r), r, r, h, w).transpose(0, 1, 4, 2, 5, 3)
@@ -486,8 +536,13 @@ def pixel_shuffle(x: jax.Array, upscale_factor: int, data_format: str = "NCHW") 
 @op("pixel_unshuffle", **_F)
 def pixel_unshuffle(x: jax.Array, downscale_factor: int, data_format: str = "NCHW") -> jax.Array:
     """[N, C, H*r, W*r] -> [N, C*r*r, H, W]."""
-    _check_fmt(data_format)
+    _check_fmt(data_format, x, downscale_factor, "downscale_factor")
     r = downscale_factor
+    _, h, w = _spatial(x, data_format)
+    if h % r or w % r:
+        raise ValueError(
+            f"(InvalidArgument) Downscale factor[{r}] should divide both height[{h}] and width[{w}]"
+        )
     if data_format == "NCHW":
         n, c, h, w = x.shape
         y = x.reshape(n, c, h // r, r, w // r, r).transpose(0, 1, 3, 5, 2, 4)
@@ -500,7 +555,13 @@ def pixel_unshuffle(x: jax.Array, downscale_factor: int, data_format: str = "NCH
 @op("channel_shuffle", **_F)
 def channel_shuffle(x: jax.Array, groups: int, data_format: str = "NCHW") -> jax.Array:
     """Interleave channels: [g, C/g] -> [C/g, g]."""
-    _check_fmt(data_format)
+    _check_fmt(data_format, x, groups, "groups")
+    c = _spatial(x, data_format)[0]
+    if c % groups:
+        raise ValueError(
+            f"(InvalidArgument) The number of groups to divide channels in [{groups}] should "
+            f"divide the number of channel [{c}]"
+        )
     if data_format == "NCHW":
         n, c, h, w = x.shape
         return x.reshape(n, groups, c // groups, h, w).transpose(0, 2, 1, 3, 4).reshape(x.shape)
@@ -543,9 +604,26 @@ def unfold(
     """im2col: [N, C, H, W] -> [N, C*kh*kw, L] sliding blocks."""
     if x.ndim != 4:
         raise ValueError(f"The input of unfold should be a 4-D Tensor, got shape {list(x.shape)}")
-    return _im2col(
-        x, as_list(kernel_sizes, 2), as_list(strides, 2), _pads4(paddings), as_list(dilations, 2)
+    k, s, d, p = (
+        as_list(kernel_sizes, 2),
+        as_list(strides, 2),
+        as_list(dilations, 2),
+        _pads4(paddings),
     )
+    if min(s) <= 0:
+        raise ValueError(f"(InvalidArgument) The `strides` should be greater than zero, got {s}")
+    pads = (p[0] + p[2], p[1] + p[3])
+    blocks = [
+        (n + pp - (dd * (kk - 1) + 1)) // ss + 1
+        for n, pp, kk, ss, dd in zip(x.shape[2:], pads, k, s, d)
+    ]
+    if min(blocks) <= 0:
+        raise ValueError(
+            f"(InvalidArgument) The sliding blocks calculated from input spatial size "
+            f"{tuple(x.shape[2:])}, kernel_sizes {tuple(k)}, strides {tuple(s)}, dilations "
+            f"{tuple(d)}, is {tuple(blocks)}, which should be a positive integer."
+        )
+    return _im2col(x, k, s, p, d)
 
 
 @op("fold", **_F)

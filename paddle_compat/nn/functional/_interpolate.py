@@ -171,6 +171,11 @@ def interpolate(
         size = [size] * nsp if isinstance(size, int) else [int(s) for s in size]
         if len(size) != nsp:
             raise ValueError("The x and size should satisfy rank(x) - 2 == len(size).")
+        if any(s <= 0 for s in size):
+            raise AssertionError(
+                f"Each dimension size given in out_shape must be greater than 0, but received "
+                f"size {size}."
+            )
         scales = [None] * nsp
     else:
         sf = _static_list(scale_factor)
