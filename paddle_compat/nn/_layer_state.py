@@ -302,6 +302,29 @@ class LayerStateMixin:
     def cuda(self, device=None):
         return LayerStateMixin.to(self, device=device if device is not None else "gpu")
 
+    def xpu(self, device=None):
+        """Move to an XPU: there is none here, so (as a Paddle build without XPU) a device
+        index or None raises ValueError; anything else TypeError."""
+        if device is None or (isinstance(device, int) and not isinstance(device, bool)):
+            raise ValueError("(InvalidArgument) use wrong place, Please check.")
+        raise TypeError(f"device must be int, paddle.XPUPlace or None, got {type(device)}")
+
+    def get_extra_state(self) -> Any:
+        """Paddle's placeholder: always raises RuntimeError (a subclass overrides it)."""
+        raise RuntimeError(
+            "Reached a code path in Module.get_extra_state() that should never be called. "
+        )
+
+    @property
+    def _modules(self):
+        """The sublayers dict (Paddle's torch-style alias of ``_sub_layers``)."""
+        return self._sub_layers
+
+    @property
+    def _non_persistent_buffers_set(self) -> set:
+        """Names of the buffers registered with ``persistable=False``."""
+        return self._non_persistable_buffer_names_set
+
     # last in the class body: these names shadow builtins (``float``, ``type``) from here on
     float = _float_cast("float32")
     float16 = _float_cast("float16")

@@ -625,3 +625,31 @@ def case_set_state_dict_warnings():
         out.append([r, [(x.category.__name__, str(x.message)) for x in w]])
     out.append([list(m.state_dict()), m.nb, m.pb, m.fc.bias])
     return out
+
+
+def case_layer_extras():
+    m = nn.Sequential(nn.Linear(2, 2), nn.ReLU())
+    m.register_buffer("nb", paddle.ones([1]), persistable=False)
+    m.register_buffer("pb", paddle.ones([1]))
+    log = []
+    h1 = m.register_forward_pre_hook(lambda layer, inp: log.append("pre"))
+    h2 = m.register_forward_post_hook(lambda layer, inp, out: log.append("post"))
+    m(paddle.ones([1, 2]))
+    removed = [h1.remove(), h2.remove(), h1.remove()]
+    m(paddle.ones([1, 2]))
+    return {
+        "_modules": [m._modules is m._sub_layers, list(m._modules)],
+        "_non_persistent_buffers_set": sorted(m._non_persistent_buffers_set),
+        "state_dict": list(m.state_dict()),
+        "buffers": [k for k, _ in m.named_buffers()],
+        "persistable": [m.nb.persistable, m.pb.persistable],
+        "hooks": [type(h1).__name__, h1._hook_id, h2._hook_id, removed, log],
+        "errors": [
+            expect_error(lambda: m.get_extra_state()),
+            expect_error(lambda: m.xpu("x")),
+            expect_error(lambda: m.register_buffer("a.b", paddle.ones([1]))),
+            expect_error(lambda: m.register_buffer("", paddle.ones([1]))),
+            expect_error(lambda: m.register_buffer(1, paddle.ones([1]))),
+            expect_error(lambda: m.register_buffer("c", np.ones(1))),
+        ],
+    }
