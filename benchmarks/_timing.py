@@ -48,21 +48,43 @@ def paddle_side(script: str, *args: str, timeout: int = 1800) -> dict:
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
+def timed_ms(fn) -> float:
+    """Milliseconds of one call of ``fn``, whose result ``float()`` waits for."""
+    t0 = time.perf_counter()
+    float(fn())
+    return (time.perf_counter() - t0) * 1e3
+
+
 def first_and_steady_ms(fn, n: int = 10, repeats: int = 5, warmup: int = 3) -> tuple[float, float]:
     """(first call in ms, best steady ms per call) of ``fn``, whose result ``float()`` waits
     for."""
-    t0 = time.perf_counter()
-    float(fn())
-    first = (time.perf_counter() - t0) * 1e3
+    first = timed_ms(fn)
     return first, best_us(lambda: float(fn()), n=n, repeats=repeats, warmup=warmup) / 1e3
 
 
-def time_jax_sgd(loss, params, x, lr: float = 1e-3, state=None, **timing) -> dict:
+def paired_ratio(fn_a, fn_b, rounds: int = 5, n: int = 1) -> dict:
+    """Median, min and max over ``rounds`` of time(``n`` calls of ``fn_a``) / time(``n`` calls
+    of ``fn_b``), the two alternating: on a shared machine a ratio of neighbouring rounds is
+    steadier than a ratio of two bests taken at different moments."""
+    import statistics
+
+    ratios = []
+    for _ in range(rounds):
+        a = sum(timed_ms(fn_a) for _ in range(n))
+        b = sum(timed_ms(fn_b) for _ in range(n))
+        ratios.append(a / b)
+    return {"median": statistics.median(ratios), "min": min(ratios), "max": max(ratios), "n": n}
+
+
+def time_jax_sgd(
+    loss, params, x, lr: float = 1e-3, state=None, against=None, rounds: int = 5, **timing
+) -> dict:
     """``{"first_ms", "ms", "bytes", "rss_bytes"}`` of a jitted step ``params -= lr *
     grad(loss)(params, x)``: the hand-written JAX twin of a Paddle train step (the update keeps
     XLA from dropping the backward). The parameters are donated, as a to_static step donates the
     state it writes. With ``state`` (e.g. BatchNorm running statistics) ``loss(params, state, x)``
-    returns ``(value, new_state)`` and the step carries it."""
+    returns ``(value, new_state)`` and the step carries it. With ``against`` (our to_static
+    step) also ``"paired"``: ``paired_ratio(against, twin step)``."""
     import jax
 
     if state is None:
@@ -84,6 +106,8 @@ def time_jax_sgd(loss, params, x, lr: float = 1e-3, state=None, **timing) -> dic
     first, steady = first_and_steady_ms(run, **timing)
     out = {"first_ms": first, "ms": steady}
     out.update(step_memory(step, (held[0], held[1], x), run))
+    if against is not None:
+        out["paired"] = paired_ratio(against, run, rounds, n=timing.get("n", 10))
     return out
 
 
@@ -181,6 +205,18 @@ def report_train_step(title: str, ours: dict, ref: dict, twin: dict, twin_name: 
             continue
         vs_p = "-" if p is None else f"{ms / p:.2f}"
         print(f"{name:26s} {ms:9.2f} {first_ms:14.0f} {vs_p:>10s} {ms / twin['ms']:8.2f}")
+    pr = twin.get("paired")
+    if pr:
+        print(
+            f"to_static / JAX twin in {pr['n']}-step rounds taken alternately: median "
+            f"{pr['median']:.2f}x (rounds {pr['min']:.2f}-{pr['max']:.2f}x)"
+        )
+    if ours.get("static_record_ms") is not None:
+        print(
+            f"to_static's first call runs eagerly and records the state it touches "
+            f"({ours['static_record_ms']:.0f} ms); its first call ms above is the next one, "
+            "which traces and compiles"
+        )
     if ours.get("static_bytes") and twin.get("bytes"):
         mib = 2.0**20
         print(

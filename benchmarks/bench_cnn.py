@@ -10,8 +10,8 @@ let XLA drop the backward.
 
 ``--nhwc`` also times the twin in NHWC / HWIO layout (XLA:CPU's native convolution layout).
 Prints milliseconds per step, the ratios against Paddle and the JAX twin, the first-call
-(compile) times and the memory of the two compiled steps (``_timing.static_step_memory``); the
-last line is the JSON of the numbers.
+(compile) times, the to_static / twin ratio of alternating rounds and the memory of the two
+compiled steps (``_timing.static_step_memory``); the last line is the JSON of the numbers.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from _timing import (  # noqa: E402
     report_train_step,
     static_step_memory,
     time_jax_sgd,
+    timed_ms,
 )
 
 BATCH, SIZE, CLASSES = 8, 64, 1000
@@ -70,7 +71,7 @@ def _run_paddle(paddle) -> dict:
     return {"eager_first_ms": first, "eager_ms": steady}
 
 
-def _jax_twin(nhwc: bool = False) -> dict:
+def _jax_twin(nhwc: bool = False, against=None) -> dict:
     import jax
     import jax.numpy as jnp
 
@@ -152,7 +153,9 @@ def _jax_twin(nhwc: bool = False) -> dict:
 
     x, y = _data()
     x = jnp.asarray(x.transpose(0, 2, 3, 1) if nhwc else x, f32)
-    return time_jax_sgd(loss, params, (x, jnp.asarray(y)), state=state, n=3, repeats=3, warmup=1)
+    return time_jax_sgd(
+        loss, params, (x, jnp.asarray(y)), state=state, against=against, n=3, repeats=3, warmup=1
+    )
 
 
 def main() -> None:
@@ -166,11 +169,11 @@ def main() -> None:
 
     ours = _run_paddle(paddle)
     static = paddle.jit.to_static(_paddle_step(paddle, *_setup(paddle)))
-    float(static())  # the eager recording call
+    record_ms = timed_ms(static)  # the eager recording call
     first, steady = _time_step(static)
-    ours.update(static_compile_ms=first, static_ms=steady)
+    ours.update(static_record_ms=record_ms, static_compile_ms=first, static_ms=steady)
     ours.update(static_step_memory(static))
-    twin = _jax_twin()
+    twin = _jax_twin(against=static)
     ref = paddle_side(__file__)
     title = (
         f"ResNet-18 train step (fwd+bwd+SGD, cross-entropy, BatchNorm training), batch {BATCH}, "
@@ -178,7 +181,7 @@ def main() -> None:
     )
     report_train_step(title, ours, ref, twin, "JAX twin (lax.conv, jit)")
     if "--nhwc" in sys.argv:
-        nhwc = _jax_twin(nhwc=True)
+        nhwc = _jax_twin(nhwc=True, against=static)
         print(
             f"JAX twin in NHWC/HWIO: {nhwc['ms']:.2f} ms/step "
             f"({nhwc['ms'] / twin['ms']:.2f}x the NCHW twin); "
