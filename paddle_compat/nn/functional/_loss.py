@@ -3,6 +3,7 @@ Paddle 3.3.1 as measured (see cross_entropy)."""
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 
@@ -11,7 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..._core import runtime_checks, trace_state
-from ..._core.registry import op, public_signature
+from ..._core.registry import check_dtype, op, public_signature
 from ..._core.tensor import Tensor
 
 _F = dict(namespaces=("paddle.nn.functional",), method=None)
@@ -116,37 +117,72 @@ def _ce_hard(input, label, weight, ignore_index, reduction, axis, use_softmax):
     if reduction == "sum":
         return jnp.sum(loss)
     if weight is not None:
-        return jnp.sum(loss) / jnp.sum(wi)
+        return jnp.sum(loss) / _nonzero(jnp.sum(wi))
     if ignore_index >= 0:
-        return jnp.sum(loss) / jnp.sum(valid).astype(input.dtype)
+        return jnp.sum(loss) / _nonzero(jnp.sum(valid).astype(input.dtype))
     return jnp.mean(loss)
 
 
+def _nonzero(den):
+    """Paddle's mean divides by ``den + (den == 0)``: all labels ignored gives 0, not nan."""
+    return jnp.where(den == 0, jnp.ones((), den.dtype), den)
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(2,))
+def _soft_xent(logits, label, axis):
+    """-sum(label * log_softmax(logits)) over ``axis`` (kept). Paddle's kernel differentiates
+    it as ``softmax - label``, exact only for labels that sum to 1 (measured: a soft label
+    that does not gets that gradient too)."""
+    return -jnp.sum(label * jax.nn.log_softmax(logits, axis=axis), axis=axis, keepdims=True)
+
+
+def _soft_xent_fwd(logits, label, axis):
+    return _soft_xent(logits, label, axis), (jax.nn.softmax(logits, axis=axis), label)
+
+
+def _soft_xent_bwd(axis, res, g):
+    sm, label = res
+    return g * (sm - label), jnp.zeros_like(label)
+
+
+_soft_xent.defvjp(_soft_xent_fwd, _soft_xent_bwd)
+
+
 @op("_nn_ce_soft", tensors=("input", "label", "weight"), **_PRIVATE)
-def _ce_soft(input, label, weight, reduction, axis, use_softmax, smoothing, from_hard):
-    n_classes = input.shape[axis]
-    if from_hard:
-        lab = label.astype(jnp.int64)
-        if lab.ndim == input.ndim:
-            lab = jnp.squeeze(lab, axis)
-        label = jax.nn.one_hot(lab, n_classes, dtype=input.dtype, axis=axis)
+def _ce_soft(input, label, weight, reduction, axis, use_softmax, ignore_index):
+    others = [i for i in range(input.ndim) if i != axis]
+    if any(label.shape[i] != input.shape[i] for i in others):
+        raise ValueError(
+            "(InvalidArgument) Input(Logits) and Input(Label) should in same "
+            "shape in dimensions except axis."
+        )
+    if label.shape[axis] != input.shape[axis]:
+        raise ValueError(
+            "(InvalidArgument) If Attr(soft_label) == true, the axis dimension of "
+            f"Input(X) ({input.shape[axis]}) and Input(Label) ({label.shape[axis]}) should be equal."
+        )
     label = label.astype(input.dtype)
-    if smoothing > 0:
-        label = label * (1 - smoothing) + smoothing / n_classes
     # Paddle's kernel gives the label no gradient; only the weight gather below does
-    loss = -jnp.sum(
-        jax.lax.stop_gradient(label) * _log_probs(input, axis, use_softmax),
-        axis=axis,
-        keepdims=True,
-    )
+    if use_softmax:
+        loss = _soft_xent(input, jax.lax.stop_gradient(label), axis)
+    else:
+        loss = -jnp.sum(jax.lax.stop_gradient(label) * jnp.log(input), axis=axis, keepdims=True)
+    wi = None
     if weight is not None:
         shape = [1] * input.ndim
-        shape[axis] = n_classes
+        shape[axis] = input.shape[axis]
         wi = jnp.sum(label * weight.astype(input.dtype).reshape(shape), axis=axis, keepdims=True)
         loss = loss * wi
-        if reduction == "mean":
-            return jnp.sum(loss) / jnp.sum(wi)
-    return _reduce(loss, reduction)
+    if reduction != "mean":
+        return _reduce(loss, reduction)
+    if ignore_index >= 0:  # Paddle counts the label *entries* that differ from ignore_index
+        keep = (label != ignore_index).astype(input.dtype)
+        den = jnp.sum(keep if wi is None else keep * wi)
+    elif wi is not None:
+        den = jnp.sum(wi)
+    else:
+        return jnp.mean(loss)
+    return jnp.sum(loss) / _nonzero(den)
 
 
 @op("cross_entropy", amp="black", composite=True, **_F)
@@ -164,11 +200,29 @@ def cross_entropy(
     """Softmax (or, with use_softmax=False, plain log) cross entropy with hard int labels or
     soft labels. ``mean`` divides by the sum of the label weights when ``weight`` is given, by
     the number of non-ignored labels when ``ignore_index >= 0``, and by the element count
-    otherwise (ignored entries count as 0), as Paddle does."""
+    otherwise (ignored entries count as 0), as Paddle does.
+
+    ``label_smoothing > 0`` (Paddle 3.3.1, measured): an int label of the input's rank - 1 is
+    one-hot encoded over ``input.shape[-1]`` (the *last* axis, whatever ``axis`` is), a float
+    label of the input's shape is taken as is; either is smoothed and used as a soft label
+    (``reduction='none'`` keeps the class axis, size 1; ``mean`` with ``ignore_index >= 0``
+    divides by the number of smoothed label entries that differ from ``ignore_index``). A
+    negative ``label_smoothing`` is ignored."""
     check_reduction(reduction, "softmax_cross_entropy")
-    if not 0.0 <= label_smoothing <= 1.0:
-        raise ValueError(f"label_smoothing must be in [0, 1], got {label_smoothing}")
+    if ignore_index > 0 and soft_label:
+        raise ValueError(
+            "When soft_label == True, the value of 'ignore_index' in softmax_cross_entropy "
+            f"should be '-100', but received {ignore_index}, which is not allowed."
+        )
     nd = len(input.shape)
+    if nd == 0:
+        raise ValueError("The dimension of input should be larger than zero!")
+    label_dims = len(label.shape)
+    if label_dims not in (nd - 1, nd):
+        raise ValueError(
+            "Expected input_dims - 1 = label_dims or input_dims == label_dims "
+            f"(got input_dims{nd}, label_dims{label_dims})"
+        )
     axis = axis % nd
     n_classes = input.shape[axis]
     if weight is not None and weight.shape[0] != n_classes:
@@ -176,21 +230,22 @@ def cross_entropy(
             f"input's class_dimension({n_classes}) must equal to weight's class_dimension"
             f"({weight.shape[0]}) because they are all the number of classes"
         )
-    if soft_label or label_smoothing > 0:
-        if not soft_label:
-            _check_labels(label, n_classes, -(2**62))
-        elif weight is None and isinstance(label, Tensor):
-            label = label.detach()
-        return _ce_soft(
-            input,
-            label,
-            weight,
-            reduction,
-            axis,
-            bool(use_softmax),
-            float(label_smoothing),
-            not soft_label,
-        )
+    if (soft_label or label_smoothing > 0) and weight is None and isinstance(label, Tensor):
+        label = label.detach()  # Paddle: a soft label gets a gradient only via the weight
+    if label_smoothing > 0:
+        from ._common import label_smooth, one_hot
+
+        if label_dims == nd - 1:
+            check_dtype(label, ("int32", "int64"), "one_hot", arg="label")
+            label = one_hot(label, input.shape[-1])
+        else:
+            check_dtype(label, ("float32", "float64"), "label_smooth", arg="label")
+        label = label_smooth(label, epsilon=float(label_smoothing))
+        soft_label = True
+    if soft_label:
+        if label_dims == nd - 1 and label_smoothing <= 0:
+            label = label.unsqueeze(axis)  # Paddle adds the class axis back (size 1)
+        return _ce_soft(input, label, weight, reduction, axis, bool(use_softmax), int(ignore_index))
     _check_labels(label, n_classes, ignore_index)
     return _ce_hard(input, label, weight, int(ignore_index), reduction, axis, bool(use_softmax))
 
