@@ -4,6 +4,7 @@ local_response_norm."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import jax
@@ -35,6 +36,16 @@ def _ch_axis(data_format: str, ndim: int) -> int:
     raise ValueError(
         f"data_format must be one of {_CHANNEL_FIRST + _CHANNEL_LAST}, but got {data_format}"
     )
+
+
+def _check_channels(c: int, **params) -> None:
+    """Per-channel parameters (scale, bias, mean, variance) hold one value per channel."""
+    for name, t in params.items():
+        if t is not None and list(t.shape) != [c]:
+            raise ValueError(
+                f"(InvalidArgument) ShapeError: the shape of {name} must equal to [{c}] (the "
+                f"number of channels of x). But received: the shape of {name} is {list(t.shape)}"
+            )
 
 
 def _bshape(ndim, ch, n):
@@ -105,6 +116,8 @@ def batch_norm(
     ch = _ch_axis(data_format, len(x.shape))
     if len(x.shape) < 2:
         raise ValueError(f"batch_norm expects an input of rank >= 2, got shape {list(x.shape)}")
+    c = x.shape[ch]
+    _check_channels(c, scale=weight, bias=bias, mean=running_mean, variance=running_var)
     if use_global_stats is None:
         use_global_stats = not training
     if use_global_stats:
@@ -152,6 +165,12 @@ def layer_norm(
                 f"(InvalidArgument) The dimensions of Input({name}) must be 1, "
                 f"but received dimensions of Input({name}) is {list(t.shape)}"
             )
+        if t is not None and t.shape[0] != math.prod(ns):
+            raise ValueError(
+                f"(InvalidArgument) The first dimension value of Input({name}) must equal the "
+                f"size of normalized_shape {ns} [{math.prod(ns)}], but received the first "
+                f"dimension value of Input({name}) is [{t.shape[0]}]"
+            )
     axes = tuple(range(x.ndim - k, x.ndim))
     y = _normalize(_acc(x), axes, epsilon)
     return _affine(y, weight, bias, ns).astype(x.dtype)
@@ -172,6 +191,7 @@ def instance_norm(
     """Normalize each sample's channel over its spatial axes (Paddle's eager kernel always uses
     the input statistics and leaves running_mean/running_var untouched)."""
     ch = _ch_axis(data_format, x.ndim)
+    _check_channels(x.shape[ch], scale=weight, bias=bias)
     axes = tuple(i for i in range(1, x.ndim) if i != ch)
     y = _normalize(_acc(x), axes, eps)
     return _affine(y, weight, bias, _bshape(x.ndim, ch, x.shape[ch])).astype(x.dtype)
@@ -200,6 +220,14 @@ def group_norm(
             f"(InvalidArgument) Expected number of channels in input to be divisible by "
             f"num_groups, but got input channel is {c} and num_groups is {num_groups}"
         )
+    for name, t in (("Scale", weight), ("Bias", bias)):
+        if t is not None and list(t.shape) != [c]:
+            raise ValueError(
+                f"(InvalidArgument) The Input({name})'s first dimension size of Op(group_norm) "
+                f"must be equal to the number of channels. But received: the Input({name})'s "
+                f"shape is {list(t.shape)}, the channels is [{c}], the data_format is "
+                f"{data_format}."
+            )
     xa = _acc(x)
     if ch != 1:
         xa = jnp.moveaxis(xa, ch, 1)
