@@ -653,3 +653,36 @@ def case_layer_extras():
             expect_error(lambda: m.register_buffer("c", np.ones(1))),
         ],
     }
+
+
+def case_legacy_initializers():
+    I = nn.initializer  # noqa: E741
+    inits = {
+        "UniformInitializer": I.UniformInitializer(-1.0, 1.0, 0, 2, 4, 7.0),
+        "NormalInitializer": I.NormalInitializer(0.5, 2.0),
+        "TruncatedNormalInitializer": I.TruncatedNormalInitializer(0.0, 2.0),
+        "ConstantInitializer": I.ConstantInitializer(1.5),
+        "XavierInitializer(gain=2)": I.XavierInitializer(gain=2.0),
+        "XavierInitializer(normal)": I.XavierInitializer(False, 3, 5),
+        "MSRAInitializer(fan_out)": I.MSRAInitializer(False, mode="fan_out"),
+        "KaimingUniform(fan_out)": I.KaimingUniform(mode="fan_out", nonlinearity="tanh"),
+    }
+    out = {}
+    for name, init in inits.items():
+        paddle.seed(2)
+        out[name] = paddle.create_parameter([3, 3], "float32", default_initializer=init)
+    out["bases"] = [
+        isinstance(I.Constant(), I.ConstantInitializer),
+        isinstance(I.Normal(), I.NormalInitializer),
+        isinstance(I.TruncatedNormal(), I.TruncatedNormalInitializer),
+        isinstance(I.Uniform(), I.UniformInitializer),
+        isinstance(I.XavierNormal(), I.XavierInitializer),
+        isinstance(I.XavierUniform(), I.XavierInitializer),
+        isinstance(I.KaimingNormal(), I.MSRAInitializer),
+        isinstance(I.KaimingUniform(), I.MSRAInitializer),
+    ]
+    out["errors"] = [
+        expect_error(lambda: I.KaimingNormal(mode="fan_avg")),
+        expect_error(lambda: I.KaimingUniform(fan_in=3, mode="fan_out")),
+    ]
+    return out

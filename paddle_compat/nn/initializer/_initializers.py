@@ -26,7 +26,11 @@ from . import _lazy
 __all__ = [
     "Initializer",
     "Constant",
+    "ConstantInitializer",
     "Normal",
+    "NormalInitializer",
+    "TruncatedNormalInitializer",
+    "UniformInitializer",
     "Uniform",
     "TruncatedNormal",
     "XavierNormal",
@@ -141,48 +145,73 @@ class Initializer:
         return _compute_fans(var.shape)
 
 
-class Constant(Initializer):
-    """Fill with a constant ``value``."""
+class ConstantInitializer(Initializer):
+    """Paddle's legacy constant initializer (base of ``Constant``)."""
 
-    def __init__(self, value: float = 0.0, force_cpu: bool = False, name: str | None = None):
+    def __init__(self, value: float = 0.0, force_cpu: bool = False):
         self._value = value
 
     def _generate(self, shape, param):
         return np.full(shape, self._value, dtype=param.dtype.np)
 
 
-class Normal(Initializer):
-    """Draw from N(mean, std**2)."""
+class Constant(ConstantInitializer):
+    """Fill with a constant ``value``."""
 
-    def __init__(self, mean: float = 0.0, std: float = 1.0, name: str | None = None):
-        self._mean, self._std = mean, std
+    def __init__(self, value: float = 0.0):
+        super().__init__(value)
+
+
+class NormalInitializer(Initializer):
+    """Paddle's legacy N(loc, scale**2) initializer (base of ``Normal``)."""
+
+    def __init__(self, loc: float = 0.0, scale: float = 1.0, seed: int = 0):
+        self._mean, self._std = loc, scale
 
     def _generate(self, shape, param):
         return _normal(shape, param, self._mean, self._std)
 
 
-class Uniform(Initializer):
-    """Draw from U[low, high)."""
+class Normal(NormalInitializer):
+    """Draw from N(mean, std**2)."""
 
-    def __init__(self, low: float = -1.0, high: float = 1.0, name: str | None = None):
+    def __init__(self, mean: float = 0.0, std: float = 1.0, name: str | None = None):
+        super().__init__(mean, std)
+
+
+class UniformInitializer(Initializer):
+    """Paddle's legacy U[low, high) initializer (base of ``Uniform``); as in Paddle's eager
+    mode the ``diag_*`` arguments are accepted and not applied."""
+
+    def __init__(
+        self,
+        low: float = -1.0,
+        high: float = 1.0,
+        seed: int = 0,
+        diag_num: int = 0,
+        diag_step: int = 0,
+        diag_val: float = 1.0,
+    ):
         self._low, self._high = low, high
 
     def _generate(self, shape, param):
         return _uniform(shape, param, self._low, self._high)
 
 
-class TruncatedNormal(Initializer):
-    """N(mean, std**2) truncated to the absolute interval [a, b]."""
+class Uniform(UniformInitializer):
+    """Draw from U[low, high)."""
+
+    def __init__(self, low: float = -1.0, high: float = 1.0, name: str | None = None):
+        super().__init__(low, high)
+
+
+class TruncatedNormalInitializer(Initializer):
+    """Paddle's legacy truncated normal (base of ``TruncatedNormal``)."""
 
     def __init__(
-        self,
-        mean: float = 0.0,
-        std: float = 1.0,
-        a: float = -2.0,
-        b: float = 2.0,
-        name: str | None = None,
+        self, loc: float = 0.0, scale: float = 1.0, seed: int = 0, a: float = -2.0, b: float = 2.0
     ):
-        self._mean, self._std, self._a, self._b = mean, std, a, b
+        self._mean, self._std, self._a, self._b = loc, scale, a, b
 
     def _generate(self, shape, param):
         lo = (self._a - self._mean) / self._std
@@ -195,17 +224,34 @@ class TruncatedNormal(Initializer):
         return jnp.clip(g * self._std + self._mean, self._a, self._b)
 
 
-class XavierNormal(Initializer):
-    """Glorot normal: std = gain * sqrt(2 / (fan_in + fan_out))."""
+class TruncatedNormal(TruncatedNormalInitializer):
+    """N(mean, std**2) truncated to the absolute interval [a, b]."""
 
     def __init__(
         self,
-        fan_in: float | None = None,
-        fan_out: float | None = None,
-        gain: float = 1.0,
+        mean: float = 0.0,
+        std: float = 1.0,
+        a: float = -2.0,
+        b: float = 2.0,
         name: str | None = None,
     ):
-        self._fan_in, self._fan_out, self._gain = fan_in, fan_out, gain
+        super().__init__(mean, std, 0, a, b)
+
+
+class XavierInitializer(Initializer):
+    """Paddle's legacy Glorot initializer (base of XavierNormal/XavierUniform): uniform
+    U[-l, l] with l = gain * sqrt(6 / (fan_in + fan_out)), or normal with
+    std = gain * sqrt(2 / (fan_in + fan_out))."""
+
+    def __init__(
+        self,
+        uniform: bool = True,
+        fan_in: float | None = None,
+        fan_out: float | None = None,
+        seed: int = 0,
+        gain: float = 1.0,
+    ):
+        self._uniform, self._fan_in, self._fan_out, self._gain = uniform, fan_in, fan_out, gain
 
     def _fans(self, shape):
         fi, fo = _compute_fans(shape)
@@ -216,44 +262,55 @@ class XavierNormal(Initializer):
 
     def _generate(self, shape, param):
         fi, fo = self._fans(shape)
-        std = self._gain * math.sqrt(2.0 / float(fi + fo))
-        return _normal(shape, param, 0.0, std)
-
-
-class XavierUniform(XavierNormal):
-    """Glorot uniform: U[-l, l] with l = gain * sqrt(6 / (fan_in + fan_out))."""
-
-    def _generate(self, shape, param):
-        fi, fo = self._fans(shape)
-        limit = self._gain * math.sqrt(6.0 / float(fi + fo))
-        return _uniform(shape, param, -limit, limit)
-
-
-class XavierInitializer(XavierNormal):
-    """Paddle's legacy ``XavierInitializer(uniform=True, fan_in, fan_out, seed)``."""
-
-    def __init__(self, uniform: bool = True, fan_in=None, fan_out=None, seed: int = 0):
-        super().__init__(fan_in, fan_out)
-        self._uniform = uniform
-
-    def _generate(self, shape, param):
         if self._uniform:
-            return XavierUniform._generate(self, shape, param)
-        return XavierNormal._generate(self, shape, param)
+            limit = self._gain * math.sqrt(6.0 / float(fi + fo))
+            return _uniform(shape, param, -limit, limit)
+        return _normal(shape, param, 0.0, self._gain * math.sqrt(2.0 / float(fi + fo)))
 
 
-class KaimingNormal(Initializer):
-    """He normal: std = gain / sqrt(fan_in), gain from ``calculate_gain(nonlinearity)``."""
+class XavierNormal(XavierInitializer):
+    """Glorot normal: std = gain * sqrt(2 / (fan_in + fan_out))."""
 
     def __init__(
         self,
         fan_in: float | None = None,
-        negative_slope: float = 0.0,
+        fan_out: float | None = None,
+        gain: float = 1.0,
+        name: str | None = None,
+    ):
+        super().__init__(False, fan_in, fan_out, 0, gain)
+
+
+class XavierUniform(XavierInitializer):
+    """Glorot uniform: U[-l, l] with l = gain * sqrt(6 / (fan_in + fan_out))."""
+
+    def __init__(
+        self,
+        fan_in: float | None = None,
+        fan_out: float | None = None,
+        gain: float = 1.0,
+        name: str | None = None,
+    ):
+        super().__init__(True, fan_in, fan_out, 0, gain)
+
+
+class MSRAInitializer(Initializer):
+    """Paddle's legacy He initializer (base of KaimingNormal/KaimingUniform): uniform
+    U[-l, l] with l = gain * sqrt(3 / fan), or normal with std = gain / sqrt(fan); the gain
+    is ``calculate_gain(nonlinearity, negative_slope)``, fan is fan_in or (``mode='fan_out'``)
+    fan_out."""
+
+    def __init__(
+        self,
+        uniform: bool = True,
+        fan_in: float | None = None,
+        seed: int = 0,
+        negative_slope: float = 0,
         nonlinearity: str = "relu",
         mode: str = "fan_in",
     ):
-        self._fan_in, self._slope, self._nonlinearity = fan_in, negative_slope, nonlinearity
-        self._mode = mode
+        self._uniform, self._fan_in = uniform, fan_in
+        self._slope, self._nonlinearity, self._mode = negative_slope, nonlinearity, mode
         if mode not in ("fan_in", "fan_out"):
             raise ValueError(
                 "The mode of KaimingNormal/KaimingUniform should be 'fan_in' or 'fan_out', "
@@ -274,35 +331,36 @@ class KaimingNormal(Initializer):
         return calculate_gain(self._nonlinearity, self._slope) / math.sqrt(float(fi))
 
     def _generate(self, shape, param):
+        if self._uniform:
+            limit = math.sqrt(3.0) * self._scale(shape)
+            return _uniform(shape, param, -limit, limit)
         return _normal(shape, param, 0.0, self._scale(shape))
 
 
-class KaimingUniform(KaimingNormal):
-    """He uniform: U[-l, l] with l = gain * sqrt(3 / fan_in)."""
-
-    def _generate(self, shape, param):
-        limit = math.sqrt(3.0) * self._scale(shape)
-        return _uniform(shape, param, -limit, limit)
-
-
-class MSRAInitializer(KaimingNormal):
-    """Paddle's legacy ``MSRAInitializer(uniform=True, fan_in=None, seed=0, ...)``."""
+class KaimingNormal(MSRAInitializer):
+    """He normal: std = gain / sqrt(fan_in), gain from ``calculate_gain(nonlinearity)``."""
 
     def __init__(
         self,
-        uniform: bool = True,
-        fan_in=None,
-        seed: int = 0,
+        fan_in: float | None = None,
         negative_slope: float = 0.0,
         nonlinearity: str = "relu",
+        mode: str = "fan_in",
     ):
-        super().__init__(fan_in, negative_slope, nonlinearity)
-        self._uniform = uniform
+        super().__init__(False, fan_in, 0, negative_slope, nonlinearity, mode)
 
-    def _generate(self, shape, param):
-        if self._uniform:
-            return KaimingUniform._generate(self, shape, param)
-        return KaimingNormal._generate(self, shape, param)
+
+class KaimingUniform(MSRAInitializer):
+    """He uniform: U[-l, l] with l = gain * sqrt(3 / fan_in)."""
+
+    def __init__(
+        self,
+        fan_in: float | None = None,
+        negative_slope: float = 0.0,
+        nonlinearity: str = "relu",
+        mode: str = "fan_in",
+    ):
+        super().__init__(True, fan_in, 0, negative_slope, nonlinearity, mode)
 
 
 class Assign(Initializer):
