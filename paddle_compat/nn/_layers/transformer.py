@@ -177,6 +177,13 @@ class MultiHeadAttention(Layer):
                     f"(InvalidArgument) MultiHeadAttention: {name} should be a {want}-D Tensor, "
                     f"but received shape {list(t.shape)}."
                 )
+        sizes = {q.shape[0], k.shape[0], v.shape[0]} - {1}
+        if len(sizes) > 1:  # Paddle broadcasts a batch of 1
+            raise ValueError(
+                "(InvalidArgument) MultiHeadAttention: query, key and value should have one "
+                f"batch_size (or 1), but received [{q.shape[0]}], [{k.shape[0]}] and "
+                f"[{v.shape[0]}]."
+            )
         lk = 2 if heads_first else 1
         if k.shape[lk] != v.shape[lk]:
             raise ValueError(

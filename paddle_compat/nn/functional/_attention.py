@@ -133,6 +133,18 @@ def check_mask(mask, scores_shape, who: str, arg: str = "attn_mask") -> None:
         )
 
 
+def _check_mask_dtype(mask, query, who: str) -> None:
+    """A float mask is added to the scores as they are: Paddle's kernel rejects one of another
+    float dtype (outside auto_cast)."""
+    from ...amp._auto_cast import is_autocast_enabled
+
+    if mask.dtype != query.dtype and not is_autocast_enabled():
+        raise ValueError(
+            f"(InvalidArgument) {who}: a float attn_mask should have the dtype of query "
+            f"({query.dtype.name}), but received {mask.dtype.name}."
+        )
+
+
 def _check_qkv(query, key, value, who: str, enable_gqa: bool = True) -> None:
     for name, t in (("query", query), ("key", key), ("value", value)):
         if not isinstance(t, Tensor) or len(t.shape) != 4:
@@ -146,15 +158,21 @@ def _check_qkv(query, key, value, who: str, enable_gqa: bool = True) -> None:
             f"(InvalidArgument) {who}: query, key and value should have one dtype, but received "
             f"{query.dtype.name}, {key.dtype.name} and {value.dtype.name}."
         )
+    if not query.shape[0] == key.shape[0] == value.shape[0]:
+        raise ValueError(
+            f"(InvalidArgument) {who}: the batch_size of query [{query.shape[0]}], key "
+            f"[{key.shape[0]}] and value [{value.shape[0]}] should be equal."
+        )
     if query.shape[-1] != key.shape[-1]:
         raise ValueError(
-            f"(InvalidArgument) {who}: the head_dim of query ({query.shape[-1]}) and key "
-            f"({key.shape[-1]}) should be equal."
+            f"(InvalidArgument) {who}: the head_dim of query [{query.shape[-1]}] and key "
+            f"[{key.shape[-1]}] should be equal."
         )
     if key.shape[1] != value.shape[1] or key.shape[2] != value.shape[2]:
         raise ValueError(
             f"(InvalidArgument) {who}: key {list(key.shape)} and value {list(value.shape)} "
-            "should have the same seq_len and num_heads."
+            f"should have the same seq_len ([{key.shape[1]}] and [{value.shape[1]}]) and "
+            "num_heads."
         )
     hq, hk = query.shape[2], key.shape[2]
     if hq != hk:
@@ -165,9 +183,10 @@ def _check_qkv(query, key, value, who: str, enable_gqa: bool = True) -> None:
                 "disabled."
             )
         if hq % hk:
-            raise ValueError(
-                f"(InvalidArgument) {who}: the num_heads of query ({hq}) should be a multiple "
-                f"of the num_heads of key and value ({hk})."
+            raise AssertionError(
+                f"The number of groups in query({hq}) must be divisible by the number of groups "
+                f"in key({hk}) if GQA enabled ({who}: the num_heads of query should be a "
+                "multiple of the num_heads of key and value)."
             )
 
 
@@ -210,6 +229,7 @@ def scaled_dot_product_attention(
         if attn_mask.dtype.name == "bool":
             mask = attn_mask
         elif attn_mask.dtype.name in _FLOATS:
+            _check_mask_dtype(attn_mask, query, who)
             bias = attn_mask
         else:
             raise TypeError(
