@@ -69,6 +69,16 @@ _register(
             LAB,
         ),
         "all_ignored_mean": (_ce(ignore_index=1), X, np.ones(4, "int64")),
+        # a float64 weight makes the loss float64 (Paddle casts the loss to the weight's dtype)
+        "weight_float64": (_ce_w(), X, LAB, W.astype("float64")),
+        "weight_float64_none": (_ce_w(reduction="none"), X, LAB, W.astype("float64")),
+        "soft_weight_float64": (_ce_w(soft_label=True), X, SOFT, W.astype("float64")),
+        "smooth_weight_float64_sum": (
+            _ce_w(label_smoothing=0.1, reduction="sum"),
+            X,
+            LAB,
+            W.astype("float64"),
+        ),
         "all_ignored_weight_mean": (_ce_w(ignore_index=1), X, np.ones(4, "int64"), W),
     },
     "ce_smooth_",
@@ -95,6 +105,8 @@ def case_ce_smooth_errors():
         expect_error(lambda: F.cross_entropy(T(X3), T(LAB3.T.copy()), axis=1, label_smoothing=0.1)),
         expect_error(lambda: F.cross_entropy(T(X3), T(LAB), label_smoothing=0.1)),
         expect_error(lambda: F.cross_entropy(x, T(LAB), label_smoothing=0.1, reduction="avg")),
+        expect_error(lambda: F.cross_entropy(x, T(ONEHOT.astype("float64")), soft_label=True)),
+        expect_error(lambda: F.cross_entropy(x, T(ONEHOT.astype("int64")), soft_label=True)),
     ]
 
 

@@ -110,8 +110,9 @@ def _ce_hard(input, label, weight, ignore_index, reduction, axis, use_softmax):
     zero = jnp.zeros((), input.dtype)
     loss = jnp.where(valid, nll, zero)
     if weight is not None:
-        wi = jnp.where(valid, jnp.take(weight.astype(input.dtype), safe), zero)
-        loss = loss * wi
+        wdt = _weight_dtype(input, weight)
+        wi = jnp.where(valid, jnp.take(weight.astype(wdt), safe), jnp.zeros((), wdt))
+        loss = loss.astype(wdt) * wi
     if reduction == "none":
         return jnp.expand_dims(loss, axis) if keep else loss
     if reduction == "sum":
@@ -121,6 +122,16 @@ def _ce_hard(input, label, weight, ignore_index, reduction, axis, use_softmax):
     if ignore_index >= 0:
         return jnp.sum(loss) / _nonzero(jnp.sum(valid).astype(input.dtype))
     return jnp.mean(loss)
+
+
+def _dt_name(t) -> str:
+    return str(t.dtype).replace("paddle.", "")
+
+
+def _weight_dtype(input, weight):
+    """Paddle casts the loss to a float weight's dtype (float32 input, float64 weight ->
+    float64 loss)."""
+    return weight.dtype if jnp.issubdtype(weight.dtype, jnp.floating) else input.dtype
 
 
 def _nonzero(den):
@@ -171,12 +182,15 @@ def _ce_soft(input, label, weight, reduction, axis, use_softmax, ignore_index):
     if weight is not None:
         shape = [1] * input.ndim
         shape[axis] = input.shape[axis]
-        wi = jnp.sum(label * weight.astype(input.dtype).reshape(shape), axis=axis, keepdims=True)
-        loss = loss * wi
+        wdt = _weight_dtype(input, weight)
+        wi = jnp.sum(
+            label.astype(wdt) * weight.astype(wdt).reshape(shape), axis=axis, keepdims=True
+        )
+        loss = loss.astype(wdt) * wi
     if reduction != "mean":
         return _reduce(loss, reduction)
     if ignore_index >= 0:  # Paddle counts the label *entries* that differ from ignore_index
-        keep = (label != ignore_index).astype(input.dtype)
+        keep = (label != ignore_index).astype(loss.dtype)
         den = jnp.sum(keep if wi is None else keep * wi)
     elif wi is not None:
         den = jnp.sum(wi)
@@ -243,6 +257,12 @@ def cross_entropy(
         label = label_smooth(label, epsilon=float(label_smoothing))
         soft_label = True
     if soft_label:
+        if label_smoothing <= 0 and label.dtype != input.dtype:
+            raise ValueError(
+                f"(InvalidArgument) The type of data we are trying to retrieve ({_dt_name(input)}) "
+                f"does not match the type of data ({_dt_name(label)}) currently contained in the "
+                "container: a soft label must have the input's dtype."
+            )
         if label_dims == nd - 1 and label_smoothing <= 0:
             label = label.unsqueeze(axis)  # Paddle adds the class axis back (size 1)
         return _ce_soft(input, label, weight, reduction, axis, bool(use_softmax), int(ignore_index))
