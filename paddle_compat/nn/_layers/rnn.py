@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..._core import runtime_checks
 from ..._core.registry import call_op
 from ..._core.tensor import Tensor
 from .. import functional as F
@@ -147,6 +148,12 @@ class _BuiltinCell(RNNCellBase):
         return w + [self.weight_ho] if self.proj_size > 0 else w
 
     def _step(self, inputs, h, c=None):
+        if inputs.shape[-1] != self.input_size:
+            raise ValueError(
+                f"(InvalidArgument) {type(self).__name__}: the last dimension of inputs "
+                f"[{inputs.shape[-1]}] should equal its input_size [{self.input_size}], but "
+                f"received inputs of shape {list(inputs.shape)}."
+            )
         _check_cell_state(self, inputs.shape[:-1], h, "states" if c is None else "states[0]")
         if c is not None:
             _check_cell_state(self, inputs.shape[:-1], c, "states[1]", self.hidden_size)
@@ -164,7 +171,7 @@ def _check_cell_state(cell, batch, state, what: str, size: int | None = None) ->
         raise ValueError(
             f"(InvalidArgument) {type(cell).__name__}: {what} should have shape "
             f"{[*batch, size]} ([batch_size, hidden_size]), but received "
-            f"{list(state.shape)}."
+            f"{list(state.shape)} (last dimension [{state.shape[-1]}], hidden_size [{size}])."
         )
 
 
@@ -305,7 +312,8 @@ def _scannable(*cells) -> bool:
     )
 
 
-def _check_lengths(sequence_length) -> None:
+def _check_lengths(sequence_length, inputs=None, time_major: bool = False) -> None:
+    """sequence_length: an int Tensor with one length per sequence of the batch."""
     if sequence_length is None:
         return
     if not isinstance(sequence_length, Tensor):
@@ -317,6 +325,25 @@ def _check_lengths(sequence_length) -> None:
         raise ValueError(
             "(InvalidArgument) The dtype of Tensor sequence_length must be int32 or int64, but "
             f"received: {sequence_length.dtype.name}"
+        )
+    batch = None if inputs is None else inputs.shape[1 if time_major else 0]
+    shape = list(sequence_length.shape)
+    if batch is not None and shape != [batch]:
+        raise ValueError(
+            "(InvalidArgument) The size of SequenceLength has to equal the batch_size. But "
+            f"received batch_size is {batch} and the size of SequenceLength is "
+            f"{shape[0] if shape else 0} (sequence_length should have shape [{batch}], but "
+            f"received {shape})."
+        )
+    if inputs is not None:  # Paddle 3.3.1 aborts the process (glibc malloc assertion)
+        steps = inputs.shape[0 if time_major else 1]
+        runtime_checks.check_in_range(
+            sequence_length,
+            0,
+            steps + 1,
+            ValueError,
+            "(InvalidArgument) The values of sequence_length should be in [0, time_steps = "
+            f"{steps}], but received {{bad}} at position {{pos}}.",
         )
 
 
@@ -330,7 +357,7 @@ def _check_input(inputs, input_size: int, who: str, time_major: bool) -> None:
         )
         raise ValueError(
             f"(InvalidArgument) The inputs of {who} should be a 3-D Tensor {layout}, but "
-            f"received shape {shape}."
+            f"received shape {shape} (rank {len(shape) if isinstance(shape, list) else '?'})."
         )
     if inputs.shape[-1] != input_size:
         raise ValueError(
@@ -404,7 +431,7 @@ class RNN(Layer):
                 **kwargs,
             )
         _check_input(inputs, cell.input_size, "RNN", self.time_major)
-        _check_lengths(sequence_length)
+        _check_lengths(sequence_length, inputs, self.time_major)
         return _cells_scan(
             [cell], inputs, [initial_states], sequence_length, self.time_major, self.is_reverse
         )
@@ -470,7 +497,7 @@ class BiRNN(Layer):
         cells = [self.cell_fw, self.cell_bw]
         if not kwargs and _scannable(*cells) and isinstance(inputs, Tensor):
             _check_input(inputs, self.cell_fw.input_size, "BiRNN", self.time_major)
-            _check_lengths(sequence_length)
+            _check_lengths(sequence_length, inputs, self.time_major)
             states = [None, None] if initial_states is None else list(initial_states)
             return _cells_scan(cells, inputs, states, sequence_length, self.time_major)
         if initial_states is None:  # Paddle builds both from the forward cell
@@ -591,7 +618,8 @@ class RNNBase(LayerList):
                 raise ValueError(
                     f"(InvalidArgument) {names[i]} of {type(self).__name__} should be a 3-D "
                     f"Tensor [num_layers * num_directions, batch_size, hidden_size], but received "
-                    f"{list(s.shape) if hasattr(s, 'shape') else type(s).__name__}."
+                    f"{list(s.shape) if hasattr(s, 'shape') else type(s).__name__}"
+                    f"{f' (rank {len(s.shape)})' if hasattr(s, 'shape') else ''}."
                 )
             if s.shape[1] != batch:
                 raise ValueError(
@@ -620,7 +648,7 @@ class RNNBase(LayerList):
 
     def forward(self, inputs, initial_states=None, sequence_length=None):
         _check_input(inputs, self.input_size, type(self).__name__, self.time_major)
-        _check_lengths(sequence_length)
+        _check_lengths(sequence_length, inputs, self.time_major)
         weight_dtype = self.parameters()[0].dtype
         if inputs.dtype != weight_dtype and inputs.dtype.name in ("float32", "float64"):
             raise ValueError(
