@@ -301,6 +301,72 @@ TRANSFORMER = [
 ]
 
 
+# more argument forms: ints for floats, tuples for lists, names, None sizes
+EXTRA = [
+    ("ELU", (1,), {}),
+    ("CELU", (1,), {}),
+    ("LeakyReLU", (0,), {}),
+    ("Hardtanh", (-1, 1), {}),
+    ("Softplus", (1, 20), {}),
+    ("ThresholdedReLU", (1,), {}),
+    ("Hardshrink", (1,), {}),
+    ("Softshrink", (1,), {}),
+    ("RReLU", (0.1, 0.3), {"name": ""}),
+    ("Dropout", (0,), {}),
+    ("Dropout", (1,), {}),
+    ("Dropout", (0.5,), {"axis": [0, 1]}),
+    ("AlphaDropout", (0,), {}),
+    ("LayerNorm", ((2, 3),), {}),
+    ("LayerNorm", (4,), {"weight_attr": False}),
+    ("GroupNorm", (2, 4), {"weight_attr": False}),
+    ("MaxPool2D", ((2, 3),), {"stride": (1, 2), "padding": (0, 1)}),
+    ("AvgPool2D", ([2, 2],), {"exclusive": False}),
+    ("Upsample", (), {"scale_factor": 2.0, "mode": "nearest", "data_format": "NHWC"}),
+    ("Upsample", (4,), {"mode": "linear", "data_format": "NCW"}),
+    ("Upsample", ([2, 2, 2],), {"mode": "trilinear", "data_format": "NCDHW"}),
+    ("Flatten", (1, 2), {}),
+    ("Unflatten", (0, (2, 3)), {}),
+    ("Bilinear", (2, 3, 4), {"name": "b"}),
+    ("Pad2D", ((1, 2, 3, 4),), {}),
+    ("Pad1D", (1,), {"value": 1}),
+    (
+        "CrossEntropyLoss",
+        (),
+        {"weight": None, "reduction": "sum", "use_softmax": False, "label_smoothing": 0.1},
+    ),
+    ("PReLU", (1, 0.25), {"weight_attr": None}),
+    ("Softmax2D", (), {"name": "s"}),
+    ("Maxout", (3, 1), {}),
+    ("GLU", (-1,), {}),
+    ("LogSoftmax", (-1,), {"name": "ls"}),
+    ("Identity", (1, 2), {"k": 3}),
+    ("MarginRankingLoss", (0.0, "sum"), {}),
+    ("KLDivLoss", ("sum",), {}),
+    ("HuberLoss", ("sum", 2.0), {}),
+    ("PairwiseDistance", (), {"name": "pd"}),
+    ("CosineSimilarity", (), {"axis": -1}),
+    ("LocalResponseNorm", (3,), {"name": "l"}),
+    ("SpectralNorm", ([2, 3],), {"dtype": "float64"}),
+    ("Embedding", (4, 2), {"padding_idx": -1, "name": "e"}),
+    ("InstanceNorm1D", (3,), {"name": "i", "data_format": "NCL"}),
+    ("FractionalMaxPool2D", (3,), {"random_u": 0.3}),
+    ("MaxUnPool2D", (2, 2, 0), {"data_format": "NCHW", "output_size": [4, 4], "name": "u"}),
+    ("ChannelShuffle", (2,), {"name": "c"}),
+    ("PixelShuffle", (2,), {"name": "p"}),
+    ("Fold", ([4, 4], [2, 2]), {"name": "f"}),
+    ("Unfold", ([2, 2],), {"name": "u"}),
+    ("AdaptiveAvgPool2D", (None,), {}),
+    ("AdaptiveAvgPool2D", ([None, 3],), {}),
+    ("AdaptiveMaxPool2D", ([2, None],), {"name": "a"}),
+    ("LPPool2D", (2.0, 2), {"name": "lp"}),
+    ("ZeroPad2D", (1,), {"name": "z"}),
+    ("CircularPad2D", ([1, 1, 2, 2],), {}),
+    ("BatchNorm1D", (3,), {"name": "nr_x_bn", "use_global_stats": False}),
+    ("SyncBatchNorm", (3,), {"data_format": "NHWC", "name": "nr_x_sbn"}),
+    ("BatchNorm", (3,), {"is_test": True, "data_layout": "NHWC", "in_place": True}),
+]
+
+
 def _label(name, args, kwargs):
     parts = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
     return f"{name}({', '.join(parts)})"
@@ -362,6 +428,28 @@ def case_transformer():
 def case_containers():
     out = _nested()
     out["ParameterDict"] = repr(nn.ParameterDict({"a": paddle.create_parameter([2], "float32")}))
+    return out
+
+
+def case_more_arguments():
+    return _reprs(EXTRA)
+
+
+def case_named():
+    """Every table entry again with ``name=`` (unique: a named BatchNorm names its statistics
+    ``<name>_mean``, and a reused parameter name raises)."""
+    import inspect
+
+    out = {}
+    tables = (ACTIVATION, NORM, POOLING, PADDING, DROPOUT, COMMON, LOSS, CONV, RNN, TRANSFORMER)
+    for i, (n, a, k) in enumerate(e for t in tables for e in t):
+        cls = getattr(nn, n)
+        if "name" in inspect.signature(cls.__init__).parameters and "name" not in k:
+            k = dict(k, name=f"nr{i}")
+            out[_label(n, a, k)] = repr(cls(*a, **k))
+    bn = nn.BatchNorm2D(2, name="nr_bn")
+    out["BatchNorm2D stat names"] = [bn._mean.name, bn._variance.name]
+    out["reused name"] = expect_error(lambda: nn.BatchNorm2D(2, name="nr_bn"))
     return out
 
 

@@ -318,15 +318,13 @@ class _PadNd(Layer):
         super().__init__()
         if isinstance(padding, int):
             padding = [padding] * (2 * self._n)
-        elif isinstance(padding, Tensor):
-            padding = padding.tolist()
-        self.padding, self._mode, self.value = list(padding), mode, value  # Paddle's names
+        # kept as given (a tuple or Tensor prints as such, as in Paddle); Paddle's names
+        self.padding, self._mode, self.value = padding, mode, value
         self._data_format, self._name = data_format or self._default_format, name
 
     def forward(self, x):
-        return F.pad(
-            x, self.padding, mode=self._mode, value=self.value, data_format=self._data_format
-        )
+        pad = self.padding.tolist() if isinstance(self.padding, Tensor) else list(self.padding)
+        return F.pad(x, pad, mode=self._mode, value=self.value, data_format=self._data_format)
 
     def extra_repr(self) -> str:
         return (

@@ -64,8 +64,10 @@ class _BatchNormBase(Layer):
         self.bias = self.create_parameter(
             [num_features], attr=bias_attr, dtype=self._dtype, is_bias=True
         )
-        self._mean = _stat(self, num_features, 0.0, None)
-        self._variance = _stat(self, num_features, 1.0, None)
+        # a named layer names its statistics <name>_mean / <name>_variance (reusing the
+        # name raises ValueError, as Paddle)
+        self._mean = _stat(self, num_features, 0.0, f"{name}_mean" if name else None)
+        self._variance = _stat(self, num_features, 1.0, f"{name}_variance" if name else None)
 
     def _check_input(self, x):
         if self._ndims and len(x.shape) not in self._ndims:
