@@ -72,6 +72,12 @@ _register(
             LOGITS,
             SOFT,
         ),
+        # Paddle differentiates a soft label as softmax - label even when it does not sum to 1
+        "softmax_with_ce_soft_unnormalized": (
+            lambda x, y: F.softmax_with_cross_entropy(x, y, soft_label=True),
+            LOGITS,
+            SOFT * 1.7,
+        ),
         "nll": (F.nll_loss, np.log(SOFT), LAB),
         "nll_ignore": (F.nll_loss, np.log(SOFT), LAB_IGN),
         "nll_weight_none": (

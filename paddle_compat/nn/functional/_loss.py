@@ -274,9 +274,7 @@ def cross_entropy(
 def _swce(logits, label, soft_label, ignore_index, axis):
     logp = jax.nn.log_softmax(logits, axis=axis)
     if soft_label:
-        loss = -jnp.sum(
-            jax.lax.stop_gradient(label.astype(logits.dtype)) * logp, axis=axis, keepdims=True
-        )
+        loss = _soft_xent(logits, jax.lax.stop_gradient(label.astype(logits.dtype)), axis)
     else:
         if label.ndim != logits.ndim or label.shape[axis] != 1:
             raise ValueError(
