@@ -11,7 +11,7 @@ from ..._core import dtype as _dt
 from ..._core import host_random as _host
 from ..._core import random as _random
 from ..._core.dtype import DTypeLike
-from ..._core.registry import REGISTRY, check_dtype, op
+from ..._core.registry import check_dtype, op
 from ..._core.tensor import Tensor
 
 _F = ("paddle.nn.functional",)
@@ -138,7 +138,7 @@ def silu(x: Tensor, inplace: bool = False) -> Tensor:
         return _silu(x)
     from ..._ops._methods import make_inplace  # the registry's in-place wrapper
 
-    return make_inplace(REGISTRY["_nn_silu"], "silu")(x)
+    return make_inplace(_silu, "silu")(x)
 
 
 @op("swish", dtypes=_dt.INEXACT, **_ACT)
