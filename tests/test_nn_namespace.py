@@ -126,3 +126,8 @@ def test_sdpa_kernel_restores_on_error():
         with sdpa_kernel([SDPBackend.FLASH_ATTENTION], set_priority=True):
             raise KeyError("x")
     assert _cur_sdpa_kernel_backends() == [SDPBackend.MATH]
+
+
+def test_paddle_nn_has_no_extra_public_names():
+    extra = {n for n in dir(nn) if not n.startswith("_")} - set(PADDLE_NN)
+    assert not extra, f"paddle.nn names Paddle 3.3.1 does not have: {sorted(extra)}"

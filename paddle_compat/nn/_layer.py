@@ -18,14 +18,14 @@ import jax.numpy as jnp
 from .._core import deferred, trace_state
 from .._core import dtype as _dt
 from .._core.tensor import Parameter, Tensor, _unique_name
-from ..framework._param_attr import ParamAttr, _make_parameter
+from ..framework._param_attr import _make_parameter
 from ..profiler import _events as _profiler_events
 from ..profiler._enums import TracerEventType
 from ._layer_state import LayerStateMixin
 
 _Forward = TracerEventType.Forward
 
-__all__ = ["Layer", "ParamAttr"]
+__all__ = ["Layer"]
 
 _hook_ids = itertools.count()
 
