@@ -15,7 +15,6 @@ import numpy as np
 from .._core import dtype as _dt
 from .._core import trace_state
 from .._core.tensor import Tensor
-from .initializer import _lazy
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
 
@@ -242,7 +241,6 @@ class LayerStateMixin:
             ):
                 arr = jax.device_put(arr, old.sharding)  # a distributed parameter keeps its layout
             target._set_value(arr)
-            _lazy.mark_initialized(target)
         return missing, unexpected
 
     set_dict = set_state_dict

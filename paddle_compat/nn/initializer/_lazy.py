@@ -1,10 +1,12 @@
 """``paddle.LazyGuard``: parameters created inside the guard are not initialized yet.
 
-Their initializer is kept and runs when ``param.initialize()`` is called (drawing from the
-random stream as it is then) or is dropped when ``set_state_dict`` / ``set_value`` gives the
-parameter a value; ``param._is_initialized()`` says which. Creating a layer under the guard
-therefore consumes no random numbers, as in Paddle. Unlike Paddle, an uninitialized
-parameter holds zeros of its shape (Paddle holds no memory: reading it raises)."""
+Their initializer is kept on the parameter: ``param.initialize()`` runs it (drawing from the
+random stream as it is then; a second call raises AssertionError, as Paddle) and
+``param._is_initialized()`` is False until it ran or the parameter was given a value another
+way (``set_state_dict``, ``set_value``: any write). As in Paddle, such a write does not drop the
+kept initializer: a later ``initialize()`` still overwrites the value. Creating a layer under
+the guard therefore consumes no random numbers. Unlike Paddle, an uninitialized parameter
+holds zeros of its shape (Paddle holds no memory: reading it raises)."""
 
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ def defer(init, param) -> bool:
     """Keep ``init`` on ``param`` instead of running it, when a LazyGuard is open."""
     if not _depth or not isinstance(param, Parameter):
         return False
-    param._lazy_init = init
+    param._lazy_init, param._lazy_version = init, param._version
     param.initialize = functools.partial(_initialize, param)
     param._is_initialized = functools.partial(is_initialized, param)
     return True
@@ -48,17 +50,14 @@ def defer(init, param) -> bool:
 def _initialize(param) -> None:
     """Run the kept initializer now (once)."""
     init = param.__dict__.pop("_lazy_init", None)
-    if init is not None:
-        version = param._version
-        init.forward(param)
-        param._version = version
+    assert init is not None, "Required self._init_func is not None, but received None."
+    version = param._version
+    init.forward(param)
+    param._version = version
+    param._lazy_version = None
 
 
 def is_initialized(param) -> bool:
-    return "_lazy_init" not in param.__dict__
-
-
-def mark_initialized(param) -> None:
-    """``param`` got its value another way (a loaded state dict): drop the kept initializer."""
-    if getattr(param, "__dict__", None) is not None:
-        param.__dict__.pop("_lazy_init", None)
+    """False until the kept initializer ran or the parameter was written."""
+    kept = param.__dict__.get("_lazy_version")
+    return kept is None or param._version != kept
