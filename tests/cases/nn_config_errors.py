@@ -141,6 +141,45 @@ def case_conv_geometry():
     )
 
 
+def case_conv_operands():
+    x2 = _t(1, 4, 6, 6)
+    return _table(
+        [
+            (lambda: nn.Conv2D(4, 4, 3, stride=[1, 1, 1])(x2), "stride", "[1, 1, 1]"),
+            (lambda: nn.Conv2D(4, 4, [3, 3, 3]), "kernel_size", "[3, 3, 3]"),
+            (lambda: nn.Conv2D(4, 4, 3, dilation=0)(x2), "dilation", "0"),
+            (lambda: nn.Conv2D(4, 4, 3, padding=-1)(x2), "padding", "-1"),
+            (
+                lambda: nn.Conv2DTranspose(4, 4, 3, stride=2, output_padding=2)(x2),
+                "output_padding",
+                "stride",
+            ),
+            (
+                lambda: nn.Conv2DTranspose(4, 4, 3, stride=2)(x2, output_size=[5, 5]),
+                "output_size",
+                "[5, 5]",
+            ),
+            (
+                lambda: nn.Conv2DTranspose(4, 4, 3, stride=2)(x2, output_size=[13, 13, 13]),
+                "output_size",
+                "[13, 13, 13]",
+            ),
+            (lambda: F.conv2d(x2, _t(4, 4, 3, 3), _t(5)), "[5]"),
+            (lambda: F.conv2d(x2, _t(4, 4, 3)), "[1, 4, 6, 6]", "[4, 4, 3]"),
+            (lambda: nn.Conv2D(4, 4, 3)(paddle.ones([1, 4, 6, 6], "int64")), "int64", "conv2d"),
+            (lambda: nn.Conv1D(4, 4, 3)(paddle.ones([1, 4, 6], "int32")), "int32"),
+            (
+                lambda: nn.Conv2DTranspose(4, 4, 3)(paddle.ones([1, 4, 6, 6], "int64")),
+                "int64",
+                "conv2d_transpose",
+            ),
+            (lambda: nn.Conv1D(4, 4, 3)(_t(1, 4, 6, dtype="float64")), "float64", "float32"),
+            (lambda: nn.Conv2DTranspose(4, 4, 3)(_t(1, 4, 6, 6, dtype="float64")), "float64"),
+            (lambda: nn.Conv2D(4, 8, 3, groups=4)(x2).shape,),
+        ]
+    )
+
+
 def _conv_padding_attrs(m):
     return [
         getattr(m, "_padding_algorithm", "absent"),
@@ -230,6 +269,25 @@ def case_pool_bad_configuration():
     )
 
 
+def case_unpool_lp_pool():
+    x2, i2 = _t(1, 4, 6, 6), paddle.zeros([1, 4, 6, 6], "int32")
+    x3, i3 = _t(1, 4, 2, 2, 2), paddle.zeros([1, 4, 2, 2, 2], "int32")
+    return _table(
+        [
+            (lambda: F.max_unpool2d(x2, i2, 2, output_size=[9, 9]), "output_size", "[9, 9]"),
+            (lambda: F.max_unpool2d(x2, i2, 2, output_size=[10, 10]), "between 10 and 14"),
+            (lambda: F.max_unpool2d(x2, i2, 2, output_size=[14, 14]), "between 10 and 14"),
+            (lambda: F.max_unpool2d(x2, i2, 2, output_size=[13, 11]).shape,),
+            (lambda: F.max_unpool2d(x2, i2, 2, output_size=[1, 4, 13, 13]).shape,),
+            (lambda: F.max_unpool3d(x3, i3, 2, output_size=[9, 9, 9]), "between 2 and 6"),
+            (lambda: F.lp_pool2d(x2, 0, 2), "norm_type", "0"),
+            (lambda: nn.LPPool2D(0, 2)(x2), "norm_type", "0"),
+            (lambda: F.lp_pool1d(_t(1, 4, 6), 0, 2), "norm_type", "0"),
+            (lambda: F.max_pool2d(x2, 2, return_mask=True, data_format="NHWC"), "return_mask"),
+        ]
+    )
+
+
 # -- linear, embedding, normalization ---------------------------------------------------------
 def case_linear_embedding():
     return _table(
@@ -277,6 +335,17 @@ def case_norm_mismatch():
             (lambda: F.layer_norm(_t(2, 4), 4, weight=_t(5)), "Scale", "[5]", "[4]"),
             (lambda: nn.GroupNorm(2, 4)(_t(2, 6, 3)), "channels", "[4]", "[6]"),
             (lambda: nn.InstanceNorm2D(3)(_t(2, 4, 3, 3)), "scale", "[4]", "[3]"),
+            (
+                lambda: F.instance_norm(_t(1, 4, 3, 3), weight=_z(4), bias=_z(3)),
+                "bias",
+                "[4]",
+                "[3]",
+            ),
+            (lambda: F.group_norm(_t(1, 4, 3, 3), 3), "num_groups", "4", "3"),
+            (lambda: nn.LayerNorm(6, epsilon=0.01)(_t(2, 6)), "epsilon", "0.001", "[0.01]"),
+            (lambda: F.layer_norm(_t(2, 6), 6, epsilon=-1.0), "epsilon", "[-1"),
+            (lambda: nn.LayerNorm(6, epsilon=0.001)(_t(2, 6)).shape,),
+            (lambda: F.local_response_norm(_t(2, 4), 3), "3D", "2"),
         ]
     )
 

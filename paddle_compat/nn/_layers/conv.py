@@ -26,6 +26,13 @@ __all__ = [
 _FORMATS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
 
 
+def _as_list(v, n: int, name: str) -> list[int]:
+    """kernel_size/stride/dilation: an int or n ints."""
+    if not isinstance(v, int) and len(v) not in (1, n):
+        raise ValueError(f"The {name}'s length must be {n}. Received: {list(v)}")
+    return ntuple(v, n)
+
+
 def _update_padding(padding, n: int, data_format: str):
     """Paddle's (``_padding_algorithm``, ``_updated_padding``) of a conv layer: "SAME"/"VALID"
     with zeros, else "EXPLICIT" with one pad per spatial axis, or [lo0, hi0, lo1, hi1, ...] when
@@ -95,9 +102,9 @@ class _ConvNd(Layer):
         if in_channels % groups:
             raise ValueError("in_channels must be divisible by groups.")
         self._in_channels, self._out_channels = in_channels, out_channels
-        self._kernel_size = ntuple(kernel_size, n)
-        self._stride = ntuple(stride, n)
-        self._dilation = ntuple(dilation, n)
+        self._kernel_size = _as_list(kernel_size, n, "kernel_size")
+        self._stride = _as_list(stride, n, "stride")
+        self._dilation = _as_list(dilation, n, "dilation")
         self._padding, self._padding_mode = padding, padding_mode
         if padding_mode != "zeros":
             self._padding_algorithm, self._updated_padding = "EXPLICIT", [0] * n

@@ -49,6 +49,34 @@ def check_conv_geometry(stride, dilation, pads) -> None:
         )
 
 
+def check_operands(x, weight, bias, name: str, nsp: int) -> None:
+    """Paddle's conv kernels: float inputs only, x and weight of one dtype and rank, a bias of
+    one value per output channel."""
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        raise RuntimeError(
+            f"(NotFound) The kernel with key (CPU, Undefined(AnyLayout), {x.dtype}) of kernel "
+            f"`{name}` is not registered. Selected wrong DataType `{x.dtype}`. Paddle support "
+            "following DataTypes: float64, float32 (and float16/bfloat16 on GPU)."
+        )
+    if weight.ndim != nsp + 2:
+        raise ValueError(
+            f"(InvalidArgument) The input's dimension and filter's dimension of Op({name}) "
+            f"should be equal. But received: the input's shape is {list(x.shape)}, the filter's "
+            f"shape is {list(weight.shape)}."
+        )
+    if weight.dtype != x.dtype:
+        raise ValueError(
+            f"(InvalidArgument) The type of data we are trying to retrieve ({x.dtype}) does not "
+            f"match the type of data ({weight.dtype}) currently contained in the container: x "
+            f"and weight of {name} should have one dtype."
+        )
+    if bias is not None and tuple(bias.shape) != (weight.shape[0],) and bias.size != 1:
+        raise ValueError(
+            f"(InvalidArgument) The bias of {name} should have shape [{weight.shape[0]}] (one "
+            f"value per output channel), but received {list(bias.shape)}."
+        )
+
+
 def channel_last(data_format: str, nsp: int) -> bool:
     fmts = _FORMATS[nsp]
     if data_format not in fmts:
@@ -137,6 +165,7 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, data_format, nsp, 
             f"Input x of {name} should be a {nsp + 2}-D Tensor ({nsp + 2}D), but received x "
             f"with the shape of {list(x.shape)}"
         )
+    check_operands(x, weight, bias, name, nsp)
     c_in = x.shape[-1] if cl else x.shape[1]
     if groups is None or groups < 1:
         raise ValueError(f"the groups of {name} should be greater than 0, got {groups}")
@@ -306,6 +335,7 @@ def _conv_transpose(
             f"Input x of {name} should be a {nsp + 2}-D Tensor ({nsp + 2}D), but received x "
             f"with the shape of {list(x.shape)}"
         )
+    check_operands(x, weight, None, name, nsp)
     c_in = x.shape[-1] if cl else x.shape[1]
     if c_in != weight.shape[0]:
         raise ValueError(

@@ -153,6 +153,11 @@ def layer_norm(
 ) -> jax.Array:
     """Normalize over the trailing ``normalized_shape`` axes, then scale and shift."""
     ns = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    if not 0.0 <= epsilon <= 0.001:
+        raise ValueError(
+            "(InvalidArgument) 'epsilon' in Op(LayerNorm) should be between 0.0 and 0.001, But "
+            f"received [{epsilon}]."
+        )
     k = len(ns)
     if k > x.ndim or list(x.shape[x.ndim - k :]) != ns:
         raise ValueError(

@@ -378,6 +378,8 @@ def adaptive_max_pool3d(
 def _lp_pool(x, norm_type, kernel_size, stride, padding, ceil_mode, data_format, nsp):
     cl = channel_last(data_format, nsp)
     p = float(norm_type)
+    if p == 0:
+        raise ValueError("`norm_type` cannot be 0.")
     if p == float("inf"):
         return _max_pool(x, kernel_size, stride, padding, False, ceil_mode, data_format, nsp)
     xc = _to_cf(x, cl)
@@ -434,6 +436,12 @@ def _max_unpool(x, indices, kernel_size, stride, padding, data_format, output_si
         out = default
     else:
         out = [int(o) for o in output_size][-nsp:]
+        for axis, (o, d, ss) in enumerate(zip(out, default, s)):
+            if not d - ss < o < d + ss:  # (Paddle 3.3.1's 1-D check rejects every output_size)
+                raise ValueError(
+                    f'invalid output_size "{out}" (dim {axis} must be between {d - ss} and '
+                    f"{d + ss})"
+                )
     n, c = x.shape[:2]
     flat = jnp.zeros((n, c, math.prod(out)), x.dtype)
     idx = indices.reshape(n, c, -1).astype(jnp.int32)
