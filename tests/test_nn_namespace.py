@@ -139,3 +139,12 @@ def test_lazy_parameter_written_then_initialized_is_overwritten():
     assert lin.weight._is_initialized()
     lin.weight.initialize()  # as Paddle: the kept initializer still runs
     assert not (lin.weight.numpy() == 3.0).any()
+
+
+def test_lazy_parameter_filled_by_nn_init_counts_as_initialized():
+    with paddle.LazyGuard():
+        lin = nn.Linear(2, 2)
+    nn.init.ones_(lin.weight)
+    assert lin.weight._is_initialized() and lin.weight.inplace_version == 0
+    lin.weight.initialize()  # as Paddle: the kept initializer still runs
+    assert not (lin.weight.numpy() == 1.0).all()

@@ -122,6 +122,7 @@ class Initializer:
         version = param._version
         out = self.forward(param, block)
         param._version = version  # Paddle's initializers leave the inplace version as it was
+        _lazy.note_written(param)
         return out
 
     def forward(self, param, block=None):

@@ -57,6 +57,13 @@ def _initialize(param) -> None:
     param._lazy_version = None
 
 
+def note_written(param) -> None:
+    """An initializer filled ``param`` outside the guard: it now counts as initialized (the
+    kept initializer stays, as in Paddle)."""
+    if "_lazy_version" in getattr(param, "__dict__", ()):
+        param._lazy_version = None
+
+
 def is_initialized(param) -> bool:
     """False until the kept initializer ran or the parameter was written."""
     kept = param.__dict__.get("_lazy_version")
