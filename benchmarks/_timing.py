@@ -55,11 +55,23 @@ def timed_ms(fn) -> float:
     return (time.perf_counter() - t0) * 1e3
 
 
-def first_and_steady_ms(fn, n: int = 10, repeats: int = 5, warmup: int = 3) -> tuple[float, float]:
-    """(first call in ms, best steady ms per call) of ``fn``, whose result ``float()`` waits
-    for."""
+def first_and_steady_ms(
+    fn, n: int = 10, repeats: int = 5, warmup: int = 3
+) -> tuple[float, float, float]:
+    """(first call in ms, best steady wall ms per call, best steady CPU ms per call) of ``fn``,
+    whose result ``float()`` waits for. The CPU time is the process's, all its threads: on a
+    machine shared with other jobs it moves far less than the wall time."""
     first = timed_ms(fn)
-    return first, best_us(lambda: float(fn()), n=n, repeats=repeats, warmup=warmup) / 1e3
+    for _ in range(warmup):
+        float(fn())
+    wall = cpu = float("inf")
+    for _ in range(repeats):
+        w0, c0 = time.perf_counter(), time.process_time()
+        for _ in range(n):
+            float(fn())
+        wall = min(wall, (time.perf_counter() - w0) / n * 1e3)
+        cpu = min(cpu, (time.process_time() - c0) / n * 1e3)
+    return first, wall, cpu
 
 
 def paired_ratio(fn_a, fn_b, rounds: int = 5, n: int = 1) -> dict:
@@ -103,8 +115,8 @@ def time_jax_sgd(
         value, held[0], held[1] = step(held[0], held[1], x)
         return value
 
-    first, steady = first_and_steady_ms(run, **timing)
-    out = {"first_ms": first, "ms": steady}
+    first, steady, cpu = first_and_steady_ms(run, **timing)
+    out = {"first_ms": first, "ms": steady, "cpu_ms": cpu}
     out.update(step_memory(step, (held[0], held[1], x), run))
     if against is not None:
         out["paired"] = paired_ratio(against, run, rounds, n=timing.get("n", 10))
@@ -183,28 +195,41 @@ def static_step_memory(static, *tensors, steps: int = 3) -> dict:
 
 
 def report_train_step(title: str, ours: dict, ref: dict, twin: dict, twin_name: str) -> None:
-    """Print a train-step table (ms per step, first call, ratios to Paddle and to the JAX twin)
-    from ``ours`` (eager_ms/eager_first_ms/static_ms/static_compile_ms), Paddle's ``ref``
-    (eager_ms/eager_first_ms, may be empty) and the ``twin`` (ms/first_ms), the memory of the
-    compiled steps when measured (``static_bytes``/``static_rss_bytes`` of ``static_step_memory``
-    against the twin's ``bytes``/``rss_bytes``), then the raw JSON."""
+    """Print a train-step table (wall and CPU ms per step, first call, ratios to Paddle and to
+    the JAX twin) from ``ours`` (eager_/static_ ms, cpu_ms, first/compile ms), Paddle's ``ref``
+    (eager_ms/eager_cpu_ms/eager_first_ms, may be empty) and the ``twin`` (ms/cpu_ms/first_ms),
+    the alternating-rounds ratio and the memory of the compiled steps when measured
+    (``static_bytes``/``static_rss_bytes`` of ``static_step_memory`` against the twin's
+    ``bytes``/``rss_bytes``), then the raw JSON."""
     import json
 
-    p = ref.get("eager_ms")
     rows = [
-        ("paddle-compat eager", ours["eager_ms"], ours["eager_first_ms"]),
-        ("paddle-compat to_static", ours["static_ms"], ours["static_compile_ms"]),
-        ("real Paddle eager (CPU)", p, ref.get("eager_first_ms")),
-        (twin_name, twin["ms"], twin["first_ms"]),
+        ("paddle-compat eager", ours, "eager_", "eager_first_ms"),
+        ("paddle-compat to_static", ours, "static_", "static_compile_ms"),
+        ("real Paddle eager (CPU)", ref, "eager_", "eager_first_ms"),
+        (twin_name, twin, "", "first_ms"),
     ]
+    p, pc = ref.get("eager_ms"), ref.get("eager_cpu_ms")
+    j, jc = twin["ms"], twin.get("cpu_ms")
+
+    def ratio(a, b):
+        return "-" if a is None or b is None else f"{a / b:.2f}"
+
     print(title)
-    print(f"{'':26s} {'ms/step':>9s} {'first call ms':>14s} {'vs Paddle':>10s} {'vs JAX':>8s}")
-    for name, ms, first_ms in rows:
+    print(
+        f"{'':26s} {'ms/step':>9s} {'first call ms':>14s} {'vs Paddle':>10s} {'vs JAX':>8s}"
+        f" {'CPU ms/step':>12s} {'CPU vs Paddle':>14s} {'CPU vs JAX':>11s}"
+    )
+    for name, d, pre, first_key in rows:
+        ms, cpu = d.get(pre + "ms"), d.get(pre + "cpu_ms")
         if ms is None:
             print(f"{name:26s} {'-':>9s}")
             continue
-        vs_p = "-" if p is None else f"{ms / p:.2f}"
-        print(f"{name:26s} {ms:9.2f} {first_ms:14.0f} {vs_p:>10s} {ms / twin['ms']:8.2f}")
+        cpu_s = "-" if cpu is None else f"{cpu:.2f}"
+        print(
+            f"{name:26s} {ms:9.2f} {d[first_key]:14.0f} {ratio(ms, p):>10s} {ratio(ms, j):>8s}"
+            f" {cpu_s:>12s} {ratio(cpu, pc):>14s} {ratio(cpu, jc):>11s}"
+        )
     pr = twin.get("paired")
     if pr:
         print(

@@ -54,7 +54,7 @@ def _paddle_step(paddle, model, x, y):
     return step
 
 
-def _time_step(fn) -> tuple[float, float]:
+def _time_step(fn) -> tuple[float, float, float]:
     return first_and_steady_ms(fn, n=3, repeats=3, warmup=1)
 
 
@@ -67,8 +67,8 @@ def _setup(paddle):
 
 
 def _run_paddle(paddle) -> dict:
-    first, steady = _time_step(_paddle_step(paddle, *_setup(paddle)))
-    return {"eager_first_ms": first, "eager_ms": steady}
+    first, steady, cpu = _time_step(_paddle_step(paddle, *_setup(paddle)))
+    return {"eager_first_ms": first, "eager_ms": steady, "eager_cpu_ms": cpu}
 
 
 def _jax_twin(nhwc: bool = False, against=None) -> dict:
@@ -170,8 +170,10 @@ def main() -> None:
     ours = _run_paddle(paddle)
     static = paddle.jit.to_static(_paddle_step(paddle, *_setup(paddle)))
     record_ms = timed_ms(static)  # the eager recording call
-    first, steady = _time_step(static)
-    ours.update(static_record_ms=record_ms, static_compile_ms=first, static_ms=steady)
+    first, steady, cpu = _time_step(static)
+    ours.update(
+        static_record_ms=record_ms, static_compile_ms=first, static_ms=steady, static_cpu_ms=cpu
+    )
     ours.update(static_step_memory(static))
     twin = _jax_twin(against=static)
     ref = paddle_side(__file__)

@@ -53,8 +53,8 @@ def _run_paddle(paddle) -> dict:
     paddle.seed(0)
     model = paddle.nn.LSTM(IN, HIDDEN, num_layers=LAYERS)
     x = paddle.to_tensor(_data())
-    first, steady = first_and_steady_ms(_paddle_step(paddle, model, x))
-    return {"eager_first_ms": first, "eager_ms": steady}
+    first, steady, cpu = first_and_steady_ms(_paddle_step(paddle, model, x))
+    return {"eager_first_ms": first, "eager_ms": steady, "eager_cpu_ms": cpu}
 
 
 def _jax_twin(against=None) -> dict:
@@ -108,8 +108,10 @@ def main() -> None:
     x = paddle.to_tensor(_data())
     static = paddle.jit.to_static(_paddle_step(paddle, model, x))
     record_ms = timed_ms(static)  # the eager recording call
-    first, steady = first_and_steady_ms(static)
-    ours.update(static_record_ms=record_ms, static_compile_ms=first, static_ms=steady)
+    first, steady, cpu = first_and_steady_ms(static)
+    ours.update(
+        static_record_ms=record_ms, static_compile_ms=first, static_ms=steady, static_cpu_ms=cpu
+    )
     ours.update(static_step_memory(static))
     twin = _jax_twin(against=static)
     ref = paddle_side(__file__)
