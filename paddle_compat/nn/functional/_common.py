@@ -50,13 +50,12 @@ def linear(x: jax.Array, weight: jax.Array, bias: jax.Array | None = None) -> ja
     y = jnp.matmul(x, weight)
     if bias is None:
         return y
-    try:
-        np.broadcast_shapes(y.shape, bias.shape)
-    except ValueError:
+    trailing = zip(reversed(y.shape), reversed(bias.shape))  # sizes may be symbolic (jit.save)
+    if bias.ndim > y.ndim or any(isinstance(o, int) and b not in (1, o) for o, b in trailing):
         raise ValueError(
             f"(InvalidArgument) linear: the bias of shape {list(bias.shape)} cannot be broadcast "
             f"to the output x @ weight of shape {list(y.shape)}"
-        ) from None
+        )
     return y + bias
 
 

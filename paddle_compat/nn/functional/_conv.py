@@ -135,6 +135,8 @@ def _check_output_size(spatial, kernel, stride, pads, dilation) -> None:
     """A kernel larger than the padded input: Paddle returns a tensor with a negative dimension
     (conv2d) or fails with an internal RuntimeError (conv1d/conv3d); this is a ValueError."""
     for axis, (n, k, s, (lo, hi), d) in enumerate(zip(spatial, kernel, stride, pads, dilation)):
+        if not isinstance(n, int):  # a symbolic size (jit.save with a dynamic dimension)
+            continue
         out = (n + lo + hi - d * (k - 1) - 1) // s + 1
         if n > 0 and out <= 0:
             raise ValueError(

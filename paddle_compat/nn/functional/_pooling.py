@@ -56,7 +56,7 @@ def _geometry(spatial, kernel, stride, padding, ceil_mode, nsp, cl):
         # Paddle's size: (n + pads - k [+ s - 1]) / s + 1 in C integer division (toward zero),
         # so a kernel up to s - 1 larger than the padded input still gives one clipped window
         span = n + lo + hi - kk + (ss - 1 if ceil_mode else 0)
-        o = int(span / ss) + 1
+        o = (span // ss if span >= 0 else -(-span // ss)) + 1
         if o < 0:
             raise ValueError(
                 f"the output size must be greater than or equal to 0. But received: output_size "
