@@ -3,6 +3,7 @@
 from ..static import InputSpec
 from . import transform  # noqa: F401  (quant_aware_train; loads quant lazily)
 from ._save_load import TranslatedLayer, load, save
+from ._scan_layers import scan_layers
 from ._to_static import StaticFunction, enable_to_static, ignore_module, not_to_static, to_static
 
 __all__ = [
@@ -11,6 +12,7 @@ __all__ = [
     "enable_to_static",
     "ignore_module",
     "not_to_static",
+    "scan_layers",
     "to_static",
     "save",
     "load",

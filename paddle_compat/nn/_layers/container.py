@@ -131,11 +131,16 @@ class LayerList(Layer):
         return len(self._sub_layers)
 
     def __iter__(self) -> Iterator[Layer]:
+        plan = self.__dict__.get("_scan_plan")  # paddle.jit.scan_layers marked this list
+        if plan is not None:
+            scanned = plan.iterate(self)  # under a to_static trace: one stand-in per block
+            if scanned is not None:
+                return scanned
         return iter(self._sub_layers.values())
 
     def __add__(self, other: Iterable[Layer]) -> LayerList:
         out = LayerList()
-        for layer in self:
+        for layer in self._sub_layers.values():
             out.append(layer)
         for layer in other:
             out.append(layer)
