@@ -328,7 +328,9 @@ def _check_lengths(sequence_length, inputs=None, time_major: bool = False) -> No
         )
     batch = None if inputs is None else inputs.shape[1 if time_major else 0]
     shape = list(sequence_length.shape)
-    if batch is not None and shape != [batch]:
+    if batch is not None and len(shape) == 1 and not isinstance(shape[0], int):
+        batch = None  # a symbolic size (jit.save with a dynamic dimension): not checked
+    if batch is not None and isinstance(batch, int) and shape != [batch]:
         raise ValueError(
             "(InvalidArgument) The size of SequenceLength has to equal the batch_size. But "
             f"received batch_size is {batch} and the size of SequenceLength is "

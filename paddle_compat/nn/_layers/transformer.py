@@ -177,8 +177,8 @@ class MultiHeadAttention(Layer):
                     f"(InvalidArgument) MultiHeadAttention: {name} should be a {want}-D Tensor, "
                     f"but received shape {list(t.shape)}."
                 )
-        sizes = {q.shape[0], k.shape[0], v.shape[0]} - {1}
-        if len(sizes) > 1:  # Paddle broadcasts a batch of 1
+        sizes = {t.shape[0] for t in (q, k, v) if isinstance(t.shape[0], int)} - {1}
+        if len(sizes) > 1:  # Paddle broadcasts a batch of 1 (symbolic sizes: not checked)
             raise ValueError(
                 "(InvalidArgument) MultiHeadAttention: query, key and value should have one "
                 f"batch_size (or 1), but received [{q.shape[0]}], [{k.shape[0]}] and "

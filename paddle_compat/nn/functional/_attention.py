@@ -158,7 +158,8 @@ def _check_qkv(query, key, value, who: str, enable_gqa: bool = True) -> None:
             f"(InvalidArgument) {who}: query, key and value should have one dtype, but received "
             f"{query.dtype.name}, {key.dtype.name} and {value.dtype.name}."
         )
-    if not query.shape[0] == key.shape[0] == value.shape[0]:
+    batches = [t.shape[0] for t in (query, key, value)]
+    if all(isinstance(b, int) for b in batches) and len(set(batches)) > 1:
         raise ValueError(
             f"(InvalidArgument) {who}: the batch_size of query [{query.shape[0]}], key "
             f"[{key.shape[0]}] and value [{value.shape[0]}] should be equal."
