@@ -507,9 +507,31 @@ def unique_name(prefix: str) -> str:
 
 class Parameter(Tensor):
     """A trainable Tensor owned by a Layer (Paddle's EagerParamBase); prints as
-    ``Parameter containing:``."""
+    ``Parameter containing:``. As ``paddle.nn.Parameter`` it takes Paddle's forms:
+    ``Parameter(tensor, requires_grad=True)``, ``Parameter(shape, dtype, **attrs)`` (Paddle
+    leaves that one uninitialized; here it holds zeros) and ``Parameter()`` (an empty one);
+    internally also an array."""
 
-    def __init__(self, value, name=None, trainable=True, stop_gradient=None):
+    def __init__(
+        self, value=None, dtype=None, name=None, trainable=True, stop_gradient=None, **kwargs
+    ):
+        value = kwargs.pop("data", value)
+        requires_grad = kwargs.pop("requires_grad", None)
+        if kwargs:
+            raise TypeError(f"Parameter() got unexpected keyword arguments {sorted(kwargs)}")
+        if isinstance(value, list | tuple):  # Paddle's (shape, dtype) form
+            if dtype is None:
+                raise TypeError(
+                    "EagerParamBase.__init_by_shape__() missing 1 required positional "
+                    "argument: 'dtype'"
+                )
+            value = np.zeros(tuple(int(d) for d in value), _dt.to_dtype(dtype).np)
+        elif isinstance(value, Tensor) or value is None:  # (data, requires_grad)
+            if dtype is not None and requires_grad is None:
+                requires_grad = dtype
+            if requires_grad is not None:
+                trainable = bool(requires_grad)
+            value = None if value is None else value._value
         super().__init__(
             value,
             stop_gradient=not trainable if stop_gradient is None else stop_gradient,

@@ -493,3 +493,28 @@ def case_incubate_fused_linear_and_fp16_guard():
     with paddle.static.amp.fp16_guard():
         y = paddle.ones([2]) * 2
     return [a.state_dict(), b.state_dict(), str(a), a.transpose_weight, y]
+
+
+# -- paddle.nn.Parameter's constructor forms ----------------------------------------------------
+def case_nn_parameter_forms():
+    """``Parameter(tensor, requires_grad)``, ``Parameter(shape, dtype, **attrs)`` (its values are
+    uninitialized in Paddle: not recorded) and ``Parameter()``."""
+    P = paddle.nn.Parameter
+    ones = paddle.ones([2], "float64")
+    forms = [
+        lambda: P(ones),
+        lambda: P(ones, False),
+        lambda: P(data=ones),
+        lambda: P(ones, requires_grad=False),
+        lambda: P([2, 3], "float64"),
+        lambda: P([2, 3], dtype="float32", trainable=False),
+        lambda: P(),
+    ]
+    out = []
+    for make in forms:
+        p = make()
+        out.append([list(p.shape), str(p.dtype), p.stop_gradient, p.trainable, p.persistable])
+    out.append(P([1], "float32", name="w2").name)
+    out.append(expect_error(lambda: P([2, 3])))
+    out.append(P(ones).numpy())
+    return out
