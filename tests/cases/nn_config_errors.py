@@ -388,6 +388,27 @@ def case_resize_shuffle_pad():
     )
 
 
+def case_vision_helpers():
+    x, theta = _t(1, 3, 4, 4), _t(2, 2, 3)
+    return _table(
+        [
+            (lambda: F.grid_sample(x, _t(1, 4, 4, 3)), "Grid", "dimension[3]", "2", "3"),
+            (lambda: F.grid_sample(x, _t(2, 4, 4, 2)), "Grid", "(1)", "(2)"),
+            (lambda: F.grid_sample(x, _t(1, 4, 2)), "Grid", "4-D", "(3)"),
+            (lambda: F.grid_sample(_t(1, 3, 4), _t(1, 4, 4, 2)), "4-D", "(3)"),
+            (lambda: F.grid_sample(x, _t(1, 4, 4, 2), mode="bicubic"), "mode", "bicubic"),
+            (lambda: F.grid_sample(x, _t(1, 4, 4, 2), padding_mode="foo"), "padding", "foo"),
+            (lambda: F.affine_grid(theta, [1, 3, 4, 4]),),
+            (lambda: F.affine_grid(_t(2, 3), [1, 3, 4, 4]), "Theta", "[2, 3]"),
+            (lambda: F.temporal_shift(_t(6, 4, 2, 2), seg_num=4), "seg_num", "(6)", "(4)"),
+            (lambda: F.temporal_shift(_t(4, 4, 2, 2), 2, shift_ratio=0.6), "shift_ratio", "0.6"),
+            (lambda: F.temporal_shift(_t(4, 4, 2, 2), 2, data_format="NCL"), "data_format", "NCL"),
+            (lambda: F.temporal_shift(_t(4, 4, 2), seg_num=2), "rank", "(3)"),
+            (lambda: F.pdist(_t(2, 3, 4)), "2-dimensional"),
+        ]
+    )
+
+
 # -- attention --------------------------------------------------------------------------------
 def case_attention_configuration():
     b, seq, e, h = 2, 3, 8, 2

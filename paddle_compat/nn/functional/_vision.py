@@ -26,8 +26,14 @@ def affine_grid(
     """Sampling grid [N, H, W, 2] (x, y in [-1, 1]) of the affine maps ``theta`` [N, 2, 3]
     (or [N, D, H, W, 3] from [N, 3, 4] for 5-D ``out_shape``)."""
     out_shape = [int(s) for s in out_shape]
+    if theta.ndim != 3:
+        raise ValueError(
+            "(InvalidArgument) The input Theta's dimensions size should be 3. But received "
+            f"Theta's dimensions size=[{theta.ndim}], Theta's dimensions={list(theta.shape)}."
+        )
+    n = theta.shape[0]  # Paddle takes the batch from theta, not from out_shape
     if len(out_shape) == 4:
-        n, _, h, w = out_shape
+        _, _, h, w = out_shape
         if theta.shape[1:] != (2, 3):
             raise ValueError(
                 f"theta of affine_grid for a 4-D out_shape must be [N, 2, 3], "
@@ -39,7 +45,7 @@ def affine_grid(
         grid = jnp.einsum("pk,nck->npc", jnp.asarray(base, theta.dtype), theta)
         return grid.reshape(n, h, w, 2)
     if len(out_shape) == 5:
-        n, _, d, h, w = out_shape
+        _, _, d, h, w = out_shape
         if theta.shape[1:] != (3, 4):
             raise ValueError(
                 f"theta of affine_grid for a 5-D out_shape must be [N, 3, 4], "
@@ -99,7 +105,25 @@ def grid_sample(
             f"'reflection', got {padding_mode}"
         )
     if x.ndim != 4:
-        raise ValueError(f"grid_sample supports 4-D inputs, got shape {list(x.shape)}")
+        raise ValueError(
+            f"Input(X) of grid_sample should be a 4-D Tensor (5-D ones are not supported here), "
+            f"but received X dimension size({x.ndim}), shape {list(x.shape)}"
+        )
+    if grid.ndim != 4:
+        raise ValueError(
+            f"Input(Grid) of GridSampleOp should be 4-D Tensor, but received Grid dimension "
+            f"size({grid.ndim}), shape {list(grid.shape)}"
+        )
+    if grid.shape[3] != 2:
+        raise ValueError(
+            f"Input(Grid) dimension[3] should be 2, but received {grid.shape[3]} (grid shape "
+            f"{list(grid.shape)})"
+        )
+    if grid.shape[0] != x.shape[0]:
+        raise ValueError(
+            "Input(X) and Input(Grid) dimension[0] should be equal, but received X "
+            f"dimension[0]({x.shape[0]}) != Grid dimension[0]({grid.shape[0]})"
+        )
     n, c, h, w = x.shape
     gx = _source_coord(grid[..., 0].astype(x.dtype), w, padding_mode, align_corners)
     gy = _source_coord(grid[..., 1].astype(x.dtype), h, padding_mode, align_corners)
@@ -132,7 +156,22 @@ def temporal_shift(
 ) -> jax.Array:
     """Shift a fraction of channels one step along time (x is [N * seg_num, C, H, W])."""
     if data_format not in ("NCHW", "NHWC"):
-        raise ValueError(f"data_format must be 'NCHW' or 'NHWC', got {data_format}")
+        raise ValueError(
+            f"Attr(data_format) should be 'NCHW' or 'NHWC'. Received Attr(data_format): "
+            f"{data_format}."
+        )
+    if x.ndim != 4:
+        raise ValueError(
+            "Input(X) rank should be 4 in shape of [N*T, C, H, W], but received X "
+            f"rank({x.ndim}), shape {list(x.shape)}"
+        )
+    if x.shape[0] % seg_num:
+        raise ValueError(
+            "Input(X) dimension[0] should be divided exactly by Attr(seg_num), but received X "
+            f"dimension[0]({x.shape[0]}) mod seg_num({seg_num}) != 0"
+        )
+    if shift_ratio >= 0.5:
+        raise ValueError(f"Attr(shift_ratio) should be less than 0.5, but received {shift_ratio}")
     if data_format == "NHWC":
         x = jnp.moveaxis(x, -1, 1)
     nt, c, h, w = x.shape
@@ -151,7 +190,7 @@ def temporal_shift(
 def pdist(x: jax.Array, p: float = 2.0) -> jax.Array:
     """p-norm distances between all row pairs i < j of x [N, M] (condensed, N(N-1)/2)."""
     if x.ndim != 2:
-        raise ValueError(f"pdist expects a 2-D input, got shape {list(x.shape)}")
+        raise AssertionError(f"The x must be 2-dimensional, but received shape {list(x.shape)}")
     i, j = np.triu_indices(x.shape[0], k=1)
     d = jnp.abs(x[i] - x[j])
     if p == float("inf"):
