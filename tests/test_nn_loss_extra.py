@@ -111,3 +111,11 @@ def test_rms_norm_formula():
     assert o2.shape == [2, 3, 4]
     with pytest.raises(ValueError):
         F.rms_norm(x, [3])
+
+
+@pytest.mark.parametrize("label", [6, 9, -6, -40])
+def test_hsigmoid_label_outside_the_default_tree_is_an_error(label):
+    # Paddle reads past the weight's rows above the range and crashes below it
+    x = _t(np.ones((2, 3), "float32"))
+    with pytest.raises(ValueError, match=f"label \\({label}\\)"):
+        F.hsigmoid_loss(x, _t(np.array([0, label])), 6, _t(np.ones((5, 3), "float32")))

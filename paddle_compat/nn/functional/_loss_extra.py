@@ -11,7 +11,7 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
-from ..._core import trace_state
+from ..._core import runtime_checks, trace_state
 from ..._core.registry import op
 from ..._core.tensor import Tensor
 from ._loss import _F, _PRIVATE, _reduce, check_reduction, loss_op
@@ -208,27 +208,48 @@ def _default_paths(label, num_classes):
 
 @op(
     "hsigmoid_loss",
-    tensors=("input", "label", "weight", "bias", "path_table", "path_code"),
     amp="black",
+    composite=True,
     **_F,
 )
 def hsigmoid_loss(
-    input: jax.Array,  # noqa: A002
-    label: jax.Array,
+    input: Tensor,  # noqa: A002
+    label: Tensor,
     num_classes: int,
-    weight: jax.Array,
-    bias: jax.Array | None = None,
-    path_table: jax.Array | None = None,
-    path_code: jax.Array | None = None,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    path_table: Tensor | None = None,
+    path_code: Tensor | None = None,
     is_sparse: bool = False,
     name: str | None = None,
-) -> jax.Array:
+) -> Tensor:
     """Hierarchical sigmoid: sum along the class's tree path of softplus(pre) - bit * pre, with
     pre = x . w[node] + b[node] clipped to [-40, 40]; returns [N, 1]. Paddle's kernel also adds
     softplus(0) = log 2 for each step a path is shorter than the longest path (the default
-    tree's depth, or path_table's width): so do we."""
+    tree's depth, or path_table's width): so do we. A label at or above ``num_classes`` on the
+    default tree is an error here (Paddle reads past the weight's rows)."""
     if num_classes < 2:
         raise ValueError(f"Expected num_classes >= 2 (got {num_classes})")
+    if path_table is None:
+        runtime_checks.check_in_range(
+            label,
+            1 - num_classes,
+            num_classes,
+            ValueError,
+            "(InvalidArgument) hsigmoid_loss: label ({bad}) must be less than num_classes "
+            "({hi}): its tree path would index a weight row past the last one",
+            "(InvalidArgument) hsigmoid_loss: label ({bad}) must be at least 1 - num_classes "
+            "({lo}) (Paddle's kernel crashes on it)",
+        )
+    return _hsigmoid(input, label, num_classes, weight, bias, path_table, path_code)
+
+
+@op(
+    "_nn_hsigmoid",
+    tensors=("input", "label", "weight", "bias", "path_table", "path_code"),
+    **_PRIVATE,
+)
+def _hsigmoid(input, label, num_classes, weight, bias, path_table, path_code):  # noqa: A002
     if path_table is None:
         table, bits = _default_paths(jnp.reshape(label, (-1,)), num_classes)
     else:
