@@ -185,9 +185,11 @@ def main() -> None:
     if "--nhwc" in sys.argv:
         nhwc = _jax_twin(nhwc=True, against=static)
         print(
-            f"JAX twin in NHWC/HWIO: {nhwc['ms']:.2f} ms/step "
-            f"({nhwc['ms'] / twin['ms']:.2f}x the NCHW twin); "
-            f"to_static / NHWC twin {ours['static_ms'] / nhwc['ms']:.2f}x"
+            f"JAX twin in NHWC/HWIO: {nhwc['ms']:.2f} ms/step, {nhwc['cpu_ms']:.2f} CPU ms/step "
+            f"({nhwc['ms'] / twin['ms']:.2f}x / {nhwc['cpu_ms'] / twin['cpu_ms']:.2f}x the NCHW "
+            f"twin); to_static / NHWC twin {ours['static_ms'] / nhwc['ms']:.2f}x wall, "
+            f"{ours['static_cpu_ms'] / nhwc['cpu_ms']:.2f}x CPU, "
+            f"{nhwc['paired']['median']:.2f}x in alternating rounds"
         )
         print(json.dumps({"jax_nhwc": nhwc}))
 
