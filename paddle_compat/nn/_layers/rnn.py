@@ -19,8 +19,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..._core import runtime_checks
 from ..._core.registry import call_op
+from ..._core.runtime_checks import check_in_range
 from ..._core.tensor import Tensor
 from .. import functional as F
 from .._layer import Layer
@@ -312,8 +312,8 @@ def _scannable(*cells) -> bool:
     )
 
 
-def _check_lengths(sequence_length, inputs=None, time_major: bool = False) -> None:
-    """sequence_length: an int Tensor with one length per sequence of the batch."""
+def _check_lengths(sequence_length, inputs, time_major: bool) -> None:
+    """sequence_length: an int Tensor [batch_size] of lengths in [0, time_steps]."""
     if sequence_length is None:
         return
     if not isinstance(sequence_length, Tensor):
@@ -326,27 +326,19 @@ def _check_lengths(sequence_length, inputs=None, time_major: bool = False) -> No
             "(InvalidArgument) The dtype of Tensor sequence_length must be int32 or int64, but "
             f"received: {sequence_length.dtype.name}"
         )
-    batch = None if inputs is None else inputs.shape[1 if time_major else 0]
-    shape = list(sequence_length.shape)
-    if batch is not None and len(shape) == 1 and not isinstance(shape[0], int):
-        batch = None  # a symbolic size (jit.save with a dynamic dimension): not checked
-    if batch is not None and isinstance(batch, int) and shape != [batch]:
+    shape, batch = list(sequence_length.shape), inputs.shape[1 if time_major else 0]
+    steps = inputs.shape[0 if time_major else 1]
+    if not all(isinstance(v, int) for v in [*shape, batch, steps]):
+        return  # symbolic sizes (jit.save with dynamic dimensions)
+    if shape != [batch]:
         raise ValueError(
             "(InvalidArgument) The size of SequenceLength has to equal the batch_size. But "
             f"received batch_size is {batch} and the size of SequenceLength is "
-            f"{shape[0] if shape else 0} (sequence_length should have shape [{batch}], but "
-            f"received {shape})."
+            f"{shape[0] if shape else 0} (sequence_length shape {shape})."
         )
-    if inputs is not None:  # Paddle 3.3.1 aborts the process (glibc malloc assertion)
-        steps = inputs.shape[0 if time_major else 1]
-        runtime_checks.check_in_range(
-            sequence_length,
-            0,
-            steps + 1,
-            ValueError,
-            "(InvalidArgument) The values of sequence_length should be in [0, time_steps = "
-            f"{steps}], but received {{bad}} at position {{pos}}.",
-        )
+    msg = f"The values of sequence_length should be in [0, time_steps = {steps}], but received"
+    # (Paddle 3.3.1 aborts the process on a length past the time steps)
+    check_in_range(sequence_length, 0, steps + 1, ValueError, msg + " {bad} (position {pos}).")
 
 
 def _check_input(inputs, input_size: int, who: str, time_major: bool) -> None:
