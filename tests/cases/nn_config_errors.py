@@ -176,6 +176,18 @@ def case_conv_operands():
             (lambda: nn.Conv1D(4, 4, 3)(_t(1, 4, 6, dtype="float64")), "float64", "float32"),
             (lambda: nn.Conv2DTranspose(4, 4, 3)(_t(1, 4, 6, 6, dtype="float64")), "float64"),
             (lambda: nn.Conv2D(4, 8, 3, groups=4)(x2).shape,),
+            (lambda: F.conv2d(x2, _t(4, 4, 3, 3), padding="foo"), "padding", "FOO"),
+            (lambda: F.conv2d(x2, _t(4, 4, 3, 3), padding=[1, 1, 1]), "padding", "[1, 1, 1]"),
+            (lambda: F.conv2d(x2, _t(4, 4, 3, 3), padding=[[1, 1], [1, 1]]), "padding"),
+            (
+                lambda: F.conv2d(x2, _t(4, 4, 3, 3), padding=[[0, 1], [0, 0], [1, 1], [1, 1]]),
+                "Non-zero padding",
+                "batch or channel",
+            ),
+            (lambda: F.conv2d(x2, _t(4, 4, 3, 3), stride=[1, 1, 1]), "stride", "[1, 1, 1]"),
+            (lambda: F.conv2d(x2, _t(4, 4, 3, 3), groups=0), "groups", "conv2d"),
+            (lambda: F.conv2d(_t(1, 3, 6, 6), _t(4, 3, 3, 3), groups=2), "groups", "3"),
+            (lambda: F.conv2d_transpose(_t(1, 3, 6, 6), _t(3, 4, 3, 3), groups=2), "groups", "3"),
         ]
     )
 
@@ -301,6 +313,11 @@ def case_linear_embedding():
             (lambda: F.embedding(_ids([1]), _t(4, 2), padding_idx=4), "padding_idx", "[-4, 4)"),
             (lambda: nn.Embedding(4, 2)(_t(2)), "int32", "int64", "float32"),
             (lambda: nn.Embedding(4, 2, padding_idx=-1)(_ids([3, 1])).shape,),
+            (lambda: F.embedding(_ids([1]), _t(4)), "lookup table", "[4]"),
+            (lambda: F.dropout(_t(2, 3), axis=5), "axis", "5"),
+            (lambda: F.dropout2d(_t(3, 6, 6)), "dimensions of x", "4", "3"),
+            (lambda: F.dropout(_t(2, 3), p=1.5), "p "),
+            (lambda: F.one_hot(_ids([5]), 3), "depth", "(5)", "(3)"),
         ]
     )
 

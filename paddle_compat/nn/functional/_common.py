@@ -160,7 +160,8 @@ def dropout(
         axes = (axis,) if isinstance(axis, int) else tuple(axis)
         if builtins.max(axes) >= nd or builtins.min(axes) < -nd:
             raise ValueError(
-                "axis value should be greater than or equal to 0 and less than dimensions of x"
+                "axis value should be greater than or equal to 0 and less than dimensions of "
+                f"x:{nd}, but get axis value:{builtins.max(axes)}"
             )
         axes = tuple(sorted(a % nd for a in axes))
     eng = _random.host_engine()
@@ -394,6 +395,12 @@ def embedding(
 ) -> Tensor:
     """Rows of ``weight`` [num_embeddings, dim] at the int ids ``x``; the ``padding_idx`` row
     reads as zeros and gets no gradient."""
+    if len(weight.shape) != 2:
+        raise ValueError(
+            "(InvalidArgument) ShapeError: The dimensions of the 'lookup table' (weight) must be "
+            f"2. But received lookup table's dimensions = {len(weight.shape)}, lookup table's "
+            f"shape = {list(weight.shape)}."
+        )
     n = weight.shape[0]
     if padding_idx is not None:
         if padding_idx >= n or padding_idx < -n:

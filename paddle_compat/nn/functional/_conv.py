@@ -26,7 +26,7 @@ def ntuple(v, n: int, name: str) -> tuple[int, ...]:
     if len(v) == 1:
         return v * n
     if len(v) != n:
-        raise ValueError(f"The size of {name} should be 1 or {n}, but received {list(v)}")
+        raise ValueError(f"The {name}'s length must be {n}. Received: {list(v)}")
     return v
 
 
@@ -93,24 +93,21 @@ def parse_padding(padding, nsp: int, cl: bool):
     if isinstance(padding, str):
         p = padding.upper()
         if p not in ("SAME", "VALID"):
-            raise ValueError(f"Unknown padding: '{padding}'. It can only be 'SAME' or 'VALID'.")
+            raise ValueError(f"Unknown padding: '{p}'. It can only be 'SAME' or 'VALID'.")
         return p
     if isinstance(padding, int):
         return ((padding, padding),) * nsp
     padding = list(padding)
     if padding and isinstance(padding[0], list | tuple):
         pairs = [tuple(int(v) for v in p) for p in padding]
-        if len(pairs) == nsp + 2:
-            nonsp = (pairs[0], pairs[-1]) if cl else (pairs[0], pairs[1])
-            if any(p != (0, 0) for p in nonsp):
-                raise ValueError(
-                    f"Non-zero padding({padding}) in the batch or channel dimensions is not "
-                    f"supported."
-                )
-            pairs = pairs[1:-1] if cl else pairs[2:]
-        if len(pairs) != nsp:
-            raise ValueError(f"Invalid padding {padding} for a {nsp}-D spatial input")
-        return tuple(pairs)
+        if len(pairs) != nsp + 2:  # Paddle takes pairs for every axis only
+            raise ValueError(f"In valid padding: {padding} (pairs for all {nsp + 2} axes)")
+        nonsp = (pairs[0], pairs[-1]) if cl else (pairs[0], pairs[1])
+        if any(p != (0, 0) for p in nonsp):
+            raise ValueError(
+                f"Non-zero padding({padding}) in the batch or channel dimensions is not supported."
+            )
+        return tuple(pairs[1:-1] if cl else pairs[2:])
     padding = [int(v) for v in padding]
     if len(padding) == nsp:
         return tuple((p, p) for p in padding)
@@ -118,7 +115,7 @@ def parse_padding(padding, nsp: int, cl: bool):
         return tuple((padding[2 * i], padding[2 * i + 1]) for i in range(nsp))
     if len(padding) == 1:
         return ((padding[0], padding[0]),) * nsp
-    raise ValueError(f"Invalid padding {padding} for a {nsp}-D spatial input")
+    raise ValueError(f"In valid padding: {padding} (for a {nsp}-D spatial input)")
 
 
 def same_pads(in_sizes, kernel, stride):
@@ -171,6 +168,11 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, data_format, nsp, 
     c_in = x.shape[-1] if cl else x.shape[1]
     if groups is None or groups < 1:
         raise ValueError(f"the groups of {name} should be greater than 0, got {groups}")
+    if c_in % groups:
+        raise ValueError(
+            f"The channel of input must be divisible by groups, received: the channel of input "
+            f"is {c_in}, the shape of input is {list(x.shape)}, the groups is {groups}"
+        )
     if c_in != weight.shape[1] * groups:
         raise ValueError(
             f"(InvalidArgument) The number of input's channels should be equal to filter's "
