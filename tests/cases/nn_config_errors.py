@@ -21,7 +21,12 @@ from paddle import nn
 #   assertion);
 # - a conv layer built with another rank's data_format (Conv2D(data_format="NCL"),
 #   Conv3D(data_format="NHWC")) is accepted, then treated as channels-first, fails with a
-#   broadcast error or an IndexError depending on the string.
+#   broadcast error or an IndexError depending on the string (here: ValueError when built);
+# - Embedding(4, 2, padding_idx=-5) is accepted (here: ValueError, as for padding_idx=4);
+# - affine_grid with theta [N, 3, 3] for a 4-D out_shape returns a grid; theta [N, 2, 3] for a
+#   5-D out_shape raises RuntimeError "(PreconditionNotMet) Tensor's dimension is out of bound";
+# - max_unpool1d's output_size check rejects every size ("dim 0 must be between 0 and 2"); here
+#   it is the 2-D/3-D rule (default - stride, default + stride).
 
 
 def _t(*shape, dtype="float32"):
