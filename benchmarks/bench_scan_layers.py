@@ -6,8 +6,16 @@ batch 4 x 16 tokens) and 24 residual MLP blocks (64 -> 128 -> 64, GELU, dropout 
 Each variant runs in a fresh process with the persistent compile cache off, and reports the
 first call (to_static's eager discovery: the same for both), the second call (trace + XLA
 compile + run) split into the trace and the rest, the steady step time, and the largest
-difference of losses and parameters after ``STEPS`` steps, relative to the largest magnitude
-(same seed, same weights: dropout draws the same masks).
+difference of the losses (relative) and of the parameters (absolute, with the worst one's name)
+after ``STEPS`` steps (same seed, same weights: dropout draws the same masks). AdamW divides by
+the gradient's root mean square, so entries whose gradient is near zero turn float32 rounding
+differences into visible ones (~1e-5 after 5 steps of lr 1e-3); with SGD outputs, gradients
+and parameters agree to ~1e-6 (tests/test_scan_layers.py).
+
+Measured on the 2-core CPU machine (shared, so times are noisy; JAX 0.10.2): encoder12 trace +
+compile 203 s unrolled vs 20 s scanned (10x), step 64 ms vs 17 ms; mlp24 compile 4.8 s vs
+7.4 s (0.6x: its program is mostly the 96 AdamW updates, which stay unrolled), step 7.4 ms vs
+8.0 ms.
 
     .venv/bin/python benchmarks/bench_scan_layers.py
 
@@ -97,7 +105,7 @@ def _run(build, n, scan):
         times.append((time.perf_counter() - t0) * 1e3)
     for _ in range(STEPS - 2):
         losses.append(float(step(*args)))
-    params = [p.numpy().tolist() for p in net.parameters()]
+    params = {k: p.numpy().tolist() for k, p in net.named_parameters()}
     steady = best_us(lambda: float(step(*args)), n=10, repeats=3, warmup=2) / 1e3
     timing = {
         "discover_ms": times[0],
@@ -139,10 +147,11 @@ def main():
     rows = {}
     for name in MODELS:
         r0, r1 = _child(name, "unrolled"), _child(name, "scanned")
-        diff = max(
-            _rel_diff(r0["losses"], r1["losses"]),
-            max(_rel_diff(a, b) for a, b in zip(r0["params"], r1["params"])),
-        )
+        p_diff = {
+            k: float(np.abs(np.subtract(r0["params"][k], r1["params"][k])).max())
+            for k in r0["params"]
+        }
+        worst = max(p_diff, key=p_diff.get)
         u, s = r0["timing"], r1["timing"]
         rows[name] = {
             "unrolled": u,
@@ -150,7 +159,9 @@ def main():
             "trace_ratio": u["trace_ms"] / s["trace_ms"],
             "compile_ratio": u["compile_ms"] / s["compile_ms"],
             "step_ratio": s["step_ms"] / u["step_ms"],
-            "max_rel_diff": diff,
+            "loss_rel_diff": _rel_diff(r0["losses"], r1["losses"]),
+            "param_abs_diff": p_diff[worst],
+            "param_worst": worst,
         }
     print(
         f"{'model':<10} {'variant':<9} {'1st call ms':>12} {'trace ms':>9} {'compile ms':>11} "
@@ -165,8 +176,9 @@ def main():
             )
         print(
             f"{name:<10} unrolled/scanned: trace {r['trace_ratio']:.1f}x, compile "
-            f"{r['compile_ratio']:.1f}x; step scanned/unrolled {r['step_ratio']:.2f}x; max "
-            f"relative diff after {STEPS} AdamW steps {r['max_rel_diff']:.1e}"
+            f"{r['compile_ratio']:.1f}x; step scanned/unrolled {r['step_ratio']:.2f}x; after "
+            f"{STEPS} AdamW steps: losses {r['loss_rel_diff']:.1e} relative, parameters "
+            f"{r['param_abs_diff']:.1e} ({r['param_worst']})"
         )
     print(json.dumps(rows))
 

@@ -384,3 +384,33 @@ def test_scan_layers_takes_a_layer_list(bad):
 def test_unroll_must_be_a_positive_int(unroll):
     with pytest.raises(ValueError, match="unroll must be a positive int"):
         paddle.jit.scan_layers(paddle.nn.LayerList(), unroll=unroll)
+
+
+def test_jit_save_exports_the_scan(tmp_path):
+    paddle.seed(3)
+    net = Net([MLPBlock() for _ in range(3)], _hidden_states)
+    net.eval()
+    x = _x(4, 8)
+    want = net(x).numpy()
+    paddle.jit.scan_layers(net.layers)
+    before = _scan_layers.STATS["scans"]
+    spec = [paddle.static.InputSpec([None, 8], "float32")]
+    paddle.jit.save(net, str(tmp_path / "m"), input_spec=spec)
+    assert _scan_layers.STATS["scans"] > before
+    np.testing.assert_allclose(paddle.jit.load(str(tmp_path / "m"))(x).numpy(), want, **TOL)
+
+
+def test_input_gradient_through_compiled_call():
+    grads = []
+    for scan in (False, True):
+        paddle.seed(3)
+        net = Net([MLPBlock(p=0.0) for _ in range(3)], _plain)
+        if scan:
+            paddle.jit.scan_layers(net.layers)
+        f = paddle.jit.to_static(lambda x, net=net: net(x))
+        x = _x(4, 8)
+        x.stop_gradient = False
+        f(x)
+        (g,) = paddle.grad(f(x).sum(), x)
+        grads.append(g.numpy())
+    np.testing.assert_allclose(grads[0], grads[1], **TOL)
