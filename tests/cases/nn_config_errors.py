@@ -523,3 +523,24 @@ def case_rnn_configuration():
             (lambda: nn.LSTMCell(i, h)(x[:, 0], (_z(b, h), _z(b, h + 1))), "[3, 6]", "[3, 7]"),
         ]
     )
+
+
+def case_layer_construction_and_rank():
+    """Shuffle layers check their factor and data_format when built; InstanceNorm its rank."""
+    ones = paddle.ones
+    return _table(
+        [
+            (lambda: nn.InstanceNorm1D(3)(ones([2, 3, 4, 4])), "2D or 3D", "4D"),
+            (lambda: nn.InstanceNorm1D(3)(ones([2, 3])),),
+            (lambda: nn.InstanceNorm2D(3)(ones([2, 3, 4])), "4D", "3D"),
+            (lambda: nn.InstanceNorm3D(3)(ones([2, 3, 4, 4])), "5D", "4D"),
+            (lambda: nn.PixelShuffle(2, data_format="NCL"), "NCHW", "NCL"),
+            (lambda: nn.PixelUnshuffle(2, data_format="NCL"), "NCHW", "NCL"),
+            (lambda: nn.ChannelShuffle(2, data_format="NCL"), "NCHW", "NCL"),
+            (lambda: nn.PixelUnshuffle(0), "Downscale factor", "positive"),
+            (lambda: nn.PixelUnshuffle(2.0), "Downscale factor", "int"),
+            (lambda: nn.PixelShuffle(0),),
+            (lambda: nn.ChannelShuffle(-2), "groups", "positive"),
+            (lambda: nn.ChannelShuffle(2.0), "groups", "int"),
+        ]
+    )

@@ -557,8 +557,18 @@ class UpsamplingBilinear2D(UpsamplingNearest2D):
 class _Factor(Layer):
     _fn = None
     _label = "upscale_factor"
+    _checked = None  # how Paddle's int / positive checks name the factor (None: no checks)
 
     def __init__(self, factor: int, data_format: str = "NCHW", name: str | None = None):
+        if self._checked is not None:
+            if not isinstance(factor, int) or isinstance(factor, bool):
+                raise TypeError(f"{self._checked} must be int type")
+            if factor <= 0:
+                raise ValueError(f"{self._checked} must be positive")
+        if data_format not in ("NCHW", "NHWC"):
+            raise ValueError(
+                f"Data format should be 'NCHW' or 'NHWC'.But receive data format: {data_format}"
+            )
         super().__init__()
         self._factor, self._data_format, self._name = factor, data_format, name
 
@@ -582,12 +592,14 @@ class PixelUnshuffle(_Factor):
     """[N, C, H*r, W*r] -> [N, C*r*r, H, W]."""
 
     _fn, _label = staticmethod(F.pixel_unshuffle), "downscale_factor"
+    _checked = "Downscale factor"
 
 
 class ChannelShuffle(_Factor):
     """Interleave channel groups."""
 
     _fn, _label = staticmethod(F.channel_shuffle), "groups"
+    _checked = "groups"
 
 
 class Unfold(Layer):

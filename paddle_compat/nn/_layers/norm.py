@@ -382,6 +382,7 @@ class GroupNorm(Layer):
 
 class _InstanceNormBase(Layer):
     _default_format = "NCHW"
+    _ranks: tuple[int, ...] = (4,)  # the input ranks forward accepts (Paddle's ValueError)
 
     def __init__(
         self,
@@ -411,6 +412,9 @@ class _InstanceNormBase(Layer):
             )
 
     def forward(self, input):  # noqa: A002
+        if len(input.shape) not in self._ranks:
+            want = " or ".join(f"{r}D" for r in self._ranks)
+            raise ValueError(f"expected {want} input (got {len(input.shape)}D input)")
         return F.instance_norm(
             input,
             weight=self.scale,
@@ -427,18 +431,21 @@ class InstanceNorm1D(_InstanceNormBase):
     """Instance normalization of [N, C, L] inputs (parameters ``scale`` and ``bias``)."""
 
     _default_format = "NCL"
+    _ranks = (2, 3)
 
 
 class InstanceNorm2D(_InstanceNormBase):
     """Instance normalization of [N, C, H, W] inputs."""
 
     _default_format = "NCHW"
+    _ranks = (4,)
 
 
 class InstanceNorm3D(_InstanceNormBase):
     """Instance normalization of [N, C, D, H, W] inputs."""
 
     _default_format = "NCDHW"
+    _ranks = (5,)
 
 
 class LocalResponseNorm(Layer):
