@@ -368,3 +368,30 @@ def case_train_encoder_classifier_eager():
 
 def case_train_encoder_classifier_to_static():
     return _train(True)
+
+
+def case_sdp_kernel_backends():
+    """``F.sdp_kernel`` switches the same backend set as ``nn.attention.sdpa_kernel``; on a CPU,
+    ``scaled_dot_product_attention`` needs MATH enabled."""
+    from paddle.nn.attention import SDPBackend, sdpa_kernel
+
+    q = paddle.to_tensor(randn(1, 4, 2, 8, seed=3))
+    sdpa = F.scaled_dot_product_attention
+
+    def run(ctx):
+        with ctx as got:
+            return [got, sdpa(q, q, q)]
+
+    def none_enabled():
+        with F.sdp_kernel(enable_math=False, enable_flash=False, enable_mem_efficient=False):
+            pass
+
+    return {
+        "default": expect_error(lambda: run(F.sdp_kernel())),
+        "math": run(F.sdp_kernel(enable_math=True, enable_mem_efficient=False)),
+        "sdpa_kernel_math": run(sdpa_kernel([SDPBackend.MATH, SDPBackend.FLASH_ATTENTION])),
+        "flash_only": expect_error(lambda: run(sdpa_kernel(SDPBackend.FLASH_ATTENTION))),
+        "none": expect_error(none_enabled),
+        "after": sdpa(q, q, q),
+        "same": F.sdp_kernel is F.flash_attention.sdp_kernel,
+    }

@@ -97,3 +97,35 @@ def sdpa_kernel(backends: list[SDPBackend] | SDPBackend, set_priority: bool = Fa
         yield {}
     finally:
         _sdpa_kernel(previous, set_priority)
+
+
+@contextlib.contextmanager
+def sdp_kernel(
+    enable_math: bool = False, enable_flash: bool = True, enable_mem_efficient: bool = True
+):
+    """``paddle.nn.functional.sdp_kernel``: the older switch, by flags, over the same backend
+    set as ``sdpa_kernel`` (yields ``{}``; the previous set is restored on exit)."""
+    flags = {
+        SDPBackend.MATH: enable_math,
+        SDPBackend.FLASH_ATTENTION: enable_flash,
+        SDPBackend.EFFICIENT_ATTENTION: enable_mem_efficient,
+    }
+    backends = [b for b, on in flags.items() if on]
+    if not backends:
+        raise ValueError("At least one backend must be enabled")
+    previous = _get_enabled_backends()
+    try:
+        _set_enabled_backends(backends)
+        yield {}
+    finally:
+        _set_enabled_backends(previous)
+
+
+def check_sdpa_backend() -> None:
+    """``scaled_dot_product_attention`` on a CPU runs only with MATH enabled: Paddle's CPU build
+    raises this RuntimeError otherwise (on GPUs XLA or cuDNN runs whatever is enabled)."""
+    if not _backend_enabled[SDPBackend.MATH]:
+        import jax
+
+        if jax.default_backend() == "cpu":
+            raise RuntimeError("No available backend for scaled_dot_product_attention was found.")

@@ -9,3 +9,5 @@ for _m in sorted(m.name for m in _pkgutil.iter_modules(__path__)):
 from ..._ops._methods import namespace as _namespace  # noqa: E402
 
 globals().update(_namespace("paddle.nn.functional"))
+
+from ..attention.sdpa import sdp_kernel  # noqa: E402,F401

@@ -26,6 +26,7 @@ import numpy as np
 from ..._core import random as _random
 from ..._core.registry import call_op, op
 from ..._core.tensor import Tensor
+from ..attention.sdpa import check_sdpa_backend
 from ._common import _check_p, _host_keep
 
 _F = dict(namespaces=("paddle.nn.functional",), method=None)
@@ -216,7 +217,9 @@ def scaled_dot_product_attention(
     name: str | None = None,
 ) -> Tensor:
     """softmax(Q K^T * scale + mask) V over [batch, seq, heads, head_dim] (3-D inputs: one
-    sequence [seq, heads, head_dim]). ``backend`` is accepted and ignored: XLA or cuDNN run."""
+    sequence [seq, heads, head_dim]). ``backend`` is accepted and ignored: XLA or cuDNN run.
+    On a CPU, MATH must be enabled (``sdpa_kernel``/``sdp_kernel``), as in Paddle."""
+    check_sdpa_backend()
     squeeze = all(isinstance(t, Tensor) and len(t.shape) == 3 for t in (query, key, value))
     if squeeze:
         query, key, value = (call_op("unsqueeze", t, 0) for t in (query, key, value))
