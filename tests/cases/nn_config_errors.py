@@ -544,3 +544,17 @@ def case_layer_construction_and_rank():
             (lambda: nn.ChannelShuffle(2.0), "groups", "int"),
         ]
     )
+
+
+def case_label_dtypes():
+    """one_hot takes int32/int64 labels, label_smooth float ones (Paddle's kernel lookup)."""
+    t = paddle.to_tensor
+    return _table(
+        [
+            (lambda: F.one_hot(t([1.0, 2.0]), 3), "one_hot", "float32"),
+            (lambda: F.one_hot(t([True, False]), 3), "one_hot", "bool"),
+            (lambda: F.one_hot(t([1, 2], "int32"), 3),),
+            (lambda: F.label_smooth(t([[0, 1]])), "label_smooth", "int64"),
+            (lambda: F.label_smooth(t([[0.0, 1.0]], "float64")),),
+        ]
+    )

@@ -349,7 +349,7 @@ def zeropad2d(x: Tensor, padding: int | Sequence[int], data_format: str = "NCHW"
 
 
 # -- one_hot, embedding -----------------------------------------------------------------------
-@op("_nn_one_hot", differentiable=False, **_PRIVATE)
+@op("_nn_one_hot", differentiable=False, dtypes=("int32", "int64"), kernel="one_hot", **_PRIVATE)
 def _one_hot(x, num_classes):
     return jax.nn.one_hot(x, num_classes, dtype=_dt.default_float().np)
 
@@ -480,7 +480,13 @@ def pairwise_distance(
     return _pnorm(d, float(p), -1, keepdims=keepdim)
 
 
-@op("_nn_label_smooth", tensors=("label", "prior_dist"), **_PRIVATE)
+@op(
+    "_nn_label_smooth",
+    tensors=("label", "prior_dist"),
+    dtypes=("float16", "bfloat16", "float32", "float64"),
+    kernel="label_smooth",
+    **_PRIVATE,
+)
 def _label_smooth(label, prior_dist, epsilon):
     e = jnp.asarray(epsilon, label.dtype)
     if prior_dist is None:
