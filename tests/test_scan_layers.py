@@ -414,3 +414,29 @@ def test_input_gradient_through_compiled_call():
         (g,) = paddle.grad(f(x).sum(), x)
         grads.append(g.numpy())
     np.testing.assert_allclose(grads[0], grads[1], **TOL)
+
+
+def test_amp_gradients_match():
+    """The backward retraces the scan outside auto_cast: it must apply the forward's casts."""
+    grads = []
+    for scan in (False, True):
+        paddle.seed(3)
+        net = Net([_enc_layer() for _ in range(3)], _encoder)
+        net.eval()
+        if scan:
+            paddle.jit.scan_layers(net.layers)
+
+        @paddle.jit.to_static
+        def f(x, net=net):
+            with paddle.amp.auto_cast(level="O1", dtype="bfloat16"):
+                y = net(x)
+            loss = (y.astype("float32") ** 2).mean()
+            loss.backward()
+            return loss
+
+        for _ in range(2):
+            net.clear_gradients()
+            f(_x(2, 5, 16))
+        grads.append([p.grad.numpy() for p in net.parameters()])
+    for a, b in zip(*grads):
+        np.testing.assert_allclose(a, b, **TOL)

@@ -33,7 +33,7 @@ import warnings
 import jax
 import jax.numpy as jnp
 
-from .._core import autograd, functional, trace_state
+from .._core import amp_state, autograd, functional, trace_state
 from .._core.dtype import is_inexact_np
 from .._core.tensor import Tensor
 
@@ -427,6 +427,7 @@ def _scan_fn(plan, n, call, holder, arg_tensors, reads, carries, st0, written):
     Tensors)."""
     na, nr, nc, k = len(arg_tensors), len(reads), len(carries), len(st0)
     known = [holder, *arg_tensors, *reads, *carries, *st0]
+    amp = amp_state.current()  # the backward retraces f outside auto_cast: the same casts
 
     def step(av, rv, carry, sl):
         xc, cs = carry
@@ -451,7 +452,13 @@ def _scan_fn(plan, n, call, holder, arg_tensors, reads, carries, st0, written):
 
         if plan.remat:
             body = jax.checkpoint(body)
-        (_, c_fin), (ys, s_new) = jax.lax.scan(body, (x, cv), stacked, length=n, unroll=plan.unroll)
+        prev = amp_state.set_current(amp)
+        try:
+            (_, c_fin), (ys, s_new) = jax.lax.scan(
+                body, (x, cv), stacked, length=n, unroll=plan.unroll
+            )
+        finally:
+            amp_state.set_current(prev)
         outs = [ys[i] for i in range(n)] + list(c_fin)
         outs += [s_new[m][i] for i in range(n) for m in range(len(written))]
         return outs
