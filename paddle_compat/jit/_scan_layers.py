@@ -15,8 +15,10 @@ yields one stand-in per block; the first one called runs ALL blocks as one op:
   inputs of the op) and rebinds: the RNG key (dropout) and other shared Tensors are carried
   from block to block, so they advance exactly as the unrolled loop advances them; a block's
   own buffers (BatchNorm statistics) are stacked outputs written back to each block;
-- the op is one tape node whose backward is JAX's VJP of the whole scan; each block's
-  parameter gradient is its slice of the stacked gradient, accumulated into its ``.grad``.
+- the op is one tape node whose backward is JAX's VJP of the whole scan (retraced under the
+  forward's ``auto_cast`` state); each block's parameter gradient is its slice of the stacked
+  gradient, accumulated into its ``.grad``. Options: ``remat`` (``jax.checkpoint`` of the
+  body), ``unroll`` (``lax.scan``'s).
 
 Where the scan cannot reproduce the unrolled loop before it runs (blocks differ, the block
 returns something other than one Tensor shaped like its input, writes its inputs or keeps a
