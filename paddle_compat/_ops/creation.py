@@ -220,15 +220,31 @@ def eye(num_rows: int, num_columns: int | None = None, dtype: DTypeLike | None =
     )
 
 
+@op("_assign", namespaces=(), method=None)
+def _assign(x: jax.Array) -> jax.Array:
+    return jnp.array(x)
+
+
 @op(
     "assign",
+    composite=True,
     tensor_modules=("attribute", "creation", "search"),
     extra_names=("clone",),
     method=None,
 )
-def assign(x: jax.Array, output: None = None) -> jax.Array:
-    """A copy of ``x`` (gradient flows through)."""
-    return jnp.array(x)
+def assign(x: Tensor, output: Tensor | None = None) -> Tensor:
+    """A copy of ``x`` (gradient flows through). A non-Tensor ``x`` keeps numpy's dtype
+    (Python floats are float64) and a scalar becomes shape [1]; ``output`` takes the copy's
+    value, shape, dtype and history and is returned."""
+    if not isinstance(x, Tensor):
+        a = np.array(x)
+        x = Tensor(a.reshape(1) if a.ndim == 0 else a)
+    out = _assign(x)
+    if output is None:
+        return out
+    from .._core.autograd import rebind_inplace
+
+    return rebind_inplace(output, out)
 
 
 @op("tril", inplace="tril_", aliases={"input": "x"})

@@ -271,3 +271,19 @@ def case_windows():
         expect_error(lambda: paddle.hann_window(-1)),
         expect_error(lambda: paddle.hann_window(3, dtype="int32")),
     ]
+
+
+def case_assign_inputs_and_output():
+    """assign: numpy's dtype for non-Tensor input (Python floats float64), scalars as [1];
+    ``output`` takes the copy's value, shape, dtype and gradient history and is returned."""
+    values = [[1.0, 2.0], [1, 2], 1.5, [True], np.array([1.0, 2.0]), np.float32(2), 3, (1.0,)]
+    copies = [paddle.assign(v) for v in values]
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    out = paddle.zeros([3], "int64")
+    returned = paddle.assign(x, out)
+    (out * 3).sum().backward()
+    return {
+        "copies": copies,
+        "output": [returned is out, out, x.grad],
+        "into_float": paddle.assign([5, 6], paddle.zeros([2])),
+    }
