@@ -8,10 +8,11 @@ let XLA drop the backward.
 
     .venv/bin/python benchmarks/bench_cnn.py [--nhwc]
 
-``--nhwc`` also times the twin in NHWC / HWIO layout (XLA:CPU's native convolution layout).
+``--nhwc`` also times the twin in NHWC / HWIO layout (the one XLA:CPU's convolution kernels take).
 Prints milliseconds per step, the ratios against Paddle and the JAX twin, the first-call
 (compile) times, the to_static / twin ratio of alternating rounds and the memory of the two
-compiled steps (``_timing.static_step_memory``); the last line is the JSON of the numbers.
+compiled steps (``_timing.static_step_memory``); the last line is the JSON of the numbers
+(with ``--nhwc``, of the NHWC twin's).
 """
 
 from __future__ import annotations
