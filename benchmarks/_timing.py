@@ -91,7 +91,7 @@ def paired_ratio(fn_a, fn_b, rounds: int = 5, n: int = 1) -> dict:
 def time_jax_sgd(
     loss, params, x, lr: float = 1e-3, state=None, against=None, rounds: int = 5, **timing
 ) -> dict:
-    """``{"first_ms", "ms", "bytes", "rss_bytes"}`` of a jitted step ``params -= lr *
+    """``{"first_ms", "ms", "cpu_ms"}`` and ``step_memory``'s keys of a jitted step ``params -= lr *
     grad(loss)(params, x)``: the hand-written JAX twin of a Paddle train step (the update keeps
     XLA from dropping the backward). The parameters are donated, as a to_static step donates the
     state it writes. With ``state`` (e.g. BatchNorm running statistics) ``loss(params, state, x)``
