@@ -46,10 +46,12 @@ class _Block:
         self.values: list = []
         self.diff: list[Tensor] = []
         self.host_rng: tuple = ()
+        self.amp = None
 
     def forward(self):
         """Run the block without autograd, recording the Tensors it reads."""
         self.host_rng = seams.host_rng_state()
+        self.amp = seams.amp_state()  # the recomputation casts as the forward did
         with seams.recording(host_random=True) as rec, seams.no_grad():
             out = self.function(*self.args, **self.kwargs)
         rng = {id(t) for t in seams.rng_state().values()}
@@ -78,12 +80,14 @@ class _Block:
         after = seams.host_rng_state()
         if self.preserve:  # eager draws replay the forward's host stream
             seams.set_host_rng_state(self.host_rng)
+        amp = seams.set_amp_state(self.amp)
         try:
             with seams.swap_in(self.state, values, leaves=self.diff, eager=True, host_random=True):
                 with seams.set_grad_enabled(grad):
                     out = self.function(*self.args, **self.kwargs)
                 yield out
         finally:
+            seams.set_amp_state(amp)
             if self.preserve:
                 seams.set_host_rng_state(after)
 

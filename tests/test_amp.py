@@ -187,6 +187,38 @@ def test_gradients_flow_back_in_the_parameters_dtype():
     assert lin.weight.grad.dtype == paddle.float32 and lin.bias.grad.dtype == paddle.float32
 
 
+def _compiled_linear(lin):
+    return paddle.jit.to_static(lambda x: lin(x))
+
+
+def _recomputed_linear(lin):
+    from paddle.distributed.fleet.utils import recompute
+
+    return lambda x: recompute(lin, x)
+
+
+@pytest.mark.parametrize(
+    "wrap", [_compiled_linear, _recomputed_linear], ids=["to_static", "recompute"]
+)
+def test_backward_outside_auto_cast_replays_the_forwards_casts(wrap):
+    # the node's backward re-runs the block after auto_cast has exited: it must cast as the
+    # forward did (it raised a VJP dtype mismatch), and give the plain eager gradient
+    paddle.seed(4)
+    lin = paddle.nn.Linear(16, 8)
+    x = paddle.rand([4, 16])
+    x.stop_gradient = False  # Paddle's recompute skips a block none of whose inputs need grad
+    grads = []
+    for fn in (lin, wrap(lin), wrap(lin)):
+        lin.clear_gradients()
+        with paddle.amp.auto_cast(level="O1", dtype="bfloat16"):
+            y = fn(x)
+        assert y.dtype == paddle.bfloat16
+        y.astype("float32").sum().backward()
+        grads.append(lin.weight.grad.numpy())
+    np.testing.assert_array_equal(grads[1], grads[0])
+    np.testing.assert_array_equal(grads[2], grads[0])
+
+
 # Paddle functionals that are not in its lists themselves but always end in a black-listed op
 # (seen in Paddle's AMP log, GLOG_v=6): on a GPU they return float32 at O1, so they are black
 COMPOSED_BLACK = {

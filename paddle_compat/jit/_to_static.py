@@ -286,9 +286,14 @@ class StaticFunction:
             return
         n = entry.n_state
         pure = entry.pure
+        amp = amp_state.current()  # backward retraces f, maybe outside auto_cast: same casts
 
         def f(*xs):
-            return pure(list(xs[:n]), list(xs[n:]))[0]
+            prev = amp_state.set_current(amp)
+            try:
+                return pure(list(xs[:n]), list(xs[n:]))[0]
+            finally:
+                amp_state.set_current(prev)
 
         diff = [t for t in ret_tensors if not t.stop_gradient]
         for t in diff:
