@@ -101,7 +101,7 @@ def _window_table(spatial, windows):
 def _gather_max(x, table, out_sizes):
     """x [N, C, *spatial] -> (max, flat argmax index) per window of ``table``."""
     n, c = x.shape[:2]
-    flat = x.reshape(n, c, -1)
+    flat = x.reshape(n, c, math.prod(x.shape[2:]))  # not -1: an empty batch has no size to infer
     neg = jnp.full((n, c, 1), jnp.finfo(x.dtype).min, x.dtype)
     patches = jnp.take(jnp.concatenate([flat, neg], axis=-1), table, axis=-1)
     arg = jnp.argmax(patches, axis=-1)
