@@ -204,3 +204,35 @@ def test_new_static_argument_discovers_its_own_state():
         return [float(step(x, u)) for u in (False, True, False, True, True)]
 
     assert run(True) == pytest.approx(run(False), rel=1e-6)
+
+
+def test_backward_reuses_the_forwards_residuals():
+    # traced ops record JAX's pullback from their forward: the compiled LSTM step holds one
+    # scan forward and one backward (the VJP used to run the forward scan a second time)
+    import re
+
+    paddle.seed(0)
+    lstm = paddle.nn.LSTM(4, 8)
+    opt = paddle.optimizer.SGD(parameters=lstm.parameters())
+    x = paddle.rand([2, 5, 4])
+
+    @paddle.jit.to_static
+    def step(x):
+        loss = lstm(x)[0].mean()
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+
+    losses = [float(step(x)) for _ in range(3)]
+    entry = [e for es in step._cache.values() for e in es if e.compiled][-1]
+    vals = [t._value for t in entry.alive_state()]
+    don = set(entry.donated)
+    args = (
+        ([vals[i] for i in entry.donated], [v for i, v in enumerate(vals) if i not in don])
+        if don
+        else (vals,)
+    )
+    text = entry.compiled.lower(*args, [x._value]).as_text()
+    assert len(re.findall(r"stablehlo.while", text)) == 2
+    assert losses[0] > losses[1] > losses[2]

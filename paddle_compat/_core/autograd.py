@@ -97,6 +97,7 @@ class Node:
         "out_mask",
         "out_refs",
         "custom",
+        "pullback",
         "__weakref__",
     )
 
@@ -109,6 +110,7 @@ class Node:
             out_refs,
         )
         self.custom = custom
+        self.pullback = None  # under a trace: JAX's pullback from the forward (no recompute)
 
     @property
     def name(self) -> str:
@@ -183,6 +185,8 @@ def _vjp_fn(node: Node):
 def _apply_vjp(node: Node, cts, create_graph: bool):
     if node.custom is not None:  # Python backward (PyLayer, placement changes): real arrays
         return node.custom([deferred.resolve(c) for c in cts], create_graph)
+    if node.pullback is not None and not create_graph:  # traced: reuse the forward's residuals
+        return list(node.pullback([c._val if isinstance(c, Tensor) else c for c in cts]))
     raw, flat = _vjp_fn(node)
     if not create_graph:
         arrays = [c._val if isinstance(c, Tensor) else c for c in cts]
