@@ -18,8 +18,8 @@ equal to nan, infinities exact).
 Each example runs in a long-lived worker process (one per framework) with a fresh namespace,
 stdout captured, in a temp working directory, after the same reset on both sides: dynamic
 mode, grad enabled, to_static enabled, global flags and warning filters restored, float32
-default dtype, CPU, default print options, and ``paddle.seed`` / numpy / ``random`` seeded
-with 2023, so seeded and unseeded random
+default dtype, CPU, default print options, fresh layer and parameter name counters, and
+``paddle.seed`` / numpy / ``random`` seeded with 2023, so seeded and unseeded random
 examples are comparable (paddle-compat reproduces Paddle's CPU random stream). A worker is
 replaced after a crash, a timeout, an example that leaves static mode on, or every 100
 examples. Examples marked ``+REQUIRES(env:GPU|XPU|DISTRIBUTED|...)`` or ``+SKIP`` are left out.
@@ -182,6 +182,7 @@ def worker(fd: int) -> None:
         paddle.seed(SEED)
         np.random.seed(SEED)
         random.seed(SEED)
+        _reset_name_counters()
         buf = io.StringIO()
         status, error = "ok", ""
         sys.stdin = io.StringIO()  # an example never reads the request pipe
@@ -206,6 +207,27 @@ def worker(fd: int) -> None:
         answers.write(json.dumps({"status": status, "out": buf.getvalue(), "error": error,
                                   "dynamic": dynamic}) + "\n")  # fmt: skip
         answers.flush()
+
+
+def _reset_name_counters() -> None:
+    """Fresh layer and parameter name counters (``linear_0``, ``linear_0.w_0``) and used
+    parameter names, so names and ``paddle.summary``'s ``Linear-1`` do not depend on the
+    examples run before in the worker.
+    Paddle's C++ counter of eager tensor names is not reset on either side."""
+    try:
+        from paddle.base import unique_name  # real Paddle
+    except ImportError:  # paddle-compat
+        from paddle_compat._core import tensor
+        from paddle_compat.framework import _param_attr
+
+        _param_attr._used_names.clear()  # Paddle's switch() forgets the used names too
+
+        kept = tensor._name_counters.get("generated_tensor")
+        tensor._name_counters.clear()
+        if kept is not None:
+            tensor._name_counters["generated_tensor"] = kept
+        return
+    unique_name.switch()
 
 
 def _flag_names(paddle) -> list[str]:
