@@ -148,6 +148,34 @@ def record(key, f, inputs, arrays, mask, out_tensors, custom=None) -> Node | Non
     return node
 
 
+def diff_mask(inputs, arrays) -> tuple:
+    """Which inputs of an op its node differentiates: Tensors that need grad, inexact dtype."""
+    return tuple(
+        isinstance(x, Tensor) and not x.stop_gradient and is_inexact_np(a.dtype)
+        for x, a in zip(inputs, arrays)
+    )
+
+
+def forward_with_pullback(fn, inputs, arrays):
+    """``(out, pullback)`` of ``fn(*arrays)`` over its differentiable inputs: under a trace the
+    backward then reuses the forward's residuals instead of running the forward again inside
+    the VJP (XLA cannot merge two copies of a loop). ``pullback(cts)`` takes cotangents of the
+    inexact outputs, as ``_vjp_fn``'s function does."""
+    diff_idx = [i for i, m in enumerate(diff_mask(inputs, arrays)) if m]
+    tree = []
+
+    def g(*d):
+        full = list(arrays)
+        for i, v in zip(diff_idx, d):
+            full[i] = v
+        leaves, treedef = jax.tree_util.tree_flatten(fn(*full))
+        tree.append(treedef)
+        return [o for o in leaves if is_inexact_np(o.dtype)], leaves
+
+    _, pullback, leaves = jax.vjp(g, *[arrays[i] for i in diff_idx], has_aux=True)
+    return jax.tree_util.tree_unflatten(tree[0], leaves), pullback
+
+
 _VJPS: dict = {}
 
 

@@ -703,7 +703,7 @@ def run_kernel(key, make_f, inputs, differentiable=True):
         pullback = None
         if recorded is None:
             if trace_state._ctx is not None and differentiable and _traced_grad(inputs, arrays):
-                out, pullback = _forward_with_pullback(jitted, inputs, arrays)
+                out, pullback = autograd.forward_with_pullback(jitted, inputs, arrays)
             else:
                 out = jitted(*arrays)
     except TypeError as e:
@@ -725,7 +725,7 @@ def run_kernel(key, make_f, inputs, differentiable=True):
         out_leaves, out_tree = jax.tree_util.tree_flatten(out)
     out_tensors = [Tensor(a) for a in out_leaves]
     if differentiable and autograd._grad_enabled and _any_needs_grad(inputs):
-        mask = _diff_mask(inputs, arrays)
+        mask = autograd.diff_mask(inputs, arrays)
         if any(mask):
             node = autograd.record(key, f, inputs, arrays, mask, out_tensors)
             if node is not None:
@@ -737,41 +737,14 @@ def run_kernel(key, make_f, inputs, differentiable=True):
     return jax.tree_util.tree_unflatten(out_tree, out_tensors)
 
 
-def _diff_mask(inputs, arrays) -> tuple:
-    return tuple(
-        isinstance(x, Tensor) and not x.stop_gradient and _dt.is_inexact_np(a.dtype)
-        for x, a in zip(inputs, arrays)
-    )
-
-
 def _traced_grad(inputs, arrays) -> bool:
     """Will this traced op record a node? (then its forward also gives JAX's pullback)"""
     return (
         autograd._grad_enabled
         and _any_needs_grad(inputs)
         and any(isinstance(a, jax.core.Tracer) for a in arrays)
-        and any(_diff_mask(inputs, arrays))
+        and any(autograd.diff_mask(inputs, arrays))
     )
-
-
-def _forward_with_pullback(jitted, inputs, arrays):
-    """``(out, pullback)`` of the op over its differentiable inputs: under a trace the backward
-    then reuses the forward's residuals instead of running the forward again inside the VJP
-    (XLA cannot merge two copies of a loop). ``pullback(cts)`` takes cotangents of the inexact
-    outputs, as ``autograd._vjp_fn`` does."""
-    diff_idx = [i for i, m in enumerate(_diff_mask(inputs, arrays)) if m]
-    tree = []
-
-    def g(*d):
-        full = list(arrays)
-        for i, v in zip(diff_idx, d):
-            full[i] = v
-        leaves, treedef = jax.tree_util.tree_flatten(jitted(*full))
-        tree.append(treedef)
-        return [o for o in leaves if _dt.is_inexact_np(o.dtype)], leaves
-
-    _, pullback, leaves = jax.vjp(g, *[arrays[i] for i in diff_idx], has_aux=True)
-    return jax.tree_util.tree_unflatten(tree[0], leaves), pullback
 
 
 def _any_needs_grad(inputs) -> bool:
