@@ -6,6 +6,8 @@ train-step benchmark."""
 from __future__ import annotations
 
 import functools
+import json
+import sys
 import time
 
 
@@ -192,6 +194,30 @@ def static_step_memory(static, *tensors, steps: int = 3) -> dict:
         "static_bytes_parts": out["bytes_parts"],
         "static_rss_bytes": out["rss_bytes"],
     }
+
+
+def run_inner_paddle(run_paddle) -> bool:
+    """Under real Paddle (``--inner``: the run ``paddle_side`` starts in the side venv): print
+    ``run_paddle(paddle)`` as JSON on the CPU and return True; else False."""
+    if "--inner" not in sys.argv:
+        return False
+    import paddle
+
+    paddle.set_device("cpu")
+    print(json.dumps(run_paddle(paddle)))
+    return True
+
+
+def time_static_step(static, **timing) -> dict:
+    """A ``to_static`` step's times (the eager recording call, the compiling call, steady wall
+    and CPU ms; ``timing`` as for ``first_and_steady_ms``) and its compiled memory."""
+    record_ms = timed_ms(static)  # the eager recording call
+    first, steady, cpu = first_and_steady_ms(static, **timing)
+    out = dict(
+        static_record_ms=record_ms, static_compile_ms=first, static_ms=steady, static_cpu_ms=cpu
+    )
+    out.update(static_step_memory(static))
+    return out
 
 
 def report_train_step(title: str, ours: dict, ref: dict, twin: dict, twin_name: str) -> None:

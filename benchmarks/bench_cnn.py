@@ -27,9 +27,9 @@ from _timing import (  # noqa: E402
     first_and_steady_ms,
     paddle_side,
     report_train_step,
-    static_step_memory,
+    run_inner_paddle,
     time_jax_sgd,
-    timed_ms,
+    time_static_step,
 )
 
 BATCH, SIZE, CLASSES = 8, 64, 1000
@@ -160,22 +160,13 @@ def _jax_twin(nhwc: bool = False, against=None) -> dict:
 
 
 def main() -> None:
-    if "--inner" in sys.argv:  # under real Paddle
-        import paddle
-
-        paddle.set_device("cpu")
-        print(json.dumps(_run_paddle(paddle)))
+    if run_inner_paddle(_run_paddle):
         return
     import paddle_compat as paddle
 
     ours = _run_paddle(paddle)
     static = paddle.jit.to_static(_paddle_step(paddle, *_setup(paddle)))
-    record_ms = timed_ms(static)  # the eager recording call
-    first, steady, cpu = _time_step(static)
-    ours.update(
-        static_record_ms=record_ms, static_compile_ms=first, static_ms=steady, static_cpu_ms=cpu
-    )
-    ours.update(static_step_memory(static))
+    ours.update(time_static_step(static, n=3, repeats=3, warmup=1))
     twin = _jax_twin(against=static)
     ref = paddle_side(__file__)
     title = (

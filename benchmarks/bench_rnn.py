@@ -13,7 +13,6 @@ compiled steps (``_timing.static_step_memory``); the last line is the JSON of th
 
 from __future__ import annotations
 
-import json
 import sys
 
 import numpy as np
@@ -23,9 +22,9 @@ from _timing import (  # noqa: E402
     first_and_steady_ms,
     paddle_side,
     report_train_step,
-    static_step_memory,
+    run_inner_paddle,
     time_jax_sgd,
-    timed_ms,
+    time_static_step,
 )
 
 BATCH, STEPS, IN, HIDDEN, LAYERS = 16, 32, 64, 128, 2
@@ -94,11 +93,7 @@ def _jax_twin(against=None) -> dict:
 
 
 def main() -> None:
-    if "--inner" in sys.argv:  # under real Paddle
-        import paddle
-
-        paddle.set_device("cpu")
-        print(json.dumps(_run_paddle(paddle)))
+    if run_inner_paddle(_run_paddle):
         return
     import paddle_compat as paddle
 
@@ -107,12 +102,7 @@ def main() -> None:
     model = paddle.nn.LSTM(IN, HIDDEN, num_layers=LAYERS)
     x = paddle.to_tensor(_data())
     static = paddle.jit.to_static(_paddle_step(paddle, model, x))
-    record_ms = timed_ms(static)  # the eager recording call
-    first, steady, cpu = first_and_steady_ms(static)
-    ours.update(
-        static_record_ms=record_ms, static_compile_ms=first, static_ms=steady, static_cpu_ms=cpu
-    )
-    ours.update(static_step_memory(static))
+    ours.update(time_static_step(static))
     twin = _jax_twin(against=static)
     ref = paddle_side(__file__)
     title = f"2-layer LSTM train step (fwd+bwd+SGD), batch {BATCH}, {STEPS} steps, {IN} -> {HIDDEN}"
