@@ -558,3 +558,27 @@ def case_label_dtypes():
             (lambda: F.label_smooth(t([[0.0, 1.0]], "float64")),),
         ]
     )
+
+
+def case_one_element_padding_list():
+    """A 1-element padding list is the padding of a 1-D op only (Paddle's ValueError)."""
+    x, w = paddle.ones([1, 2, 5, 5]), paddle.ones([3, 2, 3, 3])
+    x1, w1 = paddle.ones([1, 2, 5]), paddle.ones([3, 2, 3])
+    return _table(
+        [
+            (lambda: F.conv2d(x, w, padding=[1]), "padding", "[1]"),
+            (lambda: F.conv2d(x, w, padding=(1,)), "padding"),
+            (
+                lambda: F.conv3d(
+                    paddle.ones([1, 2, 5, 5, 5]), paddle.ones([3, 2, 3, 3, 3]), padding=[1]
+                ),
+                "padding",
+            ),  # fmt: skip
+            (lambda: F.conv2d_transpose(x, paddle.ones([2, 3, 3, 3]), padding=[1]), "padding"),
+            (lambda: F.max_pool2d(x, 2, padding=[1]), "padding", "[1]"),
+            (lambda: F.avg_pool2d(x, 2, padding=[1]), "padding"),
+            (lambda: F.lp_pool2d(x, 2, 2, padding=[1]), "padding"),
+            (lambda: F.conv1d(x1, w1, padding=[1]),),
+            (lambda: F.max_pool1d(x1, 2, padding=[1]),),
+        ]
+    )

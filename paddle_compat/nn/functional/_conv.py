@@ -113,8 +113,6 @@ def parse_padding(padding, nsp: int, cl: bool):
         return tuple((p, p) for p in padding)
     if len(padding) == 2 * nsp:
         return tuple((padding[2 * i], padding[2 * i + 1]) for i in range(nsp))
-    if len(padding) == 1:
-        return ((padding[0], padding[0]),) * nsp
     raise ValueError(f"In valid padding: {padding} (for a {nsp}-D spatial input)")
 
 
