@@ -156,12 +156,12 @@ def diff_mask(inputs, arrays) -> tuple:
     )
 
 
-def forward_with_pullback(fn, inputs, arrays):
-    """``(out, pullback)`` of ``fn(*arrays)`` over its differentiable inputs: under a trace the
+def forward_with_pullback(fn, arrays, mask):
+    """``(out, pullback)`` of ``fn(*arrays)`` over the inputs ``mask`` marks: under a trace the
     backward then reuses the forward's residuals instead of running the forward again inside
     the VJP (XLA cannot merge two copies of a loop). ``pullback(cts)`` takes cotangents of the
     inexact outputs, as ``_vjp_fn``'s function does."""
-    diff_idx = [i for i, m in enumerate(diff_mask(inputs, arrays)) if m]
+    diff_idx = [i for i, m in enumerate(mask) if m]
     tree = []
 
     def g(*d):

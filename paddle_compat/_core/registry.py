@@ -700,10 +700,16 @@ def run_kernel(key, make_f, inputs, differentiable=True):
                 arrays = [deferred.resolve(a) for a in arrays]
         else:  # eager: no trace to tell about the inputs read
             arrays = [x._value if isinstance(x, Tensor) else deferred.resolve(x) for x in inputs]
+        mask = None  # which inputs the node differentiates, when the op records one
+        if differentiable and autograd._grad_enabled and _any_needs_grad(inputs):
+            mask = autograd.diff_mask(inputs, arrays)
+            mask = mask if any(mask) else None
         pullback = None
         if recorded is None:
-            if trace_state._ctx is not None and differentiable and _traced_grad(inputs, arrays):
-                out, pullback = autograd.forward_with_pullback(jitted, inputs, arrays)
+            traced = trace_state._ctx is not None and mask is not None
+            if traced and any(isinstance(a, jax.core.Tracer) for a in arrays):
+                # traced: the backward reuses this forward's residuals (JAX's pullback)
+                out, pullback = autograd.forward_with_pullback(jitted, arrays, mask)
             else:
                 out = jitted(*arrays)
     except TypeError as e:
@@ -724,27 +730,15 @@ def run_kernel(key, make_f, inputs, differentiable=True):
     else:
         out_leaves, out_tree = jax.tree_util.tree_flatten(out)
     out_tensors = [Tensor(a) for a in out_leaves]
-    if differentiable and autograd._grad_enabled and _any_needs_grad(inputs):
-        mask = autograd.diff_mask(inputs, arrays)
-        if any(mask):
-            node = autograd.record(key, f, inputs, arrays, mask, out_tensors)
-            if node is not None:
-                node.pullback = pullback
-            for t in out_tensors:  # Paddle: every output of a differentiable op, ints too
-                t.stop_gradient = False
+    if mask is not None:
+        node = autograd.record(key, f, inputs, arrays, mask, out_tensors)
+        if node is not None:
+            node.pullback = pullback
+        for t in out_tensors:  # Paddle: every output of a differentiable op, ints too
+            t.stop_gradient = False
     if out_tree is None:
         return out_tensors[0]
     return jax.tree_util.tree_unflatten(out_tree, out_tensors)
-
-
-def _traced_grad(inputs, arrays) -> bool:
-    """Will this traced op record a node? (then its forward also gives JAX's pullback)"""
-    return (
-        autograd._grad_enabled
-        and _any_needs_grad(inputs)
-        and any(isinstance(a, jax.core.Tracer) for a in arrays)
-        and any(autograd.diff_mask(inputs, arrays))
-    )
 
 
 def _any_needs_grad(inputs) -> bool:
