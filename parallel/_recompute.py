@@ -80,14 +80,15 @@ class _Block:
         after = seams.host_rng_state()
         if self.preserve:  # eager draws replay the forward's host stream
             seams.set_host_rng_state(self.host_rng)
-        amp = seams.set_amp_state(self.amp)
         try:
-            with seams.swap_in(self.state, values, leaves=self.diff, eager=True, host_random=True):
+            with (
+                seams.using_amp_state(self.amp),
+                seams.swap_in(self.state, values, leaves=self.diff, eager=True, host_random=True),
+            ):
                 with seams.set_grad_enabled(grad):
                     out = self.function(*self.args, **self.kwargs)
                 yield out
         finally:
-            seams.set_amp_state(amp)
             if self.preserve:
                 seams.set_host_rng_state(after)
 

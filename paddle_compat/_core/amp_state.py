@@ -17,6 +17,7 @@ The lists name ops as Paddle's AMP does (its legacy "fluid" names: ``elementwise
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from dataclasses import dataclass
 
@@ -139,6 +140,17 @@ def set_current(state: AmpState | None) -> AmpState | None:
     old = _local.state
     _local.state = state
     return old
+
+
+@contextlib.contextmanager
+def using(state: AmpState | None):
+    """Run a block under ``state``, then restore the previous one (a node re-run at backward
+    time, maybe outside ``auto_cast``, replays the casts of its forward)."""
+    prev = set_current(state)
+    try:
+        yield
+    finally:
+        set_current(prev)
 
 
 def cache_key():

@@ -9,8 +9,8 @@ private to ``paddle_compat``; an outer package that needs more asks for a new se
   an eager op with autograd).
 - Autograd: ``record`` (a tape node), ``run_backward``, ``no_grad``, ``is_grad_enabled``,
   ``set_grad_enabled``.
-- AMP: ``amp_state`` / ``set_amp_state`` (the ``auto_cast`` state in effect; a block re-run at
-  backward time, outside ``auto_cast``, sets the forward's).
+- AMP: ``amp_state`` (the ``auto_cast`` state in effect) and ``using_amp_state`` (a block
+  re-run at backward time, maybe outside ``auto_cast``, runs under its forward's).
 - Tracing: ``is_tracer``, ``check_concrete``, ``TraceContext``/``current_trace``/
   ``set_current_trace``.
 - Dtypes and RNG: ``to_dtype``, ``is_inexact_np``, ``next_key``, ``host_rng_state`` /
@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from .. import _export as saved_model
 from .amp_state import current as amp_state
-from .amp_state import set_current as set_amp_state
+from .amp_state import using as using_amp_state
 from .autograd import is_grad_enabled, no_grad, record, run_backward, set_grad_enabled
 from .dist_attr import (
     Partial,
@@ -80,7 +80,7 @@ def sharding_of(t: Tensor):
 
 __all__ = [
     "amp_state",
-    "set_amp_state",
+    "using_amp_state",
     "Parameter",
     "Partial",
     "Placement",

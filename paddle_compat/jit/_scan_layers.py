@@ -454,13 +454,10 @@ def _scan_fn(plan, n, call, holder, arg_tensors, reads, carries, st0, written):
 
         if plan.remat:
             body = jax.checkpoint(body)
-        prev = amp_state.set_current(amp)
-        try:
+        with amp_state.using(amp):
             (_, c_fin), (ys, s_new) = jax.lax.scan(
                 body, (x, cv), stacked, length=n, unroll=plan.unroll
             )
-        finally:
-            amp_state.set_current(prev)
         outs = [ys[i] for i in range(n)] + list(c_fin)
         outs += [s_new[m][i] for i in range(n) for m in range(len(written))]
         return outs

@@ -289,11 +289,8 @@ class StaticFunction:
         amp = amp_state.current()  # backward retraces f, maybe outside auto_cast: same casts
 
         def f(*xs):
-            prev = amp_state.set_current(amp)
-            try:
+            with amp_state.using(amp):
                 return pure(list(xs[:n]), list(xs[n:]))[0]
-            finally:
-                amp_state.set_current(prev)
 
         diff = [t for t in ret_tensors if not t.stop_gradient]
         for t in diff:
