@@ -9,6 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import dtype as _dt
+from .._core.autograd import rebind_inplace
 from .._core.dtype import DTypeLike
 from .._core.place import Place, put, to_jax_device
 from .._core.registry import op
@@ -240,11 +241,7 @@ def assign(x: Tensor, output: Tensor | None = None) -> Tensor:
         a = np.array(x)
         x = Tensor(a.reshape(1) if a.ndim == 0 else a)
     out = _assign(x)
-    if output is None:
-        return out
-    from .._core.autograd import rebind_inplace
-
-    return rebind_inplace(output, out)
+    return out if output is None else rebind_inplace(output, out)
 
 
 @op("tril", inplace="tril_", aliases={"input": "x"})
