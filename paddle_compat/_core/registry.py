@@ -10,6 +10,12 @@ per op, static arguments and input types), wraps the outputs in Tensors and reco
 The ``paddle.*`` namespace, Tensor methods and in-place variants are generated from
 ``REGISTRY`` in ``paddle_compat._ops._methods``.
 
+Paddle's ``name`` argument and the PyTorch-style keyword ``out`` are declared in the op
+function's signature where Paddle's signature has them (``def add(x, y, name=None, *,
+out=None)``): ``call_op`` accepts them by position or keyword, never passes them to the function,
+and writes the result into ``out`` (``_write_out``), so signatures equal Paddle's without every
+op handling them.
+
 ``composite=True`` marks an op written over Tensors with other ops (for data-dependent shapes
 computed on the host, e.g. ``nonzero``): it is called as-is and gets no autograd of its own.
 
@@ -34,6 +40,7 @@ from . import dtype as _dt
 from .tensor import Tensor
 
 _MISSING = inspect.Parameter.empty
+_RESERVED = ("name", "out")  # Paddle's name and out=: handled by call_op, never the function's
 _DEFAULT_ALIASES = {"input": "x", "other": "y"}
 _JAX_ARRAY = re.compile(r"\bjax\.Array\b")
 
@@ -87,7 +94,9 @@ class OpDef:
     dtype_error: type[Exception]
     amp: str  # AMP list: "white" (low precision), "black" (float32 at O1), "black_always"
     # (float32 at O1 and O2: Paddle's extra black list), "promote" (the widest input)
-    params: tuple[str, ...] = ()
+    params: tuple[str, ...] = ()  # the function's parameters (not name / out)
+    positional: tuple[str, ...] = ()  # positional binding order, name / out included
+    reserved: tuple[str, ...] = ()  # which of name / out the signature declares
     defaults: dict = field(default_factory=dict)
     required: tuple[str, ...] = ()
     varargs: str | None = None  # name of a *args parameter, if any
@@ -202,15 +211,23 @@ def op(
     def deco(fn):
         sig = inspect.signature(fn)
         varargs = next((k for k, p in sig.parameters.items() if p.kind == p.VAR_POSITIONAL), None)
-        params = tuple(k for k in sig.parameters if k != varargs)
-        n_positional = list(sig.parameters).index(varargs) if varargs else len(params)
+        reserved = tuple(k for k in _RESERVED if k in sig.parameters)
+        positional = tuple(
+            k
+            for k, p in sig.parameters.items()
+            if k != varargs and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        )
+        params = tuple(k for k in sig.parameters if k != varargs and k not in reserved)
+        n_positional = list(sig.parameters).index(varargs) if varargs else len(positional)
         defaults = {
             k: p.default
             for k, p in sig.parameters.items()
-            if p.default is not _MISSING and k != varargs
+            if p.default is not _MISSING and k != varargs and k not in reserved
         }
         required = tuple(
-            k for k, p in sig.parameters.items() if p.default is _MISSING and k != varargs
+            k
+            for k, p in sig.parameters.items()
+            if p.default is _MISSING and k != varargs and k not in reserved
         )
         if varargs:
             params = params + (varargs,)
@@ -237,6 +254,8 @@ def op(
             dtype_error=dtype_error,
             amp=amp,
             params=params,
+            positional=positional,
+            reserved=reserved,
             defaults=defaults,
             required=required,
             varargs=varargs,
@@ -276,7 +295,13 @@ def call_op(od: OpDef | str, *args, **kwargs):
                 od.check({**od.defaults, **dict(zip(od.tensors, args))})
             statics, types, treedef = fast
             return _run_flat(od, statics, types, treedef, *flat)
-    vals = _bind(od, args, kwargs)
+    vals, out = _bind(od, args, kwargs)
+    if out is not None:
+        return _write_out(od, _call_bound(od, vals), out)
+    return _call_bound(od, vals)
+
+
+def _call_bound(od: OpDef, vals: dict):
     if od.dtypes is not None:
         check_dtype(vals[od.tensors[0]], od.dtypes, od.kernel, od.dtype_error, od.tensors[0])
     if od.check is not None:
@@ -296,7 +321,9 @@ def _call_amp(od: OpDef, args, kwargs):
     """``call_op`` inside ``paddle.amp.auto_cast``: cast the op's floating Tensor inputs to
     the dtype the AMP state picks for it, then run the op (and any ops it is built from) with
     AMP off, as Paddle runs one kernel per op."""
-    vals = _bind(od, args, kwargs)
+    vals, out = _bind(od, args, kwargs)
+    if out is not None:
+        return _write_out(od, _call_amp(od, (), vals), out)
     if od.check is not None and not od.composite:  # a composite op checks in call_op
         od.check(vals)
     bias = None
@@ -358,20 +385,31 @@ def _has_tensor(v) -> bool:
     return isinstance(v, list | tuple) and any(_has_tensor(x) for x in v)
 
 
-def _bind(od: OpDef, args, kwargs) -> dict:
+def _bind(od: OpDef, args, kwargs) -> tuple[dict, object]:
+    """(the function's arguments, the ``out`` Tensor or None) of a call; ``name`` is dropped
+    (every op accepts it as a keyword, as nearly all of Paddle's do)."""
     if od.varargs is not None:
         n = od.n_positional
         args, rest = args[:n], args[n:]
         if rest:
             kwargs = {**kwargs, od.varargs: tuple(rest)}
-    if len(args) > len(od.params):
+    if len(args) > len(od.positional):
         raise TypeError(
-            f"{od.name}() takes {len(od.params)} positional arguments but {len(args)} were given"
+            f"{od.name}() takes {len(od.positional)} positional arguments but {len(args)} "
+            "were given"
         )
     vals = dict(od.defaults)
-    vals.update(zip(od.params, args))
+    out = None
+    for k, v in zip(od.positional, args):
+        if k in od.reserved:
+            out = v if k == "out" else out
+        else:
+            vals[k] = v
     for k, v in kwargs.items():
         if k not in od.defaults and k not in od.required:
+            if k == "out" and "out" in od.reserved:
+                out = v
+                continue
             k2 = od.aliases.get(k)
             if k2 is None or k2 not in vals and k2 not in od.required:
                 if k == "name":
@@ -382,7 +420,22 @@ def _bind(od: OpDef, args, kwargs) -> dict:
     if len(vals) < len(od.params):
         missing = [p for p in od.required if p not in vals]
         raise TypeError(f"{od.name}() missing required argument(s): {', '.join(missing)}")
-    return vals
+    return vals, out
+
+
+def _write_out(od: OpDef, result, out):
+    """Paddle's ``out=``: each ``out`` Tensor takes its result's value, dtype, shape and
+    autograd history (as an in-place op would); the result is returned."""
+    results = result if isinstance(result, tuple | list) else (result,)
+    outs = out if isinstance(out, tuple | list) else (out,)
+    if len(outs) != len(results) or not all(isinstance(t, Tensor) for t in outs):
+        raise TypeError(
+            f"{od.name}(): out must be a Tensor{'' if len(results) == 1 else ' tuple'} for its "
+            f"{len(results)} result(s), but received {type(out).__name__}"
+        )
+    for t, r in zip(outs, results):
+        autograd.rebind_inplace(t, r)
+    return result
 
 
 def check_dtype(x, allowed, kernel: str, error=RuntimeError, arg: str = "x") -> None:

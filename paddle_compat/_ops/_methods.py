@@ -83,7 +83,25 @@ def make_inplace(od: OpDef, name: str | None = None):
 
     inplace.__name__ = name
     inplace.__doc__ = f"In-place version of ``{od.name}``."
+    inplace.__wrapped__ = _InplaceSignature(od)
     return inplace
+
+
+class _InplaceSignature:
+    """Behind an in-place variant's ``__wrapped__``: ``inspect.signature`` shows the op's
+    public signature without ``out`` (as Paddle's in-place functions have none), computed on
+    first read."""
+
+    def __init__(self, od: OpDef):
+        self.od = od
+
+    def __call__(self, *args, **kwargs):
+        return call_op(self.od, *args, **kwargs)
+
+    @property
+    def __signature__(self):
+        sig = self.od.__signature__
+        return sig.replace(parameters=[p for n, p in sig.parameters.items() if n != "out"])
 
 
 def _method(od: OpDef, name: str):
@@ -92,6 +110,7 @@ def _method(od: OpDef, name: str):
 
     method.__name__ = name
     method.__doc__ = od.__doc__
+    method.__wrapped__ = od  # inspect.signature(paddle.Tensor.add) is the op's, as in Paddle
     return method
 
 

@@ -11,6 +11,7 @@ import numpy as np
 from .._core import dtype as _dt
 from .._core import runtime_checks
 from .._core.registry import op
+from .._core.tensor import Tensor
 
 
 def _float_in(x):
@@ -28,8 +29,24 @@ _ARITH = dict(promote_0d="keep_nd", **_BIN)  # a 0-D Tensor operand may mix kind
 
 
 @op("add", inplace="add_", **_ARITH)
-def add(x: jax.Array, y: jax.Array) -> jax.Array:
-    return jnp.add(x, y)
+def add(
+    x: jax.Array,
+    y: jax.Array,
+    name: str | None = None,
+    *,
+    alpha: float = 1,
+    out: Tensor | None = None,
+) -> jax.Array:
+    """``x + alpha * y`` (a float ``alpha`` on integer Tensors is Paddle's TypeError)."""
+    if alpha == 1:
+        return jnp.add(x, y)
+    if isinstance(alpha, float) and not _dt.is_inexact_np(y.dtype):
+        raise TypeError(
+            "(InvalidType) Type promotion only support calculations between floating-point "
+            "numbers and between complex and real numbers. But got different data type x: "
+            f"{_dt.to_dtype(x.dtype).name}, y: float32."
+        )
+    return jnp.add(x, y * jnp.asarray(alpha, y.dtype))
 
 
 @op(
