@@ -97,30 +97,39 @@ CASES = [
         "out: 'Tensor | None' = None) -> 'Tensor'",
     ),
     (paddle.exp, "(x: 'Tensor') -> 'Tensor'"),
-    (paddle.concat, "(x: 'Sequence[Tensor]', axis: 'int' = 0, out: 'None' = None) -> 'Tensor'"),
+    (
+        paddle.concat,
+        "(x: 'Sequence[Tensor]', axis: 'int' = 0, name: 'str | None' = None, *, "
+        "out: 'Tensor | None' = None) -> 'Tensor'",
+    ),
     (
         paddle.clip,
-        "(x: 'Tensor', min: 'Tensor | None' = None, max: 'Tensor | None' = None) -> 'Tensor'",
+        "(x: 'Tensor', min: 'Tensor | None' = None, max: 'Tensor | None' = None, "
+        "name: 'str | None' = None, *, out: 'Tensor | None' = None) -> 'Tensor'",
     ),
     (
         paddle.split,
-        "(x: 'Tensor', num_or_sections: 'int | Sequence[int]', axis: 'int' = 0) -> 'list[Tensor]'",
+        "(x: 'Tensor', num_or_sections: 'int | Sequence[int]', axis: 'int' = 0, "
+        "name: 'str | None' = None) -> 'list[Tensor]'",
     ),
     (
         paddle.sum,
         "(x: 'Tensor', axis: 'int | Sequence[int] | None' = None, "
-        "dtype: 'DTypeLike | None' = None, keepdim: 'bool' = False) -> 'Tensor'",
+        "dtype: 'DTypeLike | None' = None, keepdim: 'bool' = False, "
+        "name: 'str | None' = None, *, out: 'Tensor | None' = None) -> 'Tensor'",
     ),
     (paddle.einsum, "(equation: 'str', *operands: 'Tensor') -> 'Tensor'"),
     (
         paddle.topk,
         "(x: 'Tensor', k: 'int | Tensor', axis: 'int | None' = None, "  # composite
-        "largest: 'bool' = True, sorted: 'bool' = True, out: 'None' = None) "
+        "largest: 'bool' = True, sorted: 'bool' = True, name: 'str | None' = None, *, "
+        "out: 'Tensor | None' = None) "
         "-> 'tuple[Tensor, Tensor]'",
     ),
     (
         paddle.linalg.svd,
-        "(x: 'Tensor', full_matrices: 'bool' = False, out: 'None' = None) "
+        "(x: 'Tensor', full_matrices: 'bool' = False, name: 'str | None' = None, *, "
+        "out: 'Tensor | None' = None) "
         "-> 'tuple[Tensor, Tensor, Tensor]'",
     ),
     (paddle.nn.functional.relu, "(x: 'Tensor') -> 'Tensor'"),
@@ -146,7 +155,10 @@ def test_public_signature_reads_tensor(obj, expected):
 
 def test_help_shows_the_signature_and_docstring():
     text = pydoc.render_doc(paddle.concat, renderer=pydoc.plaintext)
-    assert "concat(x: 'Sequence[Tensor]', axis: 'int' = 0, out: 'None' = None) -> 'Tensor'" in text
+    assert (
+        "concat(x: 'Sequence[Tensor]', axis: 'int' = 0, name: 'str | None' = None, *, "
+        "out: 'Tensor | None' = None) -> 'Tensor'"
+    ) in text
     assert paddle.concat.__doc__.strip() in text
 
 

@@ -38,7 +38,7 @@ def shape(input: jax.Array) -> jax.Array:  # noqa: A002
 
 
 @op("is_empty", tensor_modules=("logic",), differentiable=False)
-def is_empty(x: jax.Array) -> jax.Array:
+def is_empty(x: jax.Array, name: str | None = None) -> jax.Array:
     """0-d bool Tensor: True when x has no elements."""
     return jnp.asarray(x.size == 0)
 
@@ -73,7 +73,7 @@ def _is_cplx(x) -> bool:
 
 
 @op("real")
-def real(x: jax.Array) -> jax.Array:
+def real(x: jax.Array, name: str | None = None) -> jax.Array:
     """Real part of a complex Tensor."""
     if not _is_cplx(x):
         raise _no_kernel("real", x)
@@ -81,7 +81,7 @@ def real(x: jax.Array) -> jax.Array:
 
 
 @op("imag")
-def imag(x: jax.Array) -> jax.Array:
+def imag(x: jax.Array, name: str | None = None) -> jax.Array:
     """Imaginary part of a complex Tensor."""
     if not _is_cplx(x):
         raise _no_kernel("imag", x)
@@ -89,13 +89,13 @@ def imag(x: jax.Array) -> jax.Array:
 
 
 @op("conj", tensor_modules=("math",))
-def conj(x: jax.Array) -> jax.Array:
+def conj(x: jax.Array, name: str | None = None) -> jax.Array:
     """Complex conjugate (real Tensors are returned unchanged)."""
     return jnp.conj(x) if _is_cplx(x) else x
 
 
 @op("angle", tensor_modules=("math",))
-def angle(x: jax.Array) -> jax.Array:
+def angle(x: jax.Array, name: str | None = None) -> jax.Array:
     """Argument of each element (0 or pi for real numbers)."""
     if not (_is_cplx(x) or jnp.issubdtype(x.dtype, jnp.floating)):
         raise _no_kernel("angle", x, "float32, float64, complex64, complex128")
@@ -115,14 +115,18 @@ def _pair(a, b, what, an, bn):
 
 
 @op("complex", tensor_modules=("creation",), tensors=("real", "imag"), method=None)
-def complex(real: jax.Array, imag: jax.Array) -> jax.Array:  # noqa: A001
+def complex(
+    real: jax.Array, imag: jax.Array, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:  # noqa: A001
     """Complex Tensor from real and imaginary parts (broadcast together)."""
     r, i = _pair(real, imag, "complex", "real", "imag")
     return jax_complex(r, i)
 
 
 @op("polar", tensor_modules=("creation",), tensors=("abs", "angle"))
-def polar(abs: jax.Array, angle: jax.Array) -> jax.Array:  # noqa: A002
+def polar(
+    abs: jax.Array, angle: jax.Array, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:  # noqa: A002
     """Complex Tensor abs * exp(i * angle)."""
     a, t = _pair(abs, angle, "polar", "abs", "angle")
     return jax_complex(a * jnp.cos(t), a * jnp.sin(t))
@@ -139,7 +143,7 @@ def jax_complex(r, i):
     method_aliases=("view_as_complex",),
     aliases={"input": "x"},
 )
-def as_complex(x: jax.Array) -> jax.Array:
+def as_complex(x: jax.Array, name: str | None = None) -> jax.Array:
     """[..., 2] real Tensor -> [...] complex Tensor (last dim = real, imaginary)."""
     if x.ndim == 0 or x.shape[-1] != 2:
         raise ValueError(
@@ -158,7 +162,7 @@ def as_complex(x: jax.Array) -> jax.Array:
     method_aliases=("view_as_real",),
     aliases={"input": "x"},
 )
-def as_real(x: jax.Array) -> jax.Array:
+def as_real(x: jax.Array, name: str | None = None) -> jax.Array:
     """[...] complex Tensor -> [..., 2] real Tensor."""
     if not _is_cplx(x):
         raise _no_kernel("as_real", x)

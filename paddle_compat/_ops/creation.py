@@ -206,7 +206,12 @@ def linspace(start: float, stop: float, num: int, dtype: DTypeLike | None = None
 
 @op("logspace", tensors=(), method=None)
 def logspace(
-    start: float, stop: float, num: int, base: float = 10.0, dtype: DTypeLike | None = None
+    start: float,
+    stop: float,
+    num: int,
+    base: float = 10.0,
+    dtype: DTypeLike | None = None,
+    name: str | None = None,
 ) -> jax.Array:
     dt = _dtype_or_default(dtype)
     return jnp.logspace(start, stop, int(num), base=base, dtype=np.float64).astype(dt)
@@ -245,17 +250,23 @@ def assign(x: Tensor, output: Tensor | None = None) -> Tensor:
 
 
 @op("tril", inplace="tril_", aliases={"input": "x"})
-def tril(x: jax.Array, diagonal: int = 0) -> jax.Array:
+def tril(
+    x: jax.Array, diagonal: int = 0, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:
     return jnp.tril(x, diagonal)
 
 
 @op("triu", inplace="triu_")
-def triu(x: jax.Array, diagonal: int = 0) -> jax.Array:
+def triu(
+    x: jax.Array, diagonal: int = 0, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:
     return jnp.triu(x, diagonal)
 
 
 @op("diag")
-def diag(x: jax.Array, offset: int = 0, padding_value: float = 0) -> jax.Array:
+def diag(
+    x: jax.Array, offset: int = 0, padding_value: float = 0, name: str | None = None
+) -> jax.Array:
     if x.ndim == 1 and padding_value != 0:
         n = x.shape[0] + abs(offset)
         base = jnp.full((n, n), padding_value, x.dtype)

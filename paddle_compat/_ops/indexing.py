@@ -558,6 +558,7 @@ def strided_slice(
     starts: Sequence[int] | Tensor,
     ends: Sequence[int] | Tensor,
     strides: Sequence[int] | Tensor,
+    name: str | None = None,
 ) -> Tensor:
     """Slice with steps along ``axes`` (Python slice semantics per axis)."""
     axes = _axis_index(x.ndim, _ints(axes, "strided_slice"), "strided_slice")

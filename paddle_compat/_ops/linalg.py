@@ -13,6 +13,7 @@ import jax.numpy as jnp
 from .._core import dtype as _dt
 from .._core.dtype import DTypeLike
 from .._core.registry import op
+from .._core.tensor import Tensor
 from .search import check_axis
 
 _BOTH = ("paddle", "paddle.linalg")
@@ -86,8 +87,9 @@ def norm(
     p: float | str | None = None,
     axis: int | Sequence[int] | None = None,
     keepdim: bool = False,
-    out: None = None,
+    out: Tensor | None = None,
     dtype: DTypeLike | None = None,
+    name: str | None = None,
 ) -> jax.Array:
     """Vector or matrix norm (Frobenius by default; a 2-axis ``axis`` selects a matrix norm)."""
     x = _cast(x, dtype)
@@ -129,7 +131,7 @@ def vector_norm(
     axis: int | Sequence[int] | None = None,
     keepdim: bool = False,
     dtype: DTypeLike | None = None,
-    out: None = None,
+    out: Tensor | None = None,
 ) -> jax.Array:
     """Vector p-norm over ``axis`` (all axes when None)."""
     if isinstance(p, str):
@@ -152,7 +154,7 @@ def matrix_norm(
 
 
 @op("dist", amp="black", tensors=("x", "y"), promote=("x", "y"))
-def dist(x: jax.Array, y: jax.Array, p: float = 2) -> jax.Array:
+def dist(x: jax.Array, y: jax.Array, p: float = 2, name: str | None = None) -> jax.Array:
     """p-norm of ``x - y`` (broadcast) over all entries."""
     try:
         shape = jnp.broadcast_shapes(x.shape, y.shape)
@@ -171,6 +173,7 @@ def cdist(
     y: jax.Array,
     p: float = 2.0,
     compute_mode: str = "use_mm_for_euclid_dist_if_necessary",
+    name: str | None = None,
 ) -> jax.Array:
     """Pairwise p-norm distances between the rows of x [..., P, M] and y [..., R, M]."""
     if x.ndim < 2 or y.ndim < 2:
@@ -186,7 +189,7 @@ def cdist(
 
 
 @op("cross", tensors=("x", "y"), promote=("x", "y"), namespaces=_BOTH)
-def cross(x: jax.Array, y: jax.Array, axis: int = 9) -> jax.Array:
+def cross(x: jax.Array, y: jax.Array, axis: int = 9, name: str | None = None) -> jax.Array:
     """Cross product of 3-vectors along ``axis`` (default: the first axis of size 3)."""
     if x.shape != y.shape:
         raise ValueError(
@@ -218,7 +221,9 @@ def t(x: jax.Array) -> jax.Array:
 
 
 @op("trace", tensor_modules=("math",))
-def trace(x: jax.Array, offset: int = 0, axis1: int = 0, axis2: int = 1) -> jax.Array:
+def trace(
+    x: jax.Array, offset: int = 0, axis1: int = 0, axis2: int = 1, name: str | None = None
+) -> jax.Array:
     """Sum of the diagonal (shifted by ``offset``) of the 2-D slices over axis1/axis2."""
     if x.ndim < 2:
         raise IndexError(
@@ -231,7 +236,7 @@ def trace(x: jax.Array, offset: int = 0, axis1: int = 0, axis2: int = 1) -> jax.
 
 
 @op("multi_dot", namespaces=_LINALG)
-def multi_dot(x: Sequence[jax.Array]) -> jax.Array:
+def multi_dot(x: Sequence[jax.Array], name: str | None = None) -> jax.Array:
     """Chained matrix product of a list of tensors (first/last may be 1-D vectors)."""
     if len(x) < 2:
         raise ValueError(
@@ -253,14 +258,14 @@ def multi_dot(x: Sequence[jax.Array]) -> jax.Array:
 
 
 @op("matrix_power", dtypes=FLOATS, namespaces=_LINALG)
-def matrix_power(x: jax.Array, n: int) -> jax.Array:
+def matrix_power(x: jax.Array, n: int, name: str | None = None) -> jax.Array:
     """x raised to the integer power n (negative n uses the inverse)."""
     check_square(x, "matrix_power")
     return jnp.linalg.matrix_power(x, int(n))
 
 
 @op("vecdot", tensors=("x", "y"), promote=("x", "y"), namespaces=_BOTH, method=None)
-def vecdot(x: jax.Array, y: jax.Array, axis: int = -1) -> jax.Array:
+def vecdot(x: jax.Array, y: jax.Array, axis: int = -1, name: str | None = None) -> jax.Array:
     """Dot product of vectors along ``axis`` (conjugating x), broadcast over other axes."""
     return jnp.sum(jnp.conj(x) * y, axis=axis)
 
@@ -272,6 +277,7 @@ def cov(
     ddof: bool = True,
     fweights: jax.Array | None = None,
     aweights: jax.Array | None = None,
+    name: str | None = None,
 ) -> jax.Array:
     """Covariance matrix of the variables in the rows (or columns) of ``x``."""
     if not _dt.is_inexact_np(x.dtype):
@@ -287,6 +293,6 @@ def cov(
 
 
 @op("corrcoef", namespaces=_LINALG)
-def corrcoef(x: jax.Array, rowvar: bool = True) -> jax.Array:
+def corrcoef(x: jax.Array, rowvar: bool = True, name: str | None = None) -> jax.Array:
     """Pearson correlation coefficients of the rows (or columns) of ``x``."""
     return jnp.clip(jnp.corrcoef(x, rowvar=rowvar), -1, 1).astype(x.dtype)

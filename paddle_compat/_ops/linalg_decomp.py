@@ -43,14 +43,14 @@ def _hermitian_from(x, lower: bool):
 
 # -- determinants and inverses -----------------------------------------------------------------
 @op("det", dtypes=FLOATS, kernel="determinant", namespaces=_LINALG, method=None)
-def det(x: jax.Array) -> jax.Array:
+def det(x: jax.Array, name: str | None = None) -> jax.Array:
     """Determinant of (batches of) square matrices."""
     check_square(x, "det")
     return jnp.linalg.det(x)
 
 
 @op("slogdet", dtypes=FLOATS, namespaces=_LINALG)
-def slogdet(x: jax.Array) -> jax.Array:
+def slogdet(x: jax.Array, name: str | None = None) -> jax.Array:
     """[sign, log|det|] stacked on a new leading axis of size 2."""
     check_square(x, "slogdet")
     sign, logabs = jnp.linalg.slogdet(x)
@@ -68,7 +68,7 @@ def _inv(x):
 
 
 @op("inv", composite=True, namespaces=_LINALG, method=None)
-def inv(x: Tensor) -> Tensor:
+def inv(x: Tensor, name: str | None = None) -> Tensor:
     """Inverse of (batches of) square matrices; raises on a singular matrix."""
     return _finite_or_raise(_inv(x), "Input is not invertible.")
 
@@ -80,7 +80,9 @@ def inverse(x: Tensor) -> Tensor:
 
 
 @op("pinv", dtypes=FLOATS, namespaces=_LINALG)
-def pinv(x: jax.Array, rcond: float = 1e-15, hermitian: bool = False) -> jax.Array:
+def pinv(
+    x: jax.Array, rcond: float = 1e-15, hermitian: bool = False, name: str | None = None
+) -> jax.Array:
     """Moore-Penrose pseudo-inverse (singular values below rcond * max are dropped)."""
     return jnp.linalg.pinv(x, rtol=float(rcond), hermitian=bool(hermitian))
 
@@ -113,7 +115,9 @@ def _solve(x, y, left):
 
 
 @op("solve", tensors=("x", "y"), composite=True, namespaces=_LINALG)
-def solve(x: Tensor, y: Tensor, left: bool = True, out: None = None) -> Tensor:
+def solve(
+    x: Tensor, y: Tensor, left: bool = True, name: str | None = None, *, out: Tensor | None = None
+) -> Tensor:
     """Solve x @ out = y (or out @ x = y when ``left`` is False)."""
     return _finite_or_raise(_solve(x, y, bool(left)), "Input is not invertible.")
 
@@ -132,6 +136,7 @@ def triangular_solve(
     upper: bool = True,
     transpose: bool = False,
     unitriangular: bool = False,
+    name: str | None = None,
 ) -> jax.Array:
     """Solve x @ out = y for a triangular ``x`` (batched, broadcast)."""
     if y.ndim < 2:
@@ -163,7 +168,7 @@ def _cholesky(x, upper):
 
 
 @op("cholesky", composite=True, namespaces=_BOTH)
-def cholesky(x: Tensor, upper: bool = False) -> Tensor:
+def cholesky(x: Tensor, upper: bool = False, name: str | None = None) -> Tensor:
     """Cholesky factor (lower, or upper if ``upper``) of Hermitian positive-definite matrices."""
     return _finite_or_raise(
         _cholesky(x, bool(upper)),
@@ -173,7 +178,9 @@ def cholesky(x: Tensor, upper: bool = False) -> Tensor:
 
 
 @op("cholesky_solve", tensors=("x", "y"), promote=("x", "y"), namespaces=_LINALG)
-def cholesky_solve(x: jax.Array, y: jax.Array, upper: bool = False) -> jax.Array:
+def cholesky_solve(
+    x: jax.Array, y: jax.Array, upper: bool = False, name: str | None = None
+) -> jax.Array:
     """Solve A @ out = x given the Cholesky factor ``y`` of A."""
     low = jnp.conj(_mT(y)) if upper else y
     batch = jnp.broadcast_shapes(x.shape[:-2], y.shape[:-2])
@@ -186,7 +193,7 @@ def cholesky_solve(x: jax.Array, y: jax.Array, upper: bool = False) -> jax.Array
 
 
 @op("cholesky_inverse", namespaces=_LINALG)
-def cholesky_inverse(x: jax.Array, upper: bool = False) -> jax.Array:
+def cholesky_inverse(x: jax.Array, upper: bool = False, name: str | None = None) -> jax.Array:
     """Inverse of A given its Cholesky factor ``x``."""
     low = jnp.conj(_mT(x)) if upper else x
     a = low @ jnp.conj(_mT(low))
@@ -195,7 +202,9 @@ def cholesky_inverse(x: jax.Array, upper: bool = False) -> jax.Array:
 
 # -- decompositions ----------------------------------------------------------------------------
 @op("qr", dtypes=FLOATS, namespaces=_LINALG)
-def qr(x: jax.Array, mode: str = "reduced") -> jax.Array | tuple[jax.Array, jax.Array]:
+def qr(
+    x: jax.Array, mode: str = "reduced", name: str | None = None
+) -> jax.Array | tuple[jax.Array, jax.Array]:
     """QR decomposition: (Q, R), or only R when mode='r'."""
     if mode not in ("reduced", "complete", "r"):
         raise ValueError(f"qr: mode must be 'reduced', 'complete' or 'r', got {mode!r}")
@@ -207,7 +216,7 @@ def qr(x: jax.Array, mode: str = "reduced") -> jax.Array | tuple[jax.Array, jax.
 
 @op("svd", dtypes=FLOATS, namespaces=_LINALG, method=None)
 def svd(
-    x: jax.Array, full_matrices: bool = False, out: None = None
+    x: jax.Array, full_matrices: bool = False, name: str | None = None, *, out: Tensor | None = None
 ) -> tuple[jax.Array, jax.Array, jax.Array]:
     """Singular value decomposition: (U, S, VH) with x = U @ diag(S) @ VH."""
     u, s, vh = jnp.linalg.svd(x, full_matrices=bool(full_matrices))
@@ -215,7 +224,7 @@ def svd(
 
 
 @op("svdvals", dtypes=FLOATS, kernel="svd", namespaces=_LINALG, method=None)
-def svdvals(x: jax.Array) -> jax.Array:
+def svdvals(x: jax.Array, name: str | None = None) -> jax.Array:
     """Singular values in descending order."""
     return jnp.linalg.svd(x, compute_uv=False)
 
@@ -231,7 +240,7 @@ def _check_eigh(x, UPLO):
 
 
 @op("eigh", dtypes=FLOATS, namespaces=_LINALG, method=None)
-def eigh(x: jax.Array, UPLO: str = "L") -> tuple[jax.Array, jax.Array]:  # noqa: N803 - Paddle's name
+def eigh(x: jax.Array, UPLO: str = "L", name: str | None = None) -> tuple[jax.Array, jax.Array]:  # noqa: N803 - Paddle's name
     """Eigenvalues (ascending) and eigenvectors of Hermitian matrices, read from one triangle."""
     _check_eigh(x, UPLO)
     w, v = jnp.linalg.eigh(_hermitian_from(x, UPLO == "L"), symmetrize_input=False)
@@ -239,14 +248,14 @@ def eigh(x: jax.Array, UPLO: str = "L") -> tuple[jax.Array, jax.Array]:  # noqa:
 
 
 @op("eigvalsh", dtypes=FLOATS, kernel="eigh", namespaces=_BOTH)
-def eigvalsh(x: jax.Array, UPLO: str = "L") -> jax.Array:  # noqa: N803
+def eigvalsh(x: jax.Array, UPLO: str = "L", name: str | None = None) -> jax.Array:  # noqa: N803
     """Eigenvalues (ascending) of Hermitian matrices, read from one triangle."""
     _check_eigh(x, UPLO)
     return jnp.linalg.eigvalsh(_hermitian_from(x, UPLO == "L"), symmetrize_input=False)
 
 
 @op("eig", dtypes=FLOATS, namespaces=_LINALG)
-def eig(x: jax.Array) -> tuple[jax.Array, jax.Array]:
+def eig(x: jax.Array, name: str | None = None) -> tuple[jax.Array, jax.Array]:
     """Eigenvalues and eigenvectors (complex) of general square matrices (CPU only)."""
     check_square(x, "eig")
     w, v = jnp.linalg.eig(x)
@@ -254,7 +263,7 @@ def eig(x: jax.Array) -> tuple[jax.Array, jax.Array]:
 
 
 @op("eigvals", dtypes=FLOATS, kernel="eig", namespaces=_LINALG)
-def eigvals(x: jax.Array) -> jax.Array:
+def eigvals(x: jax.Array, name: str | None = None) -> jax.Array:
     """Eigenvalues (complex) of general square matrices (CPU only)."""
     check_square(x, "eigvals")
     return jnp.linalg.eigvals(x)
@@ -274,6 +283,7 @@ def matrix_rank(
     hermitian: bool = False,
     atol: jax.Array | None = None,
     rtol: jax.Array | None = None,
+    name: str | None = None,
 ) -> jax.Array:
     """Number of singular values above the tolerance (int64)."""
     if hermitian:
@@ -297,7 +307,11 @@ def matrix_rank(
 
 @op("lstsq", tensors=("x", "y"), composite=True, namespaces=_LINALG)
 def lstsq(
-    x: Tensor, y: Tensor, rcond: float | None = None, driver: str | None = None
+    x: Tensor,
+    y: Tensor,
+    rcond: float | None = None,
+    driver: str | None = None,
+    name: str | None = None,
 ) -> tuple[Tensor, Tensor, Tensor, Tensor]:
     """Least-squares solution of x @ out = y: (solution, residuals, rank, singular_values).
 
@@ -360,7 +374,9 @@ def _lstsq(x, y, rcond, driver):
 
 # -- LU ----------------------------------------------------------------------------------------
 @op("lu", dtypes=FLOATS, namespaces=_LINALG)
-def lu(x: jax.Array, pivot: bool = True, get_infos: bool = False) -> tuple[jax.Array, ...]:
+def lu(
+    x: jax.Array, pivot: bool = True, get_infos: bool = False, name: str | None = None
+) -> tuple[jax.Array, ...]:
     """Packed LU factorization with 1-based int32 pivots (and int32 infos on request)."""
     if not pivot:
         raise NotImplementedError("lu(pivot=False) is only supported on GPU in Paddle")
@@ -382,7 +398,11 @@ def _perm_from_pivots(piv, m):
 
 @op("lu_unpack", tensors=("x", "y"), namespaces=_LINALG)
 def lu_unpack(
-    x: jax.Array, y: jax.Array, unpack_ludata: bool = True, unpack_pivots: bool = True
+    x: jax.Array,
+    y: jax.Array,
+    unpack_ludata: bool = True,
+    unpack_pivots: bool = True,
+    name: str | None = None,
 ) -> tuple[jax.Array, jax.Array, jax.Array]:
     """(P, L, U) from a packed LU factorization ``x`` and its pivots ``y``."""
     m, n = x.shape[-2:]
@@ -396,21 +416,23 @@ def lu_unpack(
 
 
 @op("lu_solve", tensors=("b", "lu", "pivots"), namespaces=_LINALG, method=None)
-def lu_solve(b: jax.Array, lu: jax.Array, pivots: jax.Array, trans: str = "N") -> jax.Array:
+def lu_solve(
+    b: jax.Array, lu: jax.Array, pivots: jax.Array, trans: str = "N", name: str | None = None
+) -> jax.Array:
     """Solve A @ out = b (or A^T, A^H with trans 'T'/'C') from A's packed LU and pivots."""
     t = {"N": 0, "T": 1, "C": 2}[trans]
     return jax.scipy.linalg.lu_solve((lu, pivots.astype(jnp.int32) - 1), b, trans=t)
 
 
 @op("matrix_exp", dtypes=FLOATS, namespaces=_LINALG, method=None)
-def matrix_exp(x: jax.Array) -> jax.Array:
+def matrix_exp(x: jax.Array, name: str | None = None) -> jax.Array:
     """Matrix exponential of (batches of) square matrices."""
     check_square(x, "matrix_exp")
     return jax.scipy.linalg.expm(x)
 
 
 @op("cond", dtypes=FLOATS, namespaces=_LINALG)
-def cond(x: jax.Array, p: float | str | None = None) -> jax.Array:
+def cond(x: jax.Array, p: float | str | None = None, name: str | None = None) -> jax.Array:
     """Condition number: norm(x, p) * norm(inv(x), p) (ratio of singular values for +-2)."""
     if p in (None, 2, -2):
         s = jnp.linalg.svd(x, compute_uv=False)
@@ -425,14 +447,19 @@ def cond(x: jax.Array, p: float | str | None = None) -> jax.Array:
 
 # -- Householder products and low-rank SVD -----------------------------------------------------
 @op("householder_product", dtypes=FLOATS, tensors=("x", "tau"), namespaces=_LINALG)
-def householder_product(x: jax.Array, tau: jax.Array) -> jax.Array:
+def householder_product(x: jax.Array, tau: jax.Array, name: str | None = None) -> jax.Array:
     """The first n columns of the product of Householder reflectors (x, tau) as from geqrf."""
     return jax.lax.linalg.householder_product(x, tau.astype(x.dtype))
 
 
 @op("ormqr", tensors=("x", "tau", "y"), namespaces=_LINALG)
 def ormqr(
-    x: jax.Array, tau: jax.Array, y: jax.Array, left: bool = True, transpose: bool = False
+    x: jax.Array,
+    tau: jax.Array,
+    y: jax.Array,
+    left: bool = True,
+    transpose: bool = False,
+    name: str | None = None,
 ) -> jax.Array:
     """Multiply ``y`` by the full Q of the reflectors (x, tau): Q @ y, Q^H @ y, y @ Q, ..."""
     if left and x.shape[-1] != y.shape[-2]:
@@ -457,6 +484,7 @@ def svd_lowrank(
     q: int | None = None,
     niter: int = 2,  # noqa: N803 - Paddle's name
     M: jax.Array | None = None,
+    name: str | None = None,
 ) -> tuple[jax.Array, jax.Array, jax.Array]:
     """Rank-q SVD (U [m, q], S [q], V [n, q]) of x - M; computed exactly (Paddle uses a
     randomized approximation), so results are at least as accurate."""
@@ -469,7 +497,7 @@ def svd_lowrank(
 
 @op("pca_lowrank", namespaces=_LINALG)
 def pca_lowrank(
-    x: jax.Array, q: int | None = None, center: bool = True, niter: int = 2
+    x: jax.Array, q: int | None = None, center: bool = True, niter: int = 2, name: str | None = None
 ) -> tuple[jax.Array, jax.Array, jax.Array]:
     """Principal components: rank-q SVD of x (centered over rows when ``center``)."""
     a = x - jnp.mean(x, axis=-2, keepdims=True) if center else x

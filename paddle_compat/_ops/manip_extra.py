@@ -106,7 +106,7 @@ def scatter_reduce(
 
 
 @op("block_diag", tensors=("inputs",))
-def block_diag(inputs: Sequence[jax.Array]) -> jax.Array:
+def block_diag(inputs: Sequence[jax.Array], name: str | None = None) -> jax.Array:
     """Block-diagonal matrix from 0-D, 1-D and 2-D Tensors."""
     mats = []
     for a in inputs:
@@ -131,7 +131,11 @@ def block_diag(inputs: Sequence[jax.Array]) -> jax.Array:
 
 @op("as_strided")
 def as_strided(
-    x: jax.Array, shape: Sequence[int], stride: Sequence[int], offset: int = 0
+    x: jax.Array,
+    shape: Sequence[int],
+    stride: Sequence[int],
+    offset: int = 0,
+    name: str | None = None,
 ) -> jax.Array:
     """A Tensor of ``shape`` reading x's (contiguous) elements at sum(i * stride), starting
     ``offset`` bytes in (Paddle measures the offset in bytes, strides in elements)."""
@@ -256,7 +260,7 @@ def triu_indices(
 
 
 @op("diagflat", tensor_modules=("creation",), method=True)
-def diagflat(x: jax.Array, offset: int = 0) -> jax.Array:
+def diagflat(x: jax.Array, offset: int = 0, name: str | None = None) -> jax.Array:
     """2-D Tensor with the flattened x on diagonal ``offset``."""
     return jnp.diag(x.reshape(-1), k=offset)
 

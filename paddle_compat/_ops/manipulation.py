@@ -173,13 +173,13 @@ def view(x: jax.Array, shape_or_dtype: int | Sequence[int] | DTypeLike, *more: i
 
 
 @op("view_as", composite=True)
-def view_as(x: Tensor, other: Tensor) -> Tensor:
+def view_as(x: Tensor, other: Tensor, name: str | None = None) -> Tensor:
     """Reshape ``x`` to ``other``'s shape."""
     return reshape(x, list(other.shape))
 
 
 @op("unflatten")
-def unflatten(x: jax.Array, axis: int, shape: Sequence[int]) -> jax.Array:
+def unflatten(x: jax.Array, axis: int, shape: Sequence[int], name: str | None = None) -> jax.Array:
     """Split dim ``axis`` into ``shape`` (one -1 allowed)."""
     ax = axis_of(axis, x.ndim)
     sub = infer_shape((x.shape[ax],), shape)
@@ -187,7 +187,9 @@ def unflatten(x: jax.Array, axis: int, shape: Sequence[int]) -> jax.Array:
 
 
 @op("flatten", inplace="flatten_")
-def flatten(x: jax.Array, start_axis: int = 0, stop_axis: int = -1) -> jax.Array:
+def flatten(
+    x: jax.Array, start_axis: int = 0, stop_axis: int = -1, name: str | None = None
+) -> jax.Array:
     """Merge dims ``start_axis..stop_axis`` into one (0-d input -> shape [1])."""
     nd = x.ndim
     if nd == 0:
@@ -220,7 +222,7 @@ def _perm(perm, nd):
 
 
 @op("transpose", tensor_modules=("einsum", "linalg", "manipulation"), inplace="transpose_")
-def transpose(x: jax.Array, perm: Sequence[int]) -> jax.Array:
+def transpose(x: jax.Array, perm: Sequence[int], name: str | None = None) -> jax.Array:
     """Permute the dims of ``x``."""
     return jnp.transpose(x, _perm(perm, x.ndim))
 
@@ -235,7 +237,10 @@ def permute(x: jax.Array, *dims: int | Sequence[int]) -> jax.Array:
 
 @op("moveaxis")
 def moveaxis(
-    x: jax.Array, source: int | Sequence[int], destination: int | Sequence[int]
+    x: jax.Array,
+    source: int | Sequence[int],
+    destination: int | Sequence[int],
+    name: str | None = None,
 ) -> jax.Array:
     """Move dims ``source`` to positions ``destination``."""
     src, dst = int_list(source), int_list(destination)
@@ -277,7 +282,9 @@ def _axes(axis, nd, what="axis"):
 
 
 @op("squeeze", tensor_modules=("einsum", "manipulation"), inplace="squeeze_")
-def squeeze(x: jax.Array, axis: int | Sequence[int] | None = None) -> jax.Array:
+def squeeze(
+    x: jax.Array, axis: int | Sequence[int] | None = None, name: str | None = None
+) -> jax.Array:
     """Drop size-1 dims (all, or those in ``axis``; other listed dims are kept)."""
     if axis is None:
         return jnp.squeeze(x)
@@ -297,7 +304,7 @@ def squeeze(x: jax.Array, axis: int | Sequence[int] | None = None) -> jax.Array:
 
 
 @op("unsqueeze", tensor_modules=("einsum", "manipulation"), inplace="unsqueeze_")
-def unsqueeze(x: jax.Array, axis: int | Sequence[int]) -> jax.Array:
+def unsqueeze(x: jax.Array, axis: int | Sequence[int], name: str | None = None) -> jax.Array:
     """Insert size-1 dims at ``axis`` (a list is applied one insertion at a time)."""
     shape = list(x.shape)
     for a in int_list(axis):
@@ -314,7 +321,9 @@ def unsqueeze(x: jax.Array, axis: int | Sequence[int]) -> jax.Array:
 
 # -- join / split -----------------------------------------------------------------------------
 @op("concat", extra_names=("cat", "concatenate"))
-def concat(x: Sequence[jax.Array], axis: int = 0, out: None = None) -> jax.Array:
+def concat(
+    x: Sequence[jax.Array], axis: int = 0, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:
     """Join tensors along an existing dim (dtypes must match)."""
     xs = tensor_list(x, "concat")
     _same_dtypes(xs, "concat")
@@ -332,7 +341,9 @@ def concat(x: Sequence[jax.Array], axis: int = 0, out: None = None) -> jax.Array
 
 
 @op("stack")
-def stack(x: Sequence[jax.Array], axis: int = 0, out: None = None) -> jax.Array:
+def stack(
+    x: Sequence[jax.Array], axis: int = 0, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:
     """Join same-shape tensors along a new dim."""
     xs = tensor_list(x, "stack")
     _same_dtypes(xs, "stack")
@@ -388,14 +399,16 @@ def _split_at(x, sizes, ax):
 
 
 @op("split")
-def split(x: jax.Array, num_or_sections: int | Sequence[int], axis: int = 0) -> list[jax.Array]:
+def split(
+    x: jax.Array, num_or_sections: int | Sequence[int], axis: int = 0, name: str | None = None
+) -> list[jax.Array]:
     """Split into equal parts (int) or parts of the given sizes (list; one -1 inferred)."""
     ax = axis_of(axis, x.ndim)
     return _split_at(x, _sections(x.shape[ax], num_or_sections), ax)
 
 
 @op("chunk")
-def chunk(x: jax.Array, chunks: int, axis: int = 0) -> list[jax.Array]:
+def chunk(x: jax.Array, chunks: int, axis: int = 0, name: str | None = None) -> list[jax.Array]:
     """Split into ``chunks`` equal parts."""
     ax = axis_of(axis, x.ndim)
     return _split_at(x, _sections(x.shape[ax], int(chunks)), ax)
@@ -403,7 +416,7 @@ def chunk(x: jax.Array, chunks: int, axis: int = 0) -> list[jax.Array]:
 
 @op("tensor_split")
 def tensor_split(
-    x: jax.Array, num_or_indices: int | Sequence[int], axis: int = 0
+    x: jax.Array, num_or_indices: int | Sequence[int], axis: int = 0, name: str | None = None
 ) -> list[jax.Array]:
     """numpy.array_split: n nearly equal parts, or split before the given indices."""
     ax = axis_of(axis, x.ndim)
@@ -417,7 +430,9 @@ def tensor_split(
 
 
 @op("hsplit")
-def hsplit(x: jax.Array, num_or_indices: int | Sequence[int]) -> list[jax.Array]:
+def hsplit(
+    x: jax.Array, num_or_indices: int | Sequence[int], name: str | None = None
+) -> list[jax.Array]:
     """tensor_split along dim 1 (dim 0 for 1-D)."""
     if x.ndim < 1:
         raise ValueError("hsplit needs a tensor with at least 1 dim.")
@@ -425,7 +440,9 @@ def hsplit(x: jax.Array, num_or_indices: int | Sequence[int]) -> list[jax.Array]
 
 
 @op("vsplit")
-def vsplit(x: jax.Array, num_or_indices: int | Sequence[int]) -> list[jax.Array]:
+def vsplit(
+    x: jax.Array, num_or_indices: int | Sequence[int], name: str | None = None
+) -> list[jax.Array]:
     """tensor_split along dim 0 (needs >= 2 dims)."""
     if x.ndim < 2:
         raise ValueError("vsplit needs a tensor with at least 2 dims.")
@@ -433,7 +450,9 @@ def vsplit(x: jax.Array, num_or_indices: int | Sequence[int]) -> list[jax.Array]
 
 
 @op("dsplit")
-def dsplit(x: jax.Array, num_or_indices: int | Sequence[int]) -> list[jax.Array]:
+def dsplit(
+    x: jax.Array, num_or_indices: int | Sequence[int], name: str | None = None
+) -> list[jax.Array]:
     """tensor_split along dim 2 (needs >= 3 dims)."""
     if x.ndim < 3:
         raise ValueError("dsplit needs a tensor with at least 3 dims.")
@@ -530,13 +549,13 @@ def expand(x: jax.Array, shape: int | Sequence[int], *more: int) -> jax.Array:
 
 
 @op("broadcast_to")
-def broadcast_to(x: jax.Array, shape: Sequence[int]) -> jax.Array:
+def broadcast_to(x: jax.Array, shape: Sequence[int], name: str | None = None) -> jax.Array:
     """Broadcast ``x`` to ``shape`` (-1 keeps the input dim)."""
     return jnp.broadcast_to(x, _expand_shape(x.shape, shape))
 
 
 @op("expand_as", composite=True)
-def expand_as(x: Tensor, y: Tensor) -> Tensor:
+def expand_as(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
     """Broadcast ``x`` to ``y``'s shape."""
     return expand(x, list(y.shape))
 
@@ -587,7 +606,7 @@ def _flip_axes(axis, nd):
 
 
 @op("flip", extra_names=("reverse",))
-def flip(x: jax.Array, axis: int | Sequence[int]) -> jax.Array:
+def flip(x: jax.Array, axis: int | Sequence[int], name: str | None = None) -> jax.Array:
     """Reverse the order of elements along ``axis``."""
     return jnp.flip(x, _flip_axes(axis, x.ndim)) if x.ndim else x
 
@@ -600,7 +619,10 @@ def reverse(x, axis):
 
 @op("roll")
 def roll(
-    x: jax.Array, shifts: int | Sequence[int], axis: int | Sequence[int] | None = None
+    x: jax.Array,
+    shifts: int | Sequence[int],
+    axis: int | Sequence[int] | None = None,
+    name: str | None = None,
 ) -> jax.Array:
     """Shift elements circularly (over the flattened tensor when ``axis`` is None)."""
     sh = int_list(shifts)
@@ -634,7 +656,9 @@ def rot90(x: jax.Array, k: int = 1, axes: Sequence[int] = (0, 1)) -> jax.Array:
 
 
 @op("diagonal", tensor_modules=("linalg",), namespaces=("paddle", "paddle.linalg"))
-def diagonal(x: jax.Array, offset: int = 0, axis1: int = 0, axis2: int = 1) -> jax.Array:
+def diagonal(
+    x: jax.Array, offset: int = 0, axis1: int = 0, axis2: int = 1, name: str | None = None
+) -> jax.Array:
     """The diagonal of the (axis1, axis2) planes, appended as the last dim."""
     a1, a2 = axis_of(axis1, x.ndim), axis_of(axis2, x.ndim)
     if a1 == a2:
@@ -643,7 +667,9 @@ def diagonal(x: jax.Array, offset: int = 0, axis1: int = 0, axis2: int = 1) -> j
 
 
 @op("tensor_unfold", tensor_modules=(), extra_names=("unfold",), method="unfold")
-def tensor_unfold(x: jax.Array, axis: int, size: int, step: int) -> jax.Array:
+def tensor_unfold(
+    x: jax.Array, axis: int, size: int, step: int, name: str | None = None
+) -> jax.Array:
     """Windows of ``size`` with stride ``step`` along ``axis``, appended as the last dim."""
     ax = axis_of(axis, x.ndim)
     n = x.shape[ax]
@@ -668,7 +694,10 @@ def meshgrid(*args: jax.Array | Sequence[jax.Array], indexing: str = "ij") -> li
 
 @op("crop", method=None)
 def crop(
-    x: jax.Array, shape: Sequence[int] | None = None, offsets: Sequence[int] | None = None
+    x: jax.Array,
+    shape: Sequence[int] | None = None,
+    offsets: Sequence[int] | None = None,
+    name: str | None = None,
 ) -> jax.Array:
     """Slice a block of ``shape`` (-1: up to the end) starting at ``offsets``."""
     nd = x.ndim
@@ -707,7 +736,10 @@ def _td_axes(axes, nx):
 
 @op("tensordot", tensors=("x", "y"))
 def tensordot(
-    x: jax.Array, y: jax.Array, axes: int | Sequence[int] | Sequence[Sequence[int]] = 2
+    x: jax.Array,
+    y: jax.Array,
+    axes: int | Sequence[int] | Sequence[Sequence[int]] = 2,
+    name: str | None = None,
 ) -> jax.Array:
     """Sum products over the paired ``axes`` of x and y."""
     if x.dtype != y.dtype:
@@ -720,7 +752,7 @@ def tensordot(
 
 
 @op("numel", tensor_modules=("stat",), differentiable=False)
-def numel(x: jax.Array) -> jax.Array:
+def numel(x: jax.Array, name: str | None = None) -> jax.Array:
     """Number of elements as an int64 0-d Tensor."""
     return jnp.asarray(int(np.prod(x.shape, dtype=np.int64)), jnp.int64)
 

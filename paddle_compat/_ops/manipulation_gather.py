@@ -139,7 +139,13 @@ def _check_slices(op, error, msg=_SELECT_MSG):
 
 # -- gather -----------------------------------------------------------------------------------
 @op("gather", tensors=("x", "index"), check=_check_gather)
-def gather(x: jax.Array, index: jax.Array, axis: int | None = None, out: None = None) -> jax.Array:
+def gather(
+    x: jax.Array,
+    index: jax.Array,
+    axis: int | None = None,
+    name: str | None = None,
+    out: Tensor | None = None,
+) -> jax.Array:
     """Rows (or slices along ``axis``) of ``x`` at ``index`` (1-D or 0-d)."""
     _check_index(index, "gather")
     ax = 0 if axis is None else axis_of(int(axis), x.ndim)
@@ -158,7 +164,7 @@ def gather(x: jax.Array, index: jax.Array, axis: int | None = None, out: None = 
         "(InvalidArgument) The value of Input(index) must be no less than [{lo}]",
     ),
 )
-def gather_nd(x: jax.Array, index: jax.Array) -> jax.Array:
+def gather_nd(x: jax.Array, index: jax.Array, name: str | None = None) -> jax.Array:
     """``x[index[..., 0], index[..., 1], ...]`` over the last dim of ``index``."""
     _check_index(index, "gather_nd")
     k = index.shape[-1]
@@ -168,7 +174,14 @@ def gather_nd(x: jax.Array, index: jax.Array) -> jax.Array:
 
 
 @op("index_select", tensor_modules=("search",), tensors=("x", "index"), check=_check_index_select)
-def index_select(x: jax.Array, index: jax.Array, axis: int = 0, out: None = None) -> jax.Array:
+def index_select(
+    x: jax.Array,
+    index: jax.Array,
+    axis: int = 0,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+) -> jax.Array:
     """Slices of ``x`` along ``axis`` at the 1-D ``index``."""
     _check_index(index, "index_select")
     if index.ndim != 1:
@@ -189,7 +202,12 @@ def index_select(x: jax.Array, index: jax.Array, axis: int = 0, out: None = None
     check=_check_along_axis("gather"),
 )
 def take_along_axis(
-    arr: jax.Array, indices: jax.Array, axis: int, broadcast: bool = True, out: None = None
+    arr: jax.Array,
+    indices: jax.Array,
+    axis: int,
+    broadcast: bool = True,
+    *,
+    out: Tensor | None = None,
 ) -> jax.Array:
     """Values of ``arr`` at ``indices`` along ``axis`` (other dims broadcast together)."""
     _check_index(indices, "take_along_axis")
@@ -226,7 +244,12 @@ def _align(arr, indices, ax, broadcast):
     check=_check_scatter,
 )
 def scatter(
-    x: jax.Array, index: jax.Array, updates: jax.Array, overwrite: bool = True, out: None = None
+    x: jax.Array,
+    index: jax.Array,
+    updates: jax.Array,
+    overwrite: bool = True,
+    name: str | None = None,
+    out: Tensor | None = None,
 ) -> jax.Array:
     """Rows of ``x`` at ``index`` replaced by (overwrite) or summed from ``updates`` (rows
     that are hit are zeroed first when ``overwrite`` is False)."""
@@ -246,7 +269,9 @@ def scatter(
     tensors=("x", "index", "updates"),
     check=lambda v: _check_columns(v, "x", IndexError, _ND_MSG),
 )
-def scatter_nd_add(x: jax.Array, index: jax.Array, updates: jax.Array) -> jax.Array:
+def scatter_nd_add(
+    x: jax.Array, index: jax.Array, updates: jax.Array, name: str | None = None
+) -> jax.Array:
     """``x`` plus ``updates`` summed at the coordinates in the last dim of ``index``."""
     _check_index(index, "scatter_nd_add")
     _same_dtype(x, updates, "scatter_nd_add")
@@ -262,7 +287,9 @@ def scatter_nd_add(x: jax.Array, index: jax.Array, updates: jax.Array) -> jax.Ar
     tensors=("index", "updates"),
     check=lambda v: _check_columns(v, "shape", IndexError, _ND_MSG),
 )
-def scatter_nd(index: jax.Array, updates: jax.Array, shape: Sequence[int]) -> jax.Array:
+def scatter_nd(
+    index: jax.Array, updates: jax.Array, shape: Sequence[int], name: str | None = None
+) -> jax.Array:
     """Zeros of ``shape`` with ``updates`` summed at ``index``."""
     return scatter_nd_add.fn(jnp.zeros(tuple(int_list(shape)), updates.dtype), index, updates)
 
@@ -274,7 +301,14 @@ def scatter_nd(index: jax.Array, updates: jax.Array, shape: Sequence[int]) -> ja
     check=_check_slices("index_add", ValueError),
 )
 def index_add(
-    x: jax.Array, index: jax.Array, axis: int, value: jax.Array, alpha: float = 1, out: None = None
+    x: jax.Array,
+    index: jax.Array,
+    axis: int,
+    value: jax.Array,
+    alpha: float = 1,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
 ) -> jax.Array:
     """``x`` plus ``alpha * value`` added at ``index`` along ``axis``."""
     _check_index(index, "index_add")
@@ -289,7 +323,9 @@ def index_add(
     inplace="index_fill_",
     check=_check_slices("index_fill", IndexError, _KERNEL_MSG),
 )
-def index_fill(x: jax.Array, index: jax.Array, axis: int, value: jax.Array) -> jax.Array:
+def index_fill(
+    x: jax.Array, index: jax.Array, axis: int, value: jax.Array, name: str | None = None
+) -> jax.Array:
     """``x`` with the slices at ``index`` along ``axis`` set to ``value``."""
     _check_index(index, "index_fill")
     ax = axis_of(axis, x.ndim)
@@ -306,7 +342,11 @@ def _index_put_kernel(x, indices, value, accumulate=False):
 
 @op("index_put", composite=True, inplace="index_put_")
 def index_put(
-    x: Tensor, indices: Sequence[Tensor], value: Tensor | float, accumulate: bool = False
+    x: Tensor,
+    indices: Sequence[Tensor],
+    value: Tensor | float,
+    accumulate: bool = False,
+    name: str | None = None,
 ) -> Tensor:
     """``x`` with ``value`` put (or accumulated) at the advanced index ``indices``."""
     idx = []
@@ -423,7 +463,9 @@ def where(
     condition: Tensor,
     x: Tensor | float | None = None,
     y: Tensor | float | None = None,
-    out: None = None,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
 ) -> Tensor | tuple[Tensor, ...]:
     """Elementwise ``x if condition else y`` (Paddle promotion of x and y); with only
     ``condition``, the tuple of int64 coordinates of its True entries."""
@@ -440,7 +482,12 @@ def where(
 
 
 @op("where_", tensor_modules=("search",), composite=True)
-def where_(condition: Tensor, x: Tensor | None = None, y: Tensor | float | None = None) -> Tensor:
+def where_(
+    condition: Tensor,
+    x: Tensor | None = None,
+    y: Tensor | float | None = None,
+    name: str | None = None,
+) -> Tensor:
     """In-place where: the result is written into ``x``."""
     if not isinstance(x, Tensor):
         raise TypeError("where_: x must be a Tensor")
@@ -457,7 +504,9 @@ def where_(condition: Tensor, x: Tensor | None = None, y: Tensor | float | None 
 
 
 @op("masked_fill", tensors=("x", "mask", "value"), inplace="masked_fill_")
-def masked_fill(x: jax.Array, mask: jax.Array, value: jax.Array) -> jax.Array:
+def masked_fill(
+    x: jax.Array, mask: jax.Array, value: jax.Array, name: str | None = None
+) -> jax.Array:
     """``x`` with the entries where ``mask`` is True set to ``value`` (cast to x's dtype).
     As in Paddle 3.3.1, no gradient flows to a Tensor ``value``."""
     v = lax.stop_gradient(jnp.asarray(value).astype(x.dtype))
@@ -465,7 +514,9 @@ def masked_fill(x: jax.Array, mask: jax.Array, value: jax.Array) -> jax.Array:
 
 
 @op("masked_scatter", tensors=("x", "mask", "value"), inplace="masked_scatter_")
-def masked_scatter(x: jax.Array, mask: jax.Array, value: jax.Array) -> jax.Array:
+def masked_scatter(
+    x: jax.Array, mask: jax.Array, value: jax.Array, name: str | None = None
+) -> jax.Array:
     """``x`` with the True positions of ``mask`` filled, in order, from ``value``."""
     m = jnp.broadcast_to(mask.astype(bool), x.shape).reshape(-1)
     pos = jnp.clip(jnp.cumsum(m) - 1, 0, builtins.max(value.size - 1, 0))
@@ -523,7 +574,9 @@ def repeat_interleave(
 
 # -- *_scatter --------------------------------------------------------------------------------
 @op("select_scatter", tensors=("x", "values"))
-def select_scatter(x: jax.Array, values: jax.Array, axis: int, index: int) -> jax.Array:
+def select_scatter(
+    x: jax.Array, values: jax.Array, axis: int, index: int, name: str | None = None
+) -> jax.Array:
     """``x`` with the slice at ``index`` along ``axis`` replaced by ``values``."""
     ax = axis_of(axis, x.ndim)
     n = x.shape[ax]
@@ -544,6 +597,7 @@ def slice_scatter(
     starts: Sequence[int],
     ends: Sequence[int],
     strides: Sequence[int],
+    name: str | None = None,
 ) -> jax.Array:
     """``x`` with the strided slice given by axes/starts/ends/strides replaced by ``value``."""
     sl = [slice(None)] * x.ndim
@@ -555,7 +609,12 @@ def slice_scatter(
 
 @op("diagonal_scatter", tensors=("x", "y"))
 def diagonal_scatter(
-    x: jax.Array, y: jax.Array, offset: int = 0, axis1: int = 0, axis2: int = 1
+    x: jax.Array,
+    y: jax.Array,
+    offset: int = 0,
+    axis1: int = 0,
+    axis2: int = 1,
+    name: str | None = None,
 ) -> jax.Array:
     """``x`` with its (offset, axis1, axis2) diagonal replaced by ``y``."""
     a1, a2 = axis_of(axis1, x.ndim), axis_of(axis2, x.ndim)

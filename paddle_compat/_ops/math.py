@@ -70,7 +70,9 @@ def subtract(x: jax.Array, y: jax.Array) -> jax.Array:
     extra_names=("mul",),
     **_ARITH,
 )
-def multiply(x: jax.Array, y: jax.Array) -> jax.Array:
+def multiply(
+    x: jax.Array, y: jax.Array, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:
     if x.dtype == jnp.bool_:
         return jnp.logical_and(x, y)
     return jnp.multiply(x, y)
@@ -118,7 +120,9 @@ def _check_int_divisor(v):
     promote_0d="kind",
     **_BIN,
 )
-def floor_divide(x: jax.Array, y: jax.Array) -> jax.Array:
+def floor_divide(
+    x: jax.Array, y: jax.Array, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:
     return jnp.floor_divide(x, y)
 
 
@@ -131,42 +135,50 @@ def floor_divide(x: jax.Array, y: jax.Array) -> jax.Array:
     check=_check_int_divisor,
     **_ARITH,
 )
-def remainder(x: jax.Array, y: jax.Array) -> jax.Array:
+def remainder(
+    x: jax.Array, y: jax.Array, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:
     return jnp.remainder(x, y)
 
 
 @op("pow", amp="black", inplace="pow_", **_ARITH)
-def pow(x: jax.Array, y: jax.Array) -> jax.Array:  # noqa: A001 - Paddle's name
+def pow(
+    x: jax.Array, y: jax.Array, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:  # noqa: A001 - Paddle's name
     return jnp.power(x, y)
 
 
 @op("maximum", **_BIN)
-def maximum(x: jax.Array, y: jax.Array) -> jax.Array:
+def maximum(
+    x: jax.Array, y: jax.Array, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:
     return jnp.maximum(x, y)
 
 
 @op("minimum", **_BIN)
-def minimum(x: jax.Array, y: jax.Array) -> jax.Array:
+def minimum(
+    x: jax.Array, y: jax.Array, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:
     return jnp.minimum(x, y)
 
 
 @op("fmax", **_BIN)
-def fmax(x: jax.Array, y: jax.Array) -> jax.Array:
+def fmax(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.fmax(x, y)
 
 
 @op("fmin", **_BIN)
-def fmin(x: jax.Array, y: jax.Array) -> jax.Array:
+def fmin(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.fmin(x, y)
 
 
 @op("atan2", **_BIN)
-def atan2(x: jax.Array, y: jax.Array) -> jax.Array:
+def atan2(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.arctan2(_float_in(x), _float_in(y))
 
 
 @op("heaviside", **_BIN)
-def heaviside(x: jax.Array, y: jax.Array) -> jax.Array:
+def heaviside(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.heaviside(x, y)
 
 
@@ -272,13 +284,15 @@ for _name, (_fn, _float_only, _traits) in _UNARY.items():
 
 
 @op("round", tensor_modules=("math", "ops"), inplace="round_")
-def round(x: jax.Array, decimals: int = 0) -> jax.Array:  # noqa: A001
+def round(
+    x: jax.Array, decimals: int = 0, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:  # noqa: A001
     """Round half to even (measured on Paddle 3.3.1: 0.5 -> 0, 1.5 -> 2)."""
     return jnp.round(x, decimals)
 
 
 @op("logit", inplace="logit_")
-def logit(x: jax.Array, eps: float | None = None) -> jax.Array:
+def logit(x: jax.Array, eps: float | None = None, name: str | None = None) -> jax.Array:
     x = _float_in(x)
     if eps is not None:
         x = jnp.clip(x, eps, 1 - eps)
@@ -292,6 +306,7 @@ def scale(
     bias: float = 0.0,
     bias_after_scale: bool = True,
     act: str | None = None,
+    name: str | None = None,
 ) -> jax.Array:
     """``scale * x + bias`` (or ``scale * (x + bias)``), keeping x's dtype."""
     s = jnp.asarray(scale, x.dtype)
@@ -307,7 +322,14 @@ def scale(
     inplace="clip_",
     tensors=("x", "min", "max"),
 )
-def clip(x: jax.Array, min: jax.Array | None = None, max: jax.Array | None = None) -> jax.Array:  # noqa: A002
+def clip(
+    x: jax.Array,
+    min: jax.Array | None = None,
+    max: jax.Array | None = None,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+) -> jax.Array:  # noqa: A002
     """Clamp to [min, max]; min/max may be numbers or Tensors, and keep x's dtype."""
     lo = None if min is None else jnp.asarray(min).astype(x.dtype)
     hi = None if max is None else jnp.asarray(max).astype(x.dtype)
@@ -315,7 +337,7 @@ def clip(x: jax.Array, min: jax.Array | None = None, max: jax.Array | None = Non
 
 
 @op("lerp", tensors=("x", "y", "weight"), promote=("x", "y", "weight"), inplace="lerp_")
-def lerp(x: jax.Array, y: jax.Array, weight: jax.Array) -> jax.Array:
+def lerp(x: jax.Array, y: jax.Array, weight: jax.Array, name: str | None = None) -> jax.Array:
     return x + weight * (y - x)
 
 
@@ -326,6 +348,7 @@ def addmm(
     y: jax.Array,
     beta: float = 1.0,  # noqa: A002
     alpha: float = 1.0,
+    name: str | None = None,
 ) -> jax.Array:
     return beta * input + alpha * jnp.matmul(x, y)
 
@@ -341,12 +364,16 @@ _CMP = dict(
 
 
 @op("equal", extra_names=("eq",), method_aliases=("eq",), inplace="equal_", **_CMP)
-def equal(x: jax.Array, y: jax.Array) -> jax.Array:
+def equal(
+    x: jax.Array, y: jax.Array, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:
     return jnp.equal(x, y)
 
 
 @op("not_equal", extra_names=("ne",), method_aliases=("ne",), inplace="not_equal_", **_CMP)
-def not_equal(x: jax.Array, y: jax.Array) -> jax.Array:
+def not_equal(
+    x: jax.Array, y: jax.Array, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:
     return jnp.not_equal(x, y)
 
 
@@ -358,12 +385,16 @@ def not_equal(x: jax.Array, y: jax.Array) -> jax.Array:
     inplace_aliases=("less_",),
     **_CMP,
 )
-def less_than(x: jax.Array, y: jax.Array) -> jax.Array:
+def less_than(
+    x: jax.Array, y: jax.Array, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:
     return jnp.less(x, y)
 
 
 @op("less_equal", extra_names=("le",), method_aliases=("le",), inplace="less_equal_", **_CMP)
-def less_equal(x: jax.Array, y: jax.Array) -> jax.Array:
+def less_equal(
+    x: jax.Array, y: jax.Array, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:
     return jnp.less_equal(x, y)
 
 
@@ -374,12 +405,16 @@ def less_equal(x: jax.Array, y: jax.Array) -> jax.Array:
     inplace="greater_than_",
     **_CMP,
 )
-def greater_than(x: jax.Array, y: jax.Array) -> jax.Array:
+def greater_than(
+    x: jax.Array, y: jax.Array, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:
     return jnp.greater(x, y)
 
 
 @op("greater_equal", extra_names=("ge",), method_aliases=("ge",), inplace="greater_equal_", **_CMP)
-def greater_equal(x: jax.Array, y: jax.Array) -> jax.Array:
+def greater_equal(
+    x: jax.Array, y: jax.Array, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:
     return jnp.greater_equal(x, y)
 
 
@@ -390,7 +425,9 @@ def greater_equal(x: jax.Array, y: jax.Array) -> jax.Array:
     tensors=("x", "y"),
     differentiable=False,
 )
-def logical_and(x: jax.Array, y: jax.Array) -> jax.Array:
+def logical_and(
+    x: jax.Array, y: jax.Array, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:
     return jnp.logical_and(x, y)
 
 
@@ -401,7 +438,9 @@ def logical_and(x: jax.Array, y: jax.Array) -> jax.Array:
     tensors=("x", "y"),
     differentiable=False,
 )
-def logical_or(x: jax.Array, y: jax.Array) -> jax.Array:
+def logical_or(
+    x: jax.Array, y: jax.Array, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:
     return jnp.logical_or(x, y)
 
 
@@ -412,12 +451,14 @@ def logical_or(x: jax.Array, y: jax.Array) -> jax.Array:
     tensors=("x", "y"),
     differentiable=False,
 )
-def logical_xor(x: jax.Array, y: jax.Array) -> jax.Array:
+def logical_xor(
+    x: jax.Array, y: jax.Array, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:
     return jnp.logical_xor(x, y)
 
 
 @op("logical_not", tensor_modules=("logic",), inplace="logical_not_", differentiable=False)
-def logical_not(x: jax.Array) -> jax.Array:
+def logical_not(x: jax.Array, name: str | None = None, *, out: Tensor | None = None) -> jax.Array:
     return jnp.logical_not(x)
 
 
@@ -428,17 +469,23 @@ def logical_not(x: jax.Array) -> jax.Array:
     differentiable=False,
     **{k: v for k, v in _BIN.items()},
 )
-def bitwise_and(x: jax.Array, y: jax.Array) -> jax.Array:
+def bitwise_and(
+    x: jax.Array, y: jax.Array, out: Tensor | None = None, name: str | None = None
+) -> jax.Array:
     return jnp.bitwise_and(x, y)
 
 
 @op("bitwise_or", tensor_modules=("logic",), inplace="bitwise_or_", differentiable=False, **_BIN)
-def bitwise_or(x: jax.Array, y: jax.Array) -> jax.Array:
+def bitwise_or(
+    x: jax.Array, y: jax.Array, out: Tensor | None = None, name: str | None = None
+) -> jax.Array:
     return jnp.bitwise_or(x, y)
 
 
 @op("bitwise_xor", tensor_modules=("logic",), inplace="bitwise_xor_", differentiable=False, **_BIN)
-def bitwise_xor(x: jax.Array, y: jax.Array) -> jax.Array:
+def bitwise_xor(
+    x: jax.Array, y: jax.Array, out: Tensor | None = None, name: str | None = None
+) -> jax.Array:
     return jnp.bitwise_xor(x, y)
 
 
@@ -451,17 +498,29 @@ def bitwise_xor(x: jax.Array, y: jax.Array) -> jax.Array:
     inplace_aliases=("bitwise_invert_",),
     differentiable=False,
 )
-def bitwise_not(x: jax.Array) -> jax.Array:
+def bitwise_not(x: jax.Array, out: Tensor | None = None, name: str | None = None) -> jax.Array:
     return jnp.logical_not(x) if x.dtype == jnp.bool_ else jnp.bitwise_not(x)
 
 
 @op("bitwise_left_shift", inplace="bitwise_left_shift_", differentiable=False, **_BIN)
-def bitwise_left_shift(x: jax.Array, y: jax.Array, is_arithmetic: bool = True) -> jax.Array:
+def bitwise_left_shift(
+    x: jax.Array,
+    y: jax.Array,
+    is_arithmetic: bool = True,
+    out: Tensor | None = None,
+    name: str | None = None,
+) -> jax.Array:
     return jnp.left_shift(x, y)
 
 
 @op("bitwise_right_shift", inplace="bitwise_right_shift_", differentiable=False, **_BIN)
-def bitwise_right_shift(x: jax.Array, y: jax.Array, is_arithmetic: bool = True) -> jax.Array:
+def bitwise_right_shift(
+    x: jax.Array,
+    y: jax.Array,
+    is_arithmetic: bool = True,
+    out: Tensor | None = None,
+    name: str | None = None,
+) -> jax.Array:
     if is_arithmetic:
         return jnp.right_shift(x, y)
     x, y = jnp.broadcast_arrays(x, jnp.asarray(y, jnp.result_type(x)))
@@ -469,36 +528,46 @@ def bitwise_right_shift(x: jax.Array, y: jax.Array, is_arithmetic: bool = True) 
 
 
 @op("isnan", differentiable=False)
-def isnan(x: jax.Array) -> jax.Array:
+def isnan(x: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.isnan(x)
 
 
 @op("isinf", differentiable=False)
-def isinf(x: jax.Array) -> jax.Array:
+def isinf(x: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.isinf(x)
 
 
 @op("isfinite", differentiable=False)
-def isfinite(x: jax.Array) -> jax.Array:
+def isfinite(x: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.isfinite(x)
 
 
 @op("allclose", tensor_modules=("logic",), tensors=("x", "y"), differentiable=False)
 def allclose(
-    x: jax.Array, y: jax.Array, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+    x: jax.Array,
+    y: jax.Array,
+    rtol: float = 1e-05,
+    atol: float = 1e-08,
+    equal_nan: bool = False,
+    name: str | None = None,
 ) -> jax.Array:
     return jnp.allclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
 @op("isclose", tensor_modules=("logic",), tensors=("x", "y"), differentiable=False)
 def isclose(
-    x: jax.Array, y: jax.Array, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+    x: jax.Array,
+    y: jax.Array,
+    rtol: float = 1e-05,
+    atol: float = 1e-08,
+    equal_nan: bool = False,
+    name: str | None = None,
 ) -> jax.Array:
     return jnp.isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
 @op("equal_all", tensor_modules=("logic",), tensors=("x", "y"), differentiable=False)
-def equal_all(x: jax.Array, y: jax.Array) -> jax.Array:
+def equal_all(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.all(x == y) if x.shape == y.shape else jnp.asarray(False)
 
 
@@ -520,7 +589,13 @@ def _same_dtype(name, x, y):
     namespaces=("paddle", "paddle.linalg"),
 )
 def matmul(
-    x: jax.Array, y: jax.Array, transpose_x: bool = False, transpose_y: bool = False
+    x: jax.Array,
+    y: jax.Array,
+    transpose_x: bool = False,
+    transpose_y: bool = False,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
 ) -> jax.Array:
     """Batched matrix product with optional transposes of the last two dims."""
     _same_dtype("matmul", x, y)
@@ -546,13 +621,15 @@ def matmul(
 
 
 @op("mm", amp="white", tensors=("input", "mat2"))
-def mm(input: jax.Array, mat2: jax.Array) -> jax.Array:  # noqa: A002
+def mm(input: jax.Array, mat2: jax.Array, name: str | None = None) -> jax.Array:  # noqa: A002
     _same_dtype("mm", input, mat2)
     return jnp.matmul(input, mat2)
 
 
 @op("bmm", tensor_modules=("linalg",), tensors=("x", "y"))
-def bmm(x: jax.Array, y: jax.Array) -> jax.Array:
+def bmm(
+    x: jax.Array, y: jax.Array, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:
     _same_dtype("bmm", x, y)
     if jnp.ndim(x) != 3 or jnp.ndim(y) != 3:
         raise ValueError(
@@ -562,22 +639,26 @@ def bmm(x: jax.Array, y: jax.Array) -> jax.Array:
 
 
 @op("dot", tensor_modules=("linalg",), tensors=("x", "y"), promote=("x", "y"))
-def dot(x: jax.Array, y: jax.Array) -> jax.Array:
+def dot(
+    x: jax.Array, y: jax.Array, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:
     return jnp.sum(x * y, axis=-1)
 
 
 @op("outer", extra_names=("ger",), tensors=("x", "y"), promote=("x", "y"))
-def outer(x: jax.Array, y: jax.Array) -> jax.Array:
+def outer(
+    x: jax.Array, y: jax.Array, name: str | None = None, *, out: Tensor | None = None
+) -> jax.Array:
     return jnp.outer(x, y)
 
 
 @op("inner", tensors=("x", "y"), promote=("x", "y"))
-def inner(x: jax.Array, y: jax.Array) -> jax.Array:
+def inner(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.inner(x, y)
 
 
 @op("kron", tensors=("x", "y"), promote=("x", "y"))
-def kron(x: jax.Array, y: jax.Array) -> jax.Array:
+def kron(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.kron(x, y)
 
 

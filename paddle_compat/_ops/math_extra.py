@@ -42,19 +42,19 @@ _BIN = dict(tensors=("x", "y"))
 
 # -- binary ------------------------------------------------------------------------------------
 @op("hypot", inplace="hypot_", **_BIN)
-def hypot(x: jax.Array, y: jax.Array) -> jax.Array:
+def hypot(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     """sqrt(x**2 + y**2) elementwise."""
     return jnp.hypot(*_same_float(x, y))
 
 
 @op("logaddexp", **_BIN)
-def logaddexp(x: jax.Array, y: jax.Array) -> jax.Array:
+def logaddexp(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     """log(exp(x) + exp(y)) without overflow."""
     return jnp.logaddexp(*_same_float(x, y))
 
 
 @op("copysign", inplace="copysign_", promote=("x", "y"), promote_0d="keep_nd", **_BIN)
-def copysign(x: jax.Array, y: jax.Array) -> jax.Array:
+def copysign(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     """Magnitude of x with the sign of y (int inputs keep their dtype)."""
     if jnp.issubdtype(x.dtype, jnp.inexact):
         return jnp.copysign(x, y)
@@ -63,13 +63,13 @@ def copysign(x: jax.Array, y: jax.Array) -> jax.Array:
 
 
 @op("nextafter", promote=("x", "y"), differentiable=False, **_BIN)
-def nextafter(x: jax.Array, y: jax.Array) -> jax.Array:
+def nextafter(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     """The next representable float after x in the direction of y."""
     return jnp.nextafter(x, y)
 
 
 @op("ldexp", inplace="ldexp_", **_BIN)
-def ldexp(x: jax.Array, y: jax.Array) -> jax.Array:
+def ldexp(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     """x * 2**y; y must be an integer Tensor."""
     if not jnp.issubdtype(y.dtype, jnp.integer):
         raise TypeError(
@@ -100,13 +100,13 @@ def _gcd(x, y):
 
 
 @op("gcd", inplace="gcd_", promote=("x", "y"), differentiable=False, **_BIN)
-def gcd(x: jax.Array, y: jax.Array) -> jax.Array:
+def gcd(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     """Greatest common divisor (non-negative), elementwise."""
     return _gcd(x, y)
 
 
 @op("lcm", inplace="lcm_", promote=("x", "y"), differentiable=False, **_BIN)
-def lcm(x: jax.Array, y: jax.Array) -> jax.Array:
+def lcm(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     """Least common multiple (non-negative), elementwise; 0 when either side is 0."""
     if jnp.issubdtype(x.dtype, jnp.integer):
         return jnp.lcm(x, y)
@@ -115,14 +115,14 @@ def lcm(x: jax.Array, y: jax.Array) -> jax.Array:
 
 
 @op("gammainc", inplace="gammainc_", **_BIN)
-def gammainc(x: jax.Array, y: jax.Array) -> jax.Array:
+def gammainc(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     """Regularized lower incomplete gamma function P(x, y)."""
     x, y = _same_float(x, y)
     return jsp.gammainc(x, y)
 
 
 @op("gammaincc", inplace="gammaincc_", **_BIN)
-def gammaincc(x: jax.Array, y: jax.Array) -> jax.Array:
+def gammaincc(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     """Regularized upper incomplete gamma function Q(x, y)."""
     x, y = _same_float(x, y)
     return jsp.gammaincc(x, y)
@@ -130,21 +130,21 @@ def gammaincc(x: jax.Array, y: jax.Array) -> jax.Array:
 
 # -- unary -------------------------------------------------------------------------------------
 @op("deg2rad")
-def deg2rad(x: jax.Array) -> jax.Array:
+def deg2rad(x: jax.Array, name: str | None = None) -> jax.Array:
     """Degrees to radians."""
     x = _float_in(x)
     return x * jnp.asarray(_math.pi / 180.0, x.dtype)
 
 
 @op("rad2deg")
-def rad2deg(x: jax.Array) -> jax.Array:
+def rad2deg(x: jax.Array, name: str | None = None) -> jax.Array:
     """Radians to degrees."""
     x = _float_in(x)
     return x * jnp.asarray(180.0 / _math.pi, x.dtype)
 
 
 @op("sgn", dtypes=_dt.INEXACT, dtype_error=TypeError)
-def sgn(x: jax.Array) -> jax.Array:
+def sgn(x: jax.Array, name: str | None = None) -> jax.Array:
     """Sign; for complex x, x / |x| (0 stays 0). Float and complex only."""
     if jnp.issubdtype(x.dtype, jnp.complexfloating):
         a = jnp.abs(x)
@@ -153,20 +153,22 @@ def sgn(x: jax.Array) -> jax.Array:
 
 
 @op("stanh")
-def stanh(x: jax.Array, scale_a: float = 0.67, scale_b: float = 1.7159) -> jax.Array:
+def stanh(
+    x: jax.Array, scale_a: float = 0.67, scale_b: float = 1.7159, name: str | None = None
+) -> jax.Array:
     """scale_b * tanh(scale_a * x)."""
     x = _float_in(x)
     return scale_b * jnp.tanh(scale_a * x)
 
 
 @op("sinc", dtypes=_dt.FLOATING, dtype_error=TypeError, inplace="sinc_")
-def sinc(x: jax.Array) -> jax.Array:
+def sinc(x: jax.Array, name: str | None = None) -> jax.Array:
     """sin(pi x) / (pi x), 1 at 0. Float only."""
     return jnp.sinc(x)
 
 
 @op("signbit", differentiable=False)
-def signbit(x: jax.Array) -> jax.Array:
+def signbit(x: jax.Array, name: str | None = None) -> jax.Array:
     """True where the sign bit is set (-0.0 included)."""
     if jnp.issubdtype(x.dtype, jnp.floating):
         return jnp.signbit(x)
@@ -176,7 +178,7 @@ def signbit(x: jax.Array) -> jax.Array:
 
 
 @op("isposinf", differentiable=False)
-def isposinf(x: jax.Array) -> jax.Array:
+def isposinf(x: jax.Array, name: str | None = None) -> jax.Array:
     """True where x is +inf."""
     if not jnp.issubdtype(x.dtype, jnp.floating):
         return jnp.zeros(x.shape, jnp.bool_)
@@ -184,7 +186,7 @@ def isposinf(x: jax.Array) -> jax.Array:
 
 
 @op("isneginf", differentiable=False)
-def isneginf(x: jax.Array) -> jax.Array:
+def isneginf(x: jax.Array, name: str | None = None) -> jax.Array:
     """True where x is -inf."""
     if not jnp.issubdtype(x.dtype, jnp.floating):
         return jnp.zeros(x.shape, jnp.bool_)
@@ -192,7 +194,7 @@ def isneginf(x: jax.Array) -> jax.Array:
 
 
 @op("isreal", differentiable=False)
-def isreal(x: jax.Array) -> jax.Array:
+def isreal(x: jax.Array, name: str | None = None) -> jax.Array:
     """True where the imaginary part is 0 (always True for real dtypes)."""
     if jnp.issubdtype(x.dtype, jnp.complexfloating):
         return jnp.imag(x) == 0
@@ -201,7 +203,11 @@ def isreal(x: jax.Array) -> jax.Array:
 
 @op("nan_to_num", inplace="nan_to_num_")
 def nan_to_num(
-    x: jax.Array, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None
+    x: jax.Array,
+    nan: float = 0.0,
+    posinf: float | None = None,
+    neginf: float | None = None,
+    name: str | None = None,
 ) -> jax.Array:
     """Replace NaN, +inf and -inf (default: the dtype's largest/smallest finite values)."""
     if not jnp.issubdtype(x.dtype, jnp.floating):  # Paddle asserts on the dtype
@@ -213,13 +219,13 @@ def nan_to_num(
 
 
 @op("negative", method=True)
-def negative(x: jax.Array) -> jax.Array:
+def negative(x: jax.Array, name: str | None = None) -> jax.Array:
     """-x."""
     return jnp.negative(x)
 
 
 @op("positive")
-def positive(x: jax.Array) -> jax.Array:
+def positive(x: jax.Array, name: str | None = None) -> jax.Array:
     """+x (a copy); bool tensors are refused."""
     if x.dtype == jnp.bool_:
         raise TypeError(
@@ -229,7 +235,7 @@ def positive(x: jax.Array) -> jax.Array:
 
 
 @op("gammaln", inplace="gammaln_")
-def gammaln(x: jax.Array) -> jax.Array:
+def gammaln(x: jax.Array, name: str | None = None) -> jax.Array:
     """log |Gamma(x)| (float only)."""
     if not jnp.issubdtype(x.dtype, jnp.floating):
         raise RuntimeError(
@@ -253,7 +259,7 @@ for _n, _fn in (("i0", jsp.i0), ("i0e", jsp.i0e), ("i1", jsp.i1), ("i1e", jsp.i1
 
 
 @op("polygamma", inplace="polygamma_")
-def polygamma(x: jax.Array, n: int) -> jax.Array:
+def polygamma(x: jax.Array, n: int, name: str | None = None) -> jax.Array:
     """The n-th derivative of digamma."""
     if not isinstance(n, int) or n < 0:
         raise ValueError(
@@ -266,7 +272,7 @@ def polygamma(x: jax.Array, n: int) -> jax.Array:
 
 
 @op("multigammaln", inplace="multigammaln_")
-def multigammaln(x: jax.Array, p: float) -> jax.Array:
+def multigammaln(x: jax.Array, p: float, name: str | None = None) -> jax.Array:
     """Log of the multivariate gamma function of dimension p."""
     if not isinstance(p, int) or p < 1:  # Paddle asserts p >= 1
         raise AssertionError(f"multigammaln: p must be a positive int, but received {p!r}.")
@@ -277,7 +283,7 @@ def multigammaln(x: jax.Array, p: float) -> jax.Array:
 
 
 @op("frexp", dtypes=_dt.FLOATING, dtype_error=TypeError)
-def frexp(x: jax.Array) -> tuple[jax.Array, jax.Array]:
+def frexp(x: jax.Array, name: str | None = None) -> tuple[jax.Array, jax.Array]:
     """(mantissa, exponent) with x = mantissa * 2**exponent, both in x's float dtype."""
     m, e = jnp.frexp(x)
     return m, e.astype(x.dtype)
@@ -297,6 +303,6 @@ _increment_inplace = make_inplace(_increment)
 
 
 @op("increment", composite=True)
-def increment(x: Tensor, value: float = 1.0) -> Tensor:
+def increment(x: Tensor, value: float = 1.0, name: str | None = None) -> Tensor:
     """Add ``value`` to a one-element Tensor in place and return it."""
     return _increment_inplace(x, value)

@@ -59,7 +59,7 @@ def _check_index_dtype(dtype, what):
 
 @op("cummax")
 def cummax(
-    x: jax.Array, axis: int | None = None, dtype: DTypeLike = "int64"
+    x: jax.Array, axis: int | None = None, dtype: DTypeLike = "int64", name: str | None = None
 ) -> tuple[jax.Array, jax.Array]:
     """Running maximum along ``axis`` and the index where it was reached (last on ties)."""
     _check_index_dtype(dtype, "cummax")
@@ -68,7 +68,7 @@ def cummax(
 
 @op("cummin")
 def cummin(
-    x: jax.Array, axis: int | None = None, dtype: DTypeLike = "int64"
+    x: jax.Array, axis: int | None = None, dtype: DTypeLike = "int64", name: str | None = None
 ) -> tuple[jax.Array, jax.Array]:
     """Running minimum along ``axis`` and the index where it was reached (last on ties)."""
     _check_index_dtype(dtype, "cummin")
@@ -77,7 +77,7 @@ def cummin(
 
 @op("logcumsumexp")
 def logcumsumexp(
-    x: jax.Array, axis: int | None = None, dtype: DTypeLike | None = None
+    x: jax.Array, axis: int | None = None, dtype: DTypeLike | None = None, name: str | None = None
 ) -> jax.Array:
     """log(cumsum(exp(x))) along ``axis`` (flattened when None), computed stably."""
     if dtype is not None:
@@ -99,6 +99,9 @@ def diff(
     axis: int = -1,
     prepend: jax.Array | None = None,
     append: jax.Array | None = None,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
 ) -> jax.Array:
     """n-th forward difference along ``axis`` (bool: logical xor)."""
     ax = axis_of(axis, x.ndim)
@@ -143,7 +146,11 @@ def _trap_parts(y, x, dx, axis):
 
 @op("trapezoid", tensors=("y", "x"), aliases={"input": "y"})
 def trapezoid(
-    y: jax.Array, x: jax.Array | None = None, dx: float | None = None, axis: int = -1
+    y: jax.Array,
+    x: jax.Array | None = None,
+    dx: float | None = None,
+    axis: int = -1,
+    name: str | None = None,
 ) -> jax.Array:
     """Integral of y along ``axis`` by the trapezoid rule (sample points x or spacing dx)."""
     parts, ax = _trap_parts(y, x, dx, axis)
@@ -152,7 +159,11 @@ def trapezoid(
 
 @op("cumulative_trapezoid", tensors=("y", "x"), aliases={"input": "y"})
 def cumulative_trapezoid(
-    y: jax.Array, x: jax.Array | None = None, dx: float | None = None, axis: int = -1
+    y: jax.Array,
+    x: jax.Array | None = None,
+    dx: float | None = None,
+    axis: int = -1,
+    name: str | None = None,
 ) -> jax.Array:
     """Running trapezoid-rule integral of y along ``axis``."""
     parts, ax = _trap_parts(y, x, dx, axis)
@@ -161,7 +172,7 @@ def cumulative_trapezoid(
 
 # -- combining tensors ------------------------------------------------------------------------
 @op("add_n", tensors=("inputs",), method=True)
-def add_n(inputs: jax.Array | Sequence[jax.Array]) -> jax.Array:
+def add_n(inputs: jax.Array | Sequence[jax.Array], name: str | None = None) -> jax.Array:
     """Elementwise sum of a list of Tensors of one shape and dtype."""
     if not isinstance(inputs, list | tuple):
         return inputs
@@ -179,7 +190,7 @@ def add_n(inputs: jax.Array | Sequence[jax.Array]) -> jax.Array:
 
 
 @op("multiplex", tensors=("inputs", "index"))
-def multiplex(inputs: Sequence[jax.Array], index: jax.Array) -> jax.Array:
+def multiplex(inputs: Sequence[jax.Array], index: jax.Array, name: str | None = None) -> jax.Array:
     """Row i of the result is row i of ``inputs[index[i]]``."""
     if len(inputs) < 2:
         raise ValueError(
@@ -206,7 +217,7 @@ def renorm(x: jax.Array, p: float, axis: int, max_norm: float) -> jax.Array:
 
 
 @op("reduce_as", tensors=("x", "target"))
-def reduce_as(x: jax.Array, target: jax.Array) -> jax.Array:
+def reduce_as(x: jax.Array, target: jax.Array, name: str | None = None) -> jax.Array:
     """Sum ``x`` over the dims broadcast against ``target`` so it takes target's shape."""
     lead = x.ndim - target.ndim
     if lead < 0:
@@ -242,7 +253,7 @@ def _take(x, index, mode="raise"):
 
 
 @op("take", composite=True)
-def take(x: Tensor, index: Tensor, mode: str = "raise") -> Tensor:
+def take(x: Tensor, index: Tensor, mode: str = "raise", name: str | None = None) -> Tensor:
     """Elements of flattened ``x`` at ``index`` (mode 'raise', 'wrap' or 'clip')."""
     from .._core import runtime_checks
     from .._core.tensor import Tensor
@@ -269,14 +280,20 @@ def take(x: Tensor, index: Tensor, mode: str = "raise") -> Tensor:
 
 @op("isin", tensors=("x", "test_x"), differentiable=False)
 def isin(
-    x: jax.Array, test_x: jax.Array, assume_unique: bool = False, invert: bool = False
+    x: jax.Array,
+    test_x: jax.Array,
+    assume_unique: bool = False,
+    invert: bool = False,
+    name: str | None = None,
 ) -> jax.Array:
     """True where an element of x is in ``test_x``."""
     return jnp.isin(x, test_x, invert=invert)
 
 
 @op("vander")
-def vander(x: jax.Array, n: int | None = None, increasing: bool = False) -> jax.Array:
+def vander(
+    x: jax.Array, n: int | None = None, increasing: bool = False, name: str | None = None
+) -> jax.Array:
     """Vandermonde matrix of the 1-D ``x`` (columns are powers)."""
     if x.ndim != 1:
         raise ValueError(
@@ -288,7 +305,7 @@ def vander(x: jax.Array, n: int | None = None, increasing: bool = False) -> jax.
 
 
 @op("cartesian_prod", tensors=("x",), method=None)
-def cartesian_prod(x: Sequence[jax.Array]) -> jax.Array:
+def cartesian_prod(x: Sequence[jax.Array], name: str | None = None) -> jax.Array:
     """Cartesian product of 1-D Tensors (rows are tuples)."""
     xs = list(x)
     for a in xs:
@@ -304,7 +321,9 @@ def cartesian_prod(x: Sequence[jax.Array]) -> jax.Array:
 
 
 @op("combinations")
-def combinations(x: jax.Array, r: int = 2, with_replacement: bool = False) -> jax.Array:
+def combinations(
+    x: jax.Array, r: int = 2, with_replacement: bool = False, name: str | None = None
+) -> jax.Array:
     """All length-r combinations of the elements of 1-D ``x`` (rows)."""
     if x.ndim != 1:
         raise TypeError(
@@ -326,6 +345,7 @@ def baddbmm(
     y: jax.Array,
     beta: float = 1.0,  # noqa: A002
     alpha: float = 1.0,
+    name: str | None = None,
 ) -> jax.Array:
     """beta * input + alpha * (x @ y) for batches of matrices."""
     if x.ndim != 3 or y.ndim != 3:

@@ -245,7 +245,7 @@ def _multinomial(key, x, num_samples, replacement):
 def rand(
     shape: int | Sequence[int] | Tensor,
     dtype: DTypeLike | None = None,
-    out: None = None,
+    out: Tensor | None = None,
     device: str | None = None,
     requires_grad: bool = False,
     pin_memory: bool = False,
@@ -259,7 +259,7 @@ def rand(
 def randn(
     shape: int | Sequence[int] | Tensor,
     dtype: DTypeLike | None = None,
-    out: None = None,
+    out: Tensor | None = None,
     device: str | None = None,
     requires_grad: bool = False,
     pin_memory: bool = False,
@@ -273,7 +273,7 @@ def randn(
 def standard_normal(
     shape: int | Sequence[int] | Tensor,
     dtype: DTypeLike | None = None,
-    out: None = None,
+    out: Tensor | None = None,
     device: str | None = None,
     requires_grad: bool = False,
 ) -> Tensor:
@@ -288,7 +288,7 @@ def uniform(
     min: float = 0,  # noqa: A002
     max: float = 1.0,
     seed: int = 0,
-    out: None = None,
+    out: Tensor | None = None,
     device: str | None = None,
     requires_grad: bool = False,
 ) -> Tensor:
@@ -302,7 +302,9 @@ def normal(
     mean: complex | Tensor = 0.0,
     std: float | Tensor = 1.0,
     shape: int | Sequence[int] | Tensor | None = None,
-    out: None = None,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
 ) -> Tensor:
     """Normal samples; ``mean``/``std`` may be Tensors (the result broadcasts them and is
     differentiable with respect to them)."""
@@ -332,6 +334,7 @@ def log_normal(
     mean: float | Tensor = 1.0,
     std: float | Tensor = 2.0,
     shape: int | Sequence[int] | Tensor | None = None,
+    name: str | None = None,
 ) -> Tensor:
     """exp of normal samples with the given ``mean``/``std``."""
     eng = _rng.host_engine()
@@ -364,7 +367,11 @@ def randint(
 
 @op("randint_like", composite=True, method=None)
 def randint_like(
-    x: Tensor, low: int = 0, high: int | None = None, dtype: DTypeLike | None = None
+    x: Tensor,
+    low: int = 0,
+    high: int | None = None,
+    dtype: DTypeLike | None = None,
+    name: str | None = None,
 ) -> Tensor:
     """randint with the shape (and by default the dtype) of ``x``."""
     if high is None:
@@ -405,7 +412,7 @@ def randn_like(
 def randperm(
     n: int,
     dtype: DTypeLike = "int64",
-    out: None = None,
+    out: Tensor | None = None,
     device: str | None = None,
     requires_grad: bool = False,
     pin_memory: bool = False,
@@ -423,7 +430,7 @@ def randperm(
 
 # -- sampling from tensors ---------------------------------------------------------------------
 @op("bernoulli", composite=True, method=None)
-def bernoulli(x: Tensor, p: float | None = None) -> Tensor:
+def bernoulli(x: Tensor, p: float | None = None, name: str | None = None) -> Tensor:
     """0/1 samples (dtype of x) with probabilities ``x`` (or the scalar ``p``)."""
     dt = _dtype(x.dtype, _FLOATS, "bernoulli")
     return _draw(
@@ -461,7 +468,12 @@ def _check_multinomial(x, num_samples, replacement):
 
 @op("multinomial", composite=True)
 def multinomial(
-    x: Tensor, num_samples: int = 1, replacement: bool = False, out: None = None
+    x: Tensor,
+    num_samples: int = 1,
+    replacement: bool = False,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
 ) -> Tensor:
     """int64 category indices sampled from the (unnormalized) probabilities in the last axis."""
     _dtype(x.dtype, _FLOATS, "multinomial")
@@ -475,7 +487,7 @@ def multinomial(
 
 
 @op("poisson", composite=True, method=None)
-def poisson(x: Tensor) -> Tensor:
+def poisson(x: Tensor, name: str | None = None) -> Tensor:
     """Poisson samples with rates ``x`` (dtype of x; zero gradient)."""
     _dtype(x.dtype, _FLOATS, "poisson")
     eng = _rng.host_engine()
@@ -486,14 +498,14 @@ def poisson(x: Tensor) -> Tensor:
 
 
 @op("standard_gamma", composite=True, method=None)
-def standard_gamma(x: Tensor) -> Tensor:
+def standard_gamma(x: Tensor, name: str | None = None) -> Tensor:
     """Gamma(x, 1) samples."""
     _dtype(x.dtype, _FLOATS, "standard_gamma")
     return _standard_gamma(_key(), x)
 
 
 @op("binomial", tensors=("count", "prob"), composite=True, method=None)
-def binomial(count: Tensor, prob: Tensor) -> Tensor:
+def binomial(count: Tensor, prob: Tensor, name: str | None = None) -> Tensor:
     """int64 Binomial(count, prob) samples."""
     return _binomial(_key(), count, prob)
 
@@ -507,14 +519,14 @@ def uniform_(x, min=0, max=1.0, seed=0):  # noqa: A002
 
 
 @op("normal_", composite=True)
-def normal_(x: Tensor, mean: float = 0.0, std: float = 1.0) -> Tensor:
+def normal_(x: Tensor, mean: float = 0.0, std: float = 1.0, name: str | None = None) -> Tensor:
     """Fill ``x`` with normal samples."""
     dt = _float_inplace(x, "gaussian_inplace")
     return _fill(x, _normal(tuple(x.shape), dt, float(mean), float(std)), "normal_")
 
 
 @op("log_normal_", composite=True)
-def log_normal_(x: Tensor, mean: float = 1.0, std: float = 2.0) -> Tensor:
+def log_normal_(x: Tensor, mean: float = 1.0, std: float = 2.0, name: str | None = None) -> Tensor:
     """Fill ``x`` with log-normal samples."""
     dt = _float_inplace(x, "gaussian_inplace")
     shape, m, sd = tuple(x.shape), float(mean), float(std)
@@ -537,7 +549,7 @@ def exponential_(x, lam=1.0):
 
 
 @op("bernoulli_", composite=True)
-def bernoulli_(x: Tensor, p: float = 0.5) -> Tensor:
+def bernoulli_(x: Tensor, p: float = 0.5, name: str | None = None) -> Tensor:
     """Fill ``x`` with 0/1 samples of probability ``p`` (a float or a Tensor)."""
     dt = _float_inplace(x, "uniform_inplace")
     shape = tuple(x.shape)
@@ -552,7 +564,7 @@ def bernoulli_(x: Tensor, p: float = 0.5) -> Tensor:
 
 
 @op("cauchy_", tensor_modules=("creation",), composite=True)
-def cauchy_(x: Tensor, loc: float = 0, scale: float = 1) -> Tensor:
+def cauchy_(x: Tensor, loc: float = 0, scale: float = 1, name: str | None = None) -> Tensor:
     """Fill ``x`` with Cauchy samples."""
     dt = _float_inplace(x, "gaussian_inplace")
     r = _cauchy(_key(), float(loc), float(scale), tuple(x.shape), dt)
@@ -560,7 +572,7 @@ def cauchy_(x: Tensor, loc: float = 0, scale: float = 1) -> Tensor:
 
 
 @op("geometric_", tensor_modules=("creation",), composite=True)
-def geometric_(x: Tensor, probs: float) -> Tensor:
+def geometric_(x: Tensor, probs: float, name: str | None = None) -> Tensor:
     """Fill ``x`` with (continuous, as Paddle's) geometric samples log(u) / log(1 - probs)."""
     if not _dt.is_inexact_np(x.dtype.np):
         raise ValueError(f"data type {x.dtype.np} not inexact")

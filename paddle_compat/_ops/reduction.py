@@ -13,6 +13,7 @@ import numpy as np
 from .._core import dtype as _dt
 from .._core.dtype import DTypeLike
 from .._core.registry import op
+from .._core.tensor import Tensor
 
 
 def norm_axis(axis, ndim):
@@ -49,6 +50,9 @@ def sum(
     axis: int | Sequence[int] | None = None,
     dtype: DTypeLike | None = None,  # noqa: A001
     keepdim: bool = False,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
 ) -> jax.Array:
     return jnp.sum(x, axis=norm_axis(axis, x.ndim), dtype=_acc_dtype(x, dtype), keepdims=keepdim)
 
@@ -59,6 +63,7 @@ def nansum(
     axis: int | Sequence[int] | None = None,
     dtype: DTypeLike | None = None,
     keepdim: bool = False,
+    name: str | None = None,
 ) -> jax.Array:
     return jnp.nansum(x, axis=norm_axis(axis, x.ndim), dtype=_acc_dtype(x, dtype), keepdims=keepdim)
 
@@ -75,7 +80,10 @@ def mean(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = 
 
 @op("nanmean")
 def nanmean(
-    x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False
+    x: jax.Array,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    name: str | None = None,
 ) -> jax.Array:
     return jnp.nanmean(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
@@ -86,6 +94,8 @@ def prod(
     axis: int | Sequence[int] | None = None,
     keepdim: bool = False,
     dtype: DTypeLike | None = None,
+    out: Tensor | None = None,
+    name: str | None = None,
 ) -> jax.Array:
     if dtype is None and jnp.issubdtype(x.dtype, jnp.integer):
         dtype = x.dtype  # Paddle keeps int32 (jnp.prod would widen it to int64)
@@ -103,25 +113,49 @@ def _check_nonempty(x, name):
 
 
 @op("max")
-def max(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False) -> jax.Array:  # noqa: A001
+def max(
+    x: jax.Array,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    name: str | None = None,
+) -> jax.Array:  # noqa: A001
     _check_nonempty(x, "max")
     return jnp.max(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
 @op("min")
-def min(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False) -> jax.Array:  # noqa: A001
+def min(
+    x: jax.Array,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    name: str | None = None,
+) -> jax.Array:  # noqa: A001
     _check_nonempty(x, "min")
     return jnp.min(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
 @op("amax")
-def amax(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False) -> jax.Array:
+def amax(
+    x: jax.Array,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+) -> jax.Array:
     """Like max, but the gradient is split evenly between equal maxima."""
     return jnp.max(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
 @op("amin")
-def amin(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False) -> jax.Array:
+def amin(
+    x: jax.Array,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+) -> jax.Array:
     return jnp.min(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
@@ -137,21 +171,34 @@ def _arg(fn, x, axis, keepdim, dtype):
 
 @op("argmax", tensor_modules=("search",), differentiable=False)
 def argmax(
-    x: jax.Array, axis: int | None = None, keepdim: bool = False, dtype: DTypeLike = "int64"
+    x: jax.Array,
+    axis: int | None = None,
+    keepdim: bool = False,
+    dtype: DTypeLike = "int64",
+    name: str | None = None,
 ) -> jax.Array:
     return _arg(jnp.argmax, x, axis, keepdim, dtype)
 
 
 @op("argmin", tensor_modules=("search",), differentiable=False)
 def argmin(
-    x: jax.Array, axis: int | None = None, keepdim: bool = False, dtype: DTypeLike = "int64"
+    x: jax.Array,
+    axis: int | None = None,
+    keepdim: bool = False,
+    dtype: DTypeLike = "int64",
+    name: str | None = None,
 ) -> jax.Array:
     return _arg(jnp.argmin, x, axis, keepdim, dtype)
 
 
 @op("logsumexp")
 def logsumexp(
-    x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False
+    x: jax.Array,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
 ) -> jax.Array:
     return jax.scipy.special.logsumexp(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
@@ -172,13 +219,20 @@ def std(
     axis: int | Sequence[int] | None = None,
     unbiased: bool = True,
     keepdim: bool = False,
+    name: str | None = None,
 ) -> jax.Array:
     return jnp.std(x, axis=norm_axis(axis, x.ndim), ddof=1 if unbiased else 0, keepdims=keepdim)
 
 
 @op("median", tensor_modules=("stat",))
 def median(
-    x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False, mode: str = "avg"
+    x: jax.Array,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    mode: str = "avg",
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
 ) -> jax.Array | tuple[jax.Array, jax.Array]:
     """Median; mode 'min' takes the lower of the two middle values and, with a single axis,
     also returns its index."""
@@ -210,7 +264,14 @@ def _lower_median(x: jax.Array, ax: int) -> tuple[jax.Array, jax.Array]:
 
 
 @op("cumsum", amp="black", inplace="cumsum_")
-def cumsum(x: jax.Array, axis: int | None = None, dtype: DTypeLike | None = None) -> jax.Array:
+def cumsum(
+    x: jax.Array,
+    axis: int | None = None,
+    dtype: DTypeLike | None = None,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+) -> jax.Array:
     if axis is None:
         x, axis = x.reshape(-1), 0
     if dtype is None and x.dtype == jnp.int32:
@@ -226,17 +287,34 @@ def cumprod(x: jax.Array, dim: int | None = None, dtype: DTypeLike | None = None
 
 
 @op("all", differentiable=False)
-def all(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False) -> jax.Array:  # noqa: A001
+def all(
+    x: jax.Array,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+) -> jax.Array:  # noqa: A001
     return jnp.all(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
 @op("any", differentiable=False)
-def any(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False) -> jax.Array:  # noqa: A001
+def any(
+    x: jax.Array,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+) -> jax.Array:  # noqa: A001
     return jnp.any(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
 @op("count_nonzero", differentiable=False)
 def count_nonzero(
-    x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False
+    x: jax.Array,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    name: str | None = None,
 ) -> jax.Array:
     return jnp.count_nonzero(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim).astype(jnp.int64)

@@ -66,7 +66,9 @@ def topk(
     axis: int | None = None,
     largest: bool = True,  # noqa: A002
     sorted: bool = True,
-    out: None = None,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
 ) -> tuple[Tensor, Tensor]:
     """The k largest (or smallest) entries along ``axis`` and their int64 indices."""
     values, indices = _topk(x, _static_int(k, "topk(k=Tensor)"), axis, bool(largest), bool(sorted))
@@ -74,7 +76,13 @@ def topk(
 
 
 @op("sort")
-def sort(x: jax.Array, axis: int = -1, descending: bool = False, stable: bool = False) -> jax.Array:
+def sort(
+    x: jax.Array,
+    axis: int = -1,
+    descending: bool = False,
+    stable: bool = False,
+    name: str | None = None,
+) -> jax.Array:
     """Sort along ``axis`` (NaN last ascending, first descending)."""
     if x.ndim == 0:
         return x
@@ -84,7 +92,11 @@ def sort(x: jax.Array, axis: int = -1, descending: bool = False, stable: bool = 
 
 @op("argsort")
 def argsort(
-    x: jax.Array, axis: int = -1, descending: bool = False, stable: bool = False
+    x: jax.Array,
+    axis: int = -1,
+    descending: bool = False,
+    stable: bool = False,
+    name: str | None = None,
 ) -> jax.Array:
     """int64 indices that sort ``x`` along ``axis`` (ties keep their order)."""
     if x.ndim == 0:
@@ -122,7 +134,7 @@ def _kthvalue(x, k, axis, keepdim):
 
 @op("kthvalue", composite=True)
 def kthvalue(
-    x: Tensor, k: int, axis: int | None = None, keepdim: bool = False
+    x: Tensor, k: int, axis: int | None = None, keepdim: bool = False, name: str | None = None
 ) -> tuple[Tensor, Tensor]:
     """The k-th smallest entry (1-based) along ``axis`` and its int64 index."""
     return _kthvalue(x, int(k), axis, bool(keepdim))
@@ -148,7 +160,9 @@ def _mode(x, axis, keepdim):
 
 
 @op("mode", composite=True)
-def mode(x: Tensor, axis: int = -1, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+def mode(
+    x: Tensor, axis: int = -1, keepdim: bool = False, name: str | None = None
+) -> tuple[Tensor, Tensor]:
     """The most frequent value along ``axis`` (smallest among ties) and its last index."""
     return _mode(x, int(axis), bool(keepdim))
 
@@ -185,7 +199,7 @@ def searchsorted(
     out_int32: bool = False,
     right: bool = False,
     side: str | None = None,
-    out: None = None,
+    out: Tensor | None = None,
     sorter: jax.Array | None = None,
 ) -> jax.Array:
     """Insertion indices of ``values`` in the innermost dimension of ``sorted_sequence``."""
@@ -204,7 +218,9 @@ def bucketize(
     sorted_sequence: jax.Array,
     out_int32: bool = False,
     right: bool = False,
-    out: None = None,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
 ) -> jax.Array:
     """Index of the bucket of each ``x`` given 1-D boundaries ``sorted_sequence``."""
     if sorted_sequence.ndim != 1:
@@ -272,7 +288,9 @@ def _t(a: np.ndarray, dtype=None) -> Tensor:
 
 
 @op("nonzero", composite=True)
-def nonzero(x: Tensor, as_tuple: bool = False, out: None = None) -> Tensor | tuple[Tensor, ...]:
+def nonzero(
+    x: Tensor, as_tuple: bool = False, *, out: Tensor | None = None
+) -> Tensor | tuple[Tensor, ...]:
     """int64 coordinates of the non-zero entries: [N, ndim], or a tuple of [N] per axis."""
     a = _host(x, "paddle.nonzero")
     if a.ndim == 0:
@@ -298,7 +316,9 @@ def _gather_flat(x, idx, shape):
 
 
 @op("masked_select", tensors=("x", "mask"), composite=True)
-def masked_select(x: Tensor, mask: Tensor, out: None = None) -> Tensor:
+def masked_select(
+    x: Tensor, mask: Tensor, name: str | None = None, *, out: Tensor | None = None
+) -> Tensor:
     """1-D tensor of the entries of ``x`` where the (broadcast) bool ``mask`` is True."""
     m = _host(mask, "paddle.masked_select")
     if m.dtype != np.bool_:
@@ -335,6 +355,7 @@ def unique(
     axis: int | None = None,
     dtype: DTypeLike = "int64",
     sorted: bool = True,
+    name: str | None = None,
 ) -> Tensor | tuple[Tensor, ...]:
     """Sorted unique values (with first indices, inverse map and counts on request)."""
     a = _host(x, "paddle.unique")
@@ -362,6 +383,7 @@ def unique_consecutive(
     return_counts: bool = False,
     axis: int | None = None,
     dtype: DTypeLike = "int64",
+    name: str | None = None,
 ) -> Tensor | tuple[Tensor, ...]:
     """Collapse runs of equal consecutive values (or slices along ``axis``)."""
     a = _host(x, "paddle.unique_consecutive")

@@ -55,6 +55,9 @@ def quantile(
     axis: int | Sequence[int] | None = None,
     keepdim: bool = False,
     interpolation: str = "linear",
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
 ) -> jax.Array:
     """The q-th quantiles of x along ``axis`` (q: a number, list or Tensor in [0, 1])."""
     return _quantile(x, q, axis, keepdim, interpolation, jnp.quantile, "quantile")
@@ -74,7 +77,11 @@ def nanquantile(
 
 @op("nanmedian")
 def nanmedian(
-    x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False, mode: str = "avg"
+    x: jax.Array,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    mode: str = "avg",
+    name: str | None = None,
 ) -> jax.Array | tuple[jax.Array, jax.Array]:
     """Median ignoring NaNs; mode 'min' takes the lower of the two middle values and, with an
     axis, also returns its index (-1 where a slice is all NaN)."""
@@ -126,7 +133,9 @@ def _bincount(x, weights, length):
 
 
 @op("bincount", tensor_modules=("linalg",), composite=True)
-def bincount(x: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+def bincount(
+    x: Tensor, weights: Tensor | None = None, minlength: int = 0, name: str | None = None
+) -> Tensor:
     """Count occurrences of each non-negative int in the 1-D ``x`` (weighted sums with
     ``weights``); the length is max(x) + 1 or ``minlength``."""
     if not jnp.issubdtype(x._value.dtype, jnp.integer):
@@ -193,6 +202,7 @@ def histogram(
     max: float = 0.0,  # noqa: A002
     weight: jax.Array | None = None,
     density: bool = False,
+    name: str | None = None,
 ) -> jax.Array:
     """Counts of ``input`` in ``bins`` equal-width bins over [min, max] (the data's range when
     both are 0); float with ``weight`` or ``density``."""
@@ -228,6 +238,7 @@ def histogram_bin_edges(
     bins: int = 100,
     min: float = 0.0,  # noqa: A002
     max: float = 0.0,
+    name: str | None = None,
 ) -> jax.Array:
     """The ``bins + 1`` edges histogram would use."""
     _check_bins(bins, "histogram_bin_edges")
@@ -242,6 +253,7 @@ def histogramdd(
     ranges: Sequence[float] | None = None,
     density: bool = False,
     weights: jax.Array | None = None,
+    name: str | None = None,
 ) -> tuple[jax.Array, list[jax.Array]]:
     """D-dimensional histogram of the rows of x; returns (hist, list of edge Tensors)."""
     d = x.shape[-1]

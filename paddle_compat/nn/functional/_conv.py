@@ -280,6 +280,7 @@ def conv1d(
     dilation: int | Sequence[int] = 1,
     groups: int = 1,
     data_format: str = "NCL",
+    name: str | None = None,
 ) -> jax.Array:
     """1-D convolution; weight [out_channels, in_channels / groups, k]."""
     return _conv(x, weight, bias, stride, padding, dilation, groups, data_format, 1, "conv1d")
@@ -295,6 +296,7 @@ def conv2d(
     dilation: int | Sequence[int] = 1,
     groups: int = 1,
     data_format: str = "NCHW",
+    name: str | None = None,
 ) -> jax.Array:
     """2-D convolution; weight [out_channels, in_channels / groups, kh, kw]; padding is an int,
     [ph, pw], [top, bottom, left, right], per-axis pairs, 'SAME' or 'VALID'."""
@@ -311,6 +313,7 @@ def conv3d(
     dilation: int | Sequence[int] = 1,
     groups: int = 1,
     data_format: str = "NCDHW",
+    name: str | None = None,
 ) -> jax.Array:
     """3-D convolution; weight [out_channels, in_channels / groups, kd, kh, kw]."""
     return _conv(x, weight, bias, stride, padding, dilation, groups, data_format, 3, "conv3d")

@@ -150,6 +150,7 @@ def layer_norm(
     weight: jax.Array | None = None,
     bias: jax.Array | None = None,
     epsilon: float = 1e-05,
+    name: str | None = None,
 ) -> jax.Array:
     """Normalize over the trailing ``normalized_shape`` axes, then scale and shift."""
     ns = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
@@ -216,6 +217,7 @@ def group_norm(
     weight: jax.Array | None = None,
     bias: jax.Array | None = None,
     data_format: str = "NCHW",
+    name: str | None = None,
 ) -> jax.Array:
     """Normalize over groups of channels (and the spatial axes), then a per-channel affine."""
     ch = _ch_axis(data_format, x.ndim)

@@ -329,7 +329,9 @@ def _adaptive_max(x, output_size, return_mask, nsp):
 
 
 @op("adaptive_avg_pool1d", namespaces=("paddle.nn.functional", "paddle"), method=None)
-def adaptive_avg_pool1d(x: jax.Array, output_size: int | Sequence[int | None]) -> jax.Array:
+def adaptive_avg_pool1d(
+    x: jax.Array, output_size: int | Sequence[int | None], name: str | None = None
+) -> jax.Array:
     """Mean over ``output_size`` adaptive bins of L."""
     return _adaptive_avg(x, output_size, 1, False)
 

@@ -187,7 +187,7 @@ def temporal_shift(
 
 
 @op("pdist", namespaces=("paddle.nn.functional", "paddle"), method=None)
-def pdist(x: jax.Array, p: float = 2.0) -> jax.Array:
+def pdist(x: jax.Array, p: float = 2.0, name: str | None = None) -> jax.Array:
     """p-norm distances between all row pairs i < j of x [N, M] (condensed, N(N-1)/2)."""
     if x.ndim != 2:
         raise AssertionError(f"The x must be 2-dimensional, but received shape {list(x.shape)}")
