@@ -258,7 +258,7 @@ def _make_1d(kind: str):
         norm: str = "backward",
         name: str | None = None,
         *,
-        out: jax.Array | None = None,
+        out: Tensor | None = None,
     ) -> jax.Array:
         s, axes = _plan_1d(x, n, axis, norm)
         if s is not None and _KIND[kind] == "c2r":
@@ -277,7 +277,7 @@ def _make_nd(kind: str, two: bool):
         norm: str = "backward",
         name: str | None = None,
         *,
-        out: jax.Array | None = None,
+        out: Tensor | None = None,
     ) -> jax.Array:
         if two:
             _check_2d(x, s, axes)
@@ -304,8 +304,8 @@ def fft_c2c(
     axis: int | None,
     norm: str,
     forward: bool,
-    name: str | None,
-    out: jax.Array | None = None,
+    name: str | None = None,
+    out: Tensor | None = None,
 ) -> jax.Array:
     """The complex-to-complex kernel along one axis (real inputs are made complex)."""
     s, axes = _plan_1d(x, n, axis, norm)
@@ -320,8 +320,8 @@ def fft_r2c(
     norm: str,
     forward: bool,
     onesided: bool,
-    name: str | None,
-    out: jax.Array | None = None,
+    name: str | None = None,
+    out: Tensor | None = None,
 ) -> jax.Array:
     """The real-to-complex kernel along one axis (``onesided``: only n // 2 + 1 terms)."""
     s, axes = _plan_1d(x, n, axis, norm)
@@ -335,8 +335,8 @@ def fft_c2r(
     axis: int | None,
     norm: str,
     forward: bool,
-    name: str | None,
-    out: jax.Array | None = None,
+    name: str | None = None,
+    out: Tensor | None = None,
 ) -> jax.Array:
     """The complex-to-real kernel along one axis (``n``: the real output's length)."""
     s, axes = _plan_1d(x, n, axis, norm)
@@ -350,8 +350,8 @@ def fftn_c2c(
     axes: Sequence[int] | None,
     norm: str,
     forward: bool,
-    name: str | None,
-    out: jax.Array | None = None,
+    name: str | None = None,
+    out: Tensor | None = None,
 ) -> jax.Array:
     """The complex-to-complex kernel over ``axes``."""
     s, axes = _plan_nd(x, s, axes, norm, "c2c")
@@ -366,8 +366,8 @@ def fftn_r2c(
     norm: str,
     forward: bool,
     onesided: bool,
-    name: str | None,
-    out: jax.Array | None = None,
+    name: str | None = None,
+    out: Tensor | None = None,
 ) -> jax.Array:
     """The real-to-complex kernel over ``axes`` (the last one halved when ``onesided``)."""
     s, axes = _plan_nd(x, s, axes, norm, "r2c")
@@ -381,8 +381,8 @@ def fftn_c2r(
     axes: Sequence[int] | None,
     norm: str,
     forward: bool,
-    name: str | None,
-    out: jax.Array | None = None,
+    name: str | None = None,
+    out: Tensor | None = None,
 ) -> jax.Array:
     """The complex-to-real kernel over ``axes`` (``s[-1]``: the last axis' real length)."""
     s, axes = _plan_nd(x, s, axes, norm, "c2r")
