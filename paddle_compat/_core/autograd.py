@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import weakref
 
 import jax
@@ -36,17 +37,39 @@ class _GradMode(contextlib.ContextDecorator):
 
     def __new__(cls, func=None, *args, **kwargs):
         if callable(func):
-
-            @functools.wraps(func)
-            def wrapper(*a, **k):
-                with cls():
-                    return func(*a, **k)
-
-            return wrapper
+            return cls()(func)
         return super().__new__(cls)
 
     def __init__(self, func=None):
         self._prev: list[bool] = []
+
+    def __call__(self, func):
+        """Decorate ``func`` (a generator function keeps the mode while it runs)."""
+        if inspect.isgeneratorfunction(func):
+
+            @functools.wraps(func)
+            def gen_wrapper(*a, **k):
+                gen = func(*a, **k)
+                with self._recreate_cm():
+                    value = next(gen)
+                while True:
+                    try:
+                        sent = yield value
+                    except GeneratorExit:
+                        gen.close()
+                        raise
+                    except BaseException as exc:
+                        with self._recreate_cm():
+                            value = gen.throw(exc)
+                    else:
+                        try:
+                            with self._recreate_cm():
+                                value = gen.send(sent)
+                        except StopIteration as stop:
+                            return stop.value
+
+            return gen_wrapper
+        return super().__call__(func)
 
     def __enter__(self):
         self._prev.append(_set_grad(self._mode))
@@ -69,10 +92,20 @@ class enable_grad(_GradMode):  # noqa: N801
     _mode = True
 
 
-class set_grad_enabled:  # noqa: N801
-    """Set grad mode on or off; takes effect at once, and is restored on leaving a ``with``."""
+class set_grad_enabled(_GradMode):  # noqa: N801
+    """Set grad mode on or off; takes effect at once, and leaving a ``with`` (or a decorated
+    call) restores the mode from before the constructor ran. As Paddle's, a decorated
+    function's later calls run in the mode that then holds."""
+
+    def __new__(cls, mode):
+        return object.__new__(cls)
 
     def __init__(self, mode: bool):
+        if not isinstance(mode, bool):
+            raise TypeError(
+                f"set_grad_enabled(): mode must be a bool, but received {type(mode).__name__}"
+            )
+        self._mode = mode
         self._prev = _set_grad(mode)
 
     def __enter__(self):
@@ -124,16 +157,57 @@ def _edge(x: Tensor):
     return (None, x) if x._node is None else (x._node, x._out_idx)
 
 
+# -- saved-tensor hooks (paddle.autograd.saved_tensors_hooks) ---------------------------------
+_SAVED_HOOKS: list = []  # (pack_hook, unpack_hook) pairs; the innermost is last
+_hooks_used = False  # set once a Tensor was packed: until then backward skips the check
+
+
+class Packed:
+    """A saved Tensor replaced by what ``pack_hook`` returned; ``unpack_hook`` gives it back."""
+
+    __slots__ = ("obj", "unpack")
+
+    def __init__(self, obj, unpack):
+        self.obj, self.unpack = obj, unpack
+
+    def tensor(self) -> Tensor:
+        r = self.unpack(self.obj)
+        if not isinstance(r, Tensor):
+            raise ValueError(
+                "(InvalidArgument) paddle.autograd.saved_tensors_hooks: unpack_hook must return "
+                f"a Tensor, but returned {type(r).__name__}."
+            )
+        return r
+
+
+def pack_saved(t: Tensor):
+    """``t`` as saved for backward: packed by the active ``saved_tensors_hooks`` if any."""
+    if not _SAVED_HOOKS or trace_state._ctx is not None:
+        return t
+    global _hooks_used
+    _hooks_used = True
+    pack, unpack = _SAVED_HOOKS[-1]
+    return Packed(pack(t), unpack)
+
+
+def _unpacked(primals) -> list:
+    return [p.tensor()._value if isinstance(p, Packed) else p for p in primals]
+
+
 def record(key, f, inputs, arrays, mask, out_tensors, custom=None) -> Node | None:
     edges = [_edge(x) for x, m in zip(inputs, mask) if m]
     out_mask = tuple(is_inexact_np(t._val.dtype) for t in out_tensors)
     if not any(out_mask):
         return None
     diff_outs = [t for t, m in zip(out_tensors, out_mask) if m]
+    primals = list(arrays)
+    if _SAVED_HOOKS and custom is None and trace_state._ctx is None:
+        # every Tensor input is saved (the backward runs the op's VJP on them)
+        primals = [pack_saved(x) if isinstance(x, Tensor) else a for x, a in zip(inputs, arrays)]
     node = Node(
         key,
         f,
-        list(arrays),
+        primals,
         tuple(mask),
         edges,
         [(tuple(t._val.shape), t._val.dtype) for t in diff_outs],
@@ -210,20 +284,20 @@ def _vjp_fn(node: Node):
     return hit
 
 
-def _apply_vjp(node: Node, cts, create_graph: bool):
+def _apply_vjp(node: Node, primals, cts, create_graph: bool):
     if node.custom is not None:  # Python backward (PyLayer, placement changes): real arrays
-        return node.custom([deferred.resolve(c) for c in cts], create_graph)
+        return node.custom([None if c is None else deferred.resolve(c) for c in cts], create_graph)
     if node.pullback is not None and not create_graph:  # traced: reuse the forward's residuals
         return list(node.pullback([c._val if isinstance(c, Tensor) else c for c in cts]))
     raw, flat = _vjp_fn(node)
     if not create_graph:
         arrays = [c._val if isinstance(c, Tensor) else c for c in cts]
-        return deferred.apply(flat, *node.primals, *arrays)
+        return deferred.apply(flat, *primals, *arrays)
     # differentiable backward: run the VJP as a recorded kernel over connected Tensors
     from .registry import run_kernel
 
     primal_inputs, j = [], 0
-    for p, m in zip(node.primals, node.mask):
+    for p, m in zip(primals, node.mask):
         if m:
             src, idx = node.edges[j]
             j += 1
@@ -270,14 +344,16 @@ def _call_hooks(t: Tensor, g, create_graph):
     return g
 
 
-def _accumulate_leaf(t: Tensor, g, create_graph):
+def _accumulate_leaf(t: Tensor, g, create_graph, sg=False):
     if t._hooks:
         g = _call_hooks(t, g, create_graph)
-    _store_grad(t, g, create_graph)
+    _store_grad(t, g, create_graph, sg)
 
 
-def _store_grad(t: Tensor, g, create_graph):
-    """Add ``g`` into ``t.grad`` (leaves, and non-leaves that ``retain_grads()``)."""
+def _store_grad(t: Tensor, g, create_graph, sg=False):
+    """Add ``g`` into ``t.grad`` (leaves, and non-leaves that ``retain_grads()``). A first
+    gradient's ``stop_gradient`` is ``sg`` (True for a PyLayer gradient computed without
+    grad, as in Paddle, which stores that Tensor); accumulating keeps the flag."""
     if create_graph:
         gt = g if isinstance(g, Tensor) else Tensor(g)
         t._grad = gt if t._grad is None else _add(t._grad, gt, True)
@@ -290,17 +366,18 @@ def _store_grad(t: Tensor, g, create_graph):
             # deferred: g + (-0.0), bit for bit g, so a first backward records the same
             # program as later ones (which add into the zeroed grad) and compiles once
             g = deferred.apply(_sum, constant_array(g.shape, -0.0, g.dtype), g)
-        t._grad = Tensor(g, stop_gradient=False)
+        t._grad = Tensor(g, stop_gradient=sg)
     else:
         prev = t._grad._val if trace_state._ctx is None else trace_state.read(t._grad)
-        t._grad = Tensor(deferred.apply(_sum, prev, g), stop_gradient=False)
+        t._grad = Tensor(deferred.apply(_sum, prev, g), stop_gradient=t._grad.stop_gradient)
 
 
-def run_backward(roots, retain_graph=False, create_graph=False, capture=None):
+def run_backward(roots, retain_graph=False, create_graph=False, capture=None, blocked=None):
     """Propagate cotangents from ``roots`` [(tensor, cotangent)] through the tape.
 
     capture: {key: None} for ``paddle.grad``; keys are ``("leaf", id(t))`` or ``(node, idx)``.
     When given, gradients are collected there instead of being accumulated into ``.grad``.
+    blocked: keys (as capture's) that no gradient flows into (``grad``'s ``no_grad_vars``).
     """
     deps: dict[Node, int] = {}
     start = [t._node for t, _ in roots if t._node is not None]
@@ -321,10 +398,19 @@ def run_backward(roots, retain_graph=False, create_graph=False, capture=None):
             continue
         b = bufs.setdefault(t._node, [None] * len(t._node.out_avals))
         b[t._out_idx] = _add(b[t._out_idx], ct, create_graph)
+    roots_of = set(start)
     ready = [n for n in dict.fromkeys(start) if deps.get(n, 0) == 0]
     while ready:
         node = ready.pop()
-        cts = bufs.pop(node, None) or [None] * len(node.out_avals)
+        cts = bufs.pop(node, None)
+        if cts is None and node not in roots_of:  # nothing flowed in (None / no_grad_vars)
+            for src, _ in node.edges:
+                if src is not None:
+                    deps[src] -= 1
+                    if deps[src] == 0:
+                        ready.append(src)
+            continue
+        cts = cts or [None] * len(node.out_avals)
         for k, ref in enumerate(node.out_refs):
             t = ref()
             if t is not None and cts[k] is not None:
@@ -340,20 +426,39 @@ def run_backward(roots, retain_graph=False, create_graph=False, capture=None):
                 "the buffers have already been freed. Specify retain_graph=True when calling "
                 f"backward the first time (op {node.name})."
             )
-        full = [
-            c if c is not None else _zeros(shape, dt, create_graph)
-            for c, (shape, dt) in zip(cts, node.out_avals)
-        ]
-        grads = _apply_vjp(node, full, create_graph)
+        if node.custom is not None:  # a PyLayer fills in (or not) what received nothing
+            full = cts
+        else:
+            full = [
+                _zeros(shape, dt, create_graph) if c is None else _as_dtype(c, dt, create_graph)
+                for c, (shape, dt) in zip(cts, node.out_avals)
+            ]
+        packed = _hooks_used and _has_packed(node)
+        primals = _unpacked(node.primals) if packed else node.primals
+        grads = _apply_vjp(node, primals, full, create_graph)
         if op_observers.OBSERVERS:  # paddle.amp.debugging
             op_observers.backward(node.name, grads)
         if not retain_graph:
             node.primals = None
         for (src, idx), g in zip(node.edges, grads):
+            if g is None and src is None:
+                continue
+            sg = False  # a PyLayer's gradient keeps its Tensor's flag (a leaf's first grad)
+            if not create_graph and isinstance(g, Tensor):
+                sg, g = g.stop_gradient, g._value
+            if blocked and ((src, idx) if src is not None else ("leaf", id(idx))) in blocked:
+                g = None  # no_grad_vars: nothing flows in (the dependency still counts down)
+            if src is None:
+                if g is not None:
+                    _deliver_leaf(idx, g, create_graph, capture, sg)
+                continue
             if g is None:
+                deps[src] -= 1
+                if deps[src] == 0:
+                    ready.append(src)
                 continue
             if src is None:
-                _deliver_leaf(idx, g, create_graph, capture)
+                _deliver_leaf(idx, g, create_graph, capture, sg)
                 continue
             b = bufs.setdefault(src, [None] * len(src.out_avals))
             b[idx] = _add(b[idx], g, create_graph)
@@ -362,7 +467,11 @@ def run_backward(roots, retain_graph=False, create_graph=False, capture=None):
                 ready.append(src)
 
 
-def _deliver_leaf(t, g, create_graph, capture):
+def _has_packed(node: Node) -> bool:
+    return node.custom is None and any(p.__class__ is Packed for p in node.primals)
+
+
+def _deliver_leaf(t, g, create_graph, capture, sg=False):
     if capture is not None:
         key = ("leaf", id(t))
         if key in capture:
@@ -370,7 +479,7 @@ def _deliver_leaf(t, g, create_graph, capture):
                 g = _call_hooks(t, g, create_graph)
             capture[key] = _add(capture[key], g, create_graph)
         return
-    _accumulate_leaf(t, g, create_graph)
+    _accumulate_leaf(t, g, create_graph, sg)
 
 
 _CASTS: dict = {}
@@ -381,6 +490,15 @@ def _cast_fn(dtype):
     if fn is None:
         fn = _CASTS[dtype] = jax.jit(lambda a: a.astype(dtype))
     return fn
+
+
+def _as_dtype(c, dt, create_graph):
+    """A cotangent in its output's dtype (a PyLayer's backward may return another one)."""
+    if c.dtype == dt:
+        return c
+    if isinstance(c, Tensor):
+        return c.astype(dt) if create_graph else deferred.apply(_cast_fn(dt), c._val)
+    return deferred.apply(_cast_fn(dt), c)
 
 
 def _zeros(shape, dt, create_graph):
@@ -439,6 +557,8 @@ def grad(
     only_inputs=True,
     allow_unused=False,
     no_grad_vars=None,
+    *,
+    dump_backward_graph_path=None,
 ):
     """Gradients of ``outputs`` with respect to ``inputs`` (``.grad`` is not touched)."""
     single = isinstance(inputs, Tensor)
@@ -448,10 +568,19 @@ def grad(
         grad_outputs = [None] * len(outputs)
     elif isinstance(grad_outputs, Tensor):
         grad_outputs = [grad_outputs]
+    if not only_inputs:
+        raise AssertionError("only_inputs=False is not supported yet")
+    if not all(isinstance(t, Tensor) for t in outputs):
+        raise AssertionError("Elements of outputs must be Tensor")
+    if not all(isinstance(t, Tensor) for t in inputs):
+        raise AssertionError("Elements of inputs must be Tensor")
     if retain_graph is None:
         retain_graph = create_graph
-    keys = [("leaf", id(t)) if t._node is None else (t._node, t._out_idx) for t in inputs]
+    keys = [_key(t) for t in inputs]
     capture = dict.fromkeys(keys)
+    if isinstance(no_grad_vars, Tensor):
+        no_grad_vars = [no_grad_vars]
+    blocked = {_key(t) for t in no_grad_vars or ()}
     roots = [
         (t, _root_ct(t, g, create_graph))
         for t, g in zip(outputs, grad_outputs)
@@ -459,11 +588,11 @@ def grad(
     ]
     prev = _set_grad(create_graph)
     try:
-        run_backward(roots, retain_graph=retain_graph, create_graph=create_graph, capture=capture)
+        run_backward(roots, retain_graph, create_graph, capture=capture, blocked=blocked)
     finally:
         _set_grad(prev)
     result = []
-    for t, k in zip(inputs, keys):
+    for i, (t, k) in enumerate(zip(inputs, keys)):
         g = capture[k]
         if g is None:
             for o in outputs:  # an output that is itself an input
@@ -472,9 +601,9 @@ def grad(
         if g is None:
             if not allow_unused:
                 raise ValueError(
-                    "(InvalidArgument) The Tensor in inputs (shape "
-                    f"{t.shape}) is not used to compute outputs; set allow_unused=True to "
-                    "get None for it."
+                    f"(InvalidArgument) The {i}-th input does not appear in the backward "
+                    "graph. Please check the input tensor or set allow_unused=True to get None "
+                    "result."
                 )
             result.append(None)
         else:
@@ -483,6 +612,11 @@ def grad(
                 gt.stop_gradient = True
             result.append(gt)
     return result
+
+
+def _key(t: Tensor):
+    """How ``run_backward``'s capture and blocked sets name a Tensor."""
+    return ("leaf", id(t)) if t._node is None else (t._node, t._out_idx)
 
 
 def rebind_inplace(x: Tensor, out: Tensor) -> Tensor:
