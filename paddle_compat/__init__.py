@@ -80,6 +80,16 @@ from .nn.initializer._lazy import LazyGuard  # noqa: E402, F401
 _ops.install_tensor_methods()
 globals().update(_ops.namespace("paddle"))
 from ._api_extra import *  # noqa: E402,F403  (non-op paddle.* names)
+from ._dtype_tensors import FACTORIES as _FACTORIES  # noqa: E402
+from .amp._auto_cast import (  # noqa: E402, F401
+    autocast,
+    get_autocast_cpu_dtype,
+    get_autocast_dtype,
+    get_autocast_gpu_dtype,
+    is_autocast_enabled,
+)
+
+globals().update(_FACTORIES)  # paddle.FloatTensor, paddle.LongTensor, ...
 
 
 def is_tensor(x) -> bool:

@@ -160,6 +160,16 @@ def get_autocast_dtype(device_type=None) -> str:
     return "float16" if s is None else s.dtype.name
 
 
+def get_autocast_cpu_dtype() -> str:
+    """``get_autocast_dtype("cpu")``."""
+    return get_autocast_dtype("cpu")
+
+
+def get_autocast_gpu_dtype() -> str:
+    """``get_autocast_dtype("gpu")``."""
+    return get_autocast_dtype("gpu")
+
+
 # -- decorate -------------------------------------------------------------------------------
 def _keep_fp32(layer, dtype: str) -> bool:
     from .. import nn

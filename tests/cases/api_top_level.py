@@ -1,0 +1,74 @@
+"""Top-level paddle.* names of Paddle 3.3 outside the op registry: the typed tensor
+constructors (paddle.FloatTensor ...), paddle.random.initial_seed, the autocast aliases and
+the name/out arguments every op takes."""
+
+import numpy as np
+from _util import expect_error
+
+import paddle
+
+_KINDS = (
+    "FloatTensor",
+    "DoubleTensor",
+    "HalfTensor",
+    "BFloat16Tensor",
+    "ByteTensor",
+    "CharTensor",
+    "ShortTensor",
+    "IntTensor",
+    "LongTensor",
+    "BoolTensor",
+)
+
+
+def case_typed_constructors_from_lists():
+    out = []
+    for kind in _KINDS:
+        t = getattr(paddle, kind)([1, 0, 2])
+        out.append([str(t.dtype), t.shape, t.astype("float32").numpy().tolist()])
+    return out
+
+
+def case_typed_constructors_keep_array_and_tensor_dtypes():
+    a = paddle.IntTensor(np.array([1.5, 2.5]))
+    b = paddle.FloatTensor(paddle.to_tensor([1, 2]))
+    return [str(a.dtype), a.numpy().tolist(), str(b.dtype), b.numpy().tolist()]
+
+
+def case_typed_constructors_shapes():
+    empty = paddle.FloatTensor()
+    shaped = paddle.LongTensor(2, 3)
+    return [empty.shape, str(empty.dtype), list(shaped.shape), str(shaped.dtype)]
+
+
+def case_typed_constructor_bad_argument():
+    return expect_error(lambda: paddle.FloatTensor("a"))
+
+
+def case_initial_seed_after_seed():
+    paddle.seed(7)
+    return paddle.random.initial_seed()
+
+
+def case_autocast_aliases_outside_autocast():
+    return [
+        paddle.get_autocast_dtype(),
+        paddle.get_autocast_cpu_dtype(),
+        paddle.get_autocast_gpu_dtype(),
+        paddle.is_autocast_enabled(),
+    ]
+
+
+def case_name_positional_and_out():
+    x = paddle.to_tensor([1.0, -2.0], stop_gradient=False)
+    y = paddle.to_tensor([3.0, 4.0])
+    out = paddle.zeros([3], dtype="int32")
+    r = paddle.add(x, y, "my_add", out=out)
+    (out * 2).sum().backward()
+    return [r, out, x.grad, paddle.add(x, y, alpha=2)]
+
+
+def case_out_tuple_of_topk():
+    values, indices = paddle.zeros([1]), paddle.zeros([1], dtype="int64")
+    paddle.topk(paddle.to_tensor([3.0, 1.0, 2.0]), 2, out=(values, indices))
+    return [values, indices]
