@@ -530,14 +530,15 @@ def _axis_index(ndim, axes, what):
     return [a % ndim for a in axes]
 
 
-@op("slice", composite=True, aliases={"input": "x"})
+@op("slice", composite=True)
 def slice(
-    x: Tensor,
+    input: Tensor,
     axes: Sequence[int],
     starts: Sequence[int] | Tensor,  # noqa: A001 - Paddle's name
     ends: Sequence[int] | Tensor,
 ) -> Tensor:
-    """Slice ``x`` along ``axes`` from ``starts`` to ``ends`` (clamped to the dim sizes)."""
+    """Slice ``input`` along ``axes`` from ``starts`` to ``ends`` (clamped to the dim sizes)."""
+    x = input
     axes = _axis_index(x.ndim, _ints(axes, "slice"), "slice")
     starts, ends = _ints(starts, "slice"), _ints(ends, "slice")
     if not len(axes) == len(starts) == len(ends):

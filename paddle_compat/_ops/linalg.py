@@ -124,12 +124,15 @@ def norm(
     kernel="p_norm",
     namespaces=_LINALG,
     method=None,
+    aliases={"ord": "p", "dim": "axis"},
 )
 def vector_norm(
     x: jax.Array,
     p: float = 2.0,
     axis: int | Sequence[int] | None = None,
     keepdim: bool = False,
+    name: str | None = None,
+    *,
     dtype: DTypeLike | None = None,
     out: Tensor | None = None,
 ) -> jax.Array:
@@ -142,7 +145,11 @@ def vector_norm(
 
 @op("matrix_norm", amp="black", dtypes=_HALF_FLOATS, namespaces=_LINALG, method=None)
 def matrix_norm(
-    x: jax.Array, p: float | str = "fro", axis: Sequence[int] = (-2, -1), keepdim: bool = False
+    x: jax.Array,
+    p: float | str = "fro",
+    axis: Sequence[int] = [-2, -1],  # noqa: B006 (Paddle's default, never mutated)
+    keepdim: bool = False,
+    name: str | None = None,
 ) -> jax.Array:
     """Matrix norm ('fro', 'nuc', +-1, +-2, +-inf) over the two axes in ``axis``."""
     if isinstance(axis, int):
@@ -210,8 +217,9 @@ def cross(x: jax.Array, y: jax.Array, axis: int = 9, name: str | None = None) ->
 
 
 @op("t", inplace="t_")
-def t(x: jax.Array) -> jax.Array:
+def t(input: jax.Array, name: str | None = None) -> jax.Array:
     """Transpose of a tensor with at most 2 dimensions (0-D and 1-D are returned as is)."""
+    x = input
     if x.ndim > 2:
         raise ValueError(
             f"Input(input) only support N-D (N<=2) tensor, but received length of "

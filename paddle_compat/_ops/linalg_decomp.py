@@ -74,7 +74,7 @@ def inv(x: Tensor, name: str | None = None) -> Tensor:
 
 
 @op("inverse", tensor_modules=("math",), composite=True)
-def inverse(x: Tensor) -> Tensor:
+def inverse(x: Tensor, name: str | None = None) -> Tensor:
     """Same as ``paddle.linalg.inv``."""
     return inv(x)
 

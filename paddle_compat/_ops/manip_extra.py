@@ -14,15 +14,17 @@ import numpy as np
 from .._core import dtype as _dt
 from .._core import runtime_checks
 from .._core.dtype import DTypeLike
+from .._core.place import Place, put, to_jax_device
 from .._core.registry import op
+from .._core.tensor import Tensor
 from .manipulation import _sections, _split_at, axis_of, int_list
 from .manipulation_gather import put_along_axis as _put_along_axis
 
 
-@op("ravel", aliases={"input": "x"})
-def ravel(x: jax.Array) -> jax.Array:
+@op("ravel")
+def ravel(input: jax.Array) -> jax.Array:
     """Flatten to 1-D."""
-    return x.reshape(-1)
+    return input.reshape(-1)
 
 
 _SCATTER_REDUCE = {"sum": "add", "prod": "mul", "mean": "mean", "amin": "amin", "amax": "amax"}
@@ -93,6 +95,7 @@ def scatter_reduce(
     index: jax.Array,
     src: jax.Array,
     reduce: str,  # noqa: A002
+    *,
     include_self: bool = True,
 ) -> jax.Array:
     """Reduce ``src`` into ``input`` at ``index`` along ``dim`` ('sum', 'prod', 'mean', 'amin',
@@ -176,7 +179,7 @@ def _zero(x):
 
 
 @op("_fill_diagonal", tensor_inplace=True, namespaces=(), method=None, inplace="fill_diagonal_")
-def _fill_diagonal(x, value, offset=0, wrap=False):
+def _fill_diagonal(x, value, offset=0, wrap=False, name=None):
     if x.ndim < 2:
         raise ValueError(
             f"(InvalidArgument) fill_diagonal_: x must have at least 2 dims, but "
@@ -226,7 +229,7 @@ def _diag_scatter(x, y, offset, dim1, dim2):
     namespaces=(),
     inplace="fill_diagonal_tensor_",
 )
-def fill_diagonal_tensor(x, y, offset=0, dim1=0, dim2=1):
+def fill_diagonal_tensor(x, y, offset=0, dim1=0, dim2=1, name=None):
     """Write ``y`` onto the diagonal of x over dims (dim1, dim2)."""
     return _diag_scatter(x, y, offset, dim1, dim2)
 
@@ -265,15 +268,8 @@ def diagflat(x: jax.Array, offset: int = 0, name: str | None = None) -> jax.Arra
     return jnp.diag(x.reshape(-1), k=offset)
 
 
-@op("range", tensor_modules=("creation",), tensors=(), method=None, differentiable=False)
-def range(
-    start: float = 0,
-    end: float | None = None,
-    step: float = 1,  # noqa: A001
-    dtype: DTypeLike | None = None,
-) -> jax.Array:
-    """Deprecated Paddle API: values from start to end *inclusive*, step apart (default dtype:
-    the default float)."""
+@op("_range", tensors=(), method=None, namespaces=(), differentiable=False)
+def _range(start, end, step, dtype):
     if end is None:
         start, end = 0, start
     if step == 0:
@@ -284,8 +280,32 @@ def range(
     return (jnp.arange(n, dtype=jnp.float64) * step + start).astype(dt.np)
 
 
+@op("range", tensor_modules=("creation",), tensors=(), method=None, composite=True)
+def range(
+    start: float = 0,
+    end: float | None = None,
+    step: float = 1,  # noqa: A001
+    dtype: DTypeLike | None = None,
+    *,
+    out: Tensor | None = None,
+    device: Place | str | None = None,
+    requires_grad: bool = False,
+    name: str | None = None,
+) -> Tensor:
+    """Deprecated Paddle API: values from start to end *inclusive*, step apart (default dtype:
+    the default float), on ``device``; ``requires_grad=True`` makes it a gradient leaf."""
+    if device is not None and not isinstance(device, Place | str):
+        raise ValueError(f"place only support string which is 'Place' and so on, but got {device}")
+    t = _range(start, end, step, dtype)
+    dev = to_jax_device(device)
+    if dev is not None:
+        t = Tensor(put(t._value, dev))
+    t.stop_gradient = not requires_grad
+    return t
+
+
 @op("split_with_sizes", namespaces=())
-def split_with_sizes(x, split_sizes, dim=0):
+def split_with_sizes(self, split_sizes, dim=0):
     """Tensor.split_with_sizes: split along ``dim`` into parts of the given sizes."""
-    ax = axis_of(dim, x.ndim)
-    return _split_at(x, _sections(x.shape[ax], list(split_sizes)), ax)
+    ax = axis_of(dim, self.ndim)
+    return _split_at(self, _sections(self.shape[ax], list(split_sizes)), ax)

@@ -33,14 +33,43 @@ def axis_of(axis, ndim: int, what: str = "axis", extra: int = 0) -> int:
 
 
 def int_list(v) -> list[int]:
-    """A static shape-like argument (int, list/tuple with ints, numpy) -> list of ints."""
+    """A static shape-like argument (int, list/tuple with ints, numpy) -> list of ints; a
+    Tensor element arrives as its value (a one-element 1-D Tensor as a one-element tuple)."""
     if isinstance(v, int | np.integer):
         return [int(v)]
-    return (
-        [int(a) for a in np.asarray(v).reshape(-1)]
-        if isinstance(v, np.ndarray)
-        else [a if jax.export.is_symbolic_dim(a) else int(a) for a in v]
-    )  # symbolic: jax.export
+    if isinstance(v, np.ndarray):
+        return [int(a) for a in v.reshape(-1)]
+    return [_one_int(a) for a in v]
+
+
+def _one_int(a):
+    if isinstance(a, tuple | list) and len(a) == 1:  # a one-element 1-D Tensor's value
+        a = a[0]
+    return a if jax.export.is_symbolic_dim(a) else int(a)  # symbolic: jax.export
+
+
+def axis_int(axis) -> int:
+    """A static axis: an int, a float, or a Tensor's value (its first element, as Paddle)."""
+    while isinstance(axis, tuple | list) and axis:
+        axis = axis[0]
+    return int(axis)
+
+
+def check_shape_arg(shape, what: str, pos: int = 2) -> None:
+    """Paddle's type checks of a shape argument: a list/tuple of ints or Tensors, or a Tensor
+    (ValueError for another type, TypeError for another element type)."""
+    if isinstance(shape, Tensor | int | np.integer | np.ndarray):
+        return
+    if not isinstance(shape, list | tuple):
+        raise ValueError(
+            f"shape must be an instance of `list`, `tuple` `Variable`, got '{type(shape)}.'"
+        )
+    for i, a in enumerate(shape):
+        if not isinstance(a, int | np.integer | Tensor) or isinstance(a, bool):
+            raise TypeError(
+                f"(InvalidType) {what}(): argument (position {pos}) must be list of int, but "
+                f"got {type(a).__name__} at pos {i}"
+            )
 
 
 def _with_more(shape, more):
@@ -83,9 +112,9 @@ def cast(x: jax.Array, dtype: DTypeLike) -> jax.Array:
 
 
 @op("astype", namespaces=())
-def astype(x, dtype):
+def astype(self, dtype):
     """Tensor.astype: same as ``paddle.cast``."""
-    return x.astype(_dt.to_dtype(dtype).np)
+    return self.astype(_dt.to_dtype(dtype).np)
 
 
 # -- reshape ----------------------------------------------------------------------------------
@@ -141,7 +170,16 @@ def infer_shape(in_shape, shape, what="reshape"):
     return tuple(out)
 
 
-@op("reshape", tensor_modules=("einsum", "manipulation"), inplace="reshape_")
+def _check_reshape(vals):
+    check_shape_arg(vals["shape"], "reshape")
+
+
+@op(
+    "reshape",
+    tensor_modules=("einsum", "manipulation"),
+    inplace="reshape_",
+    check=_check_reshape,
+)
 def reshape(x: jax.Array, shape: int | Sequence[int], *more: int) -> jax.Array:
     """New shape with the same data; 0 keeps the input dim, -1 is inferred."""
     return jnp.reshape(x, infer_shape(x.shape, _with_more(shape, more)))
@@ -163,7 +201,7 @@ def _view_dtype(x, dtype):
     return lax.bitcast_convert_type(x.reshape(x.shape[:-1] + (x.shape[-1] // k, k)), dt)
 
 
-@op("view")
+@op("view", aliases={"size": "shape_or_dtype", "dtype": "shape_or_dtype"})
 def view(x: jax.Array, shape_or_dtype: int | Sequence[int] | DTypeLike, *more: int) -> jax.Array:
     """Reshape (shape) or reinterpret the bits (dtype) of ``x``."""
     s = shape_or_dtype
@@ -228,11 +266,11 @@ def transpose(x: jax.Array, perm: Sequence[int], name: str | None = None) -> jax
 
 
 @op("permute", tensor_modules=("linalg",))
-def permute(x: jax.Array, *dims: int | Sequence[int]) -> jax.Array:
+def permute(input: jax.Array, *dims: int | Sequence[int]) -> jax.Array:
     """Tensor.permute(*dims) / permute(list): same as transpose."""
     if len(dims) == 1 and not isinstance(dims[0], int):
         dims = dims[0]
-    return jnp.transpose(x, _perm(dims, x.ndim))
+    return jnp.transpose(input, _perm(dims, input.ndim))
 
 
 @op("moveaxis")
@@ -320,7 +358,7 @@ def unsqueeze(x: jax.Array, axis: int | Sequence[int], name: str | None = None) 
 
 
 # -- join / split -----------------------------------------------------------------------------
-@op("concat", extra_names=("cat", "concatenate"))
+@op("concat", extra_names=("cat", "concatenate"), aliases={"tensors": "x", "dim": "axis"})
 def concat(
     x: Sequence[jax.Array], axis: int = 0, name: str | None = None, *, out: Tensor | None = None
 ) -> jax.Array:
@@ -328,6 +366,7 @@ def concat(
     xs = tensor_list(x, "concat")
     _same_dtypes(xs, "concat")
     nd = xs[0].ndim
+    axis = axis_int(axis)
     ax = axis_of(axis, nd) if nd else axis_of(axis, 0, "axis")
     for i, a in enumerate(xs[1:], 1):
         bad = [d for d in range(nd) if d != ax and a.ndim == nd and a.shape[d] != xs[0].shape[d]]
@@ -340,7 +379,7 @@ def concat(
     return jnp.concatenate(xs, axis=ax)
 
 
-@op("stack")
+@op("stack", aliases={"tensors": "x", "dim": "axis"})
 def stack(
     x: Sequence[jax.Array], axis: int = 0, name: str | None = None, *, out: Tensor | None = None
 ) -> jax.Array:
@@ -348,6 +387,7 @@ def stack(
     xs = tensor_list(x, "stack")
     _same_dtypes(xs, "stack")
     nd = xs[0].ndim
+    axis = axis_int(axis)
     if not -(nd + 1) <= axis < nd + 1:
         raise ValueError(
             f"Attr(axis) must be inside [-(rank+1), rank+1), where rank = "
@@ -459,11 +499,11 @@ def dsplit(
     return tensor_split.fn(x, num_or_indices, 2)
 
 
-@op("unbind")
-def unbind(x: jax.Array, axis: int = 0) -> list[jax.Array]:
+@op("unbind", aliases={"dim": "axis"})
+def unbind(input: jax.Array, axis: int = 0) -> list[jax.Array]:
     """Split into the slices along ``axis`` (that dim removed)."""
-    ax = axis_of(axis, x.ndim)
-    return [jnp.squeeze(p, ax) for p in _split_at(x, [1] * x.shape[ax], ax)]
+    ax = axis_of(axis, input.ndim)
+    return [jnp.squeeze(p, ax) for p in _split_at(input, [1] * input.shape[ax], ax)]
 
 
 @op("unstack")
@@ -478,14 +518,14 @@ def unstack(x: jax.Array, axis: int = 0, num: int | None = None) -> list[jax.Arr
     return unbind.fn(x, ax)
 
 
-def _stack_fn(name, fn, doc):
-    def f(x: Sequence[jax.Array]) -> jax.Array:
-        xs = tensor_list(x, name)
-        _same_dtypes(xs, name)
+def _stack_fn(op_name, fn, doc):
+    def f(x: Sequence[jax.Array], name: str | None = None) -> jax.Array:
+        xs = tensor_list(x, op_name)
+        _same_dtypes(xs, op_name)
         return fn(xs)
 
     f.__doc__ = doc
-    op(name, method=None)(f)
+    op(op_name, method=None)(f)
 
 
 _stack_fn("hstack", jnp.hstack, "Concatenate along dim 1 (dim 0 for 1-D inputs).")
@@ -495,13 +535,13 @@ _stack_fn("dstack", jnp.dstack, "Concatenate along dim 2 (inputs raised to 3-D).
 _stack_fn("column_stack", jnp.column_stack, "Stack 1-D inputs as columns, else hstack.")
 
 
-def _atleast(name, fn):
-    def f(*inputs: jax.Array) -> jax.Array | list[jax.Array]:
+def _atleast(op_name, fn):
+    def f(*inputs: jax.Array, name: str | None = None) -> jax.Array | list[jax.Array]:
         outs = [fn(a) for a in inputs]
         return outs[0] if len(outs) == 1 else outs
 
-    f.__doc__ = f"Each input viewed with at least {name[-2]} dims."
-    op(name, tensors=("inputs",))(f)
+    f.__doc__ = f"Each input viewed with at least {op_name[-2]} dims."
+    op(op_name, tensors=("inputs",))(f)
 
 
 _atleast("atleast_1d", jnp.atleast_1d)
@@ -542,7 +582,7 @@ def _expand_shape(in_shape, shape, what="expand_v2"):
     return tuple(out)
 
 
-@op("expand")
+@op("expand", aliases={"size": "shape"})
 def expand(x: jax.Array, shape: int | Sequence[int], *more: int) -> jax.Array:
     """Broadcast ``x`` to ``shape`` (-1 keeps the input dim)."""
     return jnp.broadcast_to(x, _expand_shape(x.shape, _with_more(shape, more)))
@@ -561,9 +601,9 @@ def expand_as(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
 
 
 @op("broadcast_tensors")
-def broadcast_tensors(x: Sequence[jax.Array]) -> list[jax.Array]:
+def broadcast_tensors(input: Sequence[jax.Array], name: str | None = None) -> list[jax.Array]:
     """Broadcast all inputs to their common shape."""
-    xs = tensor_list(x, "broadcast_tensors", "input")
+    xs = tensor_list(input, "broadcast_tensors", "input")
     _same_dtypes(xs, "broadcast_tensors")
     try:
         shape = np.broadcast_shapes(*[a.shape for a in xs])
@@ -575,10 +615,10 @@ def broadcast_tensors(x: Sequence[jax.Array]) -> list[jax.Array]:
     return [jnp.broadcast_to(a, shape) for a in xs]
 
 
-@op("tile")
-def tile(x: jax.Array, repeat_times: int | Sequence[int], *more: int) -> jax.Array:
+@op("tile", aliases={"dims": "repeat_times"})
+def tile(x: jax.Array, repeat_times: int | Sequence[int], name: str | None = None) -> jax.Array:
     """Repeat the whole tensor ``repeat_times[i]`` times along each dim."""
-    reps = int_list(_with_more(repeat_times, more))
+    reps = int_list(repeat_times)
     for r in reps:
         if r < 0:
             raise ValueError(
@@ -589,11 +629,11 @@ def tile(x: jax.Array, repeat_times: int | Sequence[int], *more: int) -> jax.Arr
 
 
 @op("repeat", namespaces=())
-def repeat(x, *repeats):
+def repeat(input, *repeats):
     """Tensor.repeat(*sizes): same as tile."""
     if len(repeats) == 1 and not isinstance(repeats[0], int):
         repeats = repeats[0]
-    return tile.fn(x, repeats)
+    return tile.fn(input, repeats)
 
 
 # -- reorder ----------------------------------------------------------------------------------
@@ -612,7 +652,7 @@ def flip(x: jax.Array, axis: int | Sequence[int], name: str | None = None) -> ja
 
 
 @op("reverse", namespaces=())
-def reverse(x, axis):
+def reverse(x, axis, name=None):
     """Tensor.reverse: same as flip."""
     return flip.fn(x, axis)
 
@@ -638,7 +678,12 @@ def roll(
 
 
 @op("rot90")
-def rot90(x: jax.Array, k: int = 1, axes: Sequence[int] = (0, 1)) -> jax.Array:
+def rot90(
+    x: jax.Array,
+    k: int = 1,
+    axes: Sequence[int] = [0, 1],  # noqa: B006 (Paddle's default, never mutated)
+    name: str | None = None,
+) -> jax.Array:
     """Rotate by 90 degrees ``k`` times in the plane of ``axes``."""
     a0, a1 = int_list(axes)
     nd = x.ndim
@@ -757,10 +802,11 @@ def numel(x: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.asarray(int(np.prod(x.shape, dtype=np.int64)), jnp.int64)
 
 
-@op("narrow", aliases={"input": "x", "dim": "axis"})
-def narrow(x: jax.Array, axis: int, start: int, length: int) -> jax.Array:
-    """``length`` elements of dim ``axis`` from ``start`` (negative start counts back)."""
-    ax = axis_of(axis, x.ndim)
+@op("narrow")
+def narrow(input: jax.Array, dim: int, start: int, length: int) -> jax.Array:
+    """``length`` elements of dim ``dim`` from ``start`` (negative start counts back)."""
+    x = input
+    ax = axis_of(dim, x.ndim)
     n = x.shape[ax]
     s = start + n if start < 0 else start
     if not 0 <= s <= n or length < 0 or s + length > n:

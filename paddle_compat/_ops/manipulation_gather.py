@@ -539,9 +539,14 @@ def _repeat_interleave_int(x, repeats, axis):
     return jnp.repeat(x, repeats, axis=axis_of(axis, x.ndim))
 
 
-@op("repeat_interleave", composite=True)
+@op("repeat_interleave", composite=True, aliases={"dim": "axis"})
 def repeat_interleave(
-    x: Tensor, repeats: int | Tensor, axis: int | None = None, output_size: int | None = None
+    x: Tensor,
+    repeats: int | Tensor,
+    axis: int | None = None,
+    name: str | None = None,
+    *,
+    output_size: int | None = None,
 ) -> Tensor:
     """Repeat each element (or slice along ``axis``) ``repeats`` times."""
     if isinstance(repeats, int | np.integer):
@@ -629,8 +634,8 @@ def diagonal_scatter(
 
 @op("shard_index", differentiable=False)
 def shard_index(
-    x: jax.Array, index_num: int, nshards: int, shard_id: int, ignore_value: int = -1
+    input: jax.Array, index_num: int, nshards: int, shard_id: int, ignore_value: int = -1
 ) -> jax.Array:
     """Map global ids to ids local to shard ``shard_id`` (others -> ``ignore_value``)."""
     size = (index_num + nshards - 1) // nshards
-    return jnp.where(x // size == shard_id, x % size, ignore_value).astype(x.dtype)
+    return jnp.where(input // size == shard_id, input % size, ignore_value).astype(input.dtype)
