@@ -289,7 +289,27 @@ def tolist(x: Tensor):
     return x.tolist()
 
 
+# top-level names that live in other modules, imported on first use (PEP 562)
+_ELSEWHERE = {
+    "batch": ("utils._batch", "batch"),
+    "MmapStorage": ("base._mmap", "MmapStorage"),
+    "enable_compat": ("compat.proxy", "enable_torch_proxy"),
+    "disable_compat": ("compat.proxy", "disable_torch_proxy"),
+    "use_compat_guard": ("compat.proxy", "use_torch_proxy_guard"),
+}
+
+
+def __getattr__(name: str):
+    if name in _ELSEWHERE:
+        import importlib
+
+        module, attr = _ELSEWHERE[name]
+        return getattr(importlib.import_module(f"{__package__}.{module}"), attr)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
+    *_ELSEWHERE,
     "Size",
     "as_tensor",
     "asarray",

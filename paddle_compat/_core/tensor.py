@@ -101,7 +101,7 @@ class Tensor(TensorApiMixin):
     @property
     def name(self) -> str:
         if self._name is None:
-            self._name = _unique_name("generated_tensor")
+            self._name = f"generated_tensor_{next(_tensor_names)}"
         return self._name
 
     @name.setter
@@ -184,9 +184,25 @@ class Tensor(TensorApiMixin):
 
     @grad.setter
     def grad(self, g):
-        if g is not None and not isinstance(g, Tensor):
-            g = Tensor(jnp.asarray(g))
-        self._grad = g
+        """As Paddle: a Tensor of x's dtype; copied into an existing gradient (which keeps
+        its ``stop_gradient``), else stored as a new Tensor with ``stop_gradient=True``."""
+        if g is None:
+            self._grad = None
+            return
+        if not isinstance(g, Tensor):
+            raise ValueError(
+                "(InvalidArgument) argument (position 1) must be Tensor, but got "
+                f"{type(g).__module__}.{type(g).__qualname__}"
+            )
+        if g.dtype != self.dtype:
+            raise RuntimeError(
+                f"(PreconditionNotMet) Tensor  has different data type with Tensor {g.name}, "
+                "Tensor Copy cannot be performed!"
+            )
+        if self._grad is not None:
+            self._grad._set_value(g._value)
+        else:
+            self._grad = Tensor(g._value, stop_gradient=True)
 
     @property
     def T(self):
@@ -272,8 +288,12 @@ class Tensor(TensorApiMixin):
     __str__ = __repr__
 
     def __format__(self, spec):
-        if self.ndim == 0 and spec:
+        """A 0-D Tensor formats as its Python scalar (``f"{loss:.4f}"``, ``"{}".format(x)``);
+        others only with an empty spec (their ``str``), as in Paddle."""
+        if self.ndim == 0:
             return format(self.item(), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__")
         return str(self)
 
     def __deepcopy__(self, memo):
@@ -364,7 +384,10 @@ class Tensor(TensorApiMixin):
         return self
 
     def get_tensor(self):
-        return self
+        """The DenseTensor holding x's data (a view: ``set`` on it replaces x's data)."""
+        from .tensor_api import DenseTensor
+
+        return DenseTensor(self)
 
     def _is_initialized(self) -> bool:
         return True
@@ -428,11 +451,7 @@ class Tensor(TensorApiMixin):
 
     @property
     def strides(self) -> list[int]:
-        st, acc = [], 1
-        for d in reversed(self.shape):
-            st.append(acc)
-            acc *= d
-        return st[::-1]
+        return self.get_strides()
 
     def is_contiguous(self) -> bool:
         return True
@@ -442,7 +461,10 @@ class Tensor(TensorApiMixin):
 
     @property
     def type(self):
-        return "DENSE_TENSOR"
+        """``VarType.DENSE_TENSOR`` (``paddle.base.core.VarDesc.VarType``)."""
+        from .tensor_api import VarType
+
+        return VarType.DENSE_TENSOR
 
     @property
     def is_sparse(self):
@@ -493,12 +515,35 @@ class _HookHandle:
         return self._table.pop(self._key, None) is not None
 
 
-_name_counters: dict[str, itertools.count] = {}
+class UniqueNameGenerator:
+    """Paddle's unique-name generator: ``key`` -> ``{prefix}{key}_{n}``, n counting per key
+    (layer names ``linear_0``, parameter names ``linear_0.w_0``...). ``paddle.utils.
+    unique_name.switch``/``guard`` swap the current one."""
+
+    def __init__(self, prefix: str | None = None):
+        self.prefix = prefix or ""
+        self.ids: dict[str, int] = {}
+
+    def __call__(self, key: str) -> str:
+        n = self.ids.get(key, 0)
+        self.ids[key] = n + 1
+        return f"{self.prefix}{key}_{n}"
+
+    generate = __call__
+
+    def generate_with_ignorable_key(self, key: str) -> str:
+        """Dynamic mode ignores ``key``: ``dygraph_tmp_N``."""
+        return self("dygraph_tmp")
+
+
+_name_generator = UniqueNameGenerator()  # the current one (swapped by unique_name.switch)
+# ``generated_tensor_N`` names of Tensors: one process-wide counter that switch() leaves alone
+# (Paddle's C++ counter)
+_tensor_names = itertools.count()
 
 
 def _unique_name(prefix: str) -> str:
-    c = _name_counters.setdefault(prefix, itertools.count())
-    return f"{prefix}_{next(c)}"
+    return _name_generator(prefix)
 
 
 def unique_name(prefix: str) -> str:
@@ -543,6 +588,16 @@ class Parameter(Tensor):
         self.need_clip = True
         self.do_model_average = None
         self.is_distributed = False
+
+    @classmethod
+    def from_tensor(cls, tensor: Tensor, **kwargs) -> Parameter:
+        """A Parameter holding ``tensor``'s data (Paddle's ``EagerParamBase.from_tensor``);
+        keywords set its attributes (``name``, ``trainable``, ``need_clip``...)."""
+        name = kwargs.pop("name", None) or _unique_name("_eager_param_base")
+        p = cls(tensor._value, name=name, trainable=kwargs.pop("trainable", True))
+        for k, v in kwargs.items():
+            setattr(p, k, v)
+        return p
 
     @property
     def trainable(self) -> bool:

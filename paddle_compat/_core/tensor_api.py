@@ -5,6 +5,7 @@ from the registry (``_ops/_methods.py``)."""
 
 from __future__ import annotations
 
+import enum
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -57,6 +58,20 @@ def _cast_method(name: str, dtype: str):
     return method
 
 
+def _size_args(name: str, args) -> list:
+    """``x.new_ones(3, 3)`` and ``x.new_ones([3, 3])``: positional ints are the shape."""
+    if len(args) == 1 and not isinstance(args[0], int | np.integer):
+        size = args[0]
+        return size.tolist() if hasattr(size, "tolist") else size
+    for a in args:
+        if not isinstance(a, int | np.integer) or isinstance(a, bool):
+            raise TypeError(
+                f"(InvalidType) {name}(): argument (position 1) must be list of int, but got "
+                f"{type(a).__name__}"
+            )
+    return list(args)
+
+
 def _new_method(name: str, creator: str, filled: bool):
     if filled:
 
@@ -64,11 +79,11 @@ def _new_method(name: str, creator: str, filled: bool):
             self,
             size,
             fill_value,
+            *,
             dtype=None,
             device=None,
             requires_grad=False,
             pin_memory=False,
-            name=None,
         ) -> Tensor:
             out = _call_op(creator, size, fill_value, dtype=dtype or self.dtype)
             out.stop_gradient = not requires_grad
@@ -76,14 +91,24 @@ def _new_method(name: str, creator: str, filled: bool):
     else:
 
         def method(
-            self, size, dtype=None, device=None, requires_grad=False, pin_memory=False, name=None
+            self, *size, dtype=None, device=None, requires_grad=False, pin_memory=False, **kw
         ) -> Tensor:
-            out = _call_op(creator, size, dtype=dtype or self.dtype)
+            if "size" in kw:
+                size = (kw.pop("size"),)
+            if kw:
+                raise TypeError(f"{name}() got unexpected keyword arguments {sorted(kw)}")
+            if not size:
+                raise TypeError(f"{name}() missing 1 required positional argument: 'size'")
+            shape = _size_args("full" if creator != "empty" else "empty", size)
+            out = _call_op(creator, shape, dtype=dtype or self.dtype)
             out.stop_gradient = not requires_grad
             return out
 
     method.__name__ = name
-    method.__doc__ = f"``x.{name}(size)``: a new Tensor with x's dtype (``paddle.{creator}``)."
+    method.__doc__ = (
+        f"``x.{name}(size)``: a new Tensor with x's dtype (``paddle.{creator}``); the shape "
+        "may also be given as several ints, and dtype is keyword-only, as in Paddle."
+    )
     return method
 
 
@@ -186,6 +211,279 @@ def _is_cuda(self) -> bool:
     return self.place.is_gpu_place()
 
 
+# -- Paddle's VarDesc.VarType and the DenseTensor behind ``get_tensor()`` -------------------
+class VarType(enum.Enum):
+    """``paddle.base.core.VarDesc.VarType`` (values as in Paddle 3.3.1); ``Tensor.type`` is
+    ``VarType.DENSE_TENSOR``."""
+
+    BOOL = 0
+    INT16 = 1
+    INT32 = 2
+    INT64 = 3
+    FP16 = 4
+    FP32 = 5
+    FP64 = 6
+    DENSE_TENSOR = 7
+    SELECTED_ROWS = 8
+    FEED_MINIBATCH = 9
+    FETCH_LIST = 10
+    STEP_SCOPES = 11
+    DENSE_TENSOR_ARRAY = 13
+    PLACE_LIST = 14
+    READER = 15
+    RAW = 17
+    UINT8 = 20
+    INT8 = 21
+    BF16 = 22
+    COMPLEX64 = 23
+    COMPLEX128 = 24
+    STRING = 25
+    STRINGS = 26
+    VOCAB = 27
+    SPARSE_COO = 30
+    FP8_E4M3FN = 32
+    FP8_E5M2 = 33
+    UINT16 = 36
+    UINT32 = 37
+    UINT64 = 38
+
+    def __int__(self) -> int:
+        return self.value
+
+    __index__ = __int__
+
+
+def _dense_item(v) -> str:
+    if isinstance(v, complex | np.complexfloating):
+        return f"{v.real:g}{v.imag:+g}j"
+    if isinstance(v, bool | np.bool_ | int | np.integer):
+        return str(int(v))
+    return f"{float(v):g}"
+
+
+class DenseTensor:
+    """Paddle's DenseTensor as ``Tensor.get_tensor()`` returns it: a view of the Tensor's
+    storage (here its held array), printed as Paddle prints it; ``set`` replaces the data."""
+
+    __slots__ = ("_t",)
+
+    def __init__(self, tensor=None):
+        if tensor is None:
+            from .tensor import Tensor
+
+            tensor = Tensor()
+        self._t = tensor
+
+    def shape(self) -> list[int]:
+        return list(self._t.shape)
+
+    def _dtype(self):
+        return self._t.dtype
+
+    def _place(self):
+        return self._t.place
+
+    def _layout(self) -> str:
+        return "NCHW"
+
+    def _numel(self) -> int:
+        return self._t.size
+
+    def _is_initialized(self) -> bool:
+        return True
+
+    def lod(self) -> list:
+        return []
+
+    def set(self, array, place=None) -> None:
+        """Replace the data (shape and dtype from ``array``)."""
+        from .tensor import to_device
+
+        self._t._set_value(to_device(np.asarray(array)))
+
+    def __array__(self, dtype=None, copy=None):
+        a = self._t.numpy()
+        return a if dtype is None else a.astype(dtype)
+
+    def __str__(self) -> str:
+        a = self._t.numpy().reshape(-1)
+        if a.dtype.kind not in "biufc":  # bfloat16, float8: through float32
+            a = a.astype(np.float32)
+        data = " ".join(_dense_item(v) for v in a.tolist())
+        return (
+            f"  - shape: {list(self._t.shape)}\n  - layout: NCHW\n  - place: {self._t.place}\n"
+            f"  - dtype: {self._t.dtype.name}\n  - data: [{data}]"
+        )
+
+
+# -- storage layout: strides, offset, set_, resize_ --------------------------------------------
+# Every Tensor here owns a contiguous array: its strides are the row-major ones and its offset
+# 0. ``set_`` records the (shape, strides, byte offset) it was given, as Paddle reports them,
+# until the Tensor is next written.
+
+
+def _contiguous_strides(shape) -> list[int]:
+    st, acc = [], 1
+    for d in reversed(list(shape)):
+        st.append(acc)
+        acc *= int(d)
+    return st[::-1]
+
+
+def _layout(self):
+    lay = self.__dict__.get("_set_layout")
+    if lay is not None and lay[0] == self._version:
+        return lay
+    return None
+
+
+def get_strides(self) -> list[int]:
+    """The strides (in elements) of x's storage layout."""
+    lay = _layout(self)
+    return list(lay[1]) if lay is not None else _contiguous_strides(self._val.shape)
+
+
+def stride(self, dim=None):
+    """``get_strides()``, or the stride of dimension ``dim``."""
+    st = get_strides(self)
+    if dim is None:
+        return st
+    n = len(st)
+    if not -n <= dim < n:
+        raise ValueError(
+            f"(InvalidArgument) Dimension out of range (expected to be in range of "
+            f"[{-n}, {n - 1}], but got {dim})"
+        )
+    return st[dim]
+
+
+def _offset(self) -> int:
+    lay = _layout(self)
+    return lay[2] if lay is not None else 0
+
+
+def _check_inplace_leaf(self) -> None:
+    from .autograd import is_grad_enabled
+
+    if not self.stop_gradient and self._node is None and is_grad_enabled():
+        raise ValueError(
+            f"(InvalidArgument) Leaf Tensor {self.name} that doesn't stop gradient can't use "
+            "inplace strategy."
+        )
+
+
+def _int_list(op: str, arg: str, values) -> list[int]:
+    if not isinstance(values, list | tuple):
+        raise ValueError(f"Input ({arg}) should be list or tuple but received {type(values)}")
+    for v in values:
+        if not isinstance(v, int | np.integer) or isinstance(v, bool):
+            raise TypeError(
+                f"(InvalidType) {op}(): argument (position 1) must be list of int, but got "
+                f"{type(v).__name__}"
+            )
+    return [int(v) for v in values]
+
+
+def set_(self, source=None, shape=None, stride=None, offset: int = 0, name=None) -> Tensor:
+    """Make x hold ``source``'s data, read with ``shape``, ``stride`` (elements) and
+    ``offset`` (bytes) and reinterpreted as x's dtype; no source: an empty Tensor. Here x
+    gets a copy of the elements (a JAX array is immutable: later writes to ``source`` do not
+    show in x) and reads outside ``source`` raise instead of returning stray memory."""
+    from .tensor import Tensor
+
+    _check_inplace_leaf(self)
+    npd = np.dtype(self._val.dtype)
+    if source is None:
+        import jax.numpy as jnp
+
+        self._set_value(jnp.zeros((0,), npd))
+        self._node = None
+        return self
+    if not isinstance(source, Tensor):
+        raise ValueError(f"Input (source) should be paddle.Tensor but received {type(source)}")
+    shp = list(source.shape) if shape is None else _int_list("set_", "shape", shape)
+    st = _contiguous_strides(shp) if stride is None else _int_list("set_", "stride", stride)
+    if len(st) != len(shp):
+        raise ValueError(
+            f"(InvalidArgument) set_: stride {st} must have one entry per dimension of shape {shp}."
+        )
+    if offset % npd.itemsize:
+        raise ValueError(
+            f"(InvalidArgument) set_: offset {offset} must be a multiple of the element size "
+            f"({npd.itemsize} bytes of {npd.name})."
+        )
+    src = source._value
+    if src.dtype == npd:
+        flat = src.reshape(-1)
+    else:  # Paddle reads the source's bytes as x's dtype
+        from . import trace_state
+
+        trace_state.check_concrete(source, "Tensor.set_() with another dtype")
+        raw = np.ascontiguousarray(np.asarray(src)).reshape(-1).view(np.uint8)
+        flat = np.frombuffer(raw[: raw.size - raw.size % npd.itemsize].tobytes(), npd)
+    idx = np.full(shp, offset // npd.itemsize, np.int64)
+    for d, (n, s) in enumerate(zip(shp, st)):
+        idx += (np.arange(n, dtype=np.int64) * s).reshape([n] + [1] * (len(shp) - d - 1))
+    if idx.size and (idx.min() < 0 or idx.max() >= flat.shape[0]):
+        raise ValueError(
+            f"(InvalidArgument) set_: shape {shp}, stride {st} and offset {offset} read "
+            f"outside the source's {flat.shape[0]} elements of {npd.name}."
+        )
+    plain = shp == list(src.shape) and stride is None and offset == 0 and src.dtype == npd
+    from .tensor import to_device
+
+    value = src if plain else to_device(flat)[idx.reshape(-1)].reshape(shp)
+    self._set_value(value)
+    self._node = None
+    self.__dict__["_set_layout"] = (self._version, st, offset)
+    return self
+
+
+def resize_(self, shape, fill_zero: bool = False, name=None) -> Tensor:
+    """Give x the shape ``shape`` in place, keeping its first elements in row-major order;
+    new elements are zeros (Paddle leaves them uninitialized unless ``fill_zero``)."""
+    import jax.numpy as jnp
+
+    shp = _int_list("empty", "shape", shape)
+    for i, d in enumerate(shp):
+        if d < 0:
+            raise ValueError(
+                "(InvalidArgument) Each value of attribute 'shape' is expected to be no less "
+                f"than 0. But received: shape[{i}] = {d}; shape = {shp}."
+            )
+    _check_inplace_leaf(self)
+    n = int(np.prod(shp, dtype=np.int64))
+    flat = self._value.reshape(-1)[:n]
+    if flat.shape[0] < n:
+        flat = jnp.concatenate([flat, jnp.zeros((n - flat.shape[0],), flat.dtype)])
+    self._set_value(flat.reshape(shp))
+    self._node = None
+    return self
+
+
+def reconstruct_from_(self, other: Tensor) -> None:
+    """Make x take ``other``'s data, dtype, ``stop_gradient`` and autograd history (x keeps
+    its name)."""
+    from .tensor import Tensor
+
+    if not isinstance(other, Tensor):
+        raise TypeError(f"reconstruct_from_(): other must be a Tensor, but got {type(other)}")
+    self._set_value(other._val)
+    self.stop_gradient = other.stop_gradient
+    self._node, self._out_idx = other._node, other._out_idx
+
+
+def _is_shared_buffer_with(self, other: Tensor) -> bool:
+    """True when x and ``other`` hold the same array (e.g. after ``x.set_(other)``)."""
+    return self._val is getattr(other, "_val", None)
+
+
+def _block(self):
+    from ..base._program import default_main_program
+
+    return default_main_program().global_block()
+
+
 _PROPERTIES = {
     "requires_grad": property(
         _get_requires_grad, _set_requires_grad, doc="``not stop_gradient`` (settable)."
@@ -194,7 +492,8 @@ _PROPERTIES = {
     "is_cuda": property(_is_cuda, doc="True for Tensors on a GPU."),
     "itemsize": property(lambda self: self._value.dtype.itemsize, doc="Bytes per element."),
     "layout": property(lambda self: "NCHW", doc="Paddle reports 'NCHW' for dense Tensors."),
-    "offset": property(lambda self: 0, doc="Storage offset (always 0 here)."),
+    "offset": property(_offset, doc="Storage offset in bytes (0 unless set by ``set_``)."),
+    "block": property(_block, doc="The global block of the default main program."),
     "inplace_version": property(
         lambda self: self._version, doc="How many times the Tensor was modified in place."
     ),
@@ -212,6 +511,13 @@ _METHODS = {
     "get_device": get_device,
     "gradient": gradient,
     "is_tensor": is_tensor,
+    "get_strides": get_strides,
+    "stride": stride,
+    "set_": set_,
+    "resize_": resize_,
+    "reconstruct_from_": reconstruct_from_,
+    "_is_shared_buffer_with": _is_shared_buffer_with,
+    "is_selected_rows": lambda self: False,
 }
 
 

@@ -1,0 +1,76 @@
+"""``paddle.base.framework``: mode queries, the legacy default programs, ``Parameter``
+(``EagerParamBase``), flags and dtype conversion, as dynamic-mode scripts read them."""
+
+from __future__ import annotations
+
+import functools
+
+from .._api_extra import get_flags, set_flags  # noqa: F401
+from .._core import dtype as _dt
+from .._core.autograd import no_grad  # noqa: F401
+from .._core.place import current_device, place_of_device
+from .._core.tensor import Parameter, Tensor  # noqa: F401
+from ._program import Block, Program, default_main_program, default_startup_program  # noqa: F401
+
+EagerParamBase = Parameter
+
+
+class Variable:
+    """A static-graph variable. paddle-compat builds no static graphs (programs come from
+    ``paddle.jit.to_static``), so no object is ever a ``Variable``; ``isinstance`` checks
+    against it are False, as for dynamic-mode Tensors in Paddle."""
+
+    def __init__(self, *args, **kwargs):
+        raise RuntimeError(
+            "paddle.base.framework.Variable (a static-graph variable) cannot be created: "
+            "paddle-compat has no static graphs; use paddle.jit.to_static."
+        )
+
+
+def in_dygraph_mode() -> bool:
+    return True
+
+
+in_dynamic_mode = in_dygraph_mode
+in_dynamic_or_pir_mode = in_dygraph_mode
+
+
+def in_pir_mode() -> bool:
+    return False
+
+
+def use_pir_api() -> bool:
+    return True
+
+
+def _current_expected_place():
+    """The Place new Tensors are created on."""
+    return place_of_device(current_device())
+
+
+_current_expected_place_ = _current_expected_place
+
+
+def convert_np_dtype_to_dtype_(np_dtype) -> _dt.DType:
+    """A numpy dtype (or name) as a paddle dtype."""
+    return _dt.to_dtype(np_dtype)
+
+
+def _mode_decorator(func):
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        return func(*args, **kwargs)
+
+    return wrapper
+
+
+dygraph_only = _mode_decorator  # dynamic mode is the only mode: the checks always pass
+non_static_only = _mode_decorator
+
+
+def is_parameter(var) -> bool:
+    return isinstance(var, Parameter)
+
+
+def is_persistable(var) -> bool:
+    return bool(getattr(var, "persistable", False))
