@@ -39,15 +39,22 @@ def _check_norm(norm) -> None:
         raise ValueError(f"Unexpected norm: {norm}. Norm should be forward, backward or ortho")
 
 
+def _no_bool(v, what: str) -> None:
+    if isinstance(v, bool):  # Paddle passes it on and its kernel call rejects it
+        raise TypeError(f"(InvalidType) {what} must be an int or a list of int, but got bool")
+
+
 def _check_n(n) -> None:
-    if not isinstance(n, int) or isinstance(n, bool):
+    _no_bool(n, "n")
+    if not isinstance(n, int):
         raise ValueError(f"Invalid FFT argument n({n}), it should be an integer.")
     if n <= 0:
         raise ValueError(f"Invalid FFT argument n({n}), it should be positive.")
 
 
 def _check_axis(ndim: int, axis) -> int:
-    if not isinstance(axis, int) or isinstance(axis, bool):
+    _no_bool(axis, "axis")
+    if not isinstance(axis, int):
         raise ValueError(f"Invalid FFT axis ({axis}), it should be an integer.")
     if not -ndim <= axis < ndim:
         raise ValueError(f"Invalid FFT axis ({axis}), it should be in range [-{ndim}, {ndim})")
@@ -177,9 +184,24 @@ def _tup(v):
     return None if v is None else tuple(v)
 
 
+def _empty_spectrum(x, s, axes, onesided: bool):
+    """The zero spectrum of an empty transform axis (XLA refuses a 0-point FFT; Paddle
+    returns zeros), or None when every transformed axis has points."""
+    if s is not None or all(x.shape[a] for a in axes):
+        return None
+    shape = list(x.shape)
+    if onesided:
+        shape[axes[-1]] = shape[axes[-1]] // 2 + 1
+    return jnp.zeros(shape, _COMPLEX_OF.get(x.dtype, x.dtype))
+
+
 def c2c(x, s, axes, norm, forward):
+    x = _complex_input(x, "fft_c2c")
+    empty = _empty_spectrum(x, s, axes, False)
+    if empty is not None:
+        return empty
     f = jnp.fft.fftn if forward else jnp.fft.ifftn
-    return f(_complex_input(x, "fft_c2c"), _tup(s), _tup(axes), norm)
+    return f(x, _tup(s), _tup(axes), norm)
 
 
 def _real_dc(h, axis: int, n: int):
@@ -205,6 +227,9 @@ def r2c(x, s, axes, norm, forward, onesided):
     """Paddle's r2c kernel: the one-sided spectrum (conjugated for the inverse direction), and
     for ``onesided=False`` its Hermitian completion."""
     x = _real_input(x)
+    empty = _empty_spectrum(x, s, axes, onesided)
+    if empty is not None:
+        return empty
     n = x.shape[axes[-1]] if s is None else s[-1]
     h = jnp.fft.rfft(x, n, axes[-1], norm if forward else _DUAL[norm])
     h = _real_dc(h if forward else jnp.conj(h), axes[-1], n)  # the last axis first, as Paddle
@@ -216,6 +241,9 @@ def r2c(x, s, axes, norm, forward, onesided):
 
 def c2r(x, s, axes, norm, forward):
     x = _complex_input(x, "fft_c2r")
+    n = 2 * (x.shape[axes[-1]] - 1) if s is None else s[-1]
+    if n < 0:
+        raise ValueError(f"(InvalidArgument) Invalid fft n-point ({n}).")
     if forward:
         return jnp.fft.irfftn(jnp.conj(x), _tup(s), _tup(axes), _DUAL[norm])
     return jnp.fft.irfftn(x, _tup(s), _tup(axes), norm)

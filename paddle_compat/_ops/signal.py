@@ -61,8 +61,8 @@ def frame(
             f"Unexpected frame_length: {frame_length}. It should be an positive integer."
         )
     _check_axis_hop(axis, hop_length)
-    if x.ndim == 0:
-        raise ValueError("(InvalidArgument) Input(X) of FrameOp should be at least 1-D.")
+    if x.ndim == 0:  # Paddle reads the 0-D shape's axis: IndexError
+        raise IndexError("(OutOfRange) frame: x must have at least 1 dimension, but got 0.")
     if frame_length > x.shape[axis]:
         raise ValueError(
             "Attribute frame_length should be less equal than sequence length, "
@@ -127,8 +127,15 @@ def stft(
     if not 0 < win_length <= n_fft:
         raise AssertionError(f"win_length should be in (0, n_fft({n_fft})], but got {win_length}.")
     _check_window(window, win_length)
+    if window is not None and _fft._is_int(x) != _fft._is_int(window):
+        raise TypeError(
+            "(InvalidType) Type promotion only support calculations between floating-point "
+            "numbers and between complex and real numbers. But got different data type x: "
+            f"{_dt.to_dtype(x.dtype).name}, y: {_dt.to_dtype(window.dtype).name}."
+        )
     if _fft._is_int(x):  # Paddle frames integers, then the r2c kernel makes them float
-        x = x.astype(_dt.default_float().np if window is None else window.dtype)
+        x = x.astype(_dt.default_float().np)
+        window = None if window is None else window.astype(x.dtype)
     w = _padded_window(window, win_length, n_fft, x.dtype)
     if center:
         if pad_mode not in ("constant", "reflect"):

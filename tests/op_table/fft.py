@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import Row, ints, rand
+from . import Row, empty, ints, rand
 
 X = rand(2, 5)  # float32
 X64 = rand(3, 4, dtype="float64", seed=1)
@@ -37,6 +37,8 @@ _BAD_1D = (
     ((X,), {"axis": 2}),
     ((X,), {"axis": 1.0}),
     ((np.array(1.0, "float32"),), {}),
+    ((X,), {"n": True}),
+    ((X,), {"axis": False}),
 )
 _BAD_2D = (
     ((X,), {"norm": "bad"}),
@@ -75,7 +77,7 @@ for _k in ("rfft", "ihfft"):
     ]
 for _k in ("irfft", "hfft"):
     ROWS += [
-        F(_k, (C,), bad=_BAD_1D + (((I,), {}),)),
+        F(_k, (C,), bad=_BAD_1D + (((I,), {}), ((np.zeros((2, 0), "complex64"),), {}))),
         F(_k, (C128,), {"n": 5, "axis": 0, "norm": "ortho"}, tag="c128-n-ortho"),
         F(_k, (C,), {"n": 3, "norm": "forward"}, tag="crop-forward"),
         F(_k, (X,), tag="real"),
@@ -105,6 +107,10 @@ for _k in ("irfft2", "hfft2", "irfftn", "hfftn"):
         F(_k, (X3,), {"axes": (0, 1)}, tag="real"),
     ]
 ROWS += [
+    F("fft", (empty(2, 0),), tag="empty-axis"),
+    F("ifft", (np.zeros((0, 3), "complex64"),), tag="empty-batch"),
+    F("rfft", (empty(2, 0),), tag="empty-axis"),
+    F("rfft2", (empty(3, 0),), tag="empty"),
     F("fftn", (C3,), {"s": [3]}, tag="s-last"),
     F("rfftn", (X3,), {"axes": [1]}, tag="one-axis"),
     F("irfftn", (C3,), {"s": [2, 6]}, tag="s-only"),
@@ -136,6 +142,7 @@ ROWS += [
             ((SIG, 17, 2), {}),
             ((SIG, 4, 0), {}),
             ((SIG, 0, 2), {}),
+            ((np.array(1.0, "float32"), 1, 1), {}),
         ),
     ),
     S("frame", (rand(16, 3, seed=7), 5, 3), {"axis": 0}, tag="axis0"),
@@ -158,12 +165,15 @@ ROWS += [
             ((SIG, 32), {"center": False}),
             ((SIG, 8), {"pad_mode": "zeros"}),
             ((C, 4), {"onesided": True}),
+            ((SIG, 8), {"window": np.ones(8, "int64")}),
+            ((ints(16), 8), {"window": WIN}),
         ),
     ),
     S("stft", (SIG[0], 8, 2, 6, WIN[:6]), {"pad_mode": "constant"}, tag="1d-window"),
     S("stft", (SIG.astype("float64"), 8), {"center": False, "normalized": True}, tag="f64"),
     S("stft", (SIG, 8), {"onesided": False}, tag="twosided"),
     S("stft", (C, 4, 1), tag="complex"),
+    S("stft", (ints(16), 8), {"window": np.ones(8, "int64")}, tag="int-window"),
 ]
 _SPEC = np.fft.rfft(SIG.reshape(2, 4, 4).transpose(0, 2, 1), axis=1).astype("complex64")
 _SPEC8 = np.fft.rfft(np.stack([SIG[:, i : i + 8] for i in range(0, 9, 2)], -1), axis=1)
