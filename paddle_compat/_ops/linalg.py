@@ -1,5 +1,5 @@
-"""Linear algebra, part 1: norms and distances, products (cross, multi_dot, matrix_power,
-vecdot), transposes, trace, cov/corrcoef. Decompositions and solvers are in linalg_decomp.py."""
+"""Linear algebra, part 1: norms and distances, products (cross, mv, multi_dot, matrix_power,
+vecdot), transposes (t, matrix_transpose), trace, cov/corrcoef. Decompositions and solvers are in linalg_decomp.py."""
 
 from __future__ import annotations
 
@@ -226,6 +226,45 @@ def t(input: jax.Array, name: str | None = None) -> jax.Array:
             f"Input(input) is {x.ndim}. Perhaps you can use paddle.transpose() instead."
         )
     return x.T if x.ndim == 2 else x
+
+
+def _check_mv(vals):
+    if not isinstance(vals["vec"], Tensor):
+        raise ValueError(
+            "(InvalidArgument) mv(): argument 'vec' (position 1) must be Tensor, but got "
+            f"{type(vals['vec']).__name__}"
+        )
+
+
+@op("mv", tensors=("x", "vec"), dtypes=("float32", "float64"), check=_check_mv)
+def mv(x: jax.Array, vec: jax.Array, name: str | None = None) -> jax.Array:
+    """Matrix-vector product of a [M, N] matrix and an [N] vector (same float dtype)."""
+    for a, what, rank in ((x, "X", 2), (vec, "Vec", 1)):
+        if a.ndim != rank:
+            raise ValueError(
+                f"(InvalidArgument) The rank of input {what} should be {rank}, but is {a.ndim}"
+            )
+    if x.shape[1] != vec.shape[0]:
+        raise ValueError(
+            "(InvalidArgument) X's second dimension is expected to be equal to Vec's first "
+            f"dimension, but received X'shape = {list(x.shape)}, Vec's shape = "
+            f"{list(vec.shape)}"
+        )
+    if x.dtype != vec.dtype:
+        raise ValueError(
+            "(InvalidArgument) The type of data we are trying to retrieve "
+            f"({_dt.to_dtype(vec.dtype).name}) does not match the type of data "
+            f"({_dt.to_dtype(x.dtype).name}) currently contained in the container."
+        )
+    return jnp.matmul(x, vec, precision="highest")
+
+
+@op("matrix_transpose", namespaces=_BOTH)
+def matrix_transpose(x: jax.Array, name: str | None = None) -> jax.Array:
+    """Swap the last two dims (x needs at least 2)."""
+    if x.ndim < 2:
+        raise ValueError(f"Tensor.ndim({x.ndim}) is required to be greater than or equal to 2.")
+    return jnp.swapaxes(x, -1, -2)
 
 
 @op("trace", tensor_modules=("math",))
