@@ -453,9 +453,6 @@ class Tensor(TensorApiMixin):
     def strides(self) -> list[int]:
         return self.get_strides()
 
-    def is_contiguous(self) -> bool:
-        return True
-
     def contiguous(self) -> Tensor:
         return self
 

@@ -252,6 +252,32 @@ class VarType(enum.Enum):
 
     __index__ = __int__
 
+    def __str__(self) -> str:
+        """Data types print as their paddle dtype (``paddle.float32``), the rest as
+        ``VarType.DENSE_TENSOR``, as in Paddle."""
+        name = _VARTYPE_DTYPE_NAMES.get(self.name)
+        return f"paddle.{name}" if name else f"VarType.{self.name}"
+
+
+_VARTYPE_DTYPE_NAMES = {
+    "BOOL": "bool",
+    "UINT8": "uint8",
+    "INT8": "int8",
+    "INT16": "int16",
+    "INT32": "int32",
+    "INT64": "int64",
+    "FP16": "float16",
+    "FP32": "float32",
+    "FP64": "float64",
+    "BF16": "bfloat16",
+    "COMPLEX64": "complex64",
+    "COMPLEX128": "complex128",
+    "FP8_E4M3FN": "float8_e4m3fn",
+    "FP8_E5M2": "float8_e5m2",
+    "RAW": "raw",
+    "STRING": "pstring",
+}
+
 
 def _dense_item(v) -> str:
     if isinstance(v, complex | np.complexfloating):
@@ -323,6 +349,9 @@ class DenseTensor:
 
 
 def _contiguous_strides(shape) -> list[int]:
+    """Row-major strides; Paddle 3.3.1 reports a zero-size Tensor's strides as its shape."""
+    if 0 in list(shape):
+        return [int(d) for d in shape]
     st, acc = [], 1
     for d in reversed(list(shape)):
         st.append(acc)
@@ -341,6 +370,11 @@ def get_strides(self) -> list[int]:
     """The strides (in elements) of x's storage layout."""
     lay = _layout(self)
     return list(lay[1]) if lay is not None else _contiguous_strides(self._val.shape)
+
+
+def is_contiguous(self) -> bool:
+    """True when x's strides are the row-major ones of its shape."""
+    return get_strides(self) == _contiguous_strides(self._val.shape)
 
 
 def stride(self, dim=None):
@@ -513,6 +547,7 @@ _METHODS = {
     "is_tensor": is_tensor,
     "get_strides": get_strides,
     "stride": stride,
+    "is_contiguous": is_contiguous,
     "set_": set_,
     "resize_": resize_,
     "reconstruct_from_": reconstruct_from_,

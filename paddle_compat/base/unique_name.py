@@ -25,7 +25,11 @@ def switch(new_generator=None, new_para_name_checker=None):
     (default: none) the set of parameter names already used; returns the previous pair."""
     old = (_tensor._name_generator, _param_attr._used_names)
     _tensor._name_generator = new_generator if new_generator is not None else UniqueNameGenerator()
-    _param_attr._used_names = new_para_name_checker if new_para_name_checker is not None else set()
+    _param_attr._used_names = (
+        new_para_name_checker
+        if new_para_name_checker is not None
+        else _param_attr.DygraphParameterNameChecker()
+    )
     return old
 
 

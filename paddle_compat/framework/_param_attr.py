@@ -127,7 +127,12 @@ def _check_shape(shape) -> list[int]:
     return shape
 
 
-_used_names: set[str] = set()  # Paddle refuses to reuse a parameter name in one process
+class DygraphParameterNameChecker(set):
+    """The parameter names used so far (Paddle refuses to reuse one in dynamic mode);
+    ``paddle.utils.unique_name.switch`` swaps it with the name generator."""
+
+
+_used_names: set[str] = DygraphParameterNameChecker()
 
 
 def _make_parameter(shape, dtype, attr, is_bias: bool, default_initializer, prefix: str):

@@ -125,15 +125,14 @@ def _check_same(a, b, check_types, skip_if) -> None:
 
 
 def padding_to_same_structure(nest1, nest2, obj=None):
-    """Pad the shorter of two flat sequences with ``obj`` so both have the same length."""
-    if not is_sequence(nest1) or not is_sequence(nest2):
-        return nest1, nest2
-    n1, n2 = list(nest1), list(nest2)
-    if len(n1) < len(n2):
-        n1 += [obj] * (len(n2) - len(n1))
-    elif len(n2) < len(n1):
-        n2 += [obj] * (len(n1) - len(n2))
-    return type(nest1)(n1), type(nest2)(n2)
+    """Both nests with their ``None`` leaves replaced by ``obj``."""
+
+    def fill(nest):
+        if not is_sequence(nest):
+            return obj if nest is None else nest
+        return pack_sequence_as(nest, [obj if v is None else v for v in flatten(nest)])
+
+    return fill(nest1), fill(nest2)
 
 
 def convert_to_list(value, n: int, name: str, dtype=int) -> list:
