@@ -12,7 +12,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core.registry import op
+from .._core.registry import call_op, op
 from .._core.tensor import Tensor
 from .linalg import FLOATS, check_square
 
@@ -478,27 +478,81 @@ def ormqr(
     return q @ y if left else y @ q
 
 
-@op("svd_lowrank", tensors=("x", "M"), namespaces=_LINALG)
+def _lowrank_args(x, q, niter, allow_empty: bool):
+    if not isinstance(x, Tensor):
+        raise ValueError(f"Input must be tensor, but got {type(x)}")
+    m, n = x.shape[-2:]
+    if q is None:
+        q = min(6, m, n)
+    elif not (allow_empty and min(m, n) == 0) and not 0 <= q <= min(m, n):
+        raise ValueError(
+            f"q(={q}) must be non-negative integer and not greater than min(m, n)={min(m, n)}"
+        )
+    if not niter >= 0:
+        raise ValueError(f"niter(={niter}) must be non-negative integer")
+    return m, n, q
+
+
+def _approximate_basis(a, q, niter, m_mean):
+    """Paddle's randomized range finder: an orthonormal basis of a's range from a Gaussian
+    sketch drawn from the global generator, refined by ``niter`` power iterations."""
+
+    def mm(p, r, mean=None):  # (p - mean) @ r
+        out = call_op("matmul", p, r)
+        return out if mean is None else out - call_op("matmul", mean, r)
+
+    qr_q = lambda b: call_op("qr", b)[0]  # noqa: E731
+    r = call_op("randn", [a.shape[-1], q], a.dtype)
+    a_h, mean_h = _transjugate(a), None if m_mean is None else _transjugate(m_mean)
+    basis = qr_q(mm(a, r, m_mean))
+    for _ in range(niter):
+        basis = qr_q(mm(a_h, basis, mean_h))
+        basis = qr_q(mm(a, basis, m_mean))
+    return basis
+
+
+def _transjugate(t):
+    t = call_op("matrix_transpose", t)
+    return call_op("conj", t) if t.is_complex() else t
+
+
+@op("svd_lowrank", tensors=("x", "M"), namespaces=_LINALG, composite=True)
 def svd_lowrank(
-    x: jax.Array,
+    x: Tensor,
     q: int | None = None,
-    niter: int = 2,  # noqa: N803 - Paddle's name
-    M: jax.Array | None = None,
+    niter: int = 2,
+    M: Tensor | None = None,  # noqa: N803 - Paddle's name
     name: str | None = None,
-) -> tuple[jax.Array, jax.Array, jax.Array]:
-    """Rank-q SVD (U [m, q], S [q], V [n, q]) of x - M; computed exactly (Paddle uses a
-    randomized approximation), so results are at least as accurate."""
-    a = x if M is None else x - M
-    m, n = a.shape[-2:]
-    q = min(6, m, n) if q is None else int(q)
-    u, s, vh = jnp.linalg.svd(a, full_matrices=False)
-    return u[..., :q], s[..., :q], jnp.conj(_mT(vh))[..., :q]
+) -> tuple[Tensor, Tensor, Tensor]:
+    """Approximate rank-q SVD (U [m, q], S [q], V [n, q]) of x - M by Paddle's randomized
+    algorithm: its Gaussian sketch comes from the global generator, as in Paddle, so results
+    (signs included) and the generator's state afterwards match Paddle's."""
+    m, n, q = _lowrank_args(x, q, niter, allow_empty=True)
+    if M is not None:
+        M = call_op("broadcast_to", M, list(x.shape))
+    conj = (lambda t: call_op("conj", t)) if x.is_complex() else (lambda t: t)  # noqa: E731
+    mt = lambda t: call_op("matrix_transpose", t)  # noqa: E731
+    if m < n or n > q:  # the basis of x^T's range
+        basis = _approximate_basis(mt(x), q, niter, None if M is None else mt(M))
+        b_t = call_op("matmul", x, conj(basis))
+        if M is not None:
+            b_t = b_t - call_op("matmul", M, conj(basis))
+        u, s, vh = call_op("svd", b_t, False)
+        return u, s, call_op("matmul", basis, _transjugate(vh))
+    basis = _approximate_basis(x, q, niter, M)
+    b = call_op("matmul", mt(x), conj(basis))
+    if M is not None:
+        b = b - call_op("matmul", mt(M), conj(basis))
+    u, s, vh = call_op("svd", mt(b), False)
+    return call_op("matmul", basis, u), s, _transjugate(vh)
 
 
-@op("pca_lowrank", namespaces=_LINALG)
+@op("pca_lowrank", namespaces=_LINALG, composite=True)
 def pca_lowrank(
-    x: jax.Array, q: int | None = None, center: bool = True, niter: int = 2, name: str | None = None
-) -> tuple[jax.Array, jax.Array, jax.Array]:
-    """Principal components: rank-q SVD of x (centered over rows when ``center``)."""
-    a = x - jnp.mean(x, axis=-2, keepdims=True) if center else x
-    return svd_lowrank.__wrapped__(a, q, niter, None)
+    x: Tensor, q: int | None = None, center: bool = True, niter: int = 2, name: str | None = None
+) -> tuple[Tensor, Tensor, Tensor]:
+    """Principal components: svd_lowrank of x (centered over rows when ``center``)."""
+    _, _, q = _lowrank_args(x, q, niter, allow_empty=False)
+    if center:
+        x = x - call_op("mean", x, axis=-2, keepdim=True)
+    return svd_lowrank(x, q, niter=niter)
