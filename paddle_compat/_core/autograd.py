@@ -332,6 +332,8 @@ def _add(a, b, create_graph):
         from .registry import call_op
 
         return call_op("add", a, b)
+    a = a._val if isinstance(a, Tensor) else a  # a PyLayer's gradient kept as a Tensor
+    b = b._val if isinstance(b, Tensor) else b
     return deferred.apply(_sum, a, b)
 
 
@@ -443,9 +445,15 @@ def run_backward(roots, retain_graph=False, create_graph=False, capture=None, bl
         for (src, idx), g in zip(node.edges, grads):
             if g is None and src is None:
                 continue
-            sg = False  # a PyLayer's gradient keeps its Tensor's flag (a leaf's first grad)
+            sg = False  # a PyLayer's gradient keeps its Tensor's flag (a leaf's first grad,
+            # or what the next PyLayer's backward gets when nothing else adds to it)
             if not create_graph and isinstance(g, Tensor):
-                sg, g = g.stop_gradient, g._value
+                if (
+                    src is None
+                    or src.custom is None
+                    or (src in bufs and bufs[src][idx] is not None)
+                ):
+                    sg, g = g.stop_gradient, g._value
             if blocked and ((src, idx) if src is not None else ("leaf", id(idx))) in blocked:
                 g = None  # no_grad_vars: nothing flows in (the dependency still counts down)
             if src is None:

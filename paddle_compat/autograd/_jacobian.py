@@ -189,6 +189,10 @@ def jacobian(ys, xs, batch_axis=None):
 def hessian(ys, xs, batch_axis=None):
     """Lazy Hessian(s) of the single-valued ``ys``: one ``Hessian``, or a tuple of tuples
     ``H[i][j] = d2 ys / d xs[i] d xs[j]`` when xs is a list/tuple."""
+    if batch_axis not in (None, 0) and getattr(ys, "ndim", None) == 0:  # Paddle indexes it
+        raise IndexError(
+            f"(OutOfRange) batch_axis={batch_axis}: a 0-D ys has no batch axis to index."
+        )
     batched = _check_batch_axis(batch_axis)
     if isinstance(xs, list | tuple):
         firsts = [_gradient(ys, x, batched) for x in xs]

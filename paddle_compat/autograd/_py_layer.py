@@ -93,11 +93,11 @@ class PyLayer:
         ctx = _Ctx()
         with _ag.no_grad():
             outs = cls.forward(ctx, *args, **kwargs)
-        if not _ag.is_grad_enabled():
-            return outs
+        inputs = [a for a in list(args) + list(kwargs.values()) if isinstance(a, Tensor)]
+        if not _ag.is_grad_enabled() or all(t.stop_gradient for t in inputs):
+            return outs  # untouched when nothing needs grad
         single = not isinstance(outs, list | tuple)
         out_list = [outs] if single else list(outs)
-        inputs = [a for a in list(args) + list(kwargs.values()) if isinstance(a, Tensor)]
         mask = tuple(not t.stop_gradient and is_inexact_np(t._value.dtype) for t in inputs)
         in_ids = {id(t) for t in inputs}
         not_inplace = {id(t) for t in ctx.not_inplace_tensors if isinstance(t, Tensor)}
@@ -154,13 +154,18 @@ def _backward_fn(cls, ctx, tensor_outs, slots, inputs, mask):
             if c is None:
                 grads_in.append(_zeros(shape, dt) if ctx.materialize_grads else None)
                 continue
+            # an op's gradient has stop_gradient=False; a PyLayer's keeps its own flag
             c = c if isinstance(c, Tensor) else Tensor(c, stop_gradient=False)
             if ctx.grad_in_dtype_consistent and c._value.dtype != dt:
-                c = c.astype(dt)
-            c.stop_gradient = False
+                c = Tensor(c._value.astype(dt))  # a cast copy: stop_gradient=True (Paddle)
             grads_in.append(c)
         with _ag.set_grad_enabled(create_graph):
-            grads = cls.backward(ctx, *grads_in)
+            try:
+                grads = cls.backward(ctx, *grads_in)
+            except Exception as e:  # Paddle reports what backward raised as an OSError
+                raise OSError(
+                    f"(External) Error message in backward of {name}: {type(e).__name__}: {e}"
+                ) from e
         if not isinstance(grads, tuple):
             grads = (grads,)
         if len(grads) > len(inputs):
