@@ -9,9 +9,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from paddle.autograd import PyLayer
 
 import paddle
-from paddle.autograd import PyLayer
 
 PADDLE_AUTOGRAD_NAMES = {  # dir(paddle.autograd) of Paddle 3.3.1, minus its submodules
     "Function",
@@ -44,12 +44,27 @@ def test_namespace():
 
 F_CASES = [  # (name, paddle fn, jax fn, x, batch_axis)
     ("cube", lambda x: x * x * x, lambda x: x**3, [0.5, -1.0, 2.0], None),
-    ("tanh_mix", lambda x: paddle.tanh(x) * x.sum(), lambda x: jnp.tanh(x) * x.sum(),
-     [0.1, 0.2, -0.3, 0.4], None),  # fmt: skip
-    ("scalar_y", lambda x: (paddle.exp(x) * x).sum(), lambda x: (jnp.exp(x) * x).sum(),
-     [0.1, 0.2], None),  # fmt: skip
-    ("batched", lambda x: paddle.sin(x) * x, lambda x: jnp.sin(x) * x,
-     [[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]], 0),  # fmt: skip
+    (
+        "tanh_mix",
+        lambda x: paddle.tanh(x) * x.sum(),
+        lambda x: jnp.tanh(x) * x.sum(),
+        [0.1, 0.2, -0.3, 0.4],
+        None,
+    ),  # fmt: skip
+    (
+        "scalar_y",
+        lambda x: (paddle.exp(x) * x).sum(),
+        lambda x: (jnp.exp(x) * x).sum(),
+        [0.1, 0.2],
+        None,
+    ),  # fmt: skip
+    (
+        "batched",
+        lambda x: paddle.sin(x) * x,
+        lambda x: jnp.sin(x) * x,
+        [[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]],
+        0,
+    ),  # fmt: skip
 ]
 
 
@@ -68,8 +83,12 @@ def test_jacobian_matches_jax(name, fp, fj, x, batch_axis):
 
 H_CASES = [
     ("cube", lambda x: (x * x * x).sum(), lambda x: (x**3).sum(), [0.5, -1.0, 2.0]),
-    ("log_softmax", lambda x: paddle.nn.functional.log_softmax(x)[0],
-     lambda x: jax.nn.log_softmax(x)[0], [0.1, 0.7, -0.3]),  # fmt: skip
+    (
+        "log_softmax",
+        lambda x: paddle.nn.functional.log_softmax(x)[0],
+        lambda x: jax.nn.log_softmax(x)[0],
+        [0.1, 0.7, -0.3],
+    ),  # fmt: skip
 ]
 
 
@@ -152,14 +171,24 @@ class _NoneGrad(PyLayer):
 
 TAPE_CASES = [  # (name, fn(x) -> grads of x, expected)
     # a PyLayer backward made differentiable by create_graph: d/dx of 2*x*1 summed = 2
-    ("create_graph_through_pylayer",
-     lambda x: paddle.grad(paddle.grad(_Double.apply(x).sum(), x, create_graph=True)[0].sum(),
-                           x)[0].numpy(), [2.0, 2.0]),  # fmt: skip
+    (
+        "create_graph_through_pylayer",
+        lambda x: paddle.grad(
+            paddle.grad(_Double.apply(x).sum(), x, create_graph=True)[0].sum(), x
+        )[0].numpy(),
+        [2.0, 2.0],
+    ),  # fmt: skip
     # None from a PyLayer: nothing reaches x through it, the other path still counts
-    ("none_grad_other_path", lambda x: paddle.grad((_NoneGrad.apply(x * 1) + x * 3).sum(),
-                                                   x)[0].numpy(), [3.0, 3.0]),  # fmt: skip
-    ("none_grad_only_path",
-     lambda x: paddle.grad(_NoneGrad.apply(x * 1).sum(), x, allow_unused=True)[0], None),
+    (
+        "none_grad_other_path",
+        lambda x: paddle.grad((_NoneGrad.apply(x * 1) + x * 3).sum(), x)[0].numpy(),
+        [3.0, 3.0],
+    ),  # fmt: skip
+    (
+        "none_grad_only_path",
+        lambda x: paddle.grad(_NoneGrad.apply(x * 1).sum(), x, allow_unused=True)[0],
+        None,
+    ),
 ]
 
 

@@ -5,9 +5,9 @@ arguments and the grad-mode switches (goldens from real Paddle 3.3.1)."""
 
 import numpy as np
 from _util import expect_error, randn
+from paddle.autograd import PyLayer
 
 import paddle
-from paddle.autograd import PyLayer
 
 
 def _x(shape, seed=0, sg=False, dtype="float32"):
