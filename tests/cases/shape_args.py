@@ -1,0 +1,82 @@
+"""Paddle 3.3's argument forms on shape-taking Tensor methods (PyTorch-style ``*shape`` varargs,
+0-D Tensors among them, ``size=``/``dims=``/``repeats=`` keywords), paddle.range's
+``out``/``device``/``requires_grad``, and the errors of the forms Paddle refuses."""
+
+import numpy as np
+from _util import expect_error
+
+import paddle
+
+X = np.arange(24, dtype="float32").reshape(2, 3, 4)
+
+
+def _x():
+    return paddle.to_tensor(X)
+
+
+def case_method_varargs():
+    x, t4 = _x(), paddle.to_tensor(4)
+    y = paddle.to_tensor(X[0])
+    return [
+        x.reshape(4, 6),
+        x.reshape(t4, -1),
+        x.reshape((6, 4)),
+        x.view(6, 4),
+        x.view(t4, 6),
+        x.view(size=[24]),
+        x.permute(2, 0, 1),
+        x.permute([2, 0, 1]),
+        y.repeat(2, 1),
+        y.repeat([1, 2]),
+        y.repeat(repeats=[2, 2]),
+        y.expand(2, 3, 4),
+        y.expand(paddle.to_tensor(2), 3, 4),
+        y.tile(2, 1),  # binds name=1 in Paddle: repeat_times=[2]
+        y.tile((2, 1)),
+        x.swapaxes(0, 2),
+        paddle.concat((y, y), axis=paddle.to_tensor([1])),
+    ]
+
+
+def case_shape_arg_errors():
+    x = _x()
+    return [
+        expect_error(lambda: x.reshape([(4, 6)])),
+        expect_error(lambda: x.reshape([4.0, 6])),
+        expect_error(lambda: paddle.reshape(x, "ab")),
+        expect_error(lambda: x.permute(x=x, dims=[0, 1, 2])),
+        expect_error(lambda: paddle.narrow(x=x, axis=0, start=0, length=1)),
+        expect_error(lambda: paddle.ravel(x=x)),
+        expect_error(lambda: paddle.unbind(x=x)),
+        expect_error(lambda: paddle.t(x=x[0])),
+        expect_error(lambda: paddle.linalg.matrix_norm(x, ord="fro")),
+        expect_error(lambda: paddle.linalg.matrix_norm(x, dim=[0, 1])),
+    ]
+
+
+def case_aliases():
+    x = _x()
+    return [
+        paddle.linalg.vector_norm(x, ord=1, dim=0),
+        paddle.linalg.vector_norm(x, 2.0, None, False, None, dtype="float64"),
+        paddle.repeat_interleave(x[0], 2, dim=1),
+        paddle.scatter_reduce(
+            x[0], 0, paddle.zeros([3, 4], "int64"), x[0], "sum", include_self=False
+        ),
+        paddle.atleast_2d(x[0, 0], x[0], name="a"),
+        paddle.Tensor.astype(self=x, dtype="int32"),
+    ]
+
+
+def case_range():
+    out = paddle.zeros([1])
+    r = paddle.range(0, 3, out=out)
+    g = paddle.range(0, 5, 2, device="cpu", requires_grad=True)
+    return [
+        r,
+        out,
+        g,
+        g.stop_gradient,
+        paddle.range(1, 2, 0.25, "float64"),
+        expect_error(lambda: paddle.range(0, 5, device=3)),
+    ]
