@@ -96,7 +96,24 @@ CASES = [
         "(x: 'Tensor', y: 'Tensor', name: 'str | None' = None, *, alpha: 'float' = 1, "
         "out: 'Tensor | None' = None) -> 'Tensor'",
     ),
-    (paddle.exp, "(x: 'Tensor') -> 'Tensor'"),
+    (
+        paddle.exp,
+        "(x: 'Tensor', name: 'str | None' = None, *, out: 'Tensor | None' = None) -> 'Tensor'",
+    ),
+    (paddle.tan, "(x: 'Tensor', name: 'str | None' = None) -> 'Tensor'"),  # no out in Paddle
+    (paddle.trunc, "(input: 'Tensor', name: 'str | None' = None) -> 'Tensor'"),
+    (
+        paddle.divide,
+        "(x: 'Tensor', y: 'Tensor', name: 'str | None' = None, *, "
+        "rounding_mode: 'str | None' = None, out: 'Tensor | None' = None) -> 'Tensor'",
+    ),
+    (
+        paddle.zeros,  # composite: device placement and requires_grad on the new Tensor
+        "(shape: 'int | Sequence[int]', dtype: 'DTypeLike | None' = None, "
+        "name: 'str | None' = None, *, out: 'Tensor | None' = None, "
+        "device: 'str | Place | None' = None, requires_grad: 'bool' = False, "
+        "pin_memory: 'bool' = False) -> 'Tensor'",
+    ),
     (
         paddle.concat,
         "(x: 'Sequence[Tensor]', axis: 'int' = 0, name: 'str | None' = None, *, "

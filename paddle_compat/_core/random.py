@@ -114,9 +114,9 @@ class Generator:
 default_generator = Generator()
 
 
-def seed(s: int) -> Generator:
+def seed(seed: int) -> Generator:
     """Seed the global generator (``paddle.seed``)."""
-    return default_generator.manual_seed(s)
+    return default_generator.manual_seed(seed)
 
 
 def next_key():

@@ -136,13 +136,7 @@ def jax_complex(r, i):
     return lax.complex(r, i)
 
 
-@op(
-    "as_complex",
-    tensor_modules=("manipulation",),
-    extra_names=("view_as_complex",),
-    method_aliases=("view_as_complex",),
-    aliases={"input": "x"},
-)
+@op("as_complex", tensor_modules=("manipulation",))
 def as_complex(x: jax.Array, name: str | None = None) -> jax.Array:
     """[..., 2] real Tensor -> [...] complex Tensor (last dim = real, imaginary)."""
     if x.ndim == 0 or x.shape[-1] != 2:
@@ -155,15 +149,21 @@ def as_complex(x: jax.Array, name: str | None = None) -> jax.Array:
     return jax_complex(x[..., 0], x[..., 1])
 
 
-@op(
-    "as_real",
-    tensor_modules=("manipulation",),
-    extra_names=("view_as_real",),
-    method_aliases=("view_as_real",),
-    aliases={"input": "x"},
-)
+@op("as_real", tensor_modules=("manipulation",))
 def as_real(x: jax.Array, name: str | None = None) -> jax.Array:
     """[...] complex Tensor -> [..., 2] real Tensor."""
     if not _is_cplx(x):
         raise _no_kernel("as_real", x)
     return jnp.stack([jnp.real(x), jnp.imag(x)], axis=-1)
+
+
+@op("view_as_complex", tensor_modules=("manipulation",), composite=True)
+def view_as_complex(input: Tensor) -> Tensor:  # noqa: A002
+    """``as_complex(input)`` (PyTorch's name and argument)."""
+    return as_complex(input)
+
+
+@op("view_as_real", tensor_modules=("manipulation",), composite=True)
+def view_as_real(input: Tensor) -> Tensor:  # noqa: A002
+    """``as_real(input)`` (PyTorch's name and argument)."""
+    return as_real(input)

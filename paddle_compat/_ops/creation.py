@@ -11,7 +11,7 @@ import numpy as np
 from .._core import dtype as _dt
 from .._core.autograd import rebind_inplace
 from .._core.dtype import DTypeLike
-from .._core.place import Place, put, to_jax_device
+from .._core.place import Place, current_device, put, to_jax_device
 from .._core.registry import op
 from .._core.tensor import Tensor, to_device
 
@@ -126,11 +126,44 @@ def to_tensor(
     return Tensor(arr, stop_gradient=stop_gradient)
 
 
-@op("full", tensor_modules=("creation", "linalg", "logic"), tensors=(), method=None)
-def full(
-    shape: int | Sequence[int], fill_value: bool | complex, dtype: DTypeLike | None = None
-) -> jax.Array:
-    """Tensor of ``shape`` filled with ``fill_value`` (default dtype float32; bool for bool)."""
+# -- Paddle 3.3's keyword arguments of the creation ops: device, requires_grad, pin_memory --------
+def _device(device):
+    """A JAX device for Paddle's ``device=`` ("cpu", "gpu:0", a Place), None for the default."""
+    if device is None:
+        return None
+    if isinstance(device, str | Place):
+        return to_jax_device(device)
+    raise ValueError(f"place only support string which is 'Place' and so on, but got {device!r}")
+
+
+def created(
+    t: Tensor, device=None, requires_grad: bool = False, pin_memory: bool = False
+) -> Tensor:
+    """A new Tensor on ``device`` (committed there when that is not the default one), with
+    ``stop_gradient = not requires_grad``. ``pin_memory=True`` is Paddle's RuntimeError on a
+    CPU place; on an accelerator it is not supported here (no page-locked host Tensors)."""
+    dev = _device(device)
+    if pin_memory:
+        target = dev if dev is not None else current_device()
+        if target.platform == "cpu":
+            raise RuntimeError("(Unavailable) Pinning memory is not supported for Place(cpu)")
+        raise NotImplementedError(
+            "pin_memory=True: paddle-compat has no page-locked (pinned) host Tensors; create "
+            "the Tensor on the device instead."
+        )
+    if dev is not None and dev != current_device():
+        t = Tensor(put(t._value, dev))
+    if requires_grad:
+        t.stop_gradient = False
+    return t
+
+
+_NEW = dict(tensors=(), method=None, composite=True)
+_FULL = dict(tensors=(), namespaces=(), method=None)
+
+
+@op("_full", **_FULL)
+def _full(shape, fill_value, dtype):
     if dtype is None:
         default = _dt.bool_ if isinstance(fill_value, bool) else None
         dtype = _dtype_or_default(None, default)
@@ -139,53 +172,108 @@ def full(
     return jnp.full(_shape(shape), fill_value, dtype)
 
 
-@op("zeros", tensor_modules=("creation", "manipulation"), tensors=(), method=None)
-def zeros(shape: int | Sequence[int], dtype: DTypeLike | None = None) -> jax.Array:
-    return jnp.zeros(_shape(shape), _dtype_or_default(dtype))
+@op("full", tensor_modules=("creation", "linalg", "logic"), aliases={"size": "shape"}, **_NEW)
+def full(
+    shape: int | Sequence[int],
+    fill_value: bool | complex | Tensor,
+    dtype: DTypeLike | None = None,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+    device: str | Place | None = None,
+    requires_grad: bool = False,
+    pin_memory: bool = False,
+) -> Tensor:
+    """Tensor of ``shape`` filled with ``fill_value`` (default dtype float32; bool for bool)."""
+    return created(_full(shape, fill_value, dtype), device, requires_grad, pin_memory)
 
 
-@op("ones", tensors=(), method=None)
-def ones(shape: int | Sequence[int], dtype: DTypeLike | None = None) -> jax.Array:
-    return jnp.ones(_shape(shape), _dtype_or_default(dtype))
+@op("_zeros", **_FULL)
+def _zeros(shape, dtype, value):
+    return jnp.full(_shape(shape), value, _dtype_or_default(dtype))
 
 
-@op("empty", tensors=(), method=None)
-def empty(shape: int | Sequence[int], dtype: DTypeLike | None = None) -> jax.Array:
-    """Uninitialized in Paddle; zeros here (XLA has no uninitialized buffers)."""
-    return jnp.zeros(_shape(shape), _dtype_or_default(dtype))
+def _filled(value: int, doc: str):
+    def f(
+        shape: int | Sequence[int],
+        dtype: DTypeLike | None = None,
+        name: str | None = None,
+        *,
+        out: Tensor | None = None,
+        device: str | Place | None = None,
+        requires_grad: bool = False,
+        pin_memory: bool = False,
+    ) -> Tensor:
+        return created(_zeros(shape, dtype, value), device, requires_grad, pin_memory)
+
+    f.__doc__ = doc
+    return f
+
+
+zeros = op("zeros", tensor_modules=("creation", "manipulation"), aliases={"size": "shape"}, **_NEW)(
+    _filled(0, "Tensor of zeros of ``shape`` (default float dtype).")
+)
+ones = op("ones", aliases={"size": "shape"}, **_NEW)(
+    _filled(1, "Tensor of ones of ``shape`` (default float dtype).")
+)
+empty = op("empty", aliases={"size": "shape"}, **_NEW)(
+    _filled(0, "Uninitialized in Paddle; zeros here (XLA has no uninitialized buffers).")
+)
 
 
 def _like_dtype(x, dtype):
     return x.dtype if dtype is None else _dt.to_dtype(dtype).np
 
 
-@op("full_like", differentiable=False, method=None)
-def full_like(
-    x: jax.Array, fill_value: bool | complex, dtype: DTypeLike | None = None
-) -> jax.Array:
+@op("_full_like", namespaces=(), method=None, differentiable=False)
+def _full_like(x, fill_value, dtype):
     return jnp.full(x.shape, fill_value, _like_dtype(x, dtype))
 
 
-@op("zeros_like", differentiable=False, method=None)
-def zeros_like(x: jax.Array, dtype: DTypeLike | None = None) -> jax.Array:
-    return jnp.zeros(x.shape, _like_dtype(x, dtype))
+@op("full_like", method=None, composite=True)
+def full_like(
+    x: Tensor,
+    fill_value: bool | complex,
+    dtype: DTypeLike | None = None,
+    name: str | None = None,
+    *,
+    device: str | Place | None = None,
+    requires_grad: bool = False,
+    pin_memory: bool = False,
+) -> Tensor:
+    """A Tensor of x's shape (and dtype, unless given) filled with ``fill_value``."""
+    return created(_full_like(x, fill_value, dtype), device, requires_grad, pin_memory)
 
 
-@op("ones_like", differentiable=False, method=None)
-def ones_like(x: jax.Array, dtype: DTypeLike | None = None) -> jax.Array:
-    return jnp.ones(x.shape, _like_dtype(x, dtype))
+def _like(value, doc: str):
+    def f(
+        x: Tensor,
+        dtype: DTypeLike | None = None,
+        name: str | None = None,
+        *,
+        device: str | Place | None = None,
+        requires_grad: bool = False,
+        pin_memory: bool = False,
+    ) -> Tensor:
+        return created(_full_like(x, value, dtype), device, requires_grad, pin_memory)
+
+    f.__doc__ = doc
+    return f
 
 
-@op("empty_like", differentiable=False, method=None)
-def empty_like(x: jax.Array, dtype: DTypeLike | None = None) -> jax.Array:
-    return jnp.zeros(x.shape, _like_dtype(x, dtype))
+zeros_like = op("zeros_like", method=None, composite=True)(
+    _like(0, "Zeros of x's shape (and dtype, unless given).")
+)
+ones_like = op("ones_like", method=None, composite=True)(
+    _like(1, "Ones of x's shape (and dtype, unless given).")
+)
+empty_like = op("empty_like", method=None, composite=True)(
+    _like(0, "Uninitialized in Paddle; zeros here, of x's shape (and dtype, unless given).")
+)
 
 
-@op("arange", tensors=(), method=None)
-def arange(
-    start: float = 0, end: float | None = None, step: float = 1, dtype: DTypeLike | None = None
-) -> jax.Array:
-    """int64 when start/end/step are all ints, else the default float dtype."""
+@op("_arange", **_FULL)
+def _arange(start, end, step, dtype):
     if end is None:
         start, end = 0, start
     if dtype is None:
@@ -198,10 +286,44 @@ def arange(
     return jnp.arange(start, end, step, dtype=dtype)
 
 
-@op("linspace", tensors=(), method=None)
-def linspace(start: float, stop: float, num: int, dtype: DTypeLike | None = None) -> jax.Array:
+@op("arange", **_NEW)
+def arange(
+    start: float = 0,
+    end: float | None = None,
+    step: float = 1,
+    dtype: DTypeLike | None = None,
+    *,
+    out: Tensor | None = None,
+    device: str | Place | None = None,
+    requires_grad: bool = False,
+    pin_memory: bool = False,
+    name: str | None = None,
+) -> Tensor:
+    """[start, end) by ``step``: int64 when start/end/step are all ints, else the default
+    float dtype."""
+    return created(_arange(start, end, step, dtype), device, requires_grad, pin_memory)
+
+
+@op("_linspace", **_FULL)
+def _linspace(start, stop, num, dtype):
     dt = _dtype_or_default(dtype)
     return jnp.linspace(start, stop, int(num), dtype=np.float64).astype(dt)
+
+
+@op("linspace", aliases={"steps": "num"}, **_NEW)
+def linspace(
+    start: float,
+    stop: float,
+    num: int,
+    dtype: DTypeLike | None = None,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+    device: str | Place | None = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """``num`` evenly spaced values from ``start`` to ``stop`` (both included)."""
+    return created(_linspace(start, stop, num, dtype), device, requires_grad)
 
 
 @op("logspace", tensors=(), method=None)
@@ -217,13 +339,29 @@ def logspace(
     return jnp.logspace(start, stop, int(num), base=base, dtype=np.float64).astype(dt)
 
 
-@op("eye", tensors=(), method=None)
-def eye(num_rows: int, num_columns: int | None = None, dtype: DTypeLike | None = None) -> jax.Array:
+@op("_eye", **_FULL)
+def _eye(num_rows, num_columns, dtype):
     return jnp.eye(
         int(num_rows),
         None if num_columns is None else int(num_columns),
         dtype=_dtype_or_default(dtype),
     )
+
+
+@op("eye", aliases={"n": "num_rows", "m": "num_columns"}, **_NEW)
+def eye(
+    num_rows: int,
+    num_columns: int | None = None,
+    dtype: DTypeLike | None = None,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+    device: str | Place | None = None,
+    requires_grad: bool = False,
+    pin_memory: bool = False,
+) -> Tensor:
+    """A 2-D Tensor with ones on the diagonal."""
+    return created(_eye(num_rows, num_columns, dtype), device, requires_grad, pin_memory)
 
 
 @op("_assign", namespaces=(), method=None)
@@ -235,7 +373,6 @@ def _assign(x: jax.Array) -> jax.Array:
     "assign",
     composite=True,
     tensor_modules=("attribute", "creation", "search"),
-    extra_names=("clone",),
     method=None,
 )
 def assign(x: Tensor, output: Tensor | None = None) -> Tensor:
@@ -247,6 +384,12 @@ def assign(x: Tensor, output: Tensor | None = None) -> Tensor:
         x = Tensor(a.reshape(1) if a.ndim == 0 else a)
     out = _assign(x)
     return out if output is None else rebind_inplace(output, out)
+
+
+@op("clone", composite=True, method=None)
+def clone(x: Tensor, name: str | None = None) -> Tensor:
+    """A copy of ``x``; gradients flow back to ``x``."""
+    return _assign(x)
 
 
 @op("tril", inplace="tril_", aliases={"input": "x"})

@@ -40,12 +40,7 @@ def add(
     """``x + alpha * y`` (a float ``alpha`` on integer Tensors is Paddle's TypeError)."""
     if alpha == 1:
         return jnp.add(x, y)
-    if isinstance(alpha, float) and not _dt.is_inexact_np(y.dtype):
-        raise TypeError(
-            "(InvalidType) Type promotion only support calculations between floating-point "
-            "numbers and between complex and real numbers. But got different data type x: "
-            f"{_dt.to_dtype(x.dtype).name}, y: float32."
-        )
+    _check_alpha(alpha, x, y)
     return jnp.add(x, y * jnp.asarray(alpha, y.dtype))
 
 
@@ -57,8 +52,28 @@ def add(
     extra_names=("sub",),
     **_ARITH,
 )
-def subtract(x: jax.Array, y: jax.Array) -> jax.Array:
-    return jnp.subtract(x, y)
+def subtract(
+    x: jax.Array,
+    y: jax.Array,
+    name: str | None = None,
+    *,
+    alpha: float = 1,
+    out: Tensor | None = None,
+) -> jax.Array:
+    """``x - alpha * y`` (a float ``alpha`` on integer Tensors is Paddle's TypeError)."""
+    if alpha == 1:
+        return jnp.subtract(x, y)
+    _check_alpha(alpha, x, y)
+    return jnp.subtract(x, y * jnp.asarray(alpha, y.dtype))
+
+
+def _check_alpha(alpha, x, y):
+    if isinstance(alpha, float) and not _dt.is_inexact_np(y.dtype):
+        raise TypeError(
+            "(InvalidType) Type promotion only support calculations between floating-point "
+            "numbers and between complex and real numbers. But got different data type x: "
+            f"{_dt.to_dtype(x.dtype).name}, y: float32."
+        )
 
 
 @op(
@@ -78,20 +93,60 @@ def multiply(
     return jnp.multiply(x, y)
 
 
+def _check_divide(v):
+    """Paddle's ``rounding_mode`` check, and its integer-division-by-zero error when rounding."""
+    mode = v["rounding_mode"]
+    if mode is None:
+        return
+    if mode not in ("trunc", "floor"):
+        raise ValueError(
+            f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found {mode}."
+        )
+    _check_int_divisor(v)
+
+
 @op(
     "divide",
     inplace="divide_",
-    extra_names=("div", "true_divide"),
-    method_aliases=("div", "true_divide"),
+    extra_names=("div",),
+    method_aliases=("div",),
     inplace_aliases=("div_",),
+    check=_check_divide,
     **_ARITH,
 )
-def divide(x: jax.Array, y: jax.Array) -> jax.Array:
-    """True division; int inputs give the default float dtype."""
+def divide(
+    x: jax.Array,
+    y: jax.Array,
+    name: str | None = None,
+    *,
+    rounding_mode: str | None = None,
+    out: Tensor | None = None,
+) -> jax.Array:
+    """True division (int inputs give the default float dtype); ``rounding_mode`` "trunc" or
+    "floor" rounds the quotient toward zero or down, keeping integer dtypes."""
+    if rounding_mode is not None and not _dt.is_inexact_np(x.dtype):
+        if rounding_mode == "floor":
+            return jnp.floor_divide(x, y)
+        x, y = jnp.broadcast_arrays(x, y)
+        return jax.lax.div(x, y)  # C division: toward zero
     if not _dt.is_inexact_np(x.dtype):
         f = _dt.default_float().np
         x, y = x.astype(f), y.astype(f)
-    return jnp.divide(x, y)
+    q = jnp.divide(x, y)
+    if rounding_mode == "trunc":
+        return jnp.trunc(q)
+    if rounding_mode == "floor":
+        return jnp.floor(q)
+    return q
+
+
+@op("true_divide", tensors=("input", "other"), promote=("input", "other"), promote_0d="keep_nd")
+def true_divide(input: jax.Array, other: jax.Array, *, out: Tensor | None = None) -> jax.Array:  # noqa: A002
+    """``input / other`` (int inputs give the default float dtype)."""
+    if not _dt.is_inexact_np(input.dtype):
+        f = _dt.default_float().np
+        input, other = input.astype(f), other.astype(f)  # noqa: A001
+    return jnp.divide(input, other)
 
 
 def _is_int_operand(v) -> bool:
@@ -202,51 +257,67 @@ def _abs_float_jvp(primals, tangents):
     return jnp.abs(x), jnp.where(x > 0, t, jnp.where(x < 0, -t, zero))
 
 
+# O: Paddle's function takes the keyword ``out`` (the others only ``name``).
+_O = {"out": True}
 _UNARY = {
-    "exp": (jnp.exp, True, _BLACK),
-    "expm1": (jnp.expm1, True, _BLACK),
-    "log": (jnp.log, True, _BLACK),
-    "log2": (jnp.log2, True, _BLACK),
-    "log10": (jnp.log10, True, _BLACK),
-    "log1p": (jnp.log1p, True, {}),
-    "sqrt": (jnp.sqrt, True, {}),
-    "rsqrt": (jax.lax.rsqrt, True, _BLACK),
-    "sin": (jnp.sin, True, {}),
-    "cos": (jnp.cos, True, {}),
+    "exp": (jnp.exp, True, {**_BLACK, **_O}),
+    "expm1": (jnp.expm1, True, {**_BLACK, **_O}),
+    "log": (jnp.log, True, {**_BLACK, **_O}),
+    "log2": (jnp.log2, True, {**_BLACK, **_O}),
+    "log10": (jnp.log10, True, {**_BLACK, **_O}),
+    "log1p": (jnp.log1p, True, _O),
+    "sqrt": (jnp.sqrt, True, _O),
+    "rsqrt": (jax.lax.rsqrt, True, {**_BLACK, **_O}),
+    "sin": (jnp.sin, True, _O),
+    "cos": (jnp.cos, True, _O),
     "tan": (jnp.tan, True, _BLACK),
     "asin": (jnp.arcsin, True, _BLACK),
-    "acos": (jnp.arccos, True, _BLACK),
+    "acos": (jnp.arccos, True, {**_BLACK, **_O}),
     "atan": (jnp.arctan, True, {}),
-    "sinh": (jnp.sinh, True, _BLACK),
-    "cosh": (jnp.cosh, True, _BLACK),
-    "tanh": (jnp.tanh, True, _F),
+    "sinh": (jnp.sinh, True, {**_BLACK, **_O}),
+    "cosh": (jnp.cosh, True, {**_BLACK, **_O}),
+    "tanh": (jnp.tanh, True, {**_F, **_O}),
     "asinh": (jnp.arcsinh, True, {}),
-    "acosh": (jnp.arccosh, True, {}),
-    "atanh": (jnp.arctanh, True, _BLACK),
-    "sigmoid": (jax.nn.sigmoid, True, _F),
+    "acosh": (jnp.arccosh, True, _O),
+    "atanh": (jnp.arctanh, True, {**_BLACK, **_O}),
+    "sigmoid": (jax.nn.sigmoid, True, {**_F, **_O}),
     "erf": (jsp.erf, True, {}),
     "erfinv": (jsp.erfinv, True, _BLACK),
     "lgamma": (jsp.gammaln, True, {}),
     "digamma": (jsp.digamma, True, {}),
     "reciprocal": (jnp.reciprocal, True, _BLACK),
-    "floor": (jnp.floor, False, {}),
-    "ceil": (jnp.ceil, False, {}),
-    "trunc": (jnp.trunc, False, {}),
+    "floor": (jnp.floor, False, _O),
+    "ceil": (jnp.ceil, False, _O),
+    "trunc": (jnp.trunc, False, {"input": True}),
     "abs": (
         lambda x: _abs_float(x) if jnp.issubdtype(x.dtype, jnp.floating) else jnp.abs(x),
         False,
-        {},
+        _O,
     ),
     "neg": (jnp.negative, False, {}),
     "square": (jnp.square, False, _BLACK),
-    "sign": (jnp.sign, False, {"inplace": None}),
-    "frac": (lambda x: x - jnp.trunc(x), True, {}),
+    "sign": (jnp.sign, False, {"inplace": None, **_O}),
+    "frac": (lambda x: x - jnp.trunc(x), True, _O),
 }
 
 
-def _make_unary(fn, float_only):
-    def unary(x: jax.Array) -> jax.Array:
-        return fn(_float_in(x) if float_only else x)
+def _make_unary(fn, float_only, out=False, input=False):  # noqa: A002
+    """The op function of a table row, with Paddle's signature: ``(x, name=None)``, plus the
+    keyword ``out`` where Paddle's has it; ``input`` names the tensor ``input`` (``trunc``)."""
+    if input:
+
+        def unary(input: jax.Array, name: str | None = None) -> jax.Array:  # noqa: A002
+            return fn(_float_in(input) if float_only else input)
+
+    elif out:
+
+        def unary(x: jax.Array, name: str | None = None, *, out: Tensor | None = None) -> jax.Array:
+            return fn(_float_in(x) if float_only else x)
+
+    else:
+
+        def unary(x: jax.Array, name: str | None = None) -> jax.Array:
+            return fn(_float_in(x) if float_only else x)
 
     return unary
 
@@ -277,7 +348,8 @@ _IN_OPS = {
     "square",
 }
 for _name, (_fn, _float_only, _traits) in _UNARY.items():
-    _f = _make_unary(_fn, _float_only)
+    _traits = dict(_traits)
+    _f = _make_unary(_fn, _float_only, _traits.pop("out", False), _traits.pop("input", False))
     _f.__doc__ = f"Elementwise ``{_name}``."
     _tm = ("math", "ops") if _name in _IN_OPS else ("math",)
     op(_name, **{"inplace": f"{_name}_", "tensor_modules": _tm, **_traits})(_f)

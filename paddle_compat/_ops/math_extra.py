@@ -246,7 +246,7 @@ def gammaln(x: jax.Array, name: str | None = None) -> jax.Array:
 
 
 def _bessel(fn):
-    def f(x: jax.Array) -> jax.Array:
+    def f(x: jax.Array, name: str | None = None) -> jax.Array:
         return fn(_float_in(x))
 
     return f

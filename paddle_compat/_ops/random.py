@@ -25,8 +25,10 @@ from .._core import dtype as _dt
 from .._core import host_random as _host
 from .._core import random as _rng
 from .._core.dtype import DTypeLike
+from .._core.place import Place
 from .._core.registry import op
 from .._core.tensor import Tensor
+from .creation import created
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
 _FLOATS_C = _FLOATS + ("complex64", "complex128")
@@ -105,15 +107,6 @@ def _dtype(dtype, allowed, kernel: str, default=None) -> str:
             f"supported: {', '.join(allowed)}."
         )
     return d.name
-
-
-def _finish(t: Tensor, out=None, requires_grad: bool = False) -> Tensor:
-    if requires_grad:
-        t.stop_gradient = False
-    if out is not None:
-        out._set_value(t._val)
-        return out
-    return t
 
 
 def _fill(x: Tensor, value: Tensor, name: str, check_leaf: bool = True) -> Tensor:
@@ -245,40 +238,46 @@ def _multinomial(key, x, num_samples, replacement):
 def rand(
     shape: int | Sequence[int] | Tensor,
     dtype: DTypeLike | None = None,
+    name: str | None = None,
+    *,
     out: Tensor | None = None,
-    device: str | None = None,
+    device: str | Place | None = None,
     requires_grad: bool = False,
     pin_memory: bool = False,
 ) -> Tensor:
     """Uniform samples in [0, 1) of ``shape`` (default float dtype)."""
     dt = _dtype(dtype, _FLOATS_C, "uniform")
-    return _finish(_uniform(0, _shape(shape), dt, 0.0, 1.0), out, requires_grad)
+    return created(_uniform(0, _shape(shape), dt, 0.0, 1.0), device, requires_grad, pin_memory)
 
 
 @op("randn", tensors=(), composite=True, method=None)
 def randn(
     shape: int | Sequence[int] | Tensor,
     dtype: DTypeLike | None = None,
+    name: str | None = None,
+    *,
     out: Tensor | None = None,
-    device: str | None = None,
+    device: str | Place | None = None,
     requires_grad: bool = False,
     pin_memory: bool = False,
 ) -> Tensor:
     """Standard normal samples of ``shape`` (default float dtype)."""
     dt = _dtype(dtype, _FLOATS_C, "gaussian")
-    return _finish(_normal(_shape(shape), dt, 0.0, 1.0), out, requires_grad)
+    return created(_normal(_shape(shape), dt, 0.0, 1.0), device, requires_grad, pin_memory)
 
 
 @op("standard_normal", tensors=(), composite=True, method=None)
 def standard_normal(
     shape: int | Sequence[int] | Tensor,
     dtype: DTypeLike | None = None,
+    name: str | None = None,
+    *,
     out: Tensor | None = None,
-    device: str | None = None,
+    device: str | Place | None = None,
     requires_grad: bool = False,
 ) -> Tensor:
     """Same as ``randn``."""
-    return randn(shape, dtype, out=out, requires_grad=requires_grad)
+    return randn(shape, dtype, device=device, requires_grad=requires_grad)
 
 
 @op("uniform", tensors=(), composite=True, method=None)
@@ -288,13 +287,15 @@ def uniform(
     min: float = 0,  # noqa: A002
     max: float = 1.0,
     seed: int = 0,
+    name: str | None = None,
+    *,
     out: Tensor | None = None,
-    device: str | None = None,
+    device: str | Place | None = None,
     requires_grad: bool = False,
 ) -> Tensor:
     """Uniform samples in [min, max); a nonzero ``seed`` gives the same numbers every call."""
     dt = _dtype(dtype, _FLOATS, "uniform")
-    return _finish(_uniform(seed, _shape(shape), dt, min, max), out, requires_grad)
+    return created(_uniform(seed, _shape(shape), dt, min, max), device, requires_grad)
 
 
 @op("normal", tensors=(), composite=True, method=None)
@@ -321,12 +322,12 @@ def normal(
                 f"shape."
             )
         z = _normal(tuple(tensors[0].shape), tensors[0].dtype.name, 0.0, 1.0)
-        return _finish(z * std + mean, out)
+        return z * std + mean
     if shape is None:
         raise AttributeError("normal: shape is required when mean and std are numbers")
     dt = "complex64" if isinstance(mean, complex) else _dt.default_float().name
     m = mean if isinstance(mean, complex) else float(mean)
-    return _finish(_normal(_shape(shape), dt, m, float(std)), out)
+    return _normal(_shape(shape), dt, m, float(std))
 
 
 @op("log_normal", tensors=(), composite=True, method=None)
@@ -350,8 +351,9 @@ def log_normal(
 def randint(
     low: int = 0,
     high: int | None = None,
-    shape: int | Sequence[int] | Tensor = (1,),
+    shape: int | Sequence[int] | Tensor = [1],  # noqa: B006 - Paddle's default
     dtype: DTypeLike | None = None,
+    name: str | None = None,
 ) -> Tensor:
     """Uniform integers in [low, high) (or [0, low) when ``high`` is None); int64 default."""
     if high is None:
@@ -386,34 +388,40 @@ def randint_like(
 
 @op("rand_like", composite=True, method=None)
 def rand_like(
-    x: Tensor,
+    input: Tensor,  # noqa: A002
+    name: str | None = None,
+    *,
     dtype: DTypeLike | None = None,
-    device: str | None = None,
+    device: str | Place | None = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    """rand with the shape (and by default the dtype) of ``x``."""
-    dt = _dtype(dtype if dtype is not None else x.dtype, _FLOATS_C, "uniform")
-    return _finish(_uniform(0, tuple(x.shape), dt, 0.0, 1.0), None, requires_grad)
+    """rand with the shape (and by default the dtype) of ``input``."""
+    dt = _dtype(dtype if dtype is not None else input.dtype, _FLOATS_C, "uniform")
+    return created(_uniform(0, tuple(input.shape), dt, 0.0, 1.0), device, requires_grad)
 
 
 @op("randn_like", composite=True, method=None)
 def randn_like(
     x: Tensor,
     dtype: DTypeLike | None = None,
-    device: str | None = None,
+    name: str | None = None,
+    *,
+    device: str | Place | None = None,
     requires_grad: bool = False,
 ) -> Tensor:
     """randn with the shape (and by default the dtype) of ``x``."""
     dt = _dtype(dtype if dtype is not None else x.dtype, _FLOATS_C, "gaussian")
-    return _finish(_normal(tuple(x.shape), dt, 0.0, 1.0), None, requires_grad)
+    return created(_normal(tuple(x.shape), dt, 0.0, 1.0), device, requires_grad)
 
 
 @op("randperm", tensors=(), composite=True, method=None)
 def randperm(
     n: int,
     dtype: DTypeLike = "int64",
+    name: str | None = None,
+    *,
     out: Tensor | None = None,
-    device: str | None = None,
+    device: str | Place | None = None,
     requires_grad: bool = False,
     pin_memory: bool = False,
 ) -> Tensor:
@@ -425,7 +433,7 @@ def randperm(
         lambda e: _host.permutation(e, int(n)).astype(_dt.to_dtype(dt).np),
         lambda k: _randperm(k, int(n), dt),
     )
-    return _finish(r, out, requires_grad)
+    return created(r, device, requires_grad, pin_memory)
 
 
 # -- sampling from tensors ---------------------------------------------------------------------
@@ -483,7 +491,7 @@ def multinomial(
         lambda e: _host.multinomial_array(e, x.numpy(), n, rep),
         lambda k: _multinomial(k, x, n, rep),
     )
-    return _finish(r, out)
+    return r
 
 
 @op("poisson", composite=True, method=None)
@@ -512,7 +520,7 @@ def binomial(count: Tensor, prob: Tensor, name: str | None = None) -> Tensor:
 
 # -- in-place fills ----------------------------------------------------------------------------
 @op("uniform_", composite=True, namespaces=())
-def uniform_(x, min=0, max=1.0, seed=0):  # noqa: A002
+def uniform_(x, min=0, max=1.0, seed=0, name=None):  # noqa: A002
     """Fill ``x`` with uniform samples in [min, max)."""
     dt = _float_inplace(x, "uniform_inplace")
     return _fill(x, _uniform(seed, tuple(x.shape), dt, min, max), "uniform_")
@@ -538,7 +546,7 @@ def log_normal_(x: Tensor, mean: float = 1.0, std: float = 2.0, name: str | None
 
 
 @op("exponential_", composite=True, namespaces=())
-def exponential_(x, lam=1.0):
+def exponential_(x, lam=1.0, name=None):
     """Fill ``x`` with exponential samples of rate ``lam`` (allowed on leaves needing grad)."""
     dt = _float_inplace(x, "exponential")
     r = _draw(
@@ -587,7 +595,7 @@ def geometric_(x: Tensor, probs: float, name: str | None = None) -> Tensor:
 
 
 @op("random_", composite=True, namespaces=())
-def random_(x, from_=0, to=None, generator=None):
+def random_(x, from_=0, to=None, *, generator=None):
     """Fill ``x`` with integers in [from_, to) ([0, from_) when only one bound is given)."""
     if to is None:
         if from_:

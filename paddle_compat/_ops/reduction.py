@@ -68,14 +68,28 @@ def nansum(
     return jnp.nansum(x, axis=norm_axis(axis, x.ndim), dtype=_acc_dtype(x, dtype), keepdims=keepdim)
 
 
-@op("mean", tensor_modules=("stat",), amp="black")
-def mean(x: jax.Array, axis: int | Sequence[int] | None = None, keepdim: bool = False) -> jax.Array:
-    if not _dt.is_inexact_np(x.dtype):
-        raise TypeError(
-            f"(InvalidType) mean only supports float and complex tensors, but x has dtype "
-            f"{_dt.to_dtype(x.dtype).name}."
-        )
-    return jnp.mean(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
+@op("mean", tensor_modules=("stat",), amp="black", aliases={"dim": "axis"})
+def mean(
+    x: jax.Array,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    name: str | None = None,
+    *,
+    dtype: DTypeLike | None = None,
+    out: Tensor | None = None,
+) -> jax.Array:
+    """Mean over ``axis``; ``dtype`` casts x first. Integer and bool inputs keep their dtype,
+    as in Paddle 3.3.1: the integer sum divided by the count, rounded toward zero (bool: any)."""
+    if dtype is not None:
+        x = x.astype(_dt.to_dtype(dtype).np)
+    ax = norm_axis(axis, x.ndim)
+    if _dt.is_inexact_np(x.dtype):
+        return jnp.mean(x, axis=ax, keepdims=keepdim)
+    if x.dtype == jnp.bool_:
+        return jnp.any(x, axis=ax, keepdims=keepdim)
+    total = jnp.sum(x, axis=ax, keepdims=keepdim, dtype=x.dtype)
+    count = x.size // builtins.max(total.size, 1) if x.size else 0
+    return jax.lax.div(total, jnp.full(total.shape, builtins.max(count, 1), x.dtype))
 
 
 @op("nanmean")
@@ -203,14 +217,38 @@ def logsumexp(
     return jax.scipy.special.logsumexp(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
-@op("var", amp="black", tensor_modules=("stat",))
+@op("var", amp="black", tensor_modules=("stat",), aliases={"dim": "axis"})
 def var(
     x: jax.Array,
     axis: int | Sequence[int] | None = None,
-    unbiased: bool = True,
+    unbiased: bool | None = None,
     keepdim: bool = False,
+    name: str | None = None,
+    *,
+    correction: float = 1,
+    out: Tensor | None = None,
 ) -> jax.Array:
-    return jnp.var(x, axis=norm_axis(axis, x.ndim), ddof=1 if unbiased else 0, keepdims=keepdim)
+    """Variance dividing by ``N - correction`` (``unbiased``: 1 or 0, not both with a
+    ``correction`` other than 1); ``N - correction <= 0`` gives inf, as in Paddle. Integer
+    inputs keep their dtype: integer mean, squares and quotient, each rounded toward zero."""
+    if unbiased is not None and correction != 1:
+        raise ValueError("Only one of unbiased and correction may be given")
+    ddof = (1 if unbiased else 0) if unbiased is not None else correction
+    ax = norm_axis(axis, x.ndim)
+    if not _dt.is_inexact_np(x.dtype):  # Paddle 3.3.1: integer arithmetic, toward zero
+        total = jnp.sum(x, axis=ax, keepdims=True, dtype=x.dtype)
+        n = x.size // builtins.max(total.size, 1)
+        m = jax.lax.div(total, jnp.full(total.shape, builtins.max(n, 1), x.dtype))
+        ss = jnp.sum(jnp.square(x - m), axis=ax, keepdims=keepdim, dtype=x.dtype)
+        return jax.lax.div(ss, jnp.full(ss.shape, builtins.max(int(n - ddof), 1), x.dtype))
+    return _var(x, ax, ddof, keepdim)
+
+
+def _var(x, ax, ddof, keepdim):
+    m = jnp.mean(x, axis=ax, keepdims=True)
+    ss = jnp.sum(jnp.square(jnp.abs(x - m)), axis=ax, keepdims=keepdim)
+    n = x.size // builtins.max(ss.size, 1) if x.size else 0
+    return ss / jnp.asarray(builtins.max(n - ddof, 0), ss.dtype)
 
 
 @op("std", amp="black", tensor_modules=("stat",))
@@ -280,7 +318,14 @@ def cumsum(
 
 
 @op("cumprod", amp="black", inplace="cumprod_")
-def cumprod(x: jax.Array, dim: int | None = None, dtype: DTypeLike | None = None) -> jax.Array:
+def cumprod(
+    x: jax.Array,
+    dim: int | None = None,
+    *,
+    dtype: DTypeLike | None = None,
+    out: Tensor | None = None,
+    name: str | None = None,
+) -> jax.Array:
     if dim is None:
         x, dim = x.reshape(-1), 0
     return jnp.cumprod(x, axis=int(dim), dtype=None if dtype is None else _dt.to_dtype(dtype).np)

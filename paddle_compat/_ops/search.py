@@ -106,9 +106,9 @@ def argsort(
 
 
 @op("msort")
-def msort(x: jax.Array) -> jax.Array:
+def msort(input: jax.Array, *, out: Tensor | None = None) -> jax.Array:  # noqa: A002
     """Sort along the first axis."""
-    return jnp.sort(x, axis=0) if x.ndim else x
+    return jnp.sort(input, axis=0) if input.ndim else input
 
 
 @op("_kthvalue", namespaces=(), method=None)
@@ -198,15 +198,16 @@ def searchsorted(
     values: jax.Array,
     out_int32: bool = False,
     right: bool = False,
+    name: str | None = None,
+    *,
     side: str | None = None,
     out: Tensor | None = None,
     sorter: jax.Array | None = None,
 ) -> jax.Array:
-    """Insertion indices of ``values`` in the innermost dimension of ``sorted_sequence``."""
-    if side is not None:
-        if side not in ("left", "right"):
-            raise ValueError(f"side must be 'left' or 'right', got {side!r}")
-        right = side == "right"
+    """Insertion indices of ``values`` in the innermost dimension of ``sorted_sequence``;
+    ``side="right"`` means ``right=True`` (as in Paddle 3.3.1, any other ``side`` leaves
+    ``right`` as given)."""
+    right = right or side == "right"
     if sorter is not None:
         sorted_sequence = jnp.take_along_axis(sorted_sequence, sorter.astype(jnp.int64), axis=-1)
     return _searchsorted(sorted_sequence, values, right, out_int32)
@@ -305,9 +306,9 @@ def nonzero(
 
 
 @op("argwhere", composite=True)
-def argwhere(x: Tensor) -> Tensor:
-    """Same as ``nonzero(x)``: int64 coordinates [N, ndim] of the non-zero entries."""
-    return nonzero(x)
+def argwhere(input: Tensor) -> Tensor:  # noqa: A002
+    """Same as ``nonzero(input)``: int64 coordinates [N, ndim] of the non-zero entries."""
+    return nonzero(input)
 
 
 @op("_gather_flat", tensors=("x", "idx"), namespaces=(), method=None)

@@ -147,3 +147,48 @@ ROWS: list[Row] = [
     Row("isin", (ints(2, 3), ints(4, seed=1)), {"invert": True}, tag="invert"),
     Row("isin", (rand(3), np.array([0.0], "float32")), tag="float"),
 ]
+
+# Paddle 3.3's PyTorch-style keyword arguments: device, requires_grad, pin_memory, out, size
+_BAD_NEW = (
+    (([2],), {"pin_memory": True}),  # CPU place: Paddle's RuntimeError
+    (([2],), {"device": "xyz"}),
+    (([2],), {"device": 0}),
+)
+for _name in ("zeros", "ones", "empty"):
+    _shape = [0, 3] if _name == "empty" else [2, 3]
+    ROWS += [
+        Row(_name, (_shape,), {"requires_grad": True, "device": "cpu"}, tag="rg", bad=_BAD_NEW),
+        Row(_name, (), {"size": _shape, "dtype": "int32"}, tag="size"),
+        Row(_name, (_shape,), {"out": np.zeros(1, "float32")}, tag="out", grad=False),
+    ]
+ROWS += [
+    Row("full", ([2], 3.0), {"requires_grad": True, "device": "cpu"}, tag="rg"),
+    Row("full", (), {"size": [2], "fill_value": 1}, tag="size"),
+    Row("full", ([2], 1.5), {"out": np.zeros(1, "float32")}, tag="out", grad=False),
+    Row("arange", (3,), {"requires_grad": True, "device": "cpu"}, tag="rg"),
+    Row("arange", (), {"end": 4}, tag="end="),
+    Row("arange", (4,), {"out": np.zeros(1, "int64")}, tag="out"),
+    Row("linspace", (0.0, 1.0, 3), {"device": "cpu", "requires_grad": True}, tag="rg"),
+    Row("linspace", (0.0, 1.0), {"steps": 3}, tag="steps"),
+    Row("linspace", (0.0, 1.0, 3), {"out": np.zeros(1, "float32")}, tag="out", grad=False),
+    Row(
+        "eye",
+        (2,),
+        {"requires_grad": True, "device": "cpu"},
+        tag="rg",
+        bad=(((2,), {"device": "xyz"}), ((2,), {"pin_memory": True})),
+    ),
+    Row("eye", (), {"n": 2, "m": 3}, tag="n-m"),
+    Row("eye", (2,), {"out": np.zeros(1, "float32")}, tag="out", grad=False),
+    Row("zeros_like", (M,), {"requires_grad": True, "device": "cpu"}, tag="rg"),
+    Row("zeros_like", (), {"input": M}, tag="input="),
+    Row("ones_like", (M,), {"requires_grad": True}, tag="rg", bad=(((M,), {"pin_memory": True}),)),
+    Row("full_like", (M, 2.0), {"requires_grad": True, "device": "cpu"}, tag="rg"),
+    Row("empty_like", (empty(0, 3),), {"requires_grad": True}, tag="rg"),
+    Row("clone", (M,)),
+    Row("clone", (ints(3),), {"name": "c"}, tag="int64", method=False),
+    Row("view_as_complex", (rand(2, 3, 2),), bad=(((), {"x": rand(2, 2)}),)),
+    Row("view_as_complex", (), {"input": rand(3, 2, dtype="float64")}, tag="input="),
+    Row("view_as_real", (C,)),
+    Row("view_as_real", (), {"input": C}, tag="input=", bad=(((), {"x": C}),)),
+]

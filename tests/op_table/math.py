@@ -362,3 +362,59 @@ ROWS.append(Row("add", (rand(3, dtype="complex128"), rand(3, seed=1)), tag="c128
 ROWS.append(
     Row("matmul", (rand(2, 3, dtype="complex64"), rand(3, 2, dtype="complex64", seed=1)), tag="c64")
 )
+
+# Paddle 3.3's PyTorch-style arguments: out=, rounding_mode, alpha, input=
+_Q = np.array([7.0, -7.0, 5.0, -5.5], "float32")
+_D = np.array([2.0, 2.0, -3.0, 2.0], "float32")
+_QI, _DI = np.array([7, -7, 5, -6]), np.array([2, 2, -3, 4])
+_ROUNDED = (
+    "rounding_mode on float inputs requiring grad: Paddle's result has stop_gradient True, ours "
+    "False (with a zero gradient): differentiability is per op in the registry, not per call"
+)
+ROWS += [
+    Row("exp", (rand(2, 3),), {"out": empty(3)}, tag="out"),
+    Row("abs", (rand(3),), {"name": "n"}, tag="name"),
+    Row("trunc", (), {"input": rand(2, 3)}, tag="input=", bad=(((), {"x": rand(3)}),)),
+    Row(
+        "divide",
+        (_Q, _D),
+        {"rounding_mode": "trunc"},
+        tag="trunc",
+        xfail={"value": _ROUNDED},
+        bad=(((_Q, _D), {"rounding_mode": "round"}),),
+    ),
+    Row("divide", (_Q, _D), {"rounding_mode": "floor"}, tag="floor", xfail={"value": _ROUNDED}),
+    Row(
+        "divide",
+        (_QI, _DI),
+        {"rounding_mode": "trunc"},
+        tag="int-trunc",
+        bad=(((_QI, np.array([0, 1, 1, 1])), {"rounding_mode": "trunc"}),),
+    ),
+    Row("divide", (_QI, _DI), {"rounding_mode": "floor"}, tag="int-floor"),
+    Row(
+        "divide", (_QI.astype("int32"), _DI.astype("int32")), {"rounding_mode": "trunc"}, tag="i32"
+    ),
+    Row("divide", (_Q, _D), {"out": empty(1)}, tag="out"),
+    Row("divide", (), {"input": _Q, "other": _D}, tag="input-other"),
+    Row(
+        "divide",
+        (_Q, np.array([0.0, 1.0, 1.0, 1.0], "float32")),
+        {"rounding_mode": "trunc"},
+        api="div",
+        tag="div-zero",
+        xfail={"value": _ROUNDED},
+    ),
+    Row("true_divide", (_Q, _D), bad=(((), {"x": _Q, "y": _D}),)),
+    Row("true_divide", (_QI, _DI), tag="int64"),
+    Row("true_divide", (rand(2, 3), rand(3, seed=1)), {"out": empty(1)}, tag="out"),
+    Row(
+        "subtract",
+        (_Q, _D),
+        {"alpha": 2},
+        tag="alpha",
+        bad=(((_QI, _DI), {"alpha": 2.5}),),
+    ),
+    Row("subtract", (_QI, _DI), {"alpha": 2}, tag="int-alpha"),
+    Row("subtract", (_Q, _D), {"alpha": 0.5, "out": empty(1)}, api="sub", tag="alpha-out"),
+]

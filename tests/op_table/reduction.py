@@ -184,3 +184,29 @@ for name in ("max", "min", "prod", "cumprod", "argmax"):
             tag="int32",
         )
     )
+
+# Paddle 3.3's PyTorch-style arguments: dtype=, dim=, out=, correction=
+ROWS += [
+    Row("mean", (X,), {"dtype": "float64"}, tag="dtype"),
+    Row("mean", (np.array([1.5, 2.7, -3.2], "float32"),), {"dtype": "int64"}, tag="dtype-int"),
+    Row("mean", (np.array([1, 2, -7, -3]),), tag="int64"),
+    Row("mean", (np.array([[1, 2, 4], [-1, -2, -4]], "int32"),), {"axis": 1}, tag="int32"),
+    Row("mean", (np.array([True, False, False]),), tag="bool"),
+    Row("mean", (X,), {"dim": 1, "keepdim": True}, tag="dim="),
+    Row("mean", (X,), {"axis": 0, "out": np.zeros(1, "float32")}, tag="out"),
+    Row("var", (X,), {"correction": 0}, tag="correction0"),
+    Row("var", (X,), {"dim": 1, "correction": 2}, tag="correction2"),
+    Row(
+        "var",
+        (np.array([1.0, 2.0], "float32"),),
+        {"correction": 3},
+        tag="correction-n",
+        grad=False,
+        bad=(((X,), {"unbiased": True, "correction": 0}),),
+    ),
+    Row("var", (X,), {"axis": 1, "unbiased": False, "correction": 1}, tag="unbiased-wins"),
+    Row("var", (np.array([1, 2, 4, 8]),), tag="int64"),
+    Row("var", (X,), {"axis": -1, "out": np.zeros(1, "float32")}, tag="out"),
+    Row("cumprod", (rand(2, 3),), {"dim": 1, "dtype": "float64"}, tag="dtype"),
+    Row("cumprod", (rand(2, 3),), {"dim": 0, "out": np.zeros(1, "float32")}, tag="out"),
+]

@@ -86,3 +86,29 @@ ROWS: list[Row] = [
         tag="ranges",
     ),
 ]
+
+# Paddle 3.3's PyTorch-style arguments
+ROWS += [
+    Row("msort", (M,), {"out": np.zeros(1, "float32")}, tag="out"),
+    Row("msort", (), {"input": M}, tag="input=", bad=(((), {"x": M}),)),
+    Row("argwhere", (), {"input": TIES}, tag="input=", bad=(((), {"x": TIES}),)),
+    Row("searchsorted", (S, np.array([0.0, 2.0], "float32")), {"side": "right"}, tag="side"),
+    Row(
+        "searchsorted",
+        (S, np.array([0.0, 2.0], "float32")),
+        {"side": "left", "right": True},
+        tag="side-left-right",
+    ),
+    Row(
+        "searchsorted",
+        (np.array([5.0, 1.0, 7.0, 3.0], "float32"), np.array([3.0, 6.0], "float32")),
+        {"sorter": np.array([1, 3, 0, 2])},
+        tag="sorter",
+    ),
+    Row(
+        "searchsorted",
+        (S, np.array([0.0, 2.0], "float32")),
+        {"out": np.zeros(1, "int64")},
+        tag="out",
+    ),
+]
