@@ -465,9 +465,6 @@ def run_backward(roots, retain_graph=False, create_graph=False, capture=None, bl
                 if deps[src] == 0:
                     ready.append(src)
                 continue
-            if src is None:
-                _deliver_leaf(idx, g, create_graph, capture, sg)
-                continue
             b = bufs.setdefault(src, [None] * len(src.out_avals))
             b[idx] = _add(b[idx], g, create_graph)
             deps[src] -= 1
