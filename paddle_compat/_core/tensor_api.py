@@ -435,6 +435,10 @@ def set_(self, source=None, shape=None, stride=None, offset: int = 0, name=None)
         return self
     if not isinstance(source, Tensor):
         raise ValueError(f"Input (source) should be paddle.Tensor but received {type(source)}")
+    if isinstance(shape, int | np.integer):
+        shape = [shape]
+    if isinstance(stride, int | np.integer):
+        stride = [stride]
     shp = list(source.shape) if shape is None else _int_list("set_", "shape", shape)
     st = _contiguous_strides(shp) if stride is None else _int_list("set_", "stride", stride)
     if len(st) != len(shp):
