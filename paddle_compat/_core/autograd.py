@@ -339,7 +339,8 @@ def _add(a, b, create_graph):
 
 def _call_hooks(t: Tensor, g, create_graph):
     for hook in list(t._hooks.values()):
-        gt = g if isinstance(g, Tensor) else Tensor(g)
+        # an op's gradient reaches a hook with stop_gradient=False (Paddle)
+        gt = g if isinstance(g, Tensor) else Tensor(g, stop_gradient=False)
         r = hook(gt)
         if r is not None:
             g = r if create_graph else r._val
