@@ -503,6 +503,19 @@ def case_compat_nn():
     ]
 
 
+def case_compat_sdpa():
+    F = paddle.compat.nn.functional
+    rng = np.random.default_rng(0)
+    q, k, v = (paddle.to_tensor(rng.standard_normal((1, 2, 3, 4)).astype("float32")) for _ in "qkv")
+    mask = paddle.to_tensor(rng.standard_normal((1, 1, 3, 3)).astype("float32"))
+    return [
+        F.scaled_dot_product_attention(q, k, v),
+        F.scaled_dot_product_attention(q, k, v, is_causal=True),
+        F.scaled_dot_product_attention(q, k, v, attn_mask=mask),
+        F.scaled_dot_product_attention(q, k, v, scale=0.5),
+    ]
+
+
 def case_torch_proxy():
     out = []
     paddle.enable_compat()
