@@ -19,10 +19,10 @@ from .._api_extra import (  # noqa: F401
 from .._core.place import CPUPlace, CUDAPinnedPlace, CUDAPlace, is_compiled_with_cuda  # noqa: F401
 from .._core.tensor_api import DenseTensor  # noqa: F401
 from ..framework._param_attr import ParamAttr, WeightNormParamAttr  # noqa: F401
-from . import core, data_feeder, dygraph, framework, param_attr, unique_name  # noqa: F401
+from . import core, data_feeder, dygraph, framework, libpaddle, param_attr, unique_name  # noqa: F401
 from ._program import Program, default_main_program, default_startup_program  # noqa: F401
 from .dygraph.base import disable_dygraph, enable_dygraph  # noqa: F401
-from .framework import in_dygraph_mode, in_dynamic_or_pir_mode, in_pir_mode  # noqa: F401
+from .framework import Variable, in_dygraph_mode, in_dynamic_or_pir_mode, in_pir_mode  # noqa: F401
 
 Tensor = DenseTensor  # as in Paddle: paddle.base.Tensor is the DenseTensor class
 disable_imperative = disable_dygraph
@@ -34,6 +34,18 @@ def cpu_places(device_count: int | None = None) -> list:
     if device_count is None:
         device_count = int(os.environ.get("CPU_NUM", "1"))
     return [CPUPlace() for _ in range(device_count)]
+
+
+def xpu_places(device_ids=None) -> list:
+    """[]: no XPU is available to JAX here."""
+    return []
+
+
+def cuda_pinned_places(device_count: int | None = None) -> list:
+    """``device_count`` CUDAPinnedPlaces (default: ``CPU_NUM``, else 1)."""
+    if device_count is None:
+        device_count = int(os.environ.get("CPU_NUM", "1"))
+    return [CUDAPinnedPlace() for _ in range(device_count)]
 
 
 def cuda_places(device_ids=None) -> list:

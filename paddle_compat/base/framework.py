@@ -5,11 +5,18 @@ from __future__ import annotations
 
 import functools
 
-from .._api_extra import get_flags, set_flags  # noqa: F401
+from .._api_extra import (  # noqa: F401
+    get_flags,
+    is_compiled_with_cinn,
+    is_compiled_with_rocm,
+    is_compiled_with_xpu,
+    set_flags,
+)
 from .._core import dtype as _dt
 from .._core.autograd import no_grad  # noqa: F401
-from .._core.place import current_device, place_of_device
+from .._core.place import current_device, is_compiled_with_cuda, place_of_device  # noqa: F401
 from .._core.tensor import Parameter, Tensor  # noqa: F401
+from . import core, unique_name  # noqa: F401
 from ._program import Block, Program, default_main_program, default_startup_program  # noqa: F401
 
 EagerParamBase = Parameter
@@ -68,9 +75,48 @@ dygraph_only = _mode_decorator  # dynamic mode is the only mode: the checks alwa
 non_static_only = _mode_decorator
 
 
+def dygraph_not_support(func):
+    """Paddle's marker for static-only APIs: calling one raises in dynamic mode (the only
+    mode here)."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        raise AssertionError(f"We don't support {func.__name__} in dynamic graph mode")
+
+    return wrapper
+
+
+static_only = dygraph_not_support
+
+
+def in_pir_executor_mode() -> bool:
+    return False
+
+
+def in_cinn_mode() -> bool:
+    return False
+
+
 def is_parameter(var) -> bool:
     return isinstance(var, Parameter)
 
 
 def is_persistable(var) -> bool:
     return bool(getattr(var, "persistable", False))
+
+
+def is_belong_to_optimizer(var) -> bool:
+    """False: optimizer state here is never a Parameter or a persistable program variable."""
+    return False
+
+
+def cpu_places(device_count: int | None = None) -> list:
+    from . import cpu_places as _cpu_places
+
+    return _cpu_places(device_count)
+
+
+def cuda_places(device_ids=None) -> list:
+    from . import cuda_places as _cuda_places
+
+    return _cuda_places(device_ids)
