@@ -190,6 +190,36 @@ def pack_saved(t: Tensor):
     return Packed(pack(t), unpack)
 
 
+_USED: dict = {}
+
+
+def _used_primals(node: Node, inputs) -> list:
+    """Which inputs an op saves for backward: those whose values its VJP with respect to all
+    its float Tensor inputs reads (JAX's dead-code elimination of the VJP's jaxpr). As Paddle's ops,
+    an add or a sum saves none, a multiply both, whichever of them needs grad. All of them
+    when that cannot be told."""
+    primals = node.primals
+    if not all(hasattr(p, "shape") and hasattr(p, "dtype") for p in primals):
+        return [True] * len(primals)
+    avals = [jax.ShapeDtypeStruct(tuple(p.shape), p.dtype) for p in primals]
+    mask = tuple(isinstance(x, Tensor) and is_inexact_np(a.dtype) for x, a in zip(inputs, avals))
+    k = (node.key, mask, node.out_mask, tuple((a.shape, a.dtype) for a in avals))
+    hit = _USED.get(k)
+    if hit is None:
+        from jax._src.interpreters import partial_eval as pe
+
+        full = Node(node.key, node.f, None, mask, [], node.out_avals, node.out_mask, [])
+        cts = [jax.ShapeDtypeStruct(shape, dt) for shape, dt in node.out_avals]
+        try:
+            closed = jax.make_jaxpr(_vjp_fn(full)[0])(avals, cts)
+            _, used = pe.dce_jaxpr(closed.jaxpr, [True] * len(closed.jaxpr.outvars))
+            hit = list(used[: len(avals)])
+        except Exception:  # noqa: BLE001 - an op JAX cannot trace abstractly: save them all
+            hit = [True] * len(primals)
+        _USED[k] = hit
+    return hit
+
+
 def _unpacked(primals) -> list:
     return [p.tensor()._value if isinstance(p, Packed) else p for p in primals]
 
@@ -200,14 +230,10 @@ def record(key, f, inputs, arrays, mask, out_tensors, custom=None) -> Node | Non
     if not any(out_mask):
         return None
     diff_outs = [t for t, m in zip(out_tensors, out_mask) if m]
-    primals = list(arrays)
-    if _SAVED_HOOKS and custom is None and trace_state._ctx is None:
-        # every Tensor input is saved (the backward runs the op's VJP on them)
-        primals = [pack_saved(x) if isinstance(x, Tensor) else a for x, a in zip(inputs, arrays)]
     node = Node(
         key,
         f,
-        primals,
+        list(arrays),
         tuple(mask),
         edges,
         [(tuple(t._val.shape), t._val.dtype) for t in diff_outs],
@@ -215,6 +241,13 @@ def record(key, f, inputs, arrays, mask, out_tensors, custom=None) -> Node | Non
         [weakref.ref(t) for t in diff_outs],
         custom,
     )
+    if _SAVED_HOOKS and custom is None and trace_state._ctx is None:
+        # saved: the Tensor inputs whose values the op's backward reads
+        used = _used_primals(node, inputs)
+        node.primals = [
+            pack_saved(x) if isinstance(x, Tensor) and u else a
+            for x, a, u in zip(inputs, arrays, used)
+        ]
     for k, t in enumerate(diff_outs):
         t.stop_gradient = False
         t._node = node

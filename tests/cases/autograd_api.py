@@ -121,11 +121,18 @@ def case_saved_tensors_hooks_ops():
     a, b = _x([2, 3]), _x([2, 3], 1)
     c = _x([2, 3], 2, sg=True)
     m1, m2 = _x([2, 3], 3), _x([3, 2], 4)
+    d1, d2, d3 = _x([2, 3], 5), _x([2, 3], 6), _x([3, 2], 7)
     return [
         _hooked(lambda: (paddle.multiply(a, b), [a, b])),
         _hooked(lambda: (a * c, [a])),  # a Tensor that needs no grad is saved too
         _hooked(lambda: (paddle.matmul(m1, m2), [m1, m2])),
         _hooked(lambda: (c * c, [])),  # no node: nothing is saved
+        _hooked(lambda: (m1 + a, [m1])),  # add, scale, sum save nothing
+        _hooked(lambda: (b * 3.0, [b])),
+        _hooked(lambda: (paddle.sum(m2, axis=0), [m2])),
+        _hooked(lambda: (paddle.tanh(d1), [d1])),  # one saved (Paddle: the output)
+        _hooked(lambda: (paddle.nn.functional.relu(d2) * c, [d2])),
+        _hooked(lambda: (paddle.gather(d3, paddle.to_tensor([1, 0])), [d3])),
     ]
 
 
