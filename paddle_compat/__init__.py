@@ -177,6 +177,7 @@ _NOT_YET = (
     "dataset",
     "distribution",
     "fft",
+    "functional",
     "geometric",
     "hub",
     "onnx",

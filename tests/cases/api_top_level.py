@@ -72,3 +72,14 @@ def case_out_tuple_of_topk():
     values, indices = paddle.zeros([1]), paddle.zeros([1], dtype="int64")
     paddle.topk(paddle.to_tensor([3.0, 1.0, 2.0]), 2, out=(values, indices))
     return [values, indices]
+
+
+def case_functional_module():
+    x = paddle.arange(6).reshape([2, 3])
+    return [
+        list(paddle.functional.split(x, 3, 1)),
+        list(paddle.functional.split(x, [1, 2], 1)),
+        paddle.functional.broadcast_shapes([2, 1], [3]),
+        paddle.functional.norm(paddle.to_tensor([3.0, 4.0])),
+        paddle.functional.atleast_2d(paddle.to_tensor(1.0)),
+    ]
