@@ -9,7 +9,19 @@ from __future__ import annotations
 
 import os
 
-from ..vision.models._utils import WEIGHTS_HOME, _md5
+
+def __getattr__(name: str):
+    if name == "WEIGHTS_HOME":  # shared with the model zoo (imported on first use)
+        from ..vision.models._utils import WEIGHTS_HOME
+
+        return WEIGHTS_HOME
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _md5(path: str) -> str:
+    from ..vision.models._utils import _md5 as md5
+
+    return md5(path)
 
 
 def is_url(path: str) -> bool:
@@ -42,7 +54,9 @@ def get_path_from_url(
 
 def get_weights_path_from_url(url: str, md5sum: str | None = None) -> str:
     """The local copy of ``url``'s weights in ``WEIGHTS_HOME`` (~/.cache/paddle/hapi/weights)."""
+    from ..vision.models._utils import WEIGHTS_HOME
+
     return get_path_from_url(url, WEIGHTS_HOME, md5sum)
 
 
-__all__ = ["get_weights_path_from_url", "get_path_from_url", "is_url", "WEIGHTS_HOME"]
+__all__ = ["get_weights_path_from_url", "get_path_from_url", "is_url"]
