@@ -19,6 +19,8 @@ What Paddle 3.3.1 does, as measured:
 
 from __future__ import annotations
 
+import weakref
+
 from .._core import autograd as _ag
 from .._core.dtype import is_inexact_np
 from .._core.tensor import Tensor
@@ -69,6 +71,17 @@ class _Ctx(PyLayerContext):
         self.grad_in_dtype_consistent = True
 
 
+_CTX_CLASSES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # PyLayer -> ctx class
+
+
+def _ctx_class(cls) -> type:
+    """The context class of ``cls``: named ``<cls>_backward``, as Paddle's."""
+    hit = _CTX_CLASSES.get(cls)
+    if hit is None:
+        hit = _CTX_CLASSES[cls] = type(f"{cls.__name__}_backward", (_Ctx,), {})
+    return hit
+
+
 def _leaf_inplace_error(name):
     return ValueError(
         f"(InvalidArgument) {name} : Leaf Var () that doesn't stop gradient can't use inplace "
@@ -90,7 +103,7 @@ class PyLayer:
 
     @classmethod
     def apply(cls, *args, **kwargs):
-        ctx = _Ctx()
+        ctx = _ctx_class(cls)()
         with _ag.no_grad():
             outs = cls.forward(ctx, *args, **kwargs)
         inputs = [a for a in list(args) + list(kwargs.values()) if isinstance(a, Tensor)]
