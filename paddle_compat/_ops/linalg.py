@@ -81,7 +81,13 @@ def _cast(x, dtype):
     return x if dtype is None else x.astype(_dt.to_dtype(dtype).np)
 
 
-@op("norm", dtypes=_HALF_FLOATS, kernel="p_norm", namespaces=_BOTH)
+@op(
+    "norm",
+    dtypes=_HALF_FLOATS,
+    kernel="p_norm",
+    namespaces=_BOTH,
+    aliases={"A": "x", "ord": "p", "dim": "axis"},
+)
 def norm(
     x: jax.Array,
     p: float | str | None = None,
@@ -195,7 +201,7 @@ def cdist(
     return vector_norm_impl(d, float(p), (d.ndim - 1,), False)
 
 
-@op("cross", tensors=("x", "y"), promote=("x", "y"), namespaces=_BOTH)
+@op("cross", tensors=("x", "y"), promote=("x", "y"), namespaces=_BOTH, aliases={"dim": "axis"})
 def cross(x: jax.Array, y: jax.Array, axis: int = 9, name: str | None = None) -> jax.Array:
     """Cross product of 3-vectors along ``axis`` (default: the first axis of size 3)."""
     if x.shape != y.shape:

@@ -114,7 +114,13 @@ def _solve(x, y, left):
     return out[..., 0] if vec else out
 
 
-@op("solve", tensors=("x", "y"), composite=True, namespaces=_LINALG)
+@op(
+    "solve",
+    tensors=("x", "y"),
+    composite=True,
+    namespaces=_LINALG,
+    aliases={"A": "x", "B": "y"},
+)
 def solve(
     x: Tensor, y: Tensor, left: bool = True, name: str | None = None, *, out: Tensor | None = None
 ) -> Tensor:

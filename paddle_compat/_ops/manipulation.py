@@ -216,7 +216,7 @@ def view_as(x: Tensor, other: Tensor, name: str | None = None) -> Tensor:
     return reshape(x, list(other.shape))
 
 
-@op("unflatten")
+@op("unflatten", aliases={"dim": "axis", "sizes": "shape"})
 def unflatten(x: jax.Array, axis: int, shape: Sequence[int], name: str | None = None) -> jax.Array:
     """Split dim ``axis`` into ``shape`` (one -1 allowed)."""
     ax = axis_of(axis, x.ndim)
@@ -319,7 +319,12 @@ def _axes(axis, nd, what="axis"):
     return [axis_of(a, nd, what) for a in int_list(axis)]
 
 
-@op("squeeze", tensor_modules=("einsum", "manipulation"), inplace="squeeze_")
+@op(
+    "squeeze",
+    tensor_modules=("einsum", "manipulation"),
+    inplace="squeeze_",
+    aliases={"dim": "axis"},
+)
 def squeeze(
     x: jax.Array, axis: int | Sequence[int] | None = None, name: str | None = None
 ) -> jax.Array:
@@ -341,7 +346,12 @@ def squeeze(
     return jnp.squeeze(x, axes) if axes else x
 
 
-@op("unsqueeze", tensor_modules=("einsum", "manipulation"), inplace="unsqueeze_")
+@op(
+    "unsqueeze",
+    tensor_modules=("einsum", "manipulation"),
+    inplace="unsqueeze_",
+    aliases={"dim": "axis"},
+)
 def unsqueeze(x: jax.Array, axis: int | Sequence[int], name: str | None = None) -> jax.Array:
     """Insert size-1 dims at ``axis`` (a list is applied one insertion at a time)."""
     shape = list(x.shape)
@@ -447,7 +457,7 @@ def split(
     return _split_at(x, _sections(x.shape[ax], num_or_sections), ax)
 
 
-@op("chunk")
+@op("chunk", aliases={"dim": "axis"})
 def chunk(x: jax.Array, chunks: int, axis: int = 0, name: str | None = None) -> list[jax.Array]:
     """Split into ``chunks`` equal parts."""
     ax = axis_of(axis, x.ndim)
@@ -588,7 +598,7 @@ def expand(x: jax.Array, shape: int | Sequence[int], *more: int) -> jax.Array:
     return jnp.broadcast_to(x, _expand_shape(x.shape, _with_more(shape, more)))
 
 
-@op("broadcast_to")
+@op("broadcast_to", aliases={"size": "shape"})
 def broadcast_to(x: jax.Array, shape: Sequence[int], name: str | None = None) -> jax.Array:
     """Broadcast ``x`` to ``shape`` (-1 keeps the input dim)."""
     return jnp.broadcast_to(x, _expand_shape(x.shape, shape))

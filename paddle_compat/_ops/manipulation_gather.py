@@ -173,7 +173,13 @@ def gather_nd(x: jax.Array, index: jax.Array, name: str | None = None) -> jax.Ar
     return x[tuple(index[..., i] for i in range(k))]
 
 
-@op("index_select", tensor_modules=("search",), tensors=("x", "index"), check=_check_index_select)
+@op(
+    "index_select",
+    tensor_modules=("search",),
+    tensors=("x", "index"),
+    aliases={"dim": "axis"},
+    check=_check_index_select,
+)
 def index_select(
     x: jax.Array,
     index: jax.Array,
@@ -198,7 +204,7 @@ def index_select(
     extra_names=("take_along_dim",),
     method_aliases=("take_along_dim",),
     tensors=("arr", "indices"),
-    aliases={"input": "arr"},
+    aliases={"input": "arr", "dim": "axis"},
     check=_check_along_axis("gather"),
 )
 def take_along_axis(
@@ -297,6 +303,7 @@ def scatter_nd(
 @op(
     "index_add",
     tensors=("x", "index", "value"),
+    aliases={"dim": "axis", "source": "value"},
     inplace="index_add_",
     check=_check_slices("index_add", ValueError),
 )

@@ -68,6 +68,25 @@ def case_aliases():
     ]
 
 
+def case_torch_keywords():
+    x, m = _x(), paddle.to_tensor(X[0])
+    a = paddle.to_tensor([[3.0, 1.0], [1.0, 2.0]])
+    idx = paddle.to_tensor([0, 2])
+    return [
+        paddle.squeeze(x[:, :1], dim=1),
+        paddle.unsqueeze(m, dim=0),
+        paddle.chunk(x, 2, dim=2),
+        paddle.broadcast_to(m[:1], size=[2, 3, 4]),
+        paddle.take_along_axis(m, paddle.to_tensor([[0], [1], [2]]), dim=1),
+        paddle.unflatten(x, dim=2, sizes=[2, 2]),
+        paddle.norm(A=m, ord=1, dim=1),
+        paddle.cross(paddle.ones([3, 3]), paddle.eye(3), dim=0),
+        paddle.linalg.solve(A=a, B=paddle.ones([2, 1])),
+        paddle.index_select(m, idx, dim=1),
+        paddle.index_add(m, idx, dim=1, source=paddle.ones([3, 2])),
+    ]
+
+
 def case_range():
     out = paddle.zeros([1])
     r = paddle.range(0, 3, out=out)
