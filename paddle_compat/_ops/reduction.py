@@ -276,7 +276,8 @@ def median(
     also returns its index."""
     if mode not in ("avg", "min"):
         raise ValueError(f"(InvalidArgument) median: mode must be 'avg' or 'min', but got {mode}.")
-    if mode == "avg":
+    if mode == "avg":  # integers give float32, as in Paddle 3.3.1
+        x = x if _dt.is_inexact_np(x.dtype) else x.astype(jnp.float32)
         return jnp.median(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
     if axis is None:
         v, _ = _lower_median(x.reshape(-1), 0)
@@ -292,12 +293,17 @@ def median(
 
 
 def _lower_median(x: jax.Array, ax: int) -> tuple[jax.Array, jax.Array]:
-    """The lower middle value along ``ax`` and its index (NaN where the slice has a NaN)."""
+    """The lower middle value along ``ax`` and its index, in x's dtype; where the slice has a
+    NaN, NaN and the index of its first NaN (as Paddle)."""
     order = jnp.argsort(jax.lax.stop_gradient(x), axis=ax, stable=True)
     k = (x.shape[ax] - 1) // 2
     idx = jnp.take(order, jnp.asarray([k]), axis=ax)
     v = jnp.take_along_axis(x, idx, axis=ax)
-    v = jnp.where(jnp.any(jnp.isnan(x), axis=ax, keepdims=True), jnp.nan, v)
+    if _dt.is_inexact_np(x.dtype):
+        nan = jnp.isnan(x)
+        has_nan = jnp.any(nan, axis=ax, keepdims=True)
+        v = jnp.where(has_nan, jnp.nan, v)
+        idx = jnp.where(has_nan, jnp.argmax(nan, axis=ax, keepdims=True), idx)
     return jnp.squeeze(v, ax), jnp.squeeze(idx, ax).astype(jnp.int64)
 
 

@@ -192,3 +192,28 @@ ROWS += [
     Row("view_as_real", (C,)),
     Row("view_as_real", (), {"input": C}, tag="input=", bad=(((), {"x": C}),)),
 ]
+
+# isin with assume_unique on inputs that are not unique: Paddle's sort-based answer
+_REP = np.array([0.0, 1.0, 2.0] * 4, "float32").reshape(4, 3)
+ROWS += [
+    Row("isin", (_REP, np.array([0.0, 1.0] * 3, "float32")), {"assume_unique": True}, tag="au"),
+    Row(
+        "isin",
+        (_REP, np.array([0.0, 1.0] * 3, "float32")),
+        {"assume_unique": True, "invert": True},
+        tag="au-invert",
+    ),
+    Row("isin", (ints(5), ints(3, seed=2)), {"assume_unique": True}, tag="au-int64"),
+    Row(  # test_x large for x's size: the sort-based answer (not a membership test)
+        "isin",
+        (np.tile(_REP, (5, 1)), np.array([0.0, 1.0] * 20, "float32")),
+        {"assume_unique": True},
+        tag="au-sorted",
+    ),
+    Row(
+        "isin",
+        (np.tile(_REP, (5, 1)), np.array([0.0, 1.0] * 20, "float32")),
+        {"assume_unique": True, "invert": True},
+        tag="au-sorted-invert",
+    ),
+]

@@ -210,3 +210,28 @@ ROWS += [
     Row("cumprod", (rand(2, 3),), {"dim": 1, "dtype": "float64"}, tag="dtype"),
     Row("cumprod", (rand(2, 3),), {"dim": 0, "out": np.zeros(1, "float32")}, tag="out"),
 ]
+
+_DISTINCT = np.array([[4, 2, 0, -3], [-2, -5, 7, 1], [-4, 3, 9, 5]])
+# median: integer dtypes (avg: float32, min: the input's), NaN rows in mode 'min' (the index
+# of the first NaN)
+ROWS += [
+    Row("median", (ints(3, 4),), tag="int64"),
+    Row("median", (ints(3, 4, dtype="int32"),), {"axis": 1}, tag="int32-axis"),
+    Row("median", (ints(3, 4),), {"mode": "min"}, tag="int64-min"),
+    # no ties: Paddle's index among equal values is std::nth_element's, ours the stable sort's
+    Row("median", (_DISTINCT,), {"axis": 1, "mode": "min"}, tag="int64-min-axis"),
+    Row(
+        "median",
+        (XN,),
+        {"axis": 2, "keepdim": True, "mode": "min"},
+        tag="nan-min",
+        grad=False,
+    ),
+    Row(
+        "median",
+        (XN,),
+        {"axis": 0, "mode": "min"},
+        tag="nan-min-axis0",
+        grad=False,
+    ),
+]
