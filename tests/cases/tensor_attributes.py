@@ -547,3 +547,41 @@ def case_torch_proxy():
         out.append(torch.sin is paddle.sin)
     out.append("torch" in sys.modules)
     return out
+
+
+def case_compat_linear_init():
+    paddle.seed(7)
+    lin = paddle.compat.nn.Linear(3, 2)
+    return [lin.weight, lin.bias, str(lin)]
+
+
+def _mha_inputs(rng, shape):
+    return paddle.to_tensor(rng.standard_normal(shape).astype("float32"))
+
+
+def case_compat_multihead_attention():
+    MHA = paddle.compat.nn.MultiheadAttention
+    rng = np.random.default_rng(1)
+    paddle.seed(11)
+    m = MHA(4, 2)
+    q = _mha_inputs(rng, (3, 2, 4))  # [seq, batch, embed]
+    kv = _mha_inputs(rng, (5, 2, 4))
+    kpm = paddle.to_tensor([[False, False, False, True, True], [False] * 5])
+    causal = paddle.triu(paddle.ones([3, 5], "bool"), 1)
+    out = [[n, p.shape] for n, p in m.named_parameters()]
+    out += [str(m), list(m(q, kv, kv))]
+    out.append(list(m(q, kv, kv, key_padding_mask=kpm, average_attn_weights=False)))
+    out.append(list(m(q, kv, kv, attn_mask=causal)))
+    out.append(m(q, kv, kv, need_weights=False)[0])
+    out.append(
+        list(m(q, q, q, is_causal=True, attn_mask=paddle.triu(paddle.ones([3, 3], "bool"), 1)))
+    )
+    out.append(list(m(q[:, 0], kv[:, 0], kv[:, 0])))  # unbatched
+    paddle.seed(12)
+    m2 = MHA(4, 2, batch_first=True, add_bias_kv=True, add_zero_attn=True, kdim=3, vdim=5)
+    out.append([[n, p.shape] for n, p in m2.named_parameters()])
+    k3, v5 = _mha_inputs(rng, (2, 5, 3)), _mha_inputs(rng, (2, 5, 5))
+    qb = paddle.transpose(q, [1, 0, 2])
+    out.append(list(m2(qb, k3, v5, key_padding_mask=kpm)))
+    out.append(list(m2(qb, k3, v5, attn_mask=paddle.zeros([3, 5]))))
+    return out

@@ -1,5 +1,5 @@
 """``paddle.compat.nn``: torch-style layers (``Linear`` with a [out, in] weight,
-``Softmax(dim)``, ``Unfold``, ``AvgPool1d/2d/3d``). ``MultiheadAttention`` is not provided."""
+``Softmax(dim)``, ``Unfold``, ``AvgPool1d/2d/3d``, ``MultiheadAttention``)."""
 
 from __future__ import annotations
 
@@ -94,6 +94,8 @@ AvgPool1D = AvgPool1d = _avg_pool(1)
 AvgPool2D = AvgPool2d = _avg_pool(2)
 AvgPool3D = AvgPool3d = _avg_pool(3)
 
+from .transformer import MultiheadAttention  # noqa: E402  (uses Linear above)
+
 __all__ = [
     "Unfold",
     "Linear",
@@ -104,4 +106,5 @@ __all__ = [
     "AvgPool1d",
     "AvgPool2d",
     "AvgPool3d",
+    "MultiheadAttention",
 ]
