@@ -372,3 +372,33 @@ def baddbmm(
             f"{list(y.shape)} cannot be batch-multiplied."
         )
     return beta * input + alpha * jnp.matmul(x, y)
+
+
+# Paddle attaches broadcast_shape(s) to Tensor as plain functions: paddle.Tensor.broadcast_shape
+# is callable with two shapes (on an instance, the Tensor is taken as x_shape: a TypeError)
+def _shape_list(s, fn: str):
+    if isinstance(s, Tensor) or not isinstance(s, Sequence):
+        raise TypeError(
+            f"{fn}(): incompatible function arguments: expected list[int] shapes, got "
+            f"{type(s).__name__}"
+        )
+    return s
+
+
+@op("_tensor_broadcast_shape", composite=True, tensors=(), namespaces=(), method="broadcast_shape")
+def _tensor_broadcast_shape(x_shape: Sequence[int], y_shape: Sequence[int]) -> list[int]:
+    """The shape two shapes broadcast to (``paddle.broadcast_shape``)."""
+    from .._api_extra import broadcast_shape
+
+    fn = "broadcast_shape"
+    return broadcast_shape(_shape_list(x_shape, fn), _shape_list(y_shape, fn))
+
+
+@op(
+    "_tensor_broadcast_shapes", composite=True, tensors=(), namespaces=(), method="broadcast_shapes"
+)
+def _tensor_broadcast_shapes(*shapes: Sequence[int]) -> list[int]:
+    """The shape all ``shapes`` broadcast to (``paddle.broadcast_shapes``)."""
+    from .._api_extra import broadcast_shapes
+
+    return broadcast_shapes(*(_shape_list(s, "broadcast_shapes") for s in shapes))

@@ -418,3 +418,28 @@ ROWS += [
     Row("subtract", (_QI, _DI), {"alpha": 2}, tag="int-alpha"),
     Row("subtract", (_Q, _D), {"alpha": 0.5, "out": empty(1)}, api="sub", tag="alpha-out"),
 ]
+
+# Paddle's Tensor.broadcast_shape(s): plain functions of shapes attached to Tensor
+_NO_METHOD = dict(method=False, inplace=False)
+ROWS += [
+    Row(
+        "_tensor_broadcast_shape",
+        ([2, 1], [1, 3]),
+        api="Tensor.broadcast_shape",
+        bad=((([2], [3]), {}),),
+        **_NO_METHOD,
+    ),
+    Row(
+        "_tensor_broadcast_shape",
+        ([4, 1, 1], [3]),
+        api="Tensor.broadcast_shape",
+        tag="rank",
+        **_NO_METHOD,
+    ),
+    Row(
+        "_tensor_broadcast_shapes",
+        ([2, 1], [1, 3], [4, 1, 1]),
+        api="Tensor.broadcast_shapes",
+        **_NO_METHOD,
+    ),
+]
