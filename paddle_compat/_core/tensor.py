@@ -577,7 +577,7 @@ class Parameter(Tensor):
         super().__init__(
             value,
             stop_gradient=not trainable if stop_gradient is None else stop_gradient,
-            name=name or _unique_name("param"),
+            name=name or _unique_name("_eager_param_base"),
         )
         self.persistable = True
         self.optimize_attr = {"learning_rate": 1.0}
