@@ -132,3 +132,17 @@ def test_block_is_shared():
     prog = paddle.base.framework.default_main_program()
     assert paddle.to_tensor([1.0]).block is prog.global_block()
     assert prog.global_block().program is prog
+
+
+def test_callable_tensor_module():
+    """The class paddle.tensor takes (the lead installs it in paddle_compat/tensor)."""
+    import types
+
+    from paddle_compat._core.tensor_api import CallableTensorModule
+
+    m = types.ModuleType("paddle_tensor_ta")
+    m.__class__ = CallableTensorModule
+    t = m([1, 2], dtype="float32", requires_grad=True)
+    assert str(t.dtype) == "paddle.float32" and not t.stop_gradient
+    assert m(paddle.to_tensor([1.0], stop_gradient=False)).stop_gradient
+    assert str(m(1).dtype) == "paddle.int64"
