@@ -4,6 +4,7 @@ build queries, device counts and the default CPU generator."""
 
 from __future__ import annotations
 
+import enum
 from types import SimpleNamespace
 
 from .._api_extra import (  # noqa: F401
@@ -24,6 +25,19 @@ class VarDesc:
     """Holds the ``VarType`` enum (``core.VarDesc.VarType.DENSE_TENSOR``)."""
 
     VarType = VarType
+
+
+class AmpLevel(enum.Enum):
+    """``core.AmpLevel``: the auto-mixed-precision levels (values as in Paddle 3.3.1)."""
+
+    O0 = 0
+    O1 = 1
+    O2 = 2
+    O3 = 3
+    OD = 4
+
+    def __int__(self) -> int:
+        return self.value
 
 
 class DataType:

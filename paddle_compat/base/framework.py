@@ -120,3 +120,13 @@ def cuda_places(device_ids=None) -> list:
     from . import cuda_places as _cuda_places
 
     return _cuda_places(device_ids)
+
+
+def _dygraph_tracer():
+    """The dynamic-mode tracer (``paddle.base.dygraph.tracer.Tracer``)."""
+    from .dygraph.tracer import _dygraph_tracer as tracer
+
+    return tracer()
+
+
+_dygraph_tracer_ = _dygraph_tracer

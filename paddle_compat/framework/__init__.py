@@ -27,6 +27,7 @@ _FROM_BASE_FRAMEWORK = (
     "use_pir_api",
     "_current_expected_place",
     "_current_expected_place_",
+    "_dygraph_tracer",
 )
 _FROM_PADDLE = (
     "CPUPlace",

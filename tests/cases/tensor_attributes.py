@@ -585,3 +585,17 @@ def case_compat_multihead_attention():
     out.append(list(m2(qb, k3, v5, key_padding_mask=kpm)))
     out.append(list(m2(qb, k3, v5, attn_mask=paddle.zeros([3, 5]))))
     return out
+
+
+def case_dygraph_tracer():
+    from paddle.base import core, framework
+
+    t = framework._dygraph_tracer()
+    out = [t._has_grad, str(t._amp_level), t._amp_dtype, t._train_mode, str(t._expected_place)]
+    out.append([len(s) for s in t._get_amp_op_list()])
+    with paddle.no_grad():
+        out.append(t._has_grad)
+    out.append(t._has_grad)
+    out.append({k: int(v.value) for k, v in core.AmpLevel.__members__.items()})
+    out.append([str(core.AmpLevel.O1), t._amp_level == core.AmpLevel.O0])
+    return out
