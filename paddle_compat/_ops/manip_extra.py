@@ -1,6 +1,7 @@
-"""More manipulation and creation: ravel, scatter_add/scatter_reduce, block_diag,
-as_strided, fill_/zero_/fill_diagonal_/fill_diagonal_tensor, tril/triu_indices,
-diagflat, range, split_with_sizes."""
+"""More manipulation and creation: flip/roll/rot90, diagonal, unfold, meshgrid, crop, tensordot,
+numel, narrow, ravel, scatter_add/scatter_reduce, block_diag, as_strided,
+fill_/zero_/fill_diagonal_/fill_diagonal_tensor, tril/triu_indices, diagflat, range,
+split_with_sizes."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections.abc import Sequence
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 
 from .._core import dtype as _dt
 from .._core import runtime_checks
@@ -17,8 +19,188 @@ from .._core.dtype import DTypeLike
 from .._core.place import Place, put, to_jax_device
 from .._core.registry import op
 from .._core.tensor import Tensor
-from .manipulation import _sections, _split_at, axis_of, int_list
+from .manipulation import _same_dtypes, _sections, _split_at, axis_of, int_list, tensor_list
 from .manipulation_gather import put_along_axis as _put_along_axis
+
+
+# -- reorder ----------------------------------------------------------------------------------
+def _flip_axes(axis, nd):
+    axes = int_list(axis)
+    for a in axes:
+        if not -nd <= a < nd:
+            raise ValueError(f"The axis of flip ({a}) should be in range [{-nd}, {nd}).")
+    return tuple(a % nd for a in axes)
+
+
+@op("flip", extra_names=("reverse",))
+def flip(x: jax.Array, axis: int | Sequence[int], name: str | None = None) -> jax.Array:
+    """Reverse the order of elements along ``axis``."""
+    return jnp.flip(x, _flip_axes(axis, x.ndim)) if x.ndim else x
+
+
+@op("reverse", namespaces=())
+def reverse(x, axis, name=None):
+    """Tensor.reverse: same as flip."""
+    return flip.fn(x, axis)
+
+
+@op("roll")
+def roll(
+    x: jax.Array,
+    shifts: int | Sequence[int],
+    axis: int | Sequence[int] | None = None,
+    name: str | None = None,
+) -> jax.Array:
+    """Shift elements circularly (over the flattened tensor when ``axis`` is None)."""
+    sh = int_list(shifts)
+    if axis is None:
+        return jnp.roll(x.reshape(-1), builtins.sum(sh)).reshape(x.shape)
+    axes = int_list(axis)
+    if len(axes) != len(sh):
+        raise ValueError(
+            "When dims.size() != 0, dims.size() should be equal to "
+            f"shifts.size(). But received dims.size() = {len(axes)}, shifts.size() = {len(sh)}"
+        )
+    return jnp.roll(x, sh, [axis_of(a, x.ndim) for a in axes])
+
+
+@op("rot90")
+def rot90(
+    x: jax.Array,
+    k: int = 1,
+    axes: Sequence[int] = [0, 1],  # noqa: B006 (Paddle's default, never mutated)
+    name: str | None = None,
+) -> jax.Array:
+    """Rotate by 90 degrees ``k`` times in the plane of ``axes``."""
+    a0, a1 = int_list(axes)
+    nd = x.ndim
+    if len(int_list(axes)) != 2:
+        raise ValueError("expected total rotation axes == 2")
+    if nd < 2:
+        raise ValueError(f"expected total dims >= 2, but got total dims = {nd}")
+    if a0 % nd == a1 % nd:
+        raise ValueError(
+            f"expected rotation axes to be different, but got axis0 = {a0}, and axis1 = {a1}"
+        )
+    if not (-nd <= a0 < nd and -nd <= a1 < nd):
+        raise ValueError(f"Axis out of range: axes {(a0, a1)} for tensor of rank {nd}")
+    return jnp.rot90(x, k, (a0, a1))
+
+
+@op("diagonal", tensor_modules=("linalg",), namespaces=("paddle", "paddle.linalg"))
+def diagonal(
+    x: jax.Array, offset: int = 0, axis1: int = 0, axis2: int = 1, name: str | None = None
+) -> jax.Array:
+    """The diagonal of the (axis1, axis2) planes, appended as the last dim."""
+    a1, a2 = axis_of(axis1, x.ndim), axis_of(axis2, x.ndim)
+    if a1 == a2:
+        raise ValueError(f"The dimensions should not be identical {a1} vs {a2}.")
+    return jnp.diagonal(x, offset, a1, a2)
+
+
+@op("tensor_unfold", tensor_modules=(), extra_names=("unfold",), method="unfold")
+def tensor_unfold(
+    x: jax.Array, axis: int, size: int, step: int, name: str | None = None
+) -> jax.Array:
+    """Windows of ``size`` with stride ``step`` along ``axis``, appended as the last dim."""
+    ax = axis_of(axis, x.ndim)
+    n = x.shape[ax]
+    if size > n or size < 0 or step <= 0:
+        raise ValueError(f"unfold: size ({size}) must be in [0, {n}] and step ({step}) positive.")
+    count = (n - size) // step + 1
+    idx = np.arange(count)[:, None] * step + np.arange(size)[None, :]
+    y = jnp.take(x, jnp.asarray(idx.reshape(-1)), axis=ax)
+    y = y.reshape(x.shape[:ax] + (count, size) + x.shape[ax + 1 :])
+    return jnp.moveaxis(y, ax + 1, -1)
+
+
+# -- grids, crops, contractions ---------------------------------------------------------------
+@op("meshgrid", tensor_modules=("creation",), tensors=("args",), method=None)
+def meshgrid(*args: jax.Array | Sequence[jax.Array], indexing: str = "ij") -> list[jax.Array]:
+    """Coordinate grids from 1-D (or 0-d) inputs (``indexing='ij'`` by default)."""
+    xs = list(args[0]) if len(args) == 1 and isinstance(args[0], list | tuple) else list(args)
+    tensor_list(xs, "meshgrid", "inputs")
+    _same_dtypes(xs, "meshgrid")
+    return list(jnp.meshgrid(*[a.reshape(-1) for a in xs], indexing=indexing))
+
+
+@op("crop", method=None)
+def crop(
+    x: jax.Array,
+    shape: Sequence[int] | None = None,
+    offsets: Sequence[int] | None = None,
+    name: str | None = None,
+) -> jax.Array:
+    """Slice a block of ``shape`` (-1: up to the end) starting at ``offsets``."""
+    nd = x.ndim
+    offs = [0] * nd if offsets is None else int_list(offsets)
+    shp = list(x.shape) if shape is None else int_list(shape)
+    out = []
+    for i in builtins.range(nd):
+        s = x.shape[i] - offs[i] if shp[i] == -1 else shp[i]
+        if offs[i] + s > x.shape[i]:
+            raise ValueError(
+                f"The sum of the {i}th elements of offsets ({offs[i]}) and "
+                f"shape ({s}) of Op(crop_tensor) should be less than or equal to the size of "
+                f"{i}th dimension of the input."
+            )
+        out.append(s)
+    return lax.slice(x, offs, [o + s for o, s in zip(offs, out)])
+
+
+def _td_axes(axes, nx):
+    if isinstance(axes, int | np.integer):
+        n = int(axes)
+        return list(builtins.range(nx - n, nx)), list(builtins.range(n))
+    axes = list(axes)
+    if axes and all(isinstance(a, int | np.integer) for a in axes):
+        return [int(a) for a in axes], [int(a) for a in axes]
+    ax = [int_list(a) for a in axes]
+    if len(ax) == 1:
+        return ax[0], ax[0]
+    a, b = ax[0], ax[1]
+    if len(b) < len(a):
+        b = b + a[len(b) :]
+    elif len(a) < len(b):
+        a = a + b[len(a) :]
+    return a, b
+
+
+@op("tensordot", tensors=("x", "y"))
+def tensordot(
+    x: jax.Array,
+    y: jax.Array,
+    axes: int | Sequence[int] | Sequence[Sequence[int]] = 2,
+    name: str | None = None,
+) -> jax.Array:
+    """Sum products over the paired ``axes`` of x and y."""
+    if x.dtype != y.dtype:
+        raise ValueError(
+            f"tensordot: x ({_dt.to_dtype(x.dtype).name}) and y "
+            f"({_dt.to_dtype(y.dtype).name}) must have the same dtype."
+        )
+    a, b = _td_axes(axes, x.ndim)
+    return jnp.tensordot(x, y, (a, b))
+
+
+@op("numel", tensor_modules=("stat",), differentiable=False)
+def numel(x: jax.Array, name: str | None = None) -> jax.Array:
+    """Number of elements as an int64 0-d Tensor."""
+    return jnp.asarray(int(np.prod(x.shape, dtype=np.int64)), jnp.int64)
+
+
+@op("narrow")
+def narrow(input: jax.Array, dim: int, start: int, length: int) -> jax.Array:
+    """``length`` elements of dim ``dim`` from ``start`` (negative start counts back)."""
+    x = input
+    ax = axis_of(dim, x.ndim)
+    n = x.shape[ax]
+    s = start + n if start < 0 else start
+    if not 0 <= s <= n or length < 0 or s + length > n:
+        raise ValueError(
+            f"narrow: start ({start}) + length ({length}) exceeds dim {ax} of size {n}."
+        )
+    return lax.slice_in_dim(x, s, s + length, axis=ax)
 
 
 @op("ravel")
