@@ -14,6 +14,7 @@ from .._core import runtime_checks, trace_state
 from .._core.dtype import DTypeLike
 from .._core.registry import op
 from .._core.tensor import Tensor
+from . import _std_sort
 
 _NUMERIC = ("float16", "bfloat16", "float32", "float64", "int32", "int64")
 
@@ -90,19 +91,49 @@ def sort(
     return jnp.sort(x, axis=axis, descending=bool(descending), stable=True)
 
 
-@op("argsort")
-def argsort(
-    x: jax.Array,
-    axis: int = -1,
-    descending: bool = False,
-    stable: bool = False,
-    name: str | None = None,
-) -> jax.Array:
-    """int64 indices that sort ``x`` along ``axis`` (ties keep their order)."""
+_ARGSORT_DTYPES = ("uint8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64")
+
+
+@op("_argsort", namespaces=(), method=None, dtypes=_ARGSORT_DTYPES, kernel="argsort")
+def _argsort(x, axis, descending):
     if x.ndim == 0:
         return jnp.zeros((), jnp.int64)
     axis = check_axis(axis, x.ndim, "argsort")
     return jnp.argsort(x, axis=axis, descending=bool(descending), stable=True).astype(jnp.int64)
+
+
+_STD_SORT_MAX = 1 << 16  # elements: past this the emulated std::sort (Python) is too slow
+
+
+@op("argsort", composite=True)
+def argsort(
+    x: Tensor,
+    axis: int = -1,
+    descending: bool = False,
+    stable: bool = False,
+    name: str | None = None,
+) -> Tensor:
+    """int64 indices that sort ``x`` along ``axis``. ``stable``: equal values keep their
+    order. Without it, equal values come in the order Paddle's CPU kernel (``std::sort``)
+    leaves them, reproduced eagerly for CPU inputs of up to 65536 elements (stable order
+    under to_static, on accelerators and for larger inputs)."""
+    out = _argsort(x, axis, descending)
+    if stable or len(x.shape) == 0 or x.size > _STD_SORT_MAX or x.size < 2:
+        return out
+    if trace_state.current() is not None or not trace_state.jax_idle():
+        return out
+    v = trace_state.read(x)
+    if not all(d.platform == "cpu" for d in v.devices()):  # Paddle's GPU kernel is another sort
+        return out
+    a = np.moveaxis(np.asarray(v), axis, -1)
+    if a.dtype.kind not in "biuf" or not _std_sort.has_ties(np.sort(a, axis=-1)):
+        return out
+    rows = a.reshape(-1, a.shape[-1])
+    idx = np.array([_std_sort.argsort_row(r, bool(descending)) for r in rows], np.int64)
+    idx = np.moveaxis(idx.reshape(a.shape), -1, axis)
+    res = Tensor(jnp.asarray(idx))
+    res.stop_gradient = out.stop_gradient
+    return res
 
 
 @op("msort")

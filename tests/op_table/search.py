@@ -112,3 +112,27 @@ ROWS += [
         tag="out",
     ),
 ]
+
+# argsort without stable: ties in the order of Paddle's CPU kernel (std::sort)
+_ALT = np.array([1.0, 0.0] * 40, "float32")
+_NAN_TIES = np.array([3, 1, np.nan, 1, 2, np.nan, 0, 1] * 5, "float32")
+ROWS += [
+    Row("argsort", (_ALT,), tag="ties"),
+    Row("argsort", (_ALT,), {"descending": True}, tag="ties-desc"),
+    Row("argsort", (_NAN_TIES,), tag="nan-ties"),
+    Row("argsort", (_NAN_TIES,), {"descending": True}, tag="nan-ties-desc"),
+    Row("argsort", (np.tile(np.array([[1, 0, 1, 0, 2, 1]], "int64"), (3, 4)),), tag="int-rows"),
+    Row(
+        "argsort",
+        (np.tile(np.array([[1, 0, 1, 0, 2, 1]], "int64"), (3, 4)),),
+        {"axis": 0},
+        tag="int-axis0",
+    ),
+    Row(
+        "argsort",
+        (np.array([True, False] * 20),),
+        tag="bool",
+        paddle_error="Paddle's argsort has no bool kernel",
+    ),
+    Row("argsort", (np.array([1, 0, 1, 0] * 5, "int16"),), tag="int16"),
+]
