@@ -67,10 +67,14 @@ def check_shape_arg(shape, what: str, pos: int = 2) -> None:
             f"shape must be an instance of `list`, `tuple` `Variable`, got '{type(shape)}.'"
         )
     for i, a in enumerate(shape):
-        if not isinstance(a, int | np.integer | Tensor) or isinstance(a, bool):
+        if isinstance(a, bool) or not (
+            isinstance(a, int | np.integer | Tensor) or jax.export.is_symbolic_dim(a)
+        ):
+            kind = type(a).__name__
+            kind = f"numpy.{kind}" if type(a).__module__ == "numpy" else kind
             raise TypeError(
                 f"(InvalidType) {what}(): argument (position {pos}) must be list of int, but "
-                f"got {type(a).__name__} at pos {i}"
+                f"got {kind} at pos {i}"
             )
 
 
