@@ -80,16 +80,27 @@ class Tensor(TensorApiMixin):
     )
     __array_priority__ = 100
 
-    def __init__(self, value=None, stop_gradient: bool = True, name: str | None = None):
+    def __init__(self, value=None, stop_gradient: bool = True, name: str | None = None, *meta):
+        persistable = False
         if value is None:
             value = jnp.zeros((0,), jnp.float32)
+            self.__dict__["_uninitialized"] = True  # Paddle's empty Tensor()
         elif not isinstance(value, _ARRAY_TYPES):
-            value = to_device(value)
+            if isinstance(stop_gradient, list | tuple) and not isinstance(value, list | tuple):
+                # Paddle's Tensor(dtype, dims, name, type, persistable[, mesh, placements]):
+                # a Tensor not initialized yet (zeros here), e.g. for _share_buffer_to
+                value, persistable = _uninitialized(self, value, stop_gradient, meta)
+                stop_gradient = True
+            else:
+                if isinstance(value, list | tuple | int | float):  # Paddle: numbers -> float32
+                    a = np.asarray(value)
+                    value = a.astype(_dt.default_float().np) if a.dtype.kind in "iuf" else a
+                value = to_device(value)
         self._val = value
         self.stop_gradient = stop_gradient
         self._grad_slot = None
         self._name = name
-        self.persistable = False
+        self.persistable = persistable
         self._node = None
         self._out_idx = 0
         self._version = 0
@@ -390,7 +401,8 @@ class Tensor(TensorApiMixin):
         return DenseTensor(self)
 
     def _is_initialized(self) -> bool:
-        return True
+        """False for a Tensor made by ``Tensor(dtype, dims, ...)`` until data is shared in."""
+        return "_uninitialized" not in self.__dict__
 
     def is_dense(self) -> bool:
         return True
@@ -466,6 +478,16 @@ class Tensor(TensorApiMixin):
     @property
     def is_sparse(self):
         return lambda: False
+
+
+def _uninitialized(t, dtype, dims, meta):
+    from .tensor_api import VarType
+
+    if isinstance(dtype, VarType):
+        dtype = str(dtype).removeprefix("paddle.")
+    t.__dict__["_uninitialized"] = True
+    persistable = bool(meta[1]) if len(meta) > 1 else False
+    return to_device(np.zeros([int(d) for d in dims], _dt.to_dtype(dtype).np)), persistable
 
 
 _ZEROS_LIKE: dict = {}

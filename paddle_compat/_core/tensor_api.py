@@ -327,6 +327,7 @@ class DenseTensor:
         from .tensor import to_device
 
         self._t._set_value(to_device(np.asarray(array)))
+        self._t.__dict__.pop("_uninitialized", None)
 
     def __array__(self, dtype=None, copy=None):
         a = self._t.numpy()
@@ -475,6 +476,7 @@ def set_(self, source=None, shape=None, stride=None, offset: int = 0, name=None)
     self._set_value(value)
     self._node = None
     self.__dict__["_set_layout"] = (self._version, st, offset)
+    self.__dict__.pop("_uninitialized", None)
     return self
 
 
@@ -508,6 +510,7 @@ def reconstruct_from_(self, other: Tensor) -> None:
     if not isinstance(other, Tensor):
         raise TypeError(f"reconstruct_from_(): other must be a Tensor, but got {type(other)}")
     self._set_value(other._val)
+    self.__dict__.pop("_uninitialized", None)
     self.stop_gradient = other.stop_gradient
     self._node, self._out_idx = other._node, other._out_idx
 
@@ -515,6 +518,12 @@ def reconstruct_from_(self, other: Tensor) -> None:
 def _is_shared_buffer_with(self, other: Tensor) -> bool:
     """True when x and ``other`` hold the same array (e.g. after ``x.set_(other)``)."""
     return self._val is getattr(other, "_val", None)
+
+
+def _share_buffer_to(self, other: Tensor) -> None:
+    """Make ``other`` hold x's data (the same array: shape and dtype follow)."""
+    other._set_value(self._value)
+    other.__dict__.pop("_uninitialized", None)
 
 
 def _block(self):
@@ -557,6 +566,8 @@ _METHODS = {
     "resize_": resize_,
     "reconstruct_from_": reconstruct_from_,
     "_is_shared_buffer_with": _is_shared_buffer_with,
+    "_share_buffer_to": _share_buffer_to,
+    "_unsafe_share_buffer_to": _share_buffer_to,
     "is_selected_rows": lambda self: False,
 }
 

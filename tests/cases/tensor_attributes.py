@@ -599,3 +599,20 @@ def case_dygraph_tracer():
     out.append({k: int(v.value) for k, v in core.AmpLevel.__members__.items()})
     out.append([str(core.AmpLevel.O1), t._amp_level == core.AmpLevel.O0])
     return out
+
+
+def case_tensor_constructor_forms():
+    vt = paddle.base.core.VarDesc.VarType
+    x = paddle.to_tensor([1.0, 2.0])
+    t = paddle.base.core.eager.Tensor(x.dtype, x.shape, "x_cpy_ta", vt.DENSE_TENSOR, True)
+    out = [t.shape, str(t.dtype), t.name, t.stop_gradient, t._is_initialized(), t.persistable]
+    x._unsafe_share_buffer_to(t)
+    out += [t, t._is_initialized(), x._is_shared_buffer_with(t)]
+    t2 = paddle.Tensor(vt.FP64, [1, 2], "t2_ta", vt.DENSE_TENSOR, False)
+    out += [t2.shape, str(t2.dtype), t2.persistable]
+    for v in ([1.0, 2.0], np.ones(2), np.ones(2, "float32"), [1, 2]):
+        r = paddle.Tensor(v)
+        out.append([str(r.dtype), r.stop_gradient, r.numpy()])
+    e = paddle.Tensor()
+    out += [e.shape, e._is_initialized(), paddle.to_tensor(1.0)._is_initialized()]
+    return out
