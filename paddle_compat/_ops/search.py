@@ -437,3 +437,80 @@ def unique_consecutive(
     if return_counts:
         outs.append(_t(np.diff(np.append(starts, n)), idt))
     return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+# -- top-p (nucleus) sampling -------------------------------------------------------------------
+@op(
+    "_top_p_sampling",
+    tensors=("key", "x", "ps", "threshold", "topp_seed"),
+    namespaces=(),
+    method=None,
+    differentiable=False,
+)
+def _top_p_sampling(key, x, ps, threshold, topp_seed, k):
+    order = jnp.argsort(-x, axis=-1, stable=True)
+    s = jnp.take_along_axis(x, order, axis=-1)
+    bs, n = x.shape
+    if threshold is None:
+        valid = jnp.ones(s.shape, bool)
+    else:
+        valid = (s >= threshold.reshape(bs, 1).astype(s.dtype)).at[:, 0].set(True)
+    probs = jnp.where(valid, s, 0).astype(jnp.float32)
+    if topp_seed is None:
+        u = jax.random.uniform(jax.random.wrap_key_data(key), (bs,), jnp.float32)
+    else:
+        keys = jax.vmap(jax.random.key)(topp_seed.reshape(bs).astype(jnp.int64))
+        u = jax.vmap(lambda kk: jax.random.uniform(kk, (), jnp.float32))(keys)
+    r = u * ps.reshape(bs).astype(jnp.float32)
+    hit = jnp.cumsum(probs, axis=-1) >= r[:, None]
+    last = jnp.sum(valid, axis=-1) - 1
+    pick = jnp.where(jnp.any(hit, axis=-1), jnp.argmax(hit, axis=-1), last)[:, None]
+    out = jnp.take_along_axis(s, pick, axis=-1), jnp.take_along_axis(order, pick, axis=-1)
+    kk = builtins.min(int(k), n)
+    return (*out, s[:, :kk], order[:, :kk].astype(jnp.int64))
+
+
+@op("top_p_sampling", composite=True, namespaces=(), tensor_modules=("search",))
+def top_p_sampling(
+    x: Tensor,
+    ps: Tensor,
+    threshold: Tensor | None = None,
+    topp_seed: Tensor | None = None,
+    seed: int = -1,
+    k: int = 0,
+    mode: str = "truncated",
+    return_top: bool = False,
+    name: str | None = None,
+) -> tuple[Tensor, ...]:
+    """Nucleus sampling of one token per row of the [batch, vocab] scores ``x``: over the scores
+    in descending order, the first whose running sum reaches ``u * ps`` (u uniform in [0, 1),
+    drawn from ``topp_seed`` per row, else ``seed`` when >= 0, else the global generator);
+    scores below ``threshold`` are left out. Returns the [batch, 1] scores and int64 ids, and
+    with ``return_top`` also the top ``k`` scores and ids. Paddle 3.3.1 has this kernel on GPU
+    only (its CPU build raises RuntimeError); only mode "truncated" is implemented here."""
+    from .random import _key
+
+    if mode != "truncated":
+        raise NotImplementedError(
+            f"top_p_sampling: mode {mode!r} is not implemented by paddle-compat (only 'truncated')."
+        )
+    if len(x.shape) != 2:
+        raise ValueError(
+            f"(InvalidArgument) top_p_sampling: x must be a 2-D Tensor [batch, vocab], but got "
+            f"shape {list(x.shape)}."
+        )
+    _dt_check = _dt.to_dtype(x.dtype).name
+    if _dt_check not in ("float16", "bfloat16", "float32"):
+        raise TypeError(
+            f"(InvalidType) top_p_sampling: x must be float32, float16 or bfloat16, but got "
+            f"{_dt_check}."
+        )
+    key = _key() if seed < 0 else Tensor(_rng_key_of(seed))
+    res = _top_p_sampling(key, x, ps, threshold, topp_seed, int(k))
+    return tuple(res) if return_top else (res[0], res[1])
+
+
+def _rng_key_of(seed: int):
+    from .._core import random as _rng
+
+    return _rng.key_data_of(int(seed))

@@ -136,3 +136,30 @@ ROWS += [
     ),
     Row("argsort", (np.array([1, 0, 1, 0] * 5, "int16"),), tag="int16"),
 ]
+
+# top_p_sampling: Paddle 3.3.1 has the kernel on GPU only (its CPU build raises RuntimeError,
+# which the goldens record); ours samples on every device (a fixed seed for the method check)
+_NO_CPU_KERNEL = "Paddle 3.3.1's CPU build has no top_p_sampling kernel (GPU only)"
+_WE_SAMPLE = {"value": "ours samples on every device; Paddle's CPU build raises RuntimeError"}
+_P = np.array([[0.1, 0.5, 0.2, 0.2], [0.7, 0.1, 0.1, 0.1]], "float32")
+ROWS += [
+    Row(
+        "top_p_sampling",
+        (_P, np.array([0.0, 0.0], "float32")),
+        {"seed": 5},
+        api="tensor.search.top_p_sampling",
+        grad=False,
+        paddle_error=_NO_CPU_KERNEL,
+        xfail=_WE_SAMPLE,
+    ),
+    Row(
+        "top_p_sampling",
+        (_P, np.array([0.9, 0.5], "float32")),
+        {"seed": 5, "k": 2, "return_top": True, "threshold": np.array([0.15, 0.15], "float32")},
+        api="tensor.search.top_p_sampling",
+        tag="top",
+        grad=False,
+        paddle_error=_NO_CPU_KERNEL,
+        xfail=_WE_SAMPLE,
+    ),
+]
