@@ -60,7 +60,6 @@ from ._core.place import (  # noqa: E402, F401
     CPUPlace,
     CUDAPinnedPlace,
     CUDAPlace,
-    get_device,
     is_compiled_with_cuda,
     set_device,
 )
@@ -88,6 +87,7 @@ from .amp._auto_cast import (  # noqa: E402, F401
     get_autocast_gpu_dtype,
     is_autocast_enabled,
 )
+from .device import get_device  # noqa: E402, F401  (takes Paddle 3.3's optional input)
 
 globals().update(_FACTORIES)  # paddle.FloatTensor, paddle.LongTensor, ...
 

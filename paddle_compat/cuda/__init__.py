@@ -1,13 +1,12 @@
-"""The namespace of Paddle 3.3's top-level ``paddle.cuda`` (torch-style), made from
-paddle.device: ``paddle_compat/cuda/__init__.py`` re-exports it (``from ..device._paddle_cuda
-import *``). Names Paddle shares with paddle.device are the same objects here."""
+"""``paddle.cuda``: Paddle 3.3's torch-style CUDA namespace, made from paddle.device; names
+Paddle shares with paddle.device are the same objects here."""
 
 from __future__ import annotations
 
 from .. import device as _d
 
 # the same objects as paddle.device's, as in Paddle
-from . import (  # noqa: F401
+from ..device import (  # noqa: F401
     Event,
     Stream,
     StreamContext,
