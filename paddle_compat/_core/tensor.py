@@ -569,6 +569,10 @@ def unique_name(prefix: str) -> str:
     return _unique_name(prefix)
 
 
+# the Parameter attributes Paddle's EagerParamBase(shape, dtype, **kwargs) takes as keywords
+_PARAM_ATTRS = ("optimize_attr", "regularizer", "do_model_average", "need_clip", "is_distributed")
+
+
 class Parameter(Tensor):
     """A trainable Tensor owned by a Layer (Paddle's EagerParamBase); prints as
     ``Parameter containing:``. As ``paddle.nn.Parameter`` it takes Paddle's forms:
@@ -579,17 +583,25 @@ class Parameter(Tensor):
     def __init__(
         self, value=None, dtype=None, name=None, trainable=True, stop_gradient=None, **kwargs
     ):
-        value = kwargs.pop("data", value)
+        value = kwargs.pop("data", kwargs.pop("shape", value))
         requires_grad = kwargs.pop("requires_grad", None)
+        attrs = {k: kwargs.pop(k) for k in _PARAM_ATTRS if k in kwargs}
         if kwargs:
             raise TypeError(f"Parameter() got unexpected keyword arguments {sorted(kwargs)}")
-        if isinstance(value, list | tuple):  # Paddle's (shape, dtype) form
+        by_shape = isinstance(value, list | tuple)
+        if by_shape:  # Paddle's (shape, dtype) form
             if dtype is None:
                 raise TypeError(
                     "EagerParamBase.__init_by_shape__() missing 1 required positional "
                     "argument: 'dtype'"
                 )
-            value = np.zeros(tuple(int(d) for d in value), _dt.to_dtype(dtype).np)
+            dims = [int(d) for d in value]
+            if any(d < 0 for d in dims):
+                raise ValueError(
+                    "Each dimension of shape for Parameter must be greater than 0, but "
+                    f"received {dims}"
+                )
+            value = np.zeros(dims, _dt.to_dtype(dtype).np)
         elif isinstance(value, Tensor) or value is None:  # (data, requires_grad)
             if dtype is not None and requires_grad is None:
                 requires_grad = dtype
@@ -607,6 +619,10 @@ class Parameter(Tensor):
         self.need_clip = True
         self.do_model_average = None
         self.is_distributed = False
+        for k, v in attrs.items():
+            setattr(self, k, v)
+        if by_shape:  # Paddle leaves it uninitialized
+            self.__dict__["_uninitialized"] = True
 
     @classmethod
     def from_tensor(cls, tensor: Tensor, **kwargs) -> Parameter:

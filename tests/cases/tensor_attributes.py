@@ -616,3 +616,25 @@ def case_tensor_constructor_forms():
     e = paddle.Tensor()
     out += [e.shape, e._is_initialized(), paddle.to_tensor(1.0)._is_initialized()]
     return out
+
+
+def case_eager_param_base_by_shape():
+    E = paddle.base.framework.EagerParamBase
+    p = E(
+        shape=[2],
+        dtype="float32",
+        name="x_ta_shape",
+        trainable=False,
+        optimize_attr={"learning_rate": 0.5},
+        regularizer=None,
+        do_model_average=True,
+        need_clip=False,
+        is_distributed=True,
+    )
+    q = E([3], "float32")
+    return [
+        [p.shape, p.name, p.trainable, p.stop_gradient, p.optimize_attr, p.do_model_average],
+        [p.need_clip, p.is_distributed, p.persistable, p._is_initialized()],
+        [q.do_model_average, q.need_clip, q.optimize_attr, q.is_distributed, q.trainable],
+        expect_error(lambda: E([2, -1], "float32")),
+    ]
