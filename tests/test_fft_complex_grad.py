@@ -1,10 +1,10 @@
 """Gradients w.r.t. complex leaf Tensors, against values measured under Paddle 3.3.1.
 
 Paddle gives a complex leaf dL/d(re) + i dL/d(im) (PyTorch's convention); the core autograd
-returns JAX's cotangent, its conjugate, for every op (measured: each row below is exactly the
-conjugate of Paddle's). Gradients reaching real leaves through complex values agree with Paddle
-(tests/cases/fft_signal.py). Strict xfail until the core conjugates complex cotangents at its
-boundaries (leaf .grad, backward(grad_tensor), hooks, paddle.grad)."""
+works with JAX's cotangent, its conjugate, and conjugates complex ones at every boundary with
+user code (``autograd.user_grad``: leaf .grad, backward(grad_tensor), hooks, paddle.grad, PyLayer
+backward). Gradients reaching real leaves through complex values agree with Paddle
+(tests/cases/fft_signal.py)."""
 
 from __future__ import annotations
 
@@ -38,9 +38,6 @@ OPS = {
 }
 
 
-@pytest.mark.xfail(
-    strict=True, reason="core autograd: complex leaves get JAX's (conjugate) gradient convention"
-)
 @pytest.mark.parametrize("name", sorted(OPS))
 def test_complex_leaf_gradient_matches_paddle(name):
     z = paddle.to_tensor(Z, stop_gradient=False)

@@ -319,7 +319,8 @@ def _vjp_fn(node: Node):
 
 def _apply_vjp(node: Node, primals, cts, create_graph: bool):
     if node.custom is not None:  # Python backward (PyLayer, placement changes): real arrays
-        return node.custom([None if c is None else deferred.resolve(c) for c in cts], create_graph)
+        cts = [None if c is None else deferred.resolve(user_grad(c)) for c in cts]
+        return [user_grad(g, create_graph) for g in node.custom(cts, create_graph)]
     if node.pullback is not None and not create_graph:  # traced: reuse the forward's residuals
         return list(node.pullback([c._val if isinstance(c, Tensor) else c for c in cts]))
     raw, flat = _vjp_fn(node)
@@ -353,6 +354,29 @@ def _edge_tensor(value, src: Node, idx: int) -> Tensor:
 
 
 @jax.jit
+def _conj(a):
+    return jnp.conj(a)
+
+
+def user_grad(g, create_graph=False):
+    """A cotangent as users see it, or a user's gradient as a cotangent: for complex values
+    Paddle (as PyTorch) gives ``dL/d(re) + i dL/d(im)``, the conjugate of JAX's cotangent, so
+    every boundary between the tape and user code (a leaf's ``.grad``, ``paddle.grad``'s
+    results, hooks, ``backward(grad_tensor)``, a PyLayer's backward) conjugates complex ones."""
+    if g is None or not jnp.issubdtype(
+        g._val.dtype if isinstance(g, Tensor) else g.dtype, jnp.complexfloating
+    ):
+        return g
+    if isinstance(g, Tensor):
+        if create_graph:
+            from .registry import call_op
+
+            return call_op("conj", g)
+        return Tensor(deferred.apply(_conj, g._val), stop_gradient=g.stop_gradient)
+    return deferred.apply(_conj, g)
+
+
+@jax.jit
 def _sum(a, b):
     """Gradient accumulation, compiled (an uncompiled ``a + b`` costs ~3x more dispatch)."""
     return a + b
@@ -374,8 +398,9 @@ def _call_hooks(t: Tensor, g, create_graph):
     for hook in list(t._hooks.values()):
         # an op's gradient reaches a hook with stop_gradient=False (Paddle)
         gt = g if isinstance(g, Tensor) else Tensor(g, stop_gradient=False)
-        r = hook(gt)
+        r = hook(user_grad(gt, create_graph))
         if r is not None:
+            r = user_grad(r, create_graph)
             g = r if create_graph else r._val
     return g
 
@@ -391,10 +416,10 @@ def _store_grad(t: Tensor, g, create_graph, sg=False):
     gradient's ``stop_gradient`` is ``sg`` (True for a PyLayer gradient computed without
     grad, as in Paddle, which stores that Tensor); accumulating keeps the flag."""
     if create_graph:
-        gt = g if isinstance(g, Tensor) else Tensor(g)
+        gt = user_grad(g if isinstance(g, Tensor) else Tensor(g), True)
         t._grad = gt if t._grad is None else _add(t._grad, gt, True)
         return
-    g = g._val if isinstance(g, Tensor) else g
+    g = user_grad(g._val if isinstance(g, Tensor) else g)
     if g.dtype != t._val.dtype:
         g = deferred.apply(_cast_fn(t._val.dtype), g)
     if t._grad is None:
@@ -555,9 +580,11 @@ def _root_ct(t: Tensor, g, create_graph):
                 f"(InvalidArgument) The shape of grad_tensor {g.shape} must be the same as "
                 f"the shape of the tensor {t.shape}."
             )
-        return g if create_graph else trace_state.read(g).astype(t._value.dtype)
+        if create_graph:
+            return user_grad(g, True)
+        return user_grad(trace_state.read(g).astype(t._value.dtype))
     else:
-        ct = jnp.asarray(g, t._value.dtype)
+        ct = user_grad(jnp.asarray(g, t._value.dtype))
     return Tensor(ct) if create_graph else ct
 
 
@@ -646,7 +673,7 @@ def grad(
                 )
             result.append(None)
         else:
-            gt = g if isinstance(g, Tensor) else Tensor(g)
+            gt = user_grad(g if isinstance(g, Tensor) else Tensor(g), create_graph)
             if not create_graph:
                 gt.stop_gradient = True
             result.append(gt)
