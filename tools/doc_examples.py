@@ -212,21 +212,10 @@ def worker(fd: int) -> None:
 def _reset_name_counters() -> None:
     """Fresh layer and parameter name counters (``linear_0``, ``linear_0.w_0``) and used
     parameter names, so names and ``paddle.summary``'s ``Linear-1`` do not depend on the
-    examples run before in the worker.
+    examples run before in the worker: ``paddle.base.unique_name.switch()`` on both sides.
     Paddle's C++ counter of eager tensor names is not reset on either side."""
-    try:
-        from paddle.base import unique_name  # real Paddle
-    except ImportError:  # paddle-compat
-        from paddle_compat._core import tensor
-        from paddle_compat.framework import _param_attr
+    from paddle.base import unique_name
 
-        _param_attr._used_names.clear()  # Paddle's switch() forgets the used names too
-
-        kept = tensor._name_counters.get("generated_tensor")
-        tensor._name_counters.clear()
-        if kept is not None:
-            tensor._name_counters["generated_tensor"] = kept
-        return
     unique_name.switch()
 
 

@@ -37,6 +37,10 @@ import numpy as np
 
 from . import amp_state, autograd, deferred, op_observers, trace_state
 from . import dtype as _dt
+from .op_errors import RankError as _RankError
+from .op_errors import leaf_dtype as _leaf_dtype
+from .op_errors import out_of_memory
+from .op_errors import paddle_error as _paddle_error
 from .tensor import Tensor
 
 _MISSING = inspect.Parameter.empty
@@ -490,14 +494,6 @@ def _scalar_dtype(s) -> _dt.DType:
     raise TypeError(f"unsupported scalar {s!r}")
 
 
-def _leaf_dtype(x) -> _dt.DType | None:
-    if isinstance(x, Tensor):
-        return x.dtype
-    if isinstance(x, jax.Array | np.ndarray | np.generic | deferred.Pending):
-        return _dt.to_dtype(x.dtype)
-    return None
-
-
 def _promote_plan(od: OpDef, leaves, leaf_param):
     """Target dtype for each leaf taking part in promotion (None: leave as is)."""
     idx = [i for i, p in enumerate(leaf_param) if p in od.promote]
@@ -799,49 +795,3 @@ def _any_needs_grad(inputs) -> bool:
         if isinstance(x, Tensor) and not x.stop_gradient:
             return True
     return False
-
-
-class _RankError(Exception):
-    """Python's "tuple index out of range" (or numpy's AxisError) from an op's shape arithmetic:
-    an axis or a rank the inputs do not have, said in Paddle's words."""
-
-    def __init__(self, e: Exception):
-        text = str(e)
-        if "tuple index" in text or not text:
-            text = "an axis or dimension is out of range for the input's rank"
-        super().__init__(text)
-
-
-def out_of_memory(e: Exception) -> MemoryError | None:
-    """XLA's RESOURCE_EXHAUSTED as Paddle's MemoryError, saying how many bytes were asked."""
-    text = str(e)
-    if "RESOURCE_EXHAUSTED" not in text:
-        return None
-    m = re.search(r"allocating (\d+) bytes", text)
-    size = f"{int(m.group(1))} bytes ({int(m.group(1)) / 2**30:.1f} GiB)" if m else "an array"
-    return MemoryError(
-        f"(ResourceExhausted) Fail to alloc memory of {size}: the device is out of memory."
-    )
-
-
-_JAX_NAMES = re.compile(r"\b(jax\.numpy|jax\.lax|jax\.nn|jnp|lax)\.")
-
-
-def _paddle_error(key, inputs, e, cls=None):
-    od = key[0]
-    name = od.name if isinstance(od, OpDef) else str(od)
-    desc = ", ".join(
-        f"{type(x).__name__}(shape={list(x.shape if isinstance(x, Tensor) else np.shape(x))}, "
-        f"dtype={_leaf_name(x)})"
-        for x in inputs
-    )
-    msg = _JAX_NAMES.sub("", str(e).split("\n")[0]).rstrip(".")
-    if msg.startswith("("):  # already a Paddle-style message from the op itself
-        return (cls or type(e))(f"{msg}. Inputs: [{desc}]" if inputs else f"{msg}.")
-    where = "" if name.startswith("_") else f"{name}: "  # private kernels: no internal name
-    return (cls or type(e))(f"(InvalidArgument) {where}{msg}. Inputs: [{desc}]")
-
-
-def _leaf_name(x):
-    d = _leaf_dtype(x)
-    return d.name if d is not None else type(x).__name__
