@@ -235,11 +235,12 @@ def t(input: jax.Array, name: str | None = None) -> jax.Array:
 
 
 def _check_mv(vals):
-    if not isinstance(vals["vec"], Tensor):
-        raise ValueError(
-            "(InvalidArgument) mv(): argument 'vec' (position 1) must be Tensor, but got "
-            f"{type(vals['vec']).__name__}"
-        )
+    for pos, arg in enumerate(("x", "vec")):
+        if not isinstance(vals[arg], Tensor):
+            raise ValueError(
+                f"(InvalidArgument) mv(): argument '{arg}' (position {pos}) must be Tensor, "
+                f"but got {type(vals[arg]).__name__}"
+            )
 
 
 @op("mv", tensors=("x", "vec"), dtypes=("float32", "float64"), check=_check_mv)

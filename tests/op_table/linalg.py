@@ -51,6 +51,7 @@ ROWS: list[Row] = [
             ((M, rand(4, dtype="float64")), {}),
             ((ints(3, 4), ints(4)), {}),
             ((M, [1.0, 2.0, 3.0, 4.0]), {}),
+            (([[1.0, 2.0, 3.0, 4.0]], rand(4)), {}),
         ),
     ),
     Row("mv", (rand(2, 3, dtype="float64"), rand(3, dtype="float64", seed=1)), tag="f64"),
