@@ -17,6 +17,8 @@ from .._core.registry import op
 from .._core.tensor import Tensor
 from .manipulation import axis_of
 
+_DIM = {"dim": "axis"}  # Paddle 3.3 also takes PyTorch's dim= for axis
+
 
 def _float_in(x):
     if not _dt.is_inexact_np(x.dtype):
@@ -92,7 +94,7 @@ def logcumsumexp(
     return lax.cumlogsumexp(x, axis=ax)
 
 
-@op("diff", tensors=("x", "prepend", "append"))
+@op("diff", tensors=("x", "prepend", "append"), aliases=_DIM)
 def diff(
     x: jax.Array,
     n: int = 1,

@@ -15,6 +15,8 @@ from .._core.dtype import DTypeLike
 from .._core.registry import op
 from .._core.tensor import Tensor
 
+_DIM = {"dim": "axis"}  # Paddle 3.3 also takes PyTorch's dim= for axis
+
 
 def norm_axis(axis, ndim):
     """Paddle axis argument (None, int, list) -> a tuple of non-negative axes, or None."""
@@ -44,7 +46,7 @@ def _acc_dtype(x, dtype):
     return x.dtype
 
 
-@op("sum", amp="black")
+@op("sum", amp="black", aliases=_DIM)
 def sum(
     x: jax.Array,
     axis: int | Sequence[int] | None = None,
@@ -68,7 +70,7 @@ def nansum(
     return jnp.nansum(x, axis=norm_axis(axis, x.ndim), dtype=_acc_dtype(x, dtype), keepdims=keepdim)
 
 
-@op("mean", tensor_modules=("stat",), amp="black", aliases={"dim": "axis"})
+@op("mean", tensor_modules=("stat",), amp="black", aliases=_DIM)
 def mean(
     x: jax.Array,
     axis: int | Sequence[int] | None = None,
@@ -102,7 +104,7 @@ def nanmean(
     return jnp.nanmean(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
-@op("prod", amp="black")
+@op("prod", amp="black", aliases=_DIM)
 def prod(
     x: jax.Array,
     axis: int | Sequence[int] | None = None,
@@ -148,7 +150,7 @@ def min(
     return jnp.min(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
-@op("amax")
+@op("amax", aliases=_DIM)
 def amax(
     x: jax.Array,
     axis: int | Sequence[int] | None = None,
@@ -161,7 +163,7 @@ def amax(
     return jnp.max(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
-@op("amin")
+@op("amin", aliases=_DIM)
 def amin(
     x: jax.Array,
     axis: int | Sequence[int] | None = None,
@@ -183,7 +185,7 @@ def _arg(fn, x, axis, keepdim, dtype):
     return fn(x, axis=int(axis), keepdims=keepdim).astype(dt)
 
 
-@op("argmax", tensor_modules=("search",), differentiable=False)
+@op("argmax", tensor_modules=("search",), differentiable=False, aliases=_DIM)
 def argmax(
     x: jax.Array,
     axis: int | None = None,
@@ -194,7 +196,7 @@ def argmax(
     return _arg(jnp.argmax, x, axis, keepdim, dtype)
 
 
-@op("argmin", tensor_modules=("search",), differentiable=False)
+@op("argmin", tensor_modules=("search",), differentiable=False, aliases=_DIM)
 def argmin(
     x: jax.Array,
     axis: int | None = None,
@@ -205,7 +207,7 @@ def argmin(
     return _arg(jnp.argmin, x, axis, keepdim, dtype)
 
 
-@op("logsumexp")
+@op("logsumexp", aliases=_DIM)
 def logsumexp(
     x: jax.Array,
     axis: int | Sequence[int] | None = None,
@@ -217,7 +219,7 @@ def logsumexp(
     return jax.scipy.special.logsumexp(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
-@op("var", amp="black", tensor_modules=("stat",), aliases={"dim": "axis"})
+@op("var", amp="black", tensor_modules=("stat",), aliases=_DIM)
 def var(
     x: jax.Array,
     axis: int | Sequence[int] | None = None,
@@ -307,7 +309,7 @@ def _lower_median(x: jax.Array, ax: int) -> tuple[jax.Array, jax.Array]:
     return jnp.squeeze(v, ax), jnp.squeeze(idx, ax).astype(jnp.int64)
 
 
-@op("cumsum", amp="black", inplace="cumsum_")
+@op("cumsum", amp="black", inplace="cumsum_", aliases=_DIM)
 def cumsum(
     x: jax.Array,
     axis: int | None = None,
@@ -337,7 +339,7 @@ def cumprod(
     return jnp.cumprod(x, axis=int(dim), dtype=None if dtype is None else _dt.to_dtype(dtype).np)
 
 
-@op("all", differentiable=False)
+@op("all", differentiable=False, aliases=_DIM)
 def all(
     x: jax.Array,
     axis: int | Sequence[int] | None = None,
@@ -349,7 +351,7 @@ def all(
     return jnp.all(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
-@op("any", differentiable=False)
+@op("any", differentiable=False, aliases=_DIM)
 def any(
     x: jax.Array,
     axis: int | Sequence[int] | None = None,

@@ -16,6 +16,8 @@ from .._core.registry import op
 from .._core.tensor import Tensor
 from . import _std_sort
 
+_DIM = {"dim": "axis"}  # Paddle 3.3 also takes PyTorch's dim= for axis
+
 _NUMERIC = ("float16", "bfloat16", "float32", "float64", "int32", "int64")
 
 
@@ -60,7 +62,7 @@ def _topk(x, k, axis, largest, sorted):  # noqa: A002 - Paddle's name
     return jnp.moveaxis(vals, -1, axis), jnp.moveaxis(idx.astype(jnp.int64), -1, axis)
 
 
-@op("topk", composite=True)
+@op("topk", composite=True, aliases=_DIM)
 def topk(
     x: Tensor,
     k: int | Tensor,
@@ -105,7 +107,7 @@ def _argsort(x, axis, descending):
 _STD_SORT_MAX = 1 << 16  # elements: past this the emulated std::sort (Python) is too slow
 
 
-@op("argsort", composite=True)
+@op("argsort", composite=True, aliases=_DIM)
 def argsort(
     x: Tensor,
     axis: int = -1,
@@ -408,7 +410,7 @@ def unique(
     return outs[0] if len(outs) == 1 else tuple(outs)
 
 
-@op("unique_consecutive", tensor_modules=("manipulation",), composite=True)
+@op("unique_consecutive", tensor_modules=("manipulation",), composite=True, aliases=_DIM)
 def unique_consecutive(
     x: Tensor,
     return_inverse: bool = False,

@@ -15,6 +15,8 @@ from .._core.registry import op
 from .._core.tensor import Tensor
 from .reduction import norm_axis
 
+_DIM = {"dim": "axis"}  # Paddle 3.3 also takes PyTorch's dim= for axis
+
 _METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
 
 
@@ -48,7 +50,7 @@ def _quantile(x, q, axis, keepdim, interpolation, fn, what):
     return out[0] if scalar else out
 
 
-@op("quantile")
+@op("quantile", aliases=_DIM)
 def quantile(
     x: jax.Array,
     q: float | Sequence[float],

@@ -443,3 +443,6 @@ ROWS += [
         **_NO_METHOD,
     ),
 ]
+
+# Paddle 3.3 takes PyTorch's dim= for axis
+ROWS.append(Row("diff", (rand(3, 4),), {"dim": 0}, tag="dim=", full=False))

@@ -235,3 +235,10 @@ ROWS += [
         grad=False,
     ),
 ]
+
+# Paddle 3.3 takes PyTorch's dim= for axis
+for _name in ("sum", "prod", "logsumexp", "amax", "amin", "argmax", "argmin", "cumsum"):
+    ROWS.append(Row(_name, (X,), {"dim": 1}, tag="dim="))
+for _name in ("all", "any"):
+    ROWS.append(Row(_name, (bools(2, 3),), {"dim": 1}, tag="dim="))
+ROWS.append(Row("quantile", (rand(2, 5),), {"q": 0.5, "dim": 1}, tag="dim="))

@@ -163,3 +163,12 @@ ROWS += [
         xfail=_WE_SAMPLE,
     ),
 ]
+
+# Paddle 3.3 takes PyTorch's dim= for axis
+ROWS += [
+    Row("argsort", (M,), {"dim": 0}, tag="dim="),
+    Row("topk", (M,), {"k": 2, "dim": 0}, tag="dim="),
+    Row(
+        "unique_consecutive", (np.array([[1, 1, 2], [1, 1, 2], [3, 1, 2]]),), {"dim": 0}, tag="dim="
+    ),
+]
