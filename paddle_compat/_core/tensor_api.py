@@ -368,7 +368,7 @@ def _layout(self):
     return None
 
 
-def get_strides(self) -> list[int]:
+def get_strides(self, /) -> list[int]:
     """The strides (in elements) of x's storage layout."""
     lay = _layout(self)
     return list(lay[1]) if lay is not None else _contiguous_strides(self._val.shape)
@@ -379,7 +379,7 @@ def is_contiguous(self) -> bool:
     return get_strides(self) == _contiguous_strides(self._val.shape)
 
 
-def stride(self, dim=None):
+def stride(self, dim=None, /):
     """``get_strides()``, or the stride of dimension ``dim``."""
     st = get_strides(self)
     if dim is None:
@@ -420,21 +420,21 @@ def _int_list(op: str, arg: str, values) -> list[int]:
     return [int(v) for v in values]
 
 
-def set_(self, source=None, shape=None, stride=None, offset: int = 0, name=None) -> Tensor:
+def set_(x, source=None, shape=None, stride=None, offset: int = 0, name=None) -> Tensor:
     """Make x hold ``source``'s data, read with ``shape``, ``stride`` (elements) and
     ``offset`` (bytes) and reinterpreted as x's dtype; no source: an empty Tensor. Here x
     gets a copy of the elements (a JAX array is immutable: later writes to ``source`` do not
     show in x) and reads outside ``source`` raise instead of returning stray memory."""
     from .tensor import Tensor
 
-    _check_inplace_leaf(self)
-    npd = np.dtype(self._val.dtype)
+    _check_inplace_leaf(x)
+    npd = np.dtype(x._val.dtype)
     if source is None:
         import jax.numpy as jnp
 
-        self._set_value(jnp.zeros((0,), npd))
-        self._node = None
-        return self
+        x._set_value(jnp.zeros((0,), npd))
+        x._node = None
+        return x
     if not isinstance(source, Tensor):
         raise ValueError(f"Input (source) should be paddle.Tensor but received {type(source)}")
     if isinstance(shape, int | np.integer):
@@ -473,14 +473,14 @@ def set_(self, source=None, shape=None, stride=None, offset: int = 0, name=None)
     from .tensor import to_device
 
     value = src if plain else to_device(flat)[idx.reshape(-1)].reshape(shp)
-    self._set_value(value)
-    self._node = None
-    self.__dict__["_set_layout"] = (self._version, st, offset)
-    self.__dict__.pop("_uninitialized", None)
-    return self
+    x._set_value(value)
+    x._node = None
+    x.__dict__["_set_layout"] = (x._version, st, offset)
+    x.__dict__.pop("_uninitialized", None)
+    return x
 
 
-def resize_(self, shape, fill_zero: bool = False, name=None) -> Tensor:
+def resize_(x, shape, fill_zero: bool = False, name=None) -> Tensor:
     """Give x the shape ``shape`` in place, keeping its first elements in row-major order;
     new elements are zeros (Paddle leaves them uninitialized unless ``fill_zero``)."""
     import jax.numpy as jnp
@@ -492,17 +492,17 @@ def resize_(self, shape, fill_zero: bool = False, name=None) -> Tensor:
                 "(InvalidArgument) Each value of attribute 'shape' is expected to be no less "
                 f"than 0. But received: shape[{i}] = {d}; shape = {shp}."
             )
-    _check_inplace_leaf(self)
+    _check_inplace_leaf(x)
     n = int(np.prod(shp, dtype=np.int64))
-    flat = self._value.reshape(-1)[:n]
+    flat = x._value.reshape(-1)[:n]
     if flat.shape[0] < n:
         flat = jnp.concatenate([flat, jnp.zeros((n - flat.shape[0],), flat.dtype)])
-    self._set_value(flat.reshape(shp))
-    self._node = None
-    return self
+    x._set_value(flat.reshape(shp))
+    x._node = None
+    return x
 
 
-def reconstruct_from_(self, other: Tensor) -> None:
+def reconstruct_from_(self, /, other: Tensor) -> None:
     """Make x take ``other``'s data, dtype, ``stop_gradient`` and autograd history (x keeps
     its name)."""
     from .tensor import Tensor

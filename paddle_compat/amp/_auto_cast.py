@@ -144,7 +144,7 @@ def auto_cast(
     return amp_guard(enable, custom_white_list, custom_black_list, level, dtype, use_promote)
 
 
-def autocast(device_type=None, dtype: str = "float16", enabled: bool = True, cache_enabled=True):
+def autocast(device_type, dtype: str = "float16", enabled: bool = True, cache_enabled=True):
     """PyTorch-style alias: ``auto_cast(enable=enabled, dtype=dtype)``."""
     return auto_cast(enable=enabled, dtype=dtype)
 
@@ -160,13 +160,13 @@ def get_autocast_dtype(device_type=None) -> str:
     return "float16" if s is None else s.dtype.name
 
 
-def get_autocast_cpu_dtype() -> str:
-    """``get_autocast_dtype("cpu")``."""
+def get_autocast_cpu_dtype(device_type=None) -> str:
+    """``get_autocast_dtype("cpu")`` (``device_type`` is ignored, as in Paddle)."""
     return get_autocast_dtype("cpu")
 
 
-def get_autocast_gpu_dtype() -> str:
-    """``get_autocast_dtype("gpu")``."""
+def get_autocast_gpu_dtype(device_type=None) -> str:
+    """``get_autocast_dtype("gpu")`` (``device_type`` is ignored, as in Paddle)."""
     return get_autocast_dtype("gpu")
 
 

@@ -301,7 +301,7 @@ class amp:  # noqa: N801 - Paddle's namespace class
     def autocast(enabled=True, dtype="float16", cache_enabled=True):
         from ..amp._auto_cast import autocast
 
-        return autocast(dtype=str(dtype).split(".")[-1].lower(), enabled=enabled)
+        return autocast(None, dtype=str(dtype).split(".")[-1].lower(), enabled=enabled)
 
 
 class nvtx:  # noqa: N801
