@@ -406,7 +406,7 @@ def triu(
     return jnp.triu(x, diagonal)
 
 
-@op("diag")
+@op("diag", aliases={"input": "input"})  # Paddle 3.3.1: no input= alias
 def diag(
     x: jax.Array, offset: int = 0, padding_value: float = 0, name: str | None = None
 ) -> jax.Array:

@@ -196,7 +196,7 @@ def remainder(
     return jnp.remainder(x, y)
 
 
-@op("pow", amp="black", inplace="pow_", **_ARITH)
+@op("pow", amp="black", inplace="pow_", aliases={"exponent": "y"}, **_ARITH)
 def pow(
     x: jax.Array, y: jax.Array, name: str | None = None, *, out: Tensor | None = None
 ) -> jax.Array:  # noqa: A001 - Paddle's name

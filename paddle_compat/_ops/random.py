@@ -234,7 +234,7 @@ def _multinomial(key, x, num_samples, replacement):
 
 
 # -- public creation ops -----------------------------------------------------------------------
-@op("rand", tensors=(), composite=True, method=None)
+@op("rand", tensors=(), composite=True, method=None, aliases={"size": "shape"})
 def rand(
     shape: int | Sequence[int] | Tensor,
     dtype: DTypeLike | None = None,
@@ -250,7 +250,7 @@ def rand(
     return created(_uniform(0, _shape(shape), dt, 0.0, 1.0), device, requires_grad, pin_memory)
 
 
-@op("randn", tensors=(), composite=True, method=None)
+@op("randn", tensors=(), composite=True, method=None, aliases={"size": "shape"})
 def randn(
     shape: int | Sequence[int] | Tensor,
     dtype: DTypeLike | None = None,
@@ -298,7 +298,7 @@ def uniform(
     return created(_uniform(seed, _shape(shape), dt, min, max), device, requires_grad)
 
 
-@op("normal", tensors=(), composite=True, method=None)
+@op("normal", tensors=(), composite=True, method=None, aliases={"size": "shape"})
 def normal(
     mean: complex | Tensor = 0.0,
     std: float | Tensor = 1.0,

@@ -217,3 +217,6 @@ ROWS += [
         tag="au-sorted-invert",
     ),
 ]
+
+# diag takes no input= (Paddle 3.3.1's TypeError)
+ROWS.append(Row("diag", (M,), {"offset": 1}, tag="no-input=", bad=(((), {"input": M}),)))

@@ -446,3 +446,4 @@ ROWS += [
 
 # Paddle 3.3 takes PyTorch's dim= for axis
 ROWS.append(Row("diff", (rand(3, 4),), {"dim": 0}, tag="dim=", full=False))
+ROWS.append(Row("pow", (pos(2, 3),), {"exponent": 2.0}, tag="exponent", full=False))
