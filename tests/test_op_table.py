@@ -116,6 +116,8 @@ def _check_jax_grad(row, golden, actual):
 
     def loss(*xs):
         args, kwargs = _substitute(row, dict(zip(paths, xs)))
+        if od.prebind is not None:
+            args, kwargs = od.prebind(tuple(args), dict(kwargs))
         ba = sig.bind(*args, **{k: v for k, v in kwargs.items() if k != "name"})
         for k in list(ba.arguments):  # static (non-tensor) parameters stay Python values
             if k not in tensors and isinstance(ba.arguments[k], jax.Array):

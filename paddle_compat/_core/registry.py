@@ -108,6 +108,7 @@ class OpDef:
     tensor_modules: tuple[str, ...] = ()  # Paddle's paddle.tensor.<module>s exposing the op
     check: Callable | None = None  # checks of input values, before the kernel (runtime_checks)
     promote_0d: str | None = None  # a 0-D Tensor operand in promotion: "keep_nd" / "kind"
+    prebind: Callable | None = None  # (args, kwargs) -> (args, kwargs), before binding
 
     __signature__ = _PublicSignature()
 
@@ -179,6 +180,7 @@ def op(
     tensor_modules: tuple[str, ...] | None = None,
     check: Callable[[dict], None] | None = None,
     promote_0d: str | None = None,
+    prebind: Callable[[tuple, dict], tuple[tuple, dict]] | None = None,
 ):
     """Register ``fn`` as the Paddle op ``name``: the one place that declares its names.
 
@@ -203,6 +205,9 @@ def op(
         (default: from the defining file, see ``_TENSOR_MODULE_OF_FILE``).
     check: called with the bound arguments before the kernel runs, to check input values
         as Paddle's kernel does (indices in range: ``_core/runtime_checks.py``).
+    prebind: rewrites a call's (args, kwargs) before they are bound to the signature, for
+        Paddle's argument-normalizing decorators (``x.reshape(2, 3)`` packs the ints into
+        ``shape``; ``transpose(x, 0, 1)`` swaps two dims); called only off the fast path.
     promote_0d: Paddle's arithmetic and comparison ops let a 0-D Tensor operand mix kinds
         (``int32[2] + float64[]`` is float64, ``dtype.promote_with_0d``); "keep_nd": within a
         kind the N-D operand's dtype wins, "kind": within a kind the usual promotion.
@@ -271,6 +276,7 @@ def op(
             ),
             check=check,
             promote_0d=promote_0d,
+            prebind=prebind,
         )
         if name in REGISTRY:
             raise ValueError(f"op {name!r} registered twice")
@@ -299,6 +305,8 @@ def call_op(od: OpDef | str, *args, **kwargs):
                 od.check({**od.defaults, **dict(zip(od.tensors, args))})
             statics, types, treedef = fast
             return _run_flat(od, statics, types, treedef, *flat)
+    if od.prebind is not None:
+        args, kwargs = od.prebind(args, kwargs)
     vals, out = _bind(od, args, kwargs)
     if out is not None:
         return _write_out(od, _call_bound(od, vals), out)
@@ -325,6 +333,8 @@ def _call_amp(od: OpDef, args, kwargs):
     """``call_op`` inside ``paddle.amp.auto_cast``: cast the op's floating Tensor inputs to
     the dtype the AMP state picks for it, then run the op (and any ops it is built from) with
     AMP off, as Paddle runs one kernel per op."""
+    if od.prebind is not None:
+        args, kwargs = od.prebind(args, kwargs)
     vals, out = _bind(od, args, kwargs)
     if out is not None:
         return _write_out(od, _call_amp(od, (), vals), out)

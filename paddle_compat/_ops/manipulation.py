@@ -60,7 +60,7 @@ def axis_int(axis) -> int:
 def check_shape_arg(shape, what: str, pos: int = 2) -> None:
     """Paddle's type checks of a shape argument: a list/tuple of ints or Tensors, or a Tensor
     (ValueError for another type, TypeError for another element type)."""
-    if isinstance(shape, Tensor | int | np.integer | np.ndarray):
+    if isinstance(shape, Tensor | np.ndarray):  # ints after x arrive packed (prebind)
         return
     if not isinstance(shape, list | tuple):
         raise ValueError(
@@ -78,12 +78,49 @@ def check_shape_arg(shape, what: str, pos: int = 2) -> None:
             )
 
 
-def _with_more(shape, more):
-    """``x.reshape(2, 3)`` style positional shapes; a trailing str is Paddle's ``name``."""
-    more = tuple(m for m in more if not isinstance(m, str) and m is not None)
-    if more:
-        return (shape, *more)
-    return shape
+def _int_or_0d(a) -> bool:
+    return isinstance(a, Tensor) and a.ndim == 0 or isinstance(a, int | np.integer)
+
+
+def pack_ints(param: str):
+    """``prebind`` of Paddle's reshape/expand/view decorators: ``f(x, 2, 3)`` (ints or 0-D
+    Tensors after x) means ``f(x, param=[2, 3])``."""
+
+    def prebind(args, kwargs):
+        if len(args) >= 2 and all(_int_or_0d(a) for a in args[1:]):
+            return args[:1], {**kwargs, param: list(args[1:])}
+        return args, kwargs
+
+    return prebind
+
+
+def pack_varargs(param: str):
+    """``prebind`` of Paddle's VariableArgsDecorator (permute, repeat): an int after x starts
+    ``*param`` varargs."""
+
+    def prebind(args, kwargs):
+        if len(args) >= 2 and isinstance(args[1], int):
+            return args[:1], {**kwargs, param: list(args[1:])}
+        return args, kwargs
+
+    return prebind
+
+
+def dims_to_perm(args, kwargs):
+    """``prebind`` of Paddle's transpose decorator: ``transpose(x, 0, 1)`` or
+    ``dim0=``/``dim1=`` (``axis0=``/``axis1=``) swap two dims."""
+    d0 = kwargs.pop("dim0", kwargs.pop("axis0", None))
+    d1 = kwargs.pop("dim1", kwargs.pop("axis1", None))
+    if d0 is None and len(args) > 1 and isinstance(args[1], int):
+        d0 = args[1]
+    if d1 is None and len(args) > 2 and isinstance(args[2], int):
+        d1 = args[2]
+    if d0 is not None and d1 is not None:
+        x = kwargs.pop("x", None) if not args else args[0]
+        perm = list(range(x.ndim))
+        perm[d0], perm[d1] = perm[d1], perm[d0]
+        return (x,), {**kwargs, "perm": perm}
+    return args, kwargs
 
 
 def tensor_list(x, what, arg="x"):
@@ -185,10 +222,11 @@ def _check_reshape(vals):
     tensor_modules=("einsum", "manipulation"),
     inplace="reshape_",
     check=_check_reshape,
+    prebind=pack_ints("shape"),
 )
-def reshape(x: jax.Array, shape: int | Sequence[int], *more: int) -> jax.Array:
+def reshape(x: jax.Array, shape: Sequence[int], name: str | None = None) -> jax.Array:
     """New shape with the same data; 0 keeps the input dim, -1 is inferred."""
-    return jnp.reshape(x, infer_shape(x.shape, _with_more(shape, more)))
+    return jnp.reshape(x, infer_shape(x.shape, shape))
 
 
 def _view_dtype(x, dtype):
@@ -207,13 +245,19 @@ def _view_dtype(x, dtype):
     return lax.bitcast_convert_type(x.reshape(x.shape[:-1] + (x.shape[-1] // k, k)), dt)
 
 
-@op("view", aliases={"size": "shape_or_dtype", "dtype": "shape_or_dtype"})
-def view(x: jax.Array, shape_or_dtype: int | Sequence[int] | DTypeLike, *more: int) -> jax.Array:
+@op(
+    "view",
+    aliases={"size": "shape_or_dtype", "dtype": "shape_or_dtype"},
+    prebind=pack_ints("shape_or_dtype"),
+)
+def view(
+    x: jax.Array, shape_or_dtype: Sequence[int] | DTypeLike, name: str | None = None
+) -> jax.Array:
     """Reshape (shape) or reinterpret the bits (dtype) of ``x``."""
     s = shape_or_dtype
-    if not more and (isinstance(s, str | _dt.DType | type) or isinstance(s, np.dtype)):
+    if isinstance(s, str | _dt.DType | type) or isinstance(s, np.dtype):
         return _view_dtype(x, s)
-    return jnp.reshape(x, infer_shape(x.shape, _with_more(s, more), "view"))
+    return jnp.reshape(x, infer_shape(x.shape, s, "view"))
 
 
 @op("view_as", composite=True)
@@ -277,17 +321,16 @@ def _check_transpose(vals):
     tensor_modules=("einsum", "linalg", "manipulation"),
     inplace="transpose_",
     check=_check_transpose,
+    prebind=dims_to_perm,
 )
 def transpose(x: jax.Array, perm: Sequence[int], name: str | None = None) -> jax.Array:
     """Permute the dims of ``x``."""
     return jnp.transpose(x, _perm(perm, x.ndim))
 
 
-@op("permute", tensor_modules=("linalg",))
-def permute(input: jax.Array, *dims: int | Sequence[int]) -> jax.Array:
+@op("permute", tensor_modules=("linalg",), prebind=pack_varargs("dims"))
+def permute(input: jax.Array, dims: Sequence[int]) -> jax.Array:
     """Tensor.permute(*dims) / permute(list): same as transpose."""
-    if len(dims) == 1 and not isinstance(dims[0], int):
-        dims = dims[0]
     return jnp.transpose(input, _perm(dims, input.ndim))
 
 
@@ -316,19 +359,16 @@ def moveaxis(
     return jnp.moveaxis(x, src, dst)
 
 
-@op("swapaxes", tensor_modules=(), extra_names=("swapdims",))
-def swapaxes(x: jax.Array, perm: int | Sequence[int], *more: int) -> jax.Array:
-    """Swap two dims: ``swapaxes(x, 0, 1)`` (or a full permutation list)."""
-    if more:
-        a, b = axis_of(int(perm), x.ndim), axis_of(int(more[0]), x.ndim)
-        return jnp.swapaxes(x, a, b)
+@op("swapaxes", tensor_modules=(), extra_names=("swapdims",), prebind=dims_to_perm)
+def swapaxes(x: jax.Array, perm: Sequence[int], name: str | None = None) -> jax.Array:
+    """transpose under Paddle's alias names: ``swapaxes(x, 0, 1)`` swaps two dims."""
     return jnp.transpose(x, _perm(perm, x.ndim))
 
 
-@op("swapdims", namespaces=())
-def swapdims(x, perm, *more):
+@op("swapdims", namespaces=(), prebind=dims_to_perm)
+def swapdims(x, perm, name=None):
     """Tensor.swapdims: same as swapaxes."""
-    return swapaxes.fn(x, perm, *more)
+    return swapaxes.fn(x, perm)
 
 
 def _axes(axis, nd, what="axis"):
@@ -623,10 +663,10 @@ def _expand_shape(in_shape, shape, what="expand_v2"):
     return tuple(out)
 
 
-@op("expand", aliases={"size": "shape"})
-def expand(x: jax.Array, shape: int | Sequence[int], *more: int) -> jax.Array:
+@op("expand", aliases={"size": "shape"}, prebind=pack_ints("shape"))
+def expand(x: jax.Array, shape: Sequence[int], name: str | None = None) -> jax.Array:
     """Broadcast ``x`` to ``shape`` (-1 keeps the input dim)."""
-    return jnp.broadcast_to(x, _expand_shape(x.shape, _with_more(shape, more)))
+    return jnp.broadcast_to(x, _expand_shape(x.shape, shape))
 
 
 @op("broadcast_to", aliases={"size": "shape"})
@@ -669,9 +709,7 @@ def tile(x: jax.Array, repeat_times: int | Sequence[int], name: str | None = Non
     return jnp.tile(x, reps)
 
 
-@op("repeat", namespaces=())
-def repeat(input, *repeats):
+@op("repeat", namespaces=(), prebind=pack_varargs("repeats"))
+def repeat(input, repeats):
     """Tensor.repeat(*sizes): same as tile."""
-    if len(repeats) == 1 and not isinstance(repeats[0], int):
-        repeats = repeats[0]
     return tile.fn(input, repeats)

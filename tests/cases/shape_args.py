@@ -38,6 +38,20 @@ def case_method_varargs():
     ]
 
 
+def case_transpose_dims():
+    x = _x()
+    return [
+        paddle.transpose(x, 0, 2),
+        paddle.transpose(x, dim0=1, dim1=2),
+        x.transpose(2, 1),
+        paddle.swapaxes(x, axis0=0, axis1=1),
+        paddle.swapdims(x, 0, 1),
+        x.swapdims(dim0=2, dim1=0),
+        paddle.permute(x, 2, 1, 0),
+        expect_error(lambda: paddle.reshape(x, shape=24)),
+    ]
+
+
 def case_shape_arg_errors():
     x = _x()
     return [
