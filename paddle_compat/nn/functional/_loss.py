@@ -12,7 +12,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..._core import runtime_checks, trace_state
-from ..._core.registry import check_dtype, op, public_signature
+from ..._core.op_signature import public_signature
+from ..._core.registry import check_dtype, op
 from ..._core.tensor import Tensor
 
 _F = dict(namespaces=("paddle.nn.functional",), method=None)

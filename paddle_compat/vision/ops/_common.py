@@ -11,7 +11,8 @@ import numpy as np
 
 from ..._core import dtype as _dt
 from ..._core import trace_state
-from ..._core.registry import op, public_signature
+from ..._core.op_signature import public_signature
+from ..._core.registry import op
 from ..._core.tensor import Tensor
 
 VISION = dict(namespaces=("paddle.vision.ops",), method=None)
