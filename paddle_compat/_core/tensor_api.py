@@ -6,7 +6,6 @@ from the registry (``_ops/_methods.py``)."""
 from __future__ import annotations
 
 import enum
-import types
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -592,14 +591,3 @@ for _name, _creator, _filled in (
 ):
     setattr(TensorApiMixin, _name, _new_method(_name, _creator, _filled))
 del _name
-
-
-class CallableTensorModule(types.ModuleType):
-    """The class of the ``paddle.tensor`` module: as in Paddle 3.3, ``paddle.tensor(data,
-    dtype=None, device=None, requires_grad=False, pin_memory=False)`` also creates a Tensor
-    (``paddle.as_tensor``), while ``paddle.tensor.math`` etc. stay submodules."""
-
-    def __call__(self, data, dtype=None, device=None, requires_grad=False, pin_memory=False):
-        from .._api_extra import as_tensor
-
-        return as_tensor(data, dtype, device, requires_grad, pin_memory)
