@@ -170,6 +170,7 @@ _SUBMODULES = (
     "random",
     "regularizer",
     "signal",
+    "special",
     "static",
     "sysconfig",
     "tensor",
@@ -188,6 +189,5 @@ _NOT_YET = (
     "onnx",
     "reader",
     "sparse",
-    "special",
     "text",
 )

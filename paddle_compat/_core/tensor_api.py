@@ -591,3 +591,14 @@ for _name, _creator, _filled in (
 ):
     setattr(TensorApiMixin, _name, _new_method(_name, _creator, _filled))
 del _name
+
+
+def _compat_softmax(input, dim=None, dtype=None, *, out=None):  # noqa: A002 - Paddle's name
+    """``x.softmax(dim)``: Paddle 3.3's Tensor method is ``paddle.compat``'s torch-style
+    softmax (``dim``, torch's implicit dim when None), not ``nn.functional.softmax``."""
+    from ..compat.nn.functional import softmax
+
+    return softmax(input, dim, dtype, out=out)
+
+
+TensorApiMixin.softmax = _compat_softmax

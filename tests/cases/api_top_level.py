@@ -83,3 +83,17 @@ def case_functional_module():
         paddle.functional.norm(paddle.to_tensor([3.0, 4.0])),
         paddle.functional.atleast_2d(paddle.to_tensor(1.0)),
     ]
+
+
+def case_special_module_and_tensor_softmax():
+    x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    return [
+        paddle.special.softmax(x, 0),
+        paddle.special.softmax(x, dim=1, dtype="float64"),
+        paddle.special.logsumexp(x),
+        paddle.special.logsumexp(x, 1, True),
+        paddle.special.expm1(x),
+        x.softmax(1),
+        x.softmax(),
+        expect_error(lambda: paddle.special.softmax(x, axis=0)),
+    ]
