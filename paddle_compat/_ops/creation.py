@@ -158,6 +158,35 @@ def created(
     return t
 
 
+def pack_size(args, kwargs):
+    """``prebind`` of Paddle 3.3's size decorator: ``zeros(2, 3)`` means ``zeros([2, 3])`` (ints
+    after an int shape are more dimensions; anything else there is Paddle's TypeError)."""
+    if len(args) >= 2 and isinstance(args[0], int | np.integer) and not isinstance(args[0], bool):
+        return (list(args),), kwargs
+    return args, kwargs
+
+
+def _out_dtype_check(dtype_pos: int, pack: bool = True):
+    """``prebind`` of zeros/ones/full: an ``out`` Tensor must have the dtype asked for (the
+    default float dtype when none is), Paddle's TypeError otherwise."""
+
+    def prebind(args, kwargs):
+        if pack:
+            args, kwargs = pack_size(args, kwargs)
+        out = kwargs.get("out")
+        if isinstance(out, Tensor):
+            dtype = kwargs.get("dtype", args[dtype_pos] if len(args) > dtype_pos else None)
+            want = _dt.default_float() if dtype is None else _dt.to_dtype(dtype)
+            if out.dtype != want:
+                raise TypeError(
+                    "Required out.dtype == dtype if specifying out, but received "
+                    f"{out.dtype} != {want}"
+                )
+        return args, kwargs
+
+    return prebind
+
+
 _NEW = dict(tensors=(), method=None, composite=True)
 _FULL = dict(tensors=(), namespaces=(), method=None)
 
@@ -172,7 +201,13 @@ def _full(shape, fill_value, dtype):
     return jnp.full(_shape(shape), fill_value, dtype)
 
 
-@op("full", tensor_modules=("creation", "linalg", "logic"), aliases={"size": "shape"}, **_NEW)
+@op(
+    "full",
+    tensor_modules=("creation", "linalg", "logic"),
+    aliases={"size": "shape"},
+    prebind=_out_dtype_check(2, pack=False),
+    **_NEW,
+)
 def full(
     shape: int | Sequence[int],
     fill_value: bool | complex | Tensor,
@@ -210,13 +245,14 @@ def _filled(value: int, doc: str):
     return f
 
 
-zeros = op("zeros", tensor_modules=("creation", "manipulation"), aliases={"size": "shape"}, **_NEW)(
-    _filled(0, "Tensor of zeros of ``shape`` (default float dtype).")
-)
-ones = op("ones", aliases={"size": "shape"}, **_NEW)(
+_SIZE = dict(aliases={"size": "shape"}, **_NEW)
+zeros = op(
+    "zeros", tensor_modules=("creation", "manipulation"), prebind=_out_dtype_check(1), **_SIZE
+)(_filled(0, "Tensor of zeros of ``shape`` (default float dtype)."))
+ones = op("ones", prebind=_out_dtype_check(1), **_SIZE)(
     _filled(1, "Tensor of ones of ``shape`` (default float dtype).")
 )
-empty = op("empty", aliases={"size": "shape"}, **_NEW)(
+empty = op("empty", prebind=pack_size, **_SIZE)(
     _filled(0, "Uninitialized in Paddle; zeros here (XLA has no uninitialized buffers).")
 )
 

@@ -28,7 +28,7 @@ from .._core.dtype import DTypeLike
 from .._core.place import Place
 from .._core.registry import op
 from .._core.tensor import Tensor
-from .creation import created
+from .creation import created, pack_size
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
 _FLOATS_C = _FLOATS + ("complex64", "complex128")
@@ -234,7 +234,14 @@ def _multinomial(key, x, num_samples, replacement):
 
 
 # -- public creation ops -----------------------------------------------------------------------
-@op("rand", tensors=(), composite=True, method=None, aliases={"size": "shape"})
+@op(
+    "rand",
+    tensors=(),
+    composite=True,
+    method=None,
+    aliases={"size": "shape"},
+    prebind=pack_size,
+)
 def rand(
     shape: int | Sequence[int] | Tensor,
     dtype: DTypeLike | None = None,
@@ -250,7 +257,14 @@ def rand(
     return created(_uniform(0, _shape(shape), dt, 0.0, 1.0), device, requires_grad, pin_memory)
 
 
-@op("randn", tensors=(), composite=True, method=None, aliases={"size": "shape"})
+@op(
+    "randn",
+    tensors=(),
+    composite=True,
+    method=None,
+    aliases={"size": "shape"},
+    prebind=pack_size,
+)
 def randn(
     shape: int | Sequence[int] | Tensor,
     dtype: DTypeLike | None = None,

@@ -264,7 +264,18 @@ def std(
     return jnp.std(x, axis=norm_axis(axis, x.ndim), ddof=1 if unbiased else 0, keepdims=keepdim)
 
 
-@op("median", tensor_modules=("stat",))
+def _median_dim(args, kwargs):
+    """``prebind`` of Paddle 3.3's median: PyTorch's ``dim=`` means ``axis=`` with mode 'min'
+    (values and indices) unless a mode is given."""
+    if "dim" in kwargs:
+        kwargs = dict(kwargs)
+        kwargs["axis"] = kwargs.pop("dim")
+        if "mode" not in kwargs and len(args) < 4:
+            kwargs["mode"] = "min"
+    return args, kwargs
+
+
+@op("median", tensor_modules=("stat",), prebind=_median_dim)
 def median(
     x: jax.Array,
     axis: int | Sequence[int] | None = None,

@@ -13,6 +13,8 @@ def case_random_size_device_requires_grad():
         lambda: paddle.rand(size=[2, 3]),
         lambda: paddle.randn(size=[3], dtype="float64"),
         lambda: paddle.normal(0.0, 2.0, size=[3]),
+        lambda: paddle.rand(2, 3),
+        lambda: paddle.randn(3, 2, 1),
         lambda: paddle.rand([2], device="cpu", requires_grad=True),
         lambda: paddle.randn([2], device=paddle.CPUPlace()),
         lambda: paddle.standard_normal([2], requires_grad=True),

@@ -220,3 +220,26 @@ ROWS += [
 
 # diag takes no input= (Paddle 3.3.1's TypeError)
 ROWS.append(Row("diag", (M,), {"offset": 1}, tag="no-input=", bad=(((), {"input": M}),)))
+
+# Paddle 3.3's size forms (zeros(2, 3)) and out's dtype check (zeros/ones/full)
+ROWS += [
+    Row("zeros", (2, 3), tag="ints", bad=(((2, "float64"), {}), ((2, 3, "int32"), {}))),
+    Row("ones", (2, 3, 4), tag="ints"),
+    Row("empty", (0, 3), tag="ints"),
+    Row(
+        "zeros",
+        ([2],),
+        {"dtype": "int32", "out": np.zeros(1, "int32")},
+        tag="out-dtype",
+        bad=((([2],), {"out": np.zeros(1, "int32")}), (([2],), {"out": np.zeros(1, "float64")})),
+    ),
+    Row("ones", ([2],), tag="out-dtype", bad=((([2],), {"out": np.zeros(1, "int64")}),)),
+    Row(
+        "full",
+        ([2], 1.0),
+        {"dtype": "float64", "out": np.zeros(1, "float64")},
+        tag="out-dtype",
+        grad=False,
+        bad=((([2], 1.0), {"out": np.zeros(1, "float64")}),),
+    ),
+]

@@ -242,3 +242,10 @@ for _name in ("sum", "prod", "logsumexp", "amax", "amin", "argmax", "argmin", "c
 for _name in ("all", "any"):
     ROWS.append(Row(_name, (bools(2, 3),), {"dim": 1}, tag="dim="))
 ROWS.append(Row("quantile", (rand(2, 5),), {"q": 0.5, "dim": 1}, tag="dim="))
+
+# median's dim= is PyTorch's median: values and indices (mode 'min') unless a mode is given
+ROWS += [
+    Row("median", (_DISTINCT.astype("float32"),), {"dim": 1}, tag="dim=", grad=False),
+    Row("median", (X,), {"dim": 1, "mode": "avg"}, tag="dim=avg"),
+    Row("median", (_DISTINCT,), {"dim": 0, "keepdim": True}, tag="dim=keep"),
+]
