@@ -34,7 +34,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import amp_state, autograd, deferred, op_observers, trace_state
+from . import amp_state, autograd, deferred, op_observers, trace_state, views
 from . import dtype as _dt
 from .op_errors import RankError as _RankError
 from .op_errors import leaf_dtype as _leaf_dtype
@@ -78,6 +78,7 @@ class OpDef:
     check: Callable | None = None  # checks of input values, before the kernel (runtime_checks)
     promote_0d: str | None = None  # a 0-D Tensor operand in promotion: "keep_nd" / "kind"
     prebind: Callable | None = None  # (args, kwargs) -> (args, kwargs), before binding
+    view: bool | Callable = False  # the result is a view of the first input (views.share)
 
     __signature__ = _PublicSignature()
 
@@ -150,6 +151,7 @@ def op(
     check: Callable[[dict], None] | None = None,
     promote_0d: str | None = None,
     prebind: Callable[[tuple, dict], tuple[tuple, dict]] | None = None,
+    view: bool | Callable[[dict, Tensor], tuple[Callable, Callable]] = False,
 ):
     """Register ``fn`` as the Paddle op ``name``: the one place that declares its names.
 
@@ -177,6 +179,9 @@ def op(
     prebind: rewrites a call's (args, kwargs) before they are bound to the signature, for
         Paddle's argument-normalizing decorators (``x.reshape(2, 3)`` packs the ints into
         ``shape``; ``transpose(x, 0, 1)`` swaps two dims); called only off the fast path.
+    view: the result is a Paddle view of the first tensor argument: an in-place write to either
+        shows in the other (``_core/views.py``); True for a shape-only op, else a function of
+        the bound arguments and that input giving the view's (get, put) pair.
     promote_0d: Paddle's arithmetic and comparison ops let a 0-D Tensor operand mix kinds
         (``int32[2] + float64[]`` is float64, ``dtype.promote_with_0d``); "keep_nd": within a
         kind the N-D operand's dtype wins, "kind": within a kind the usual promotion.
@@ -246,6 +251,7 @@ def op(
             check=check,
             promote_0d=promote_0d,
             prebind=prebind,
+            view=view,
         )
         if name in REGISTRY:
             raise ValueError(f"op {name!r} registered twice")
@@ -273,13 +279,25 @@ def call_op(od: OpDef | str, *args, **kwargs):
             if od.check is not None:
                 od.check({**od.defaults, **dict(zip(od.tensors, args))})
             statics, types, treedef = fast
-            return _run_flat(od, statics, types, treedef, *flat)
+            out = _run_flat(od, statics, types, treedef, *flat)
+            if od.view:
+                _share_view(od, {**od.defaults, **dict(zip(od.tensors, args))}, out)
+            return out
     if od.prebind is not None:
         args, kwargs = od.prebind(args, kwargs)
     vals, out = _bind(od, args, kwargs)
     if out is not None:
         return _write_out(od, _call_bound(od, vals), out)
-    return _call_bound(od, vals)
+    res = _call_bound(od, vals)
+    if od.view:
+        _share_view(od, vals, res)
+    return res
+
+
+def _share_view(od: OpDef, vals: dict, res) -> None:
+    base = vals[od.tensors[0]]
+    if isinstance(res, Tensor) and isinstance(base, Tensor):
+        views.share(base, res, *(() if od.view is True else od.view(vals, base)))
 
 
 def _call_bound(od: OpDef, vals: dict):

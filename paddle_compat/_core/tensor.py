@@ -13,7 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import deferred, trace_state
+from . import deferred, trace_state, views
 from . import dist_attr as _dist
 from . import dtype as _dt
 from .deferred import Pending
@@ -75,6 +75,7 @@ class Tensor(TensorApiMixin):
         "_hooks",
         "_retain_grad",
         "_uid",
+        "_alias",
         "__weakref__",
         "__dict__",
     )
@@ -107,6 +108,7 @@ class Tensor(TensorApiMixin):
         self._hooks = None
         self._retain_grad = False
         self._uid = next(_uid_counter)
+        self._alias = None  # the Tensors sharing this one's buffer (views.share)
         trace_state.note_created(self)
 
     @property
@@ -143,6 +145,8 @@ class Tensor(TensorApiMixin):
         if value.__class__ is Pending:  # a failed flush gives the old value back
             deferred.note_rebind(self, old)
         self._version += 1
+        if self._alias is not None:  # a view, or viewed: the others see the write (Paddle)
+            views.propagate(self, value)
 
     @property
     def _grad(self):
@@ -357,7 +361,10 @@ class Tensor(TensorApiMixin):
         self._grad = None
 
     def detach(self) -> Tensor:
-        return Tensor(self._val, stop_gradient=True)
+        """A Tensor that shares this one's data without its autograd history."""
+        out = Tensor(self._val, stop_gradient=True)
+        views.share(self, out)
+        return out
 
     def detach_(self) -> Tensor:
         self._node = None

@@ -22,7 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from .._core import autograd, runtime_checks, trace_state
+from .._core import autograd, runtime_checks, trace_state, views
 from .._core import dtype as _dt
 from .._core.autograd import rebind_inplace
 from .._core.registry import op, run_kernel
@@ -404,6 +404,35 @@ def getitem(x, index):
     return _getitem(x, index)
 
 
+def _getitem_view(x: Tensor, index):
+    """``Tensor.__getitem__``: basic indexing (ints, slices, None, ...) gives a view of x, as
+    in Paddle (``_core/views.py``); advanced indexing a copy."""
+    out = _getitem(x, index)
+    if _basic(index):
+        views.share(
+            x,
+            out,
+            lambda b: _getitem(Tensor(b), index)._val,
+            lambda b, v: _put(b, index, v),
+        )
+    return out
+
+
+def _put(base, index, value):
+    """``base`` (an array) with ``base[index] = value``: a basic-indexing view's write."""
+    t = Tensor(base)
+    _setitem(t, index, Tensor(value))
+    return t._val
+
+
+def _basic(index) -> bool:
+    """Whether ``index`` is Paddle's basic indexing (a view): ints, slices, None, Ellipsis."""
+    items = index if type(index) is tuple else (index,)
+    return all(
+        i is None or i is Ellipsis or isinstance(i, builtins.slice) or type(i) is int for i in items
+    )
+
+
 @op("setitem", tensors=("x",), method=None, namespaces=(), composite=True)
 def setitem(x, index, value):
     """``x[index] = value`` in place (value cast to x's dtype); returns x."""
@@ -506,7 +535,7 @@ def _make_mask_set(k):
     return put
 
 
-getitem, setitem = _getitem, _setitem  # Tensor.__getitem__/__setitem__ (_methods.py)
+getitem, setitem = _getitem_view, _setitem  # Tensor.__getitem__/__setitem__ (_methods.py)
 
 
 # -- paddle.slice / paddle.strided_slice ---------------------------------------------------------

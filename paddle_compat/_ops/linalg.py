@@ -222,7 +222,7 @@ def cross(x: jax.Array, y: jax.Array, axis: int = 9, name: str | None = None) ->
     return jnp.cross(x, y, axis=axis)
 
 
-@op("t", inplace="t_")
+@op("t", inplace="t_", view=lambda vals, x: ((lambda b: b.T), (lambda b, v: v.T)))
 def t(input: jax.Array, name: str | None = None) -> jax.Array:
     """Transpose of a tensor with at most 2 dimensions (0-D and 1-D are returned as is)."""
     x = input

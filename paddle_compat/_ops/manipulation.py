@@ -223,6 +223,7 @@ def _check_reshape(vals):
     inplace="reshape_",
     check=_check_reshape,
     prebind=pack_ints("shape"),
+    view=True,
 )
 def reshape(x: jax.Array, shape: Sequence[int], name: str | None = None) -> jax.Array:
     """New shape with the same data; 0 keeps the input dim, -1 is inferred."""
@@ -249,6 +250,7 @@ def _view_dtype(x, dtype):
     "view",
     aliases={"size": "shape_or_dtype", "dtype": "shape_or_dtype"},
     prebind=pack_ints("shape_or_dtype"),
+    view=True,  # a dtype view changes the dtype: views.share keeps it a copy
 )
 def view(
     x: jax.Array, shape_or_dtype: Sequence[int] | DTypeLike, name: str | None = None
@@ -274,7 +276,7 @@ def unflatten(x: jax.Array, axis: int, shape: Sequence[int], name: str | None = 
     return jnp.reshape(x, x.shape[:ax] + sub + x.shape[ax + 1 :])
 
 
-@op("flatten", inplace="flatten_")
+@op("flatten", inplace="flatten_", view=True)
 def flatten(
     x: jax.Array, start_axis: int = 0, stop_axis: int = -1, name: str | None = None
 ) -> jax.Array:
@@ -316,12 +318,19 @@ def _check_transpose(vals):
         )
 
 
+def _transpose_view(perm):
+    """(get, put) of a transpose view (views.share)."""
+    inv = np.argsort(perm).tolist()
+    return (lambda b: b.transpose(perm)), (lambda b, v: v.transpose(inv))
+
+
 @op(
     "transpose",
     tensor_modules=("einsum", "linalg", "manipulation"),
     inplace="transpose_",
     check=_check_transpose,
     prebind=dims_to_perm,
+    view=lambda vals, x: _transpose_view(_perm(vals["perm"], x.ndim)),
 )
 def transpose(x: jax.Array, perm: Sequence[int], name: str | None = None) -> jax.Array:
     """Permute the dims of ``x``."""
@@ -382,6 +391,7 @@ def _axes(axis, nd, what="axis"):
     tensor_modules=("einsum", "manipulation"),
     inplace="squeeze_",
     aliases={"dim": "axis"},
+    view=True,
 )
 def squeeze(
     x: jax.Array, axis: int | Sequence[int] | None = None, name: str | None = None
@@ -409,6 +419,7 @@ def squeeze(
     tensor_modules=("einsum", "manipulation"),
     inplace="unsqueeze_",
     aliases={"dim": "axis"},
+    view=True,
 )
 def unsqueeze(x: jax.Array, axis: int | Sequence[int], name: str | None = None) -> jax.Array:
     """Insert size-1 dims at ``axis`` (a list is applied one insertion at a time)."""
