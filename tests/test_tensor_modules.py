@@ -24,8 +24,6 @@ _EINSUM = "Paddle's einsum.py imports only the out-of-place op"
 _ONE_SET = "all names of an op share its modules; Paddle's module imports only some of them"
 # (public name, module): why our paddle.tensor.<module> differs from Paddle's
 DIFFERENCES = {
-    ("clone", "attribute"): _ONE_SET,
-    ("clone", "search"): _ONE_SET,
     ("cast_", "linalg"): _ONE_SET,
     ("cast_", "stat"): _ONE_SET,
     ("transpose_", "manipulation"): _ONE_SET,

@@ -436,6 +436,7 @@ def _write_out(od: OpDef, result, out):
         )
     for t, r in zip(outs, results):
         autograd.rebind_inplace(t, r)
+        t.stop_gradient = r.stop_gradient
     return result
 
 

@@ -116,14 +116,20 @@ def _method(od: OpDef, name: str):
 
 def namespace(ns: str) -> dict:
     """{public name: callable} for every op registered in namespace ``ns``: its name, extra
-    names and in-place variants. ``paddle.tensor`` is ``paddle``'s ops; ``paddle.tensor.<m>``
-    has the ops whose ``tensor_modules`` name ``m``."""
-    if ns == "paddle.tensor":
+    names and in-place variants. ``paddle.tensor`` is ``paddle``'s ops and those of its
+    submodules (``top_p_sampling`` is in ``paddle.tensor`` only, as in Paddle);
+    ``paddle.tensor.<m>`` has the ops whose ``tensor_modules`` name ``m``."""
+    whole = ns == "paddle.tensor"
+    if whole:
         ns = "paddle"
     sub = ns.removeprefix("paddle.tensor.") if ns.startswith("paddle.tensor.") else None
     out = {}
     for od in REGISTRY.values():
-        if ns in od.namespaces if sub is None else sub in od.tensor_modules:
+        if whole and od.tensor_modules and not od.namespaces:
+            found = True
+        else:
+            found = ns in od.namespaces if sub is None else sub in od.tensor_modules
+        if found:
             for n in (od.name, *od.extra_names):
                 out[n] = od
             for n in od.inplace:
