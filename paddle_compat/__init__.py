@@ -63,6 +63,7 @@ from ._core.place import (  # noqa: E402, F401
     is_compiled_with_cuda,
     set_device,
 )
+from ._core.random import DeviceGenerator as Generator  # noqa: E402, F401
 from ._core.random import get_cuda_rng_state, get_rng_state, seed, set_cuda_rng_state, set_rng_state  # noqa: E402, F401
 from ._core.runtime_checks import EnforceNotMet  # noqa: E402, F401
 from ._core.tensor import Tensor  # noqa: E402, F401

@@ -89,6 +89,40 @@ class Generator:
     def initial_seed(self) -> int:
         return self._seed
 
+    def random(self) -> int:
+        """The host engine's next raw 64-bit output (as Paddle's ``Generator.random``)."""
+        return int(self.engine.draw(1)[0])
+
+    # Paddle's registered states (its distributed RNG tracker switches between them)
+    def get_state_index(self) -> int:
+        return self.__dict__.get("_index", 0)
+
+    def register_state_index(self, state: GeneratorState) -> int:
+        """Add ``state`` as a new registered state and make it current; returns its index."""
+        slots = self._slots()
+        slots[self.get_state_index()] = self.get_state()
+        slots.append(state)
+        self.set_state(state)
+        self._index = len(slots) - 1
+        return self._index
+
+    def set_state_index(self, index: int) -> None:
+        """Make registered state ``index`` current (the current one is kept in its slot)."""
+        slots = self._slots()
+        if not 0 <= int(index) < len(slots):
+            raise ValueError(
+                f"(InvalidArgument) state index {index} is out of range: {len(slots)} states "
+                "are registered"
+            )
+        slots[self.get_state_index()] = self.get_state()
+        self.set_state(slots[int(index)])
+        self._index = int(index)
+
+    def _slots(self) -> list:
+        if "_states" not in self.__dict__:
+            self._states = [None]
+        return self._states
+
     def next_key(self):
         """A fresh raw key (uint32 array) and advance the state."""
         new, sub = _split(trace_state.read(self._key))
@@ -112,6 +146,17 @@ class Generator:
 
 
 default_generator = Generator()
+
+
+class DeviceGenerator:
+    """``paddle.Generator(device=None)``: the generator of ``device`` (Paddle returns the
+    device's global generator; JAX programs here draw from one host stream and one key)."""
+
+    def __new__(cls, device=None):
+        from ..device import device_to_place  # checks the device as Paddle does
+
+        device_to_place(device)
+        return default_generator
 
 
 def seed(seed: int) -> Generator:

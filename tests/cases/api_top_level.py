@@ -97,3 +97,19 @@ def case_special_module_and_tensor_softmax():
         x.softmax(),
         expect_error(lambda: paddle.special.softmax(x, axis=0)),
     ]
+
+
+def case_generator_object():
+    g = paddle.Generator()
+    g.manual_seed(3)
+    out = [g.initial_seed(), g.random(), g.random(), g.get_state_index()]
+    out.append(g.register_state_index(g.get_state()))
+    out.append(g.get_state_index())
+    a = g.random()
+    g.set_state_index(0)
+    b = g.random()
+    g.set_state_index(1)
+    out += [a, b, g.get_state_index(), g.random()]
+    paddle.seed(5)
+    out += [g.initial_seed(), paddle.Generator() is paddle.Generator()]
+    return out
