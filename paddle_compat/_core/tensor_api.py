@@ -602,3 +602,20 @@ def _compat_softmax(input, dim=None, dtype=None, *, out=None):  # noqa: A002 - P
 
 
 TensorApiMixin.softmax = _compat_softmax
+
+
+def create_tensor(dtype, name: str | None = None, persistable: bool = False):
+    """An uninitialized 0-D Tensor of ``dtype`` named ``name`` (default ``create_tensor_N``),
+    to be filled later (``paddle.assign(x, output=t)``); prints ``Tensor(Not initialized)``."""
+    from ..base import unique_name
+    from .dtype import to_dtype
+    from .tensor import Tensor
+
+    try:
+        dt = to_dtype(dtype)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"data type '{dtype}' not understood") from e
+    return Tensor(dt.name, [], name or unique_name.generate("create_tensor"), None, persistable)
+
+
+TensorApiMixin.create_tensor = create_tensor  # as in Paddle, a plain function on the class

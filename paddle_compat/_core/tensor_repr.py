@@ -112,6 +112,8 @@ def tensor_to_string(t, prefix: str = "Tensor") -> str:
     traced = is_tracer(value)
     if not traced and isinstance(value, jax.Array) and value.is_deleted():
         return f"{prefix}(Not initialized)"  # e.g. a buffer donated by to_static
+    if "_uninitialized" in t.__dict__ and value.size:  # Tensor(dtype, dims, ...), create_tensor
+        return f"{prefix}(Not initialized)"
     indent = len(prefix) + 1
     head = (
         f"{prefix}(shape={list(value.shape)}, dtype={_dtype_name(t)}, "

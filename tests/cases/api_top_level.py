@@ -113,3 +113,20 @@ def case_generator_object():
     paddle.seed(5)
     out += [g.initial_seed(), paddle.Generator() is paddle.Generator()]
     return out
+
+
+def case_create_tensor_is_uninitialized():
+    t = paddle.tensor.create_tensor(dtype="float32")
+    u = paddle.tensor.create_tensor(dtype="int64", name="abc", persistable=True)
+    paddle.assign(paddle.to_tensor([1.5, 2.5]), output=t)
+    return [
+        t.name.startswith("create_tensor_"),
+        str(u),
+        u.name,
+        u.persistable,
+        str(u.dtype),
+        list(u.shape),
+        t,
+        paddle.Tensor.create_tensor is paddle.tensor.create_tensor,
+        expect_error(lambda: paddle.tensor.create_tensor(dtype="float99")),
+    ]
