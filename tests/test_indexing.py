@@ -91,10 +91,11 @@ def test_setitem_value_grad_through_cast():
     assert v.grad.item() == 4.0
 
 
-def test_getitem_does_not_alias():
+def test_basic_getitem_is_a_view_and_advanced_a_copy():
+    """As in Paddle: x[1:3] shares x's memory (tests/cases/views.py has more), x[[1, 2]] not."""
     x = paddle.arange(4, dtype="float32")
-    y = x[1:3]
+    y, z = x[1:3], x[[1, 2]]
     x[1] = 10.0
-    # Paddle returns a view here (y would see 10.0); arrays are immutable in JAX, so y keeps
-    # the old value. Documented difference.
-    assert y.tolist() == [1.0, 2.0]
+    assert y.tolist() == [10.0, 2.0] and z.tolist() == [1.0, 2.0]
+    y[1] = -1.0
+    assert x.tolist() == [0.0, 10.0, -1.0, 3.0]
