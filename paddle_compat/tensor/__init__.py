@@ -14,6 +14,7 @@ from .._ops._methods import namespace as _namespace  # noqa: E402
 
 globals().update(_namespace("paddle.tensor"))  # as in Paddle, paddle.tensor.einsum is the op
 from ..signal import istft, stft  # noqa: E402, F401  (Paddle's paddle.tensor has them too)
+from .array import array_length, array_read, array_write, create_array  # noqa: E402, F401
 from .creation import create_tensor  # noqa: E402, F401
 
 
