@@ -14,6 +14,7 @@ from .._core import place as _place
 from .._core import random as _random
 from .._core.place import CPUPlace, CUDAPlace, Place, is_compiled_with_cuda
 from .._core.tensor import Tensor
+from .._dtype_tensors import FACTORIES as _DTYPE_TENSORS
 from . import _jax, cpu, cuda, xpu
 from ._memory import (
     empty_cache,
@@ -323,18 +324,7 @@ class nvtx:  # noqa: N801
             nvtx._stack.pop().__exit__(None, None, None)
 
 
-_TYPED = {
-    "FloatTensor",
-    "DoubleTensor",
-    "HalfTensor",
-    "BFloat16Tensor",
-    "ByteTensor",
-    "CharTensor",
-    "ShortTensor",
-    "IntTensor",
-    "LongTensor",
-    "BoolTensor",
-}
+_TYPED = frozenset(_DTYPE_TENSORS)  # paddle.FloatTensor, ... are paddle.device names too
 
 
 def __getattr__(name):
