@@ -121,3 +121,9 @@ def test_out_of_the_wrong_kind_is_a_type_error():
     x = paddle.to_tensor([3.0, 1.0, 2.0])
     with pytest.raises(TypeError, match="out must be a Tensor"):
         paddle.add(x, x, out=[1.0, 2.0, 3.0])
+
+
+def test_backward_refuses_a_graph_dump_path():
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    with pytest.raises(NotImplementedError, match="dump_backward_graph_path"):
+        (x * 2).sum().backward(dump_backward_graph_path="/tmp/g")

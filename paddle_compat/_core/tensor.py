@@ -170,8 +170,8 @@ class Tensor(TensorApiMixin):
     def ndim(self) -> int:
         return self._val.ndim
 
-    def dim(self) -> int:
-        return self._val.ndim
+    def dim(var) -> int:  # noqa: N805 - Paddle names it var
+        return var._val.ndim
 
     ndimension = dim
 
@@ -234,7 +234,7 @@ class Tensor(TensorApiMixin):
         return call_op("transpose", self, perm)
 
     # -- conversion ---------------------------------------------------------------------------
-    def numpy(self) -> np.ndarray:
+    def numpy(self, /) -> np.ndarray:
         trace_state.check_concrete(self, "Tensor.numpy()")
         return np.asarray(self._value)
 
@@ -251,11 +251,11 @@ class Tensor(TensorApiMixin):
     def __dlpack_device__(self):
         return self._value.__dlpack_device__()
 
-    def item(self, *index):
+    def item(self, *args):
         trace_state.check_concrete(self, "Tensor.item()")
         a = np.asarray(self._value)
-        if index:
-            return a.item(*index)
+        if args:
+            return a.item(*args)
         if a.size != 1:
             raise ValueError(
                 "(InvalidArgument) only one element tensors can be converted to Python "
@@ -263,8 +263,8 @@ class Tensor(TensorApiMixin):
             )
         return a.item()
 
-    def tolist(self):
-        return self.numpy().tolist()
+    def tolist(x):  # noqa: N805 - Paddle names it x
+        return x.numpy().tolist()
 
     def __float__(self):
         return float(self.item())
@@ -326,7 +326,16 @@ class Tensor(TensorApiMixin):
         return reduce_tensor(self)
 
     # -- autograd -----------------------------------------------------------------------------
-    def backward(self, grad_tensor=None, retain_graph: bool = False) -> None:
+    def backward(
+        self, grad_tensor=None, retain_graph: bool = False, *, dump_backward_graph_path=None
+    ) -> None:
+        """Accumulate the gradients of this Tensor into the leaves' ``.grad``
+        (``dump_backward_graph_path``, a debugging dump of Paddle's C++ graph, is refused)."""
+        if dump_backward_graph_path is not None:
+            raise NotImplementedError(
+                "backward(dump_backward_graph_path=...) dumps Paddle's C++ backward graph; "
+                "paddle-compat has no such graph (use jax.make_jaxpr on a to_static step)"
+            )
         from ..profiler._enums import TracerEventType
         from ..profiler._events import model_span
         from .autograd import backward
@@ -345,33 +354,33 @@ class Tensor(TensorApiMixin):
         self._hooks[key] = hook
         return _HookHandle(self._hooks, key)
 
-    def retain_grads(self) -> None:
+    def retain_grads(self, /) -> None:
         self._retain_grad = True
 
-    def clear_gradient(self, set_to_zero: bool = True) -> None:
+    def clear_gradient(self, set_to_zero: bool = True, /) -> None:
         if self._grad is not None and set_to_zero:
             self._grad._set_value(_zeros_like(self._grad._val))  # in place, as Paddle
         else:
             self._grad = None
 
-    def clear_grad(self, set_to_zero: bool = True) -> None:
-        self.clear_gradient(set_to_zero)
+    def clear_grad(self) -> None:
+        self.clear_gradient(True)
 
     def _clear_grad_none(self):
         self._grad = None
 
-    def detach(self) -> Tensor:
+    def detach(self, /) -> Tensor:
         """A Tensor that shares this one's data without its autograd history."""
         out = Tensor(self._val, stop_gradient=True)
         views.share(self, out)
         return out
 
-    def detach_(self) -> Tensor:
+    def detach_(self, /) -> Tensor:
         self._node = None
         self.stop_gradient = True
         return self
 
-    def clone(self) -> Tensor:
+    def clone(self, /) -> Tensor:
         from .registry import call_op
 
         return call_op("assign", self)
@@ -401,7 +410,7 @@ class Tensor(TensorApiMixin):
         self.set_value(other)
         return self
 
-    def get_tensor(self):
+    def get_tensor(self, /):
         """The DenseTensor holding x's data (a view: ``set`` on it replaces x's data)."""
         from .tensor_api import DenseTensor
 
@@ -411,11 +420,11 @@ class Tensor(TensorApiMixin):
         """False for a Tensor made by ``Tensor(dtype, dims, ...)`` until data is shared in."""
         return "_uninitialized" not in self.__dict__
 
-    def is_dense(self) -> bool:
+    def is_dense(self, /) -> bool:
         return True
 
     # -- distribution (derived from the array's sharding; see dist_attr) ----------------------
-    def is_dist(self) -> bool:
+    def is_dist(self, /) -> bool:
         """True for a distributed tensor (its array is sharded over a ProcessMesh)."""
         return _dist.is_dist(self)
 
@@ -439,7 +448,7 @@ class Tensor(TensorApiMixin):
             return Tensor(jnp.zeros((0,), self._value.dtype))
         return Tensor(arr, stop_gradient=self.stop_gradient)
 
-    def data_ptr(self) -> int:
+    def data_ptr(self, /) -> int:
         return self._value.unsafe_buffer_pointer()
 
     @property
@@ -462,17 +471,18 @@ class Tensor(TensorApiMixin):
         t = Tensor(jax.device_put(self._value, dev), self.stop_gradient, self.name)
         return t
 
-    def pin_memory(self) -> Tensor:
+    def pin_memory(self, blocking: bool = True) -> Tensor:
+        """The Tensor itself: JAX has no pinned host memory to copy to."""
         return self
 
-    def element_size(self) -> int:
+    def element_size(self, /) -> int:
         return np.dtype(self._val.dtype).itemsize
 
     @property
     def strides(self) -> list[int]:
         return self.get_strides()
 
-    def contiguous(self) -> Tensor:
+    def contiguous(self, /) -> Tensor:
         return self
 
     @property

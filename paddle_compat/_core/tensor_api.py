@@ -198,7 +198,8 @@ def gradient(self):
     return None if g is None else g.numpy()
 
 
-def is_tensor(self) -> bool:
+def is_tensor(x) -> bool:
+    """``x.is_tensor()``: True (Paddle's ``paddle.is_tensor`` as a method)."""
     return True
 
 
@@ -373,7 +374,7 @@ def get_strides(self, /) -> list[int]:
     return list(lay[1]) if lay is not None else _contiguous_strides(self._val.shape)
 
 
-def is_contiguous(self) -> bool:
+def is_contiguous(self, /) -> bool:
     """True when x's strides are the row-major ones of its shape."""
     return get_strides(self) == _contiguous_strides(self._val.shape)
 
