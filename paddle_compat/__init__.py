@@ -88,7 +88,14 @@ from .amp._auto_cast import (  # noqa: E402, F401
     get_autocast_gpu_dtype,
     is_autocast_enabled,
 )
-from .device import get_device  # noqa: E402, F401  (takes Paddle 3.3's optional input)
+from .compat.nn.functional import softmax  # noqa: E402, F401  (Paddle 3.3: the compat one)
+from .device import (  # noqa: E402, F401  (paddle.device's, as Paddle exports them)
+    Event,
+    Stream,
+    device_guard,
+    get_device,
+    get_device_module,
+)
 
 globals().update(_FACTORIES)  # paddle.FloatTensor, paddle.LongTensor, ...
 
@@ -129,6 +136,8 @@ def __getattr__(name):
 
     if name in _SUBMODULES or name in _NOT_YET and importlib.util.find_spec(f"{__name__}.{name}"):
         return importlib.import_module(f"{__name__}.{name}")
+    if name == "core":  # paddle.core is paddle.base.core, imported on first use
+        return importlib.import_module(f"{__name__}.base.core")
     if name in _HAPI:  # paddle.Model, paddle.summary, paddle.flops
         return getattr(importlib.import_module(f"{__name__}.hapi"), name)
     if name == "DataParallel":  # lives in parallel/, imported on first use

@@ -130,3 +130,16 @@ def case_create_tensor_is_uninitialized():
         paddle.Tensor.create_tensor is paddle.tensor.create_tensor,
         expect_error(lambda: paddle.tensor.create_tensor(dtype="float99")),
     ]
+
+
+def case_top_level_reexports():
+    x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    return [
+        paddle.softmax(x, 1),
+        paddle.softmax(x),
+        paddle.Event is paddle.device.Event,
+        paddle.Stream is paddle.device.Stream,
+        paddle.device_guard is paddle.device.device_guard,
+        paddle.get_device_module().__name__.split(".")[-1],
+        paddle.core.__name__.split(".")[-1],
+    ]
