@@ -141,5 +141,5 @@ def case_top_level_reexports():
         paddle.Stream is paddle.device.Stream,
         paddle.device_guard is paddle.device.device_guard,
         paddle.get_device_module().__name__.split(".")[-1],
-        paddle.core.__name__.split(".")[-1],
+        paddle.core.is_compiled_with_cuda(),
     ]
