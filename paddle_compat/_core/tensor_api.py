@@ -620,3 +620,93 @@ def create_tensor(dtype, name: str | None = None, persistable: bool = False):
 
 
 TensorApiMixin.create_tensor = create_tensor  # as in Paddle, a plain function on the class
+
+
+# -- sparse Tensor methods: thin calls into paddle_compat.sparse._methods (Paddle's signatures);
+# dense Tensors get Paddle's answers and errors there ------------------------------------------
+def _sparse():
+    from ..sparse import _methods
+
+    return _methods
+
+
+def _is_sparse_coo(self, /) -> bool:
+    return _sparse().is_sparse_coo(self)
+
+
+def _is_sparse_csr(self, /) -> bool:
+    return _sparse().is_sparse_csr(self)
+
+
+def _nnz(self, /) -> int:
+    return _sparse().nnz(self)
+
+
+def _indices(self, /):
+    return _sparse().indices(self)
+
+
+def _values(self):
+    return _sparse().values(self)
+
+
+def _crows(self, /):
+    return _sparse().crows(self)
+
+
+def _cols(self, /):
+    return _sparse().cols(self)
+
+
+def _sparse_dim(self, /) -> int:
+    return _sparse().sparse_dim(self)
+
+
+def _dense_dim(self, /) -> int:
+    return _sparse().dense_dim(self)
+
+
+def _to_dense(self):
+    return _sparse().to_dense(self)
+
+
+def _to_sparse_coo(self, sparse_dim):
+    return _sparse().to_sparse_coo(self, sparse_dim)
+
+
+def _to_sparse_csr(self, /):
+    return _sparse().to_sparse_csr(self)
+
+
+def _coalesce(self, name=None):
+    return _sparse().coalesce(self)
+
+
+def _is_coalesced(self, /) -> bool:
+    return _sparse().is_coalesced(self)
+
+
+def _is_same_shape(self, y, /) -> bool:
+    return _sparse().is_same_shape(self, y)
+
+
+for _f in (
+    _is_sparse_coo,
+    _is_sparse_csr,
+    _nnz,
+    _indices,
+    _values,
+    _crows,
+    _cols,
+    _sparse_dim,
+    _dense_dim,
+    _to_dense,
+    _to_sparse_coo,
+    _to_sparse_csr,
+    _coalesce,
+    _is_coalesced,
+    _is_same_shape,
+):
+    _f.__name__ = _f.__qualname__ = _f.__name__[1:]
+    setattr(TensorApiMixin, _f.__name__, _f)
+del _f
