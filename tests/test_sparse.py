@@ -99,6 +99,19 @@ ERRORS = [
         "SparseCsrTensor only support 2-D or 3-D Tensor",
     ),
     (lambda: D.is_same_shape([2, 2]), ValueError, "must be Tensor, but got list"),
+    (
+        lambda: S.add(_coo(), 2.0),
+        ValueError,
+        r"add\(\): argument 'y' \(position 1\) must be Tensor, but got float",
+    ),
+    (lambda: S.add(_coo(), D), NotImplementedError, r"Not support Sparse \+ Dense"),
+    (lambda: S.multiply(_coo(), _csr()), NotImplementedError, r"The kernel of \(multiply\)"),
+    (lambda: S.sin(D), NotImplementedError, r"The kernel of \(sin\)"),
+    (
+        lambda: S.mask_as(paddle.ones([2, 2], "float64"), _coo()),
+        ValueError,
+        r"retrieve \(float32\) does not match the type of data \(float64\)",
+    ),
 ]
 
 

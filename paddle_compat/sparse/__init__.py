@@ -1,6 +1,64 @@
 """``paddle.sparse``: COO and CSR Tensors (``paddle.Tensor`` subclasses holding their parts
-as dense arrays) and their creation."""
+as dense arrays), their creation, math on the stored values and ``sparse.nn`` activations."""
 
+from . import nn
 from ._creation import sparse_coo_tensor, sparse_csr_tensor
+from ._math import (
+    abs,
+    add,
+    asin,
+    asinh,
+    atan,
+    atanh,
+    cast,
+    deg2rad,
+    divide,
+    expm1,
+    isnan,
+    log1p,
+    mask_as,
+    multiply,
+    neg,
+    pow,
+    rad2deg,
+    sin,
+    sinh,
+    sqrt,
+    square,
+    subtract,
+    tan,
+    tanh,
+)
+from ._methods import coalesce, is_same_shape
 
-__all__ = ["sparse_coo_tensor", "sparse_csr_tensor"]
+__all__ = [
+    "abs",
+    "add",
+    "asin",
+    "asinh",
+    "atan",
+    "atanh",
+    "cast",
+    "coalesce",
+    "deg2rad",
+    "divide",
+    "expm1",
+    "is_same_shape",
+    "isnan",
+    "log1p",
+    "mask_as",
+    "multiply",
+    "neg",
+    "nn",
+    "pow",
+    "rad2deg",
+    "sin",
+    "sinh",
+    "sparse_coo_tensor",
+    "sparse_csr_tensor",
+    "sqrt",
+    "square",
+    "subtract",
+    "tan",
+    "tanh",
+]

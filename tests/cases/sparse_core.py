@@ -1,7 +1,9 @@
 """paddle.sparse core: COO / CSR creation (shape inference, dtypes, dense dims, batched CSR),
 the sparse Tensor methods on sparse and dense Tensors, conversions between layouts,
-coalesce, printing, and Paddle's errors. Sparse Tensors are returned through their parts
-(``indices()``, ``values()``, ``to_dense()``, ``str``): Paddle's ``numpy()`` of one crashes."""
+coalesce, printing, and Paddle's errors; sparse math on the stored values (unary ops, pow,
+cast, isnan, activations, mask_as) and add/subtract/multiply/divide of two sparse Tensors.
+Sparse Tensors are returned through their parts (``indices()``, ``values()``, ``to_dense()``,
+``str``): Paddle's ``numpy()`` of one crashes."""
 
 import numpy as np
 from _util import expect_error
@@ -9,6 +11,7 @@ from _util import expect_error
 import paddle
 
 S = paddle.sparse
+TOLERANCE = {"case_unary": (1e-5, 1e-6)}
 
 
 def _coo(x):
@@ -199,4 +202,94 @@ def case_method_errors():
         expect_error(lambda: paddle.to_tensor([1.0, 0.0]).to_sparse_csr()),
         expect_error(lambda: paddle.rand([2, 3, 8, 1]).to_sparse_csr()),
         expect_error(lambda: d.is_same_shape([2, 2])),
+    ]
+
+
+# -- math ----------------------------------------------------------------------------------------
+F = S.nn.functional
+X = [[0, -1, 0, 2], [0, 0, -3, 0], [4, 5, 0, 0]]
+Y = [[0, 0, 0, -2], [0, 2, -3, 0], [2, 3, 4, 8]]
+
+
+def _parts(x):
+    if x.is_sparse_coo():
+        return [x.indices(), x.values(), x.to_dense(), list(x.shape), x.stop_gradient]
+    return [x.crows(), x.cols(), x.values(), x.to_dense(), list(x.shape), x.stop_gradient]
+
+
+def _pair(fmt):
+    x = paddle.to_tensor(X, "float32")
+    y = paddle.to_tensor(Y, "float32")
+    if fmt == "csr":
+        return x.to_sparse_csr(), y.to_sparse_csr()
+    return x.to_sparse_coo(2), y.to_sparse_coo(2)
+
+
+def case_unary():
+    x = paddle.to_tensor([[-0.5, 0.0, 0.25], [0.0, 0.75, 0.0]]).to_sparse_coo(2)
+    c = paddle.to_tensor([[-0.5, 0.0, 0.25], [0.0, 0.75, 0.0]]).to_sparse_csr()
+    ops = ["sin", "tan", "asin", "atan", "sinh", "tanh", "asinh", "atanh", "square", "log1p"]
+    ops += ["abs", "neg", "expm1", "rad2deg", "deg2rad"]
+    out = [_parts(getattr(S, op)(t)) for op in ops for t in (x, c)]
+    out.append(_parts(S.sqrt(paddle.to_tensor([[0.0, 4.0], [9.0, 0.0]]).to_sparse_coo(2))))
+    out.append(_parts(S.sqrt(paddle.to_tensor([[0, 4]]).to_sparse_csr())))
+    out.append(_parts(S.pow(x, 2)))
+    out.append(_parts(S.abs(S.sparse_coo_tensor([[0, 1]], [1.0, -2.0], stop_gradient=False))))
+    out.append(_parts(F.relu(x)))
+    out.append(_parts(F.relu6(paddle.to_tensor([-2.0, 0, 8]).to_sparse_coo(1))))
+    out.append(_parts(F.leaky_relu(c, 0.5)))
+    out.append(_parts(S.nn.ReLU()(c)))
+    out.append(_parts(S.nn.LeakyReLU(0.1)(x)))
+    out.append(_parts(S.nn.ReLU6()(x)))
+    return out
+
+
+def case_isnan_cast_mask_as():
+    nan = paddle.to_tensor(np.array([[[0.0, 0], [1.0, 2.0]], [[0.0, 0], [3.0, np.nan]]]))
+    a = paddle.to_tensor([[0, -1.0], [2, 0]]).to_sparse_coo(2)
+    dense_dims = paddle.to_tensor([[0, 1.0], [0, 0]]).to_sparse_coo(1)
+    csr = S.sparse_csr_tensor([0, 2, 3, 5], [1, 3, 2, 0, 1], [1.0, 2.0, 3.0, 4.0, 5.0], [3, 4])
+    full = paddle.arange(12, dtype="float32").reshape([3, 4])
+    return [
+        _parts(S.isnan(nan.to_sparse_coo(3))),
+        _parts(S.isnan(nan.reshape([4, 2]).to_sparse_csr())),
+        _parts(S.isnan(S.sparse_coo_tensor([[0, 1]], [1.0, -2.0], stop_gradient=False))),
+        _parts(S.cast(paddle.to_tensor([-2, 0, 1]).to_sparse_coo(1), "int32", "float64")),
+        S.cast(a, "int32", "float32").indices(),
+        _parts(S.cast(a, value_dtype="float64")),
+        _parts(S.cast(csr, "int32", "float16")),
+        _parts(S.mask_as(full, csr)),
+        _parts(S.mask_as(full[:2, :2], a)),
+        _parts(S.mask_as(paddle.ones([2, 2]), dense_dims)),
+    ]
+
+
+def case_binary():
+    out = []
+    for fmt in ("coo", "csr"):
+        x, y = _pair(fmt)
+        for op in ("add", "subtract", "multiply", "divide"):
+            out.append(_parts(getattr(S, op)(x, y)))
+        out.append(_parts(S.multiply(x, 2.0)))
+        out.append(_parts(S.divide(x, 2.0)))
+    x = paddle.to_tensor(X, "float32").to_sparse_coo(1)
+    y = paddle.to_tensor(Y, "float32").to_sparse_coo(1)
+    out.append(_parts(S.add(x, y)))
+    return out
+
+
+def case_math_errors():
+    x, y = _pair("coo")
+    c, _ = _pair("csr")
+    b = paddle.to_tensor([[0, -1.0, 3], [2, 0, 1]]).to_sparse_coo(2)
+    i = paddle.to_tensor([[0, 1, 0, 0], [0, 0, 0, 0], [0, 0, 0, 1]]).to_sparse_coo(2)
+    return [
+        expect_error(lambda: S.add(x, 2.0)),
+        expect_error(lambda: S.subtract(x, 2.0)),
+        expect_error(lambda: S.add(x, paddle.to_tensor(Y, "float32"))),
+        expect_error(lambda: S.add(x, c)),
+        expect_error(lambda: S.add(x, b)),
+        expect_error(lambda: S.add(x, i)),
+        expect_error(lambda: S.sin(paddle.to_tensor([1.0]))),
+        expect_error(lambda: S.mask_as(paddle.ones([3, 4], "float64"), x)),
     ]
