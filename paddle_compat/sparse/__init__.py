@@ -3,6 +3,7 @@ as dense arrays), their creation, math on the stored values and ``sparse.nn`` ac
 
 from . import nn
 from ._creation import sparse_coo_tensor, sparse_csr_tensor
+from ._manip import reshape, slice, sum, transpose
 from ._math import (
     abs,
     add,
@@ -51,14 +52,18 @@ __all__ = [
     "neg",
     "nn",
     "pow",
+    "reshape",
     "rad2deg",
     "sin",
     "sinh",
+    "slice",
     "sparse_coo_tensor",
     "sparse_csr_tensor",
     "sqrt",
     "square",
     "subtract",
+    "sum",
     "tan",
     "tanh",
+    "transpose",
 ]

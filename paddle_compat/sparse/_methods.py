@@ -113,7 +113,7 @@ def to_sparse_csr(x) -> SparseCsrTensor:
     if isinstance(x, SparseCooTensor):
         return coo_to_csr(x._sp_indices, x._sp_values, x._sp_shape, x.stop_gradient)
     _csr_dims_check(x.shape)
-    coo = dense_to_coo(x, x.ndim)
+    coo = dense_to_coo(x, x.ndim, "dense_to_csr")
     return coo_to_csr(coo._sp_indices, coo._sp_values, coo._sp_shape, x.stop_gradient)
 
 

@@ -144,6 +144,8 @@ def _strides(dims) -> np.ndarray:
 def coo_dense(indices, values, shape):
     """The dense array of COO parts; a duplicated index keeps its last value (as Paddle)."""
     shape = tuple(shape)
+    if indices.ndim == 1:  # a full sparse.sum: 1-D indices [0] and a 0-D value
+        indices, values = indices.reshape(1, -1), values.reshape(-1)
     sd = indices.shape[0]
     nnz = indices.shape[1]
     n = int(np.prod(shape[:sd], dtype=np.int64))
@@ -175,7 +177,7 @@ def csr_coo_indices(crows, cols, shape) -> np.ndarray:
     return np.concatenate(out, axis=1) if out else np.zeros((len(shape), 0), np.int64)
 
 
-def dense_to_coo(x: Tensor, sparse_dim: int) -> SparseCooTensor:
+def dense_to_coo(x: Tensor, sparse_dim: int, kernel: str = "dense_to_coo") -> SparseCooTensor:
     a = x._value
     nd = a.ndim
     if sparse_dim > nd:
@@ -188,6 +190,11 @@ def dense_to_coo(x: Tensor, sparse_dim: int) -> SparseCooTensor:
         raise ValueError(
             "(InvalidArgument) sparse_dim must be >0\n"
             f"  [Hint: Expected sparse_dim > 0, but received sparse_dim:{sparse_dim} <= 0:0.]"
+        )
+    if a.dtype == jnp.bool_:
+        raise RuntimeError(
+            "(NotFound) The kernel with key (CPU, Undefined(AnyLayout), bool) of kernel "
+            f"`{kernel}` is not registered. Selected wrong DataType `bool`."
         )
     host = np.asarray(a)
     mask = host != 0

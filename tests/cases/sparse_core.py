@@ -11,7 +11,7 @@ from _util import expect_error
 import paddle
 
 S = paddle.sparse
-TOLERANCE = {"case_unary": (1e-5, 1e-6)}
+TOLERANCE = {"case_unary": (1e-5, 1e-6), "case_softmax": (1e-5, 1e-6)}
 
 
 def _coo(x):
@@ -292,4 +292,79 @@ def case_math_errors():
         expect_error(lambda: S.add(x, i)),
         expect_error(lambda: S.sin(paddle.to_tensor([1.0]))),
         expect_error(lambda: S.mask_as(paddle.ones([3, 4], "float64"), x)),
+    ]
+
+
+# -- reshape, transpose, slice, sum, softmax -------------------------------------------------------
+D3 = [[[0, 1, 0], [2, 0, 3]], [[4, 0, 0], [0, 0, 5]]]
+M = [[0.0, 0.0, 0.0], [1.0, 0.0, 2.0], [0, 0, 0]]
+
+
+def case_reshape_transpose_slice():
+    d = paddle.to_tensor(D3, "float32")
+    c = d.to_sparse_coo(3)
+    m = paddle.to_tensor(M)
+    return [
+        _parts(S.reshape(c, [3, 4])),
+        _parts(S.reshape(c, [0, -1])),
+        _parts(S.reshape(d.to_sparse_coo(2), [4, 3])),
+        _parts(S.reshape(d.to_sparse_csr(), [4, 3])),
+        _parts(S.transpose(c, [2, 0, 1])),
+        _parts(S.transpose(d.to_sparse_csr(), [0, 2, 1])),
+        _parts(S.slice(c, [0, 2], [1, 1], [2, 3])),
+        _parts(S.slice(c, [2], [-2], [10])),
+        _parts(S.slice(d.to_sparse_csr(), [1], [1], [2])),
+        _parts(S.slice(m.to_sparse_coo(2), [0], [1], [2])),
+        _parts(S.slice(m.to_sparse_csr(), [0, 1], [1, 1], [3, 3])),
+        expect_error(lambda: S.reshape(c, [5, 3])),
+        expect_error(lambda: S.slice(c, [0, 1], [1], [2])),
+    ]
+
+
+def case_sum():
+    d = paddle.to_tensor(D3, "float32")
+    c = d.to_sparse_coo(3)
+    dx = paddle.to_tensor([[-2.0, 0.0], [1.0, 2.0]])
+    s1 = dx.to_sparse_coo(1)
+    m = paddle.to_tensor(M)
+    return [
+        _parts(S.sum(c)),
+        _parts(S.sum(c, axis=0)),
+        _parts(S.sum(c, axis=-1)),
+        _parts(S.sum(c, axis=1, keepdim=True)),
+        _parts(S.sum(c, axis=1, dtype="float64")),
+        _parts(S.sum(d.to_sparse_coo(2), axis=2)),
+        _parts(S.sum(paddle.to_tensor([[1.0, -1.0], [0, 0]]).to_sparse_coo(2), axis=1)),
+        _parts(S.sum(s1)),
+        _parts(S.sum(s1, axis=0)),
+        _parts(S.sum(s1, axis=-1)),
+        _parts(S.sum(s1, axis=1, keepdim=True)),
+        _parts(S.sum(s1, axis=0, keepdim=True)),
+        _parts(S.sum(dx.to_sparse_coo(2), keepdim=True)),
+        _parts(S.sum(d[0].to_sparse_csr(), axis=-1)),
+        _parts(S.sum(d[0].to_sparse_csr())),
+        _parts(S.sum(m.to_sparse_csr(), axis=-1)),
+        _parts(S.sum(m.to_sparse_csr(), axis=-1, keepdim=True)),
+        expect_error(lambda: S.sum(d[0].to_sparse_csr(), axis=0)),
+        expect_error(lambda: S.sum(d.astype("bool").to_sparse_coo(3), axis=0)),
+        expect_error(lambda: paddle.to_tensor([[True, False]]).to_sparse_csr()),
+    ]
+
+
+def case_softmax():
+    d = paddle.to_tensor(D3, "float32")
+    paddle.seed(2022)
+    mask = paddle.to_tensor(np.array([[1, 1, 0, 1], [0, 1, 1, 1], [1, 0, 0, 1]], "float32"))
+    x = paddle.to_tensor(np.linspace(-1, 2, 12).reshape(3, 4).astype("float32")) * mask
+    sm = S.nn.Softmax()
+    return [
+        _parts(sm(d.to_sparse_csr())),
+        _parts(sm(d.to_sparse_coo(3))),
+        _parts(sm(x.to_sparse_csr())),
+        _parts(sm(x.to_sparse_coo(2))),
+        _parts(S.nn.functional.softmax(d[0].to_sparse_csr(), axis=-1)),
+        S.nn.functional.softmax(
+            S.sparse_csr_tensor([0, 1, 2], [1, 0], [1.0, 2.0], stop_gradient=False)
+        ).stop_gradient,
+        expect_error(lambda: S.nn.functional.softmax(d[0].to_sparse_csr(), axis=0)),
     ]

@@ -37,4 +37,15 @@ class LeakyReLU(Layer):
         return functional.leaky_relu(x, self._negative_slope)
 
 
-__all__ = ["LeakyReLU", "ReLU", "ReLU6", "functional"]
+class Softmax(Layer):
+    """``sparse.nn.functional.softmax`` as a Layer."""
+
+    def __init__(self, axis: int = -1, name=None):
+        super().__init__()
+        self._axis = axis
+
+    def forward(self, x):
+        return functional.softmax(x, self._axis)
+
+
+__all__ = ["LeakyReLU", "ReLU", "ReLU6", "Softmax", "functional"]

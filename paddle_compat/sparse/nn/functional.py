@@ -24,3 +24,10 @@ def leaky_relu(x, negative_slope: float = 0.01, name=None):
     from ...nn import functional as F
 
     return _map_values(x, lambda v: F.leaky_relu(v, negative_slope), "leaky_relu")
+
+
+def softmax(x, axis: int = -1, name=None):
+    """Softmax over the last axis among each row's stored values."""
+    from .._manip import softmax as _softmax
+
+    return _softmax(x, axis)
