@@ -112,6 +112,47 @@ ERRORS = [
         ValueError,
         r"retrieve \(float32\) does not match the type of data \(float64\)",
     ),
+    (
+        lambda: S.reshape(_coo(), [3, 3]),
+        ValueError,
+        r"The input tensor X'size must be equal to the capacity of 'shape'.*\[3, 3\]",
+    ),
+    (
+        lambda: S.slice(_coo(), [0, 1], [1], [2]),
+        ValueError,
+        r"The length of axes \(2\) and length of starts \(1\) should be same",
+    ),
+    (lambda: S.sum(_csr(), axis=0), NotImplementedError, "SumCsrKernel only support None or -1"),
+    (
+        lambda: S.nn.functional.softmax(_csr(), axis=0),
+        NotImplementedError,
+        "only support axis=-1 for softmax",
+    ),
+    (
+        lambda: paddle.to_tensor([[True, False]]).to_sparse_csr(),
+        RuntimeError,
+        "kernel `dense_to_csr` is not registered",
+    ),
+    (
+        lambda: paddle.to_tensor([[True, False]]).to_sparse_coo(2),
+        RuntimeError,
+        "kernel `dense_to_coo` is not registered",
+    ),
+    # paddle-compat raises where Paddle 3.3.1 returns inconsistent results
+    (lambda: S.sum(_coo(), axis=[0, 1]), NotImplementedError, "over several axes"),
+    (lambda: S.transpose(D.to_sparse_coo(1), [1, 0]), NotImplementedError, "dense dims"),
+    (lambda: S.slice(D.to_sparse_coo(1), [1], [0], [1]), NotImplementedError, "dense dim"),
+    (lambda: S.reshape(D.to_sparse_coo(1), [1, 4]), NotImplementedError, "dense dims"),
+    (
+        lambda: S.sum(paddle.ones([2, 2, 2]).to_sparse_csr(), axis=-1),
+        NotImplementedError,
+        "3-D CSR",
+    ),
+    (
+        lambda: S.sparse_coo_tensor([[0, 1, 1], [2, 0, 2]], np.ones((3, 2))).to_sparse_csr(),
+        ValueError,
+        "dense dims has no CSR form",
+    ),
 ]
 
 
