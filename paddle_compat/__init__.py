@@ -180,6 +180,7 @@ _SUBMODULES = (
     "random",
     "regularizer",
     "signal",
+    "sparse",
     "special",
     "static",
     "sysconfig",
@@ -198,6 +199,5 @@ _NOT_YET = (
     "hub",
     "onnx",
     "reader",
-    "sparse",
     "text",
 )

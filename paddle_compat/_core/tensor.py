@@ -492,9 +492,9 @@ class Tensor(TensorApiMixin):
 
         return VarType.DENSE_TENSOR
 
-    @property
-    def is_sparse(self):
-        return lambda: False
+    def is_sparse(self, /) -> bool:
+        """False: a dense Tensor (paddle.sparse's Tensors say True)."""
+        return False
 
 
 def _uninitialized(t, dtype, dims, meta):
