@@ -357,7 +357,7 @@ class Tensor(TensorApiMixin):
     def retain_grads(self, /) -> None:
         self._retain_grad = True
 
-    def clear_gradient(self, set_to_zero: bool = True, /) -> None:
+    def clear_gradient(self, set_to_zero: bool = True) -> None:
         if self._grad is not None and set_to_zero:
             self._grad._set_value(_zeros_like(self._grad._val))  # in place, as Paddle
         else:
