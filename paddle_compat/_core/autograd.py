@@ -461,15 +461,19 @@ def run_backward(roots, retain_graph=False, create_graph=False, capture=None, bl
         b[t._out_idx] = _add(b[t._out_idx], ct, create_graph)
     roots_of = set(start)
     ready = [n for n in dict.fromkeys(start) if deps.get(n, 0) == 0]
+
+    def release(src: Node) -> None:  # one of src's consumers is done: src is ready after all
+        deps[src] -= 1
+        if deps[src] == 0:
+            ready.append(src)
+
     while ready:
         node = ready.pop()
         cts = bufs.pop(node, None)
         if cts is None and node not in roots_of:  # nothing flowed in (None / no_grad_vars)
             for src, _ in node.edges:
                 if src is not None:
-                    deps[src] -= 1
-                    if deps[src] == 0:
-                        ready.append(src)
+                    release(src)
             continue
         cts = cts or [None] * len(node.out_avals)
         for k, ref in enumerate(node.out_refs):
@@ -519,16 +523,10 @@ def run_backward(roots, retain_graph=False, create_graph=False, capture=None, bl
                 if g is not None:
                     _deliver_leaf(idx, g, create_graph, capture, sg)
                 continue
-            if g is None:
-                deps[src] -= 1
-                if deps[src] == 0:
-                    ready.append(src)
-                continue
-            b = bufs.setdefault(src, [None] * len(src.out_avals))
-            b[idx] = _add(b[idx], g, create_graph)
-            deps[src] -= 1
-            if deps[src] == 0:
-                ready.append(src)
+            if g is not None:
+                b = bufs.setdefault(src, [None] * len(src.out_avals))
+                b[idx] = _add(b[idx], g, create_graph)
+            release(src)
 
 
 def _has_packed(node: Node) -> bool:
