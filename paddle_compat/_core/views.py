@@ -37,8 +37,8 @@ class _Group:
 class _Link:
     __slots__ = ("group", "get", "put")
 
-    def __init__(self, group: _Group, get: Callable | None, put: Callable | None):
-        self.group, self.get, self.put = group, get, put  # None, None: the root itself
+    def __init__(self, group: _Group, get: Callable, put: Callable):
+        self.group, self.get, self.put = group, get, put
 
 
 def _eager() -> bool:
@@ -49,7 +49,7 @@ def _reshape_pair(shape):
     return (lambda b: b.reshape(shape)), (lambda b, v: v.reshape(b.shape))
 
 
-def _identity_get(r):
+def _identity_get(r):  # the root's own link
     return r
 
 
@@ -78,10 +78,10 @@ def share(base, view, get: Callable | None = None, put: Callable | None = None) 
     link = base._alias
     if link is None:
         group = _Group(b)
-        link = base._alias = _Link(group, None, None)
+        link = base._alias = _Link(group, _identity_get, _identity_put)
         group.add(base)
     group = link.group
-    if link.get is not None:  # a view of a view: compose with the base's own link
+    if link.get is not _identity_get:  # a view of a view: compose with the base's own link
         bget, bput = link.get, link.put
         get, put = (
             (lambda r, g=get: g(bget(r))),
@@ -93,15 +93,14 @@ def share(base, view, get: Callable | None = None, put: Callable | None = None) 
 
 def propagate(t, value) -> None:
     """After ``t``'s value became ``value``: the group's buffer and its other members follow.
-    A write that changes ``t``'s shape or dtype (``resize_``, ``set_``) takes it out of its
-    group (Paddle gives it a new buffer)."""
+    An in-place reshape (``reshape_``) stays in the group; a write that changes ``t``'s size
+    or dtype (``resize_``, ``set_``) takes it out (Paddle gives it a new buffer)."""
     link = t._alias
     if not _eager() or value.__class__ is deferred.Pending:
         return
     group = link.group
     try:
-        get = link.get or _identity_get
-        put = link.put or _identity_put
+        get, put = link.get, link.put
         old = get(group.value)
         if value.dtype != old.dtype or value.size != old.size:
             root = None
@@ -120,5 +119,5 @@ def propagate(t, value) -> None:
         m = r()
         if m is None or m is t or m._alias is None or m._alias.group is not group:
             continue
-        m._val = root if m._alias.get is None else m._alias.get(root)
+        m._val = m._alias.get(root)
         m._version += 1
