@@ -38,10 +38,7 @@ def add(
     out: Tensor | None = None,
 ) -> jax.Array:
     """``x + alpha * y`` (a float ``alpha`` on integer Tensors is Paddle's TypeError)."""
-    if alpha == 1:
-        return jnp.add(x, y)
-    _check_alpha(alpha, x, y)
-    return jnp.add(x, y * jnp.asarray(alpha, y.dtype))
+    return jnp.add(x, _times_alpha(x, y, alpha))
 
 
 @op(
@@ -61,19 +58,20 @@ def subtract(
     out: Tensor | None = None,
 ) -> jax.Array:
     """``x - alpha * y`` (a float ``alpha`` on integer Tensors is Paddle's TypeError)."""
+    return jnp.subtract(x, _times_alpha(x, y, alpha))
+
+
+def _times_alpha(x, y, alpha):
+    """``alpha * y`` of add/subtract (``y`` itself for the default 1)."""
     if alpha == 1:
-        return jnp.subtract(x, y)
-    _check_alpha(alpha, x, y)
-    return jnp.subtract(x, y * jnp.asarray(alpha, y.dtype))
-
-
-def _check_alpha(alpha, x, y):
+        return y
     if isinstance(alpha, float) and not _dt.is_inexact_np(y.dtype):
         raise TypeError(
             "(InvalidType) Type promotion only support calculations between floating-point "
             "numbers and between complex and real numbers. But got different data type x: "
             f"{_dt.to_dtype(x.dtype).name}, y: float32."
         )
+    return y * jnp.asarray(alpha, y.dtype)
 
 
 @op(
