@@ -33,11 +33,12 @@ def shape_matches(spec: IOSpec, shape) -> bool:
     )
 
 
-def check_input(spec: IOSpec, value, who: str = "Predictor"):
+def check_input(spec: IOSpec, value, who: str = "Predictor", cast: bool = True):
     """``value`` (numpy or jax array) checked against ``spec``: shape must fit (-1 = any size
     but 0, which jax.export's symbolic dimensions do not take),
     dtype is cast within its kind (int64 -> int32, float64 -> float32, like Paddle's feed);
-    a different kind (float data for an int input) is a ValueError."""
+    a different kind (float data for an int input), or any other dtype when ``cast`` is False
+    (Paddle's loaded layers), is a ValueError."""
     shape = tuple(value.shape)
     if not shape_matches(spec, shape):
         raise ValueError(
@@ -52,7 +53,7 @@ def check_input(spec: IOSpec, value, who: str = "Predictor"):
         )
     want = np_dtype(spec.dtype)
     if value.dtype != want:
-        if dtype_kind(value.dtype) != dtype_kind(want):
+        if not cast or dtype_kind(value.dtype) != dtype_kind(want):
             raise ValueError(
                 f"(InvalidArgument) {who}: input '{spec.name}' has dtype {np.dtype(value.dtype)}"
                 f", but the saved model expects {want}."

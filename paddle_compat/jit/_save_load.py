@@ -97,20 +97,70 @@ def _arg_names(fn) -> list[str]:
     ]
 
 
-def _specs_from_cache(sf) -> list[InputSpec] | None:
-    """The shapes of the last call of a to_static function (Paddle saves its last program)."""
+def _call_shapes(sf, key) -> list[tuple[tuple, str]] | None:
+    """(shape, dtype) per argument of one cached call of a to_static function, when all its
+    arguments are positional Tensors; else None."""
+    treedef, statics, _ = key
+    args, kwargs = jax.tree_util.tree_unflatten(treedef, list(statics))
+    if kwargs or not all(isinstance(s, tuple) and s and s[0] == "T" for s in args):
+        return None
+    return [(tuple(s[1]), s[2]) for s in args]
+
+
+class _CallShapes:
+    """The shapes seen by a to_static function, for jit.save without input_spec.
+
+    Paddle saves the last call's program, whose data ops carry that call's shapes, but its
+    executor runs the program on inputs of any shape the kernels take (measured with 3.3.1:
+    other batch sizes, other sizes of every dim, even another rank). Here a dim is dynamic when
+    the forward traces with it symbolic and runs the same primitives as with the concrete size
+    (``x.shape[1] == 4`` is False for a symbol: another Python path). Tried in order: every
+    dim; else axis 0 of each input plus the dims that differed between calls (or only those),
+    then each remaining dim added one at a time.
+    """
+
+    def __init__(self, last, varied):
+        self.last = last  # [(shape, dtype)] of the last call
+        self.varied = varied  # {(input, axis)} that differed between calls
+
+    def specs(self, dyn) -> list[InputSpec]:
+        return [
+            InputSpec([-1 if (i, j) in dyn and d > 0 else d for j, d in enumerate(shape)], dt)
+            for i, (shape, dt) in enumerate(self.last)
+        ]
+
+    def every(self) -> set:
+        return {(i, j) for i, (shape, _) in enumerate(self.last) for j in range(len(shape))}
+
+    def batch(self) -> set:
+        return {(i, 0) for i, (shape, _) in enumerate(self.last) if shape} | self.varied
+
+
+def _specs_from_calls(sf) -> _CallShapes | None:
     last = sf.last_call_shapes()
-    return None if last is None else [InputSpec(list(shape), dtype) for shape, dtype in last]
+    if last is None:
+        return None
+    varied = set()
+    for key in dict.fromkeys([*sf._known_state, *sf._cache]):  # every call signature seen
+        shapes = _call_shapes(sf, key)
+        if shapes is None or len(shapes) != len(last):
+            continue
+        for i, ((shape, dt), (lshape, ldt)) in enumerate(zip(shapes, last)):
+            if dt == ldt and len(shape) == len(lshape):
+                varied |= {(i, j) for j, (a, b) in enumerate(zip(shape, lshape)) if a != b}
+    return _CallShapes([(tuple(sh), dt) for sh, dt in last], varied)
 
 
-def _input_specs(input_spec, sf, fn_for_names, obj) -> tuple[list[InputSpec], list[str]]:
+def _input_specs(input_spec, sf, fn_for_names, obj):
+    """(the InputSpecs, or the _CallShapes to search when no input_spec is known; names)."""
     names_from_args = _arg_names(fn_for_names)
-    jst = False
+    calls = None
     if input_spec is None and sf is not None:
         input_spec = sf.input_spec
         if input_spec is None:
-            input_spec = _specs_from_cache(sf)
-            jst = input_spec is not None
+            calls = _specs_from_calls(sf)
+            input_spec = None if calls is None else calls.specs(set())
+    jst = calls is not None
     if input_spec is None:
         sig = ",".join(names_from_args)
         fname = getattr(fn_for_names, "__name__", "forward")
@@ -143,7 +193,7 @@ def _input_specs(input_spec, sf, fn_for_names, obj) -> tuple[list[InputSpec], li
             name = f"_jst.{i}.{arg}.0"
         else:
             name = s.name or arg
-        specs.append(s)
+        specs.append(_normalized(s))
         names.append(name)
     seen: dict[str, int] = {}
     for i, n in enumerate(names):  # duplicate names would make the feed ambiguous
@@ -153,7 +203,18 @@ def _input_specs(input_spec, sf, fn_for_names, obj) -> tuple[list[InputSpec], li
                 k += 1
             names[i] = f"{n}_{k}"
         seen[names[i]] = i
-    return specs, names
+    return (calls or specs), names
+
+
+def _normalized(s: InputSpec) -> InputSpec:
+    """A copy with -1 for dynamic dims and a paddle dtype (InputSpec keeps ``np.float32``,
+    ``float``, ... as given)."""
+    try:
+        dtype = _dt.to_dtype(s.dtype)
+    except TypeError:
+        raise TypeError(f"paddle.jit.save: InputSpec {s} has an unknown dtype.") from None
+    shape = [-1 if d is None or int(d) < 0 else int(d) for d in s.shape]
+    return InputSpec(shape, dtype, s.name, s.stop_gradient)
 
 
 def _collect_state(layer) -> list[tuple[str, str, Tensor]]:
@@ -240,10 +301,41 @@ def _symbolic_error(e: Exception, dims) -> bool:
     return any(re.search(rf"\b{re.escape(s)}\b", text) for s in syms)
 
 
+def _primitives(jaxpr) -> list[str]:
+    """The primitive names of a jaxpr, nested jaxprs (jit, cond, scan) included, in order."""
+    out = []
+    for eqn in jaxpr.eqns:
+        out.append(eqn.primitive.name)
+        for v in eqn.params.values():
+            for sub in v if isinstance(v, tuple | list) else (v,):
+                inner = getattr(sub, "jaxpr", sub)
+                if hasattr(inner, "eqns"):
+                    out.extend(_primitives(inner))
+    return out
+
+
+def _export_one(pure, state_avals, arg_avals, platforms):
+    try:
+        return jax.export.export(jax.jit(pure), platforms=platforms)(state_avals, arg_avals)
+    except Exception:
+        if platforms is None or tuple(platforms) == (jax.default_backend(),):
+            raise
+        exp = jax.export.export(jax.jit(pure))(state_avals, arg_avals)
+        warnings.warn(
+            f"paddle.jit.save: could not lower the model for {platforms}; the "
+            f"artifact runs on {jax.default_backend()} only.",
+            stacklevel=5,
+        )
+        return exp
+
+
 def _export_forward(fn, state, specs, platforms, output_spec=None):
-    """jax.export the forward; returns (Exported, dims per input)."""
+    """jax.export the forward; returns (Exported, dims per input, the InputSpecs it takes).
+    ``specs`` is the InputSpec list, or the _CallShapes whose dynamic dims are searched."""
+    calls = specs if isinstance(specs, _CallShapes) else None
+    last = calls.specs(set()) if calls else specs
     state_t = [t for _, _, t in state]
-    holders = [Tensor(np.zeros([1 if d == -1 else d for d in s.shape], s.dtype.np)) for s in specs]
+    holders = [Tensor(np.zeros([1 if d == -1 else d for d in s.shape], s.dtype.np)) for s in last]
     body = functional.functionalize(fn, state_t, tuple(holders))
 
     def pure(state_vals, arg_vals):
@@ -254,30 +346,41 @@ def _export_forward(fn, state, specs, platforms, output_spec=None):
         return list(ret_vals)
 
     state_avals = [jax.ShapeDtypeStruct(t._value.shape, t._value.dtype) for t in state_t]
+    if calls is None:
+        exp, dims = _export_specs(pure, state_avals, last, platforms)
+    else:
+        chosen, why = _search_dynamic(pure, state_avals, calls)
+        tries = [chosen, calls.batch() & chosen, calls.varied & chosen, set()]
+        for k, dyn in enumerate(tries):
+            if dyn in tries[:k]:
+                continue
+            last = calls.specs(dyn)
+            try:
+                exp, dims = _export_specs(pure, state_avals, last, platforms)
+                break
+            except Exception:
+                if dyn:
+                    continue
+                raise
+        _warn_pinned(last, why)
+    if body.writes:
+        warnings.warn(
+            f"paddle.jit.save: the forward updates {len(body.writes)} Tensor(s) in eval "
+            "mode; the saved program returns its outputs only and does not keep those "
+            "updates.",
+            stacklevel=3,
+        )
+    return exp, dims, last
+
+
+def _export_specs(pure, state_avals, specs, platforms):
+    """Export with the dynamic dims of ``specs`` named by each mode of ``_modes`` in turn."""
     modes = _modes(specs)
     first_err = None
     for mode in modes:
         arg_avals, dims = _arg_avals(specs, mode)
         try:
-            try:
-                exp = jax.export.export(jax.jit(pure), platforms=platforms)(state_avals, arg_avals)
-            except Exception:
-                if platforms is None or tuple(platforms) == (jax.default_backend(),):
-                    raise
-                exp = jax.export.export(jax.jit(pure))(state_avals, arg_avals)
-                warnings.warn(
-                    f"paddle.jit.save: could not lower the model for {platforms}; the "
-                    f"artifact runs on {jax.default_backend()} only.",
-                    stacklevel=4,
-                )
-            if body.writes:
-                warnings.warn(
-                    f"paddle.jit.save: the forward updates {len(body.writes)} Tensor(s) in eval "
-                    "mode; the saved program returns its outputs only and does not keep those "
-                    "updates.",
-                    stacklevel=4,
-                )
-            return exp, dims
+            return _export_one(pure, state_avals, arg_avals, platforms), dims
         except trace_state.DataDependentError as e:
             raise trace_state.DataDependentError(
                 f"paddle.jit.save cannot export this forward: {e}"
@@ -295,6 +398,64 @@ def _export_forward(fn, state, specs, platforms, output_spec=None):
                     ) from e
                 raise
     raise AssertionError("unreachable")
+
+
+_MAX_TRIES = 16
+
+
+def _search_dynamic(pure, state_avals, calls) -> tuple[set, str | None]:
+    """(the dims to make dynamic, why the batch dims could not be, or None); see _CallShapes.
+    Only traces (no lowering): a dim is taken when the forward traces with it symbolic and
+    runs the same primitives as with the last call's concrete shapes."""
+
+    def primitives(specs, mode):
+        avals, _ = _arg_avals(specs, mode)
+        return _primitives(jax.jit(pure).trace(state_avals, avals).jaxpr.jaxpr)
+
+    try:
+        reference = primitives(calls.specs(set()), "independent")
+    except Exception:  # noqa: BLE001 - the concrete export reports it
+        return set(), None
+    reasons: list[str] = []
+
+    def ok(dyn) -> bool:
+        specs = calls.specs(dyn)
+        why = "no dynamic dim"
+        for mode in _modes(specs):
+            try:
+                if primitives(specs, mode) == reference:
+                    return True
+                why = "the forward takes another Python path for a symbolic size"
+            except Exception as e:  # noqa: BLE001 - a dim the forward needs concrete
+                why = str(e).splitlines()[0] if str(e) else type(e).__name__
+        reasons.append(why)
+        return False
+
+    every = calls.every()
+    if not every or ok(every):
+        return every, None
+    base, why = calls.batch(), None
+    if not ok(base):
+        why = reasons[-1]
+        base = calls.varied if calls.varied and ok(calls.varied) else set()
+    for d in sorted(every - base)[:_MAX_TRIES]:
+        if ok(base | {d}):
+            base = base | {d}
+    return base, why
+
+
+def _warn_pinned(specs, why) -> None:
+    """Warn when axis 0 of an input had to stay fixed in the saved program."""
+    if all(s.shape[:1] in ((), (-1,)) for s in specs):
+        return
+    shapes = [list(s.shape) for s in specs]
+    warnings.warn(
+        f"paddle.jit.save: the saved program takes inputs of shape {shapes} only (-1: any "
+        f"size); a dynamic batch dimension does not export ({why or 'export failed'}). "
+        "Pass input_spec=[InputSpec([None, ...])] to paddle.jit.save or to_static to choose "
+        "the dynamic dims.",
+        stacklevel=4,
+    )
 
 
 def save(layer, path, input_spec=None, **configs) -> None:
@@ -316,7 +477,7 @@ def save(layer, path, input_spec=None, **configs) -> None:
     try:
         if lay is not None:
             lay.eval()
-        exp, dims = _export_forward(fn, state, specs, platforms, configs.get("output_spec"))
+        exp, dims, specs = _export_forward(fn, state, specs, platforms, configs.get("output_spec"))
     finally:
         for sub, mode in modes:
             sub.__dict__["_training"] = mode
@@ -417,9 +578,9 @@ def load(path, **configs):
         path = os.fspath(path)
     try:
         art = _export.load(_check_prefix(path))
+        return PirTranslatedLayer(art)
     except _export.ArtifactError as e:
         raise ValueError(str(e)) from None
-    return TranslatedLayer(art)
 
 
 class TranslatedLayer(Layer):
@@ -469,9 +630,15 @@ class TranslatedLayer(Layer):
                 f"The saved model takes {len(art.inputs)} input(s) {art.input_names}, but "
                 f"{sum(x is not None for x in inputs)} were given."
             )
-        tensors = [x if isinstance(x, Tensor) else Tensor(np.asarray(x)) for x in inputs]
+        for x in inputs:
+            if not isinstance(x, Tensor | np.ndarray):
+                raise TypeError(
+                    f"The type of input in {type(self).__name__} must be numpy array or "
+                    f"Variable(Tensor), but received {type(x)}."
+                )
+        tensors = [x if isinstance(x, Tensor) else Tensor(x) for x in inputs]
         arrays = [
-            _export.check_input(spec, trace_state.read(t), "TranslatedLayer")
+            _export.check_input(spec, trace_state.read(t), type(self).__name__, cast=False)
             for spec, t in zip(art.inputs, tensors)
         ]
         params = list(self._parameters.values())
@@ -481,7 +648,7 @@ class TranslatedLayer(Layer):
             outs = fn(pvals, arrays)
         except ValueError as e:
             raise ValueError(
-                f"TranslatedLayer: the inputs do not fit the saved model: "
+                f"{type(self).__name__}: the inputs do not fit the saved model: "
                 f"{_export.shape_error_text(e, art.input_names)}"
             ) from None
         out_tensors = [Tensor(o) for o in outs]
@@ -506,3 +673,11 @@ class TranslatedLayer(Layer):
 
     def extra_repr(self) -> str:
         return ", ".join(f"{s.name}: {s.shape} {s.dtype}" for s in self._artifact.inputs)
+
+
+class PirTranslatedLayer(TranslatedLayer):
+    """What ``paddle.jit.load`` returns (Paddle 3.x's class name; it prints as
+    ``PirTranslatedLayer()``)."""
+
+    def extra_repr(self) -> str:
+        return ""
