@@ -1,0 +1,199 @@
+"""A program exported by real Paddle as a Layer: ``forward`` replays the program's ops with the
+registry's ops on Tensors (eager, differentiable, traceable by ``jax.jit`` and ``to_static``).
+``ProgramArtifact`` gives ``serving``'s Predictor the same program as a compiled
+``f(params, inputs) -> outputs`` with the saved model's interface (specs, ``arrays()``,
+``callable()``).
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+import numpy as np
+
+from ..._core import autograd as _ag
+from ..._core import trace_state
+from ..._core.registry import call_op
+from ..._core.tensor import Parameter, Tensor, _unique_name
+from ...nn import Layer
+from ..artifact import IOSpec
+from ..checks import check_input, shape_matches
+from .op_table import ROWS
+from .program import Program, ProgramError
+
+
+def check_ops(program: Program, path: str) -> None:
+    """Every op of the program has a row, else one error naming all the missing ones."""
+    missing = [t for t in program.op_types() if t not in ROWS]
+    if missing:
+        raise ProgramError(
+            f"(Unimplemented) {path} uses {len(missing)} Paddle op(s) that paddle-compat cannot "
+            f"run yet: {', '.join(missing)}."
+        )
+
+
+def _spec(v) -> IOSpec:
+    return IOSpec(v.name, [int(d) for d in v.shape], str(np.dtype(v.dtype)))
+
+
+def replay(program: Program, params: list, inputs: list) -> list:
+    """Run the program's ops on Tensors: ``params`` in ``program.params`` order, ``inputs`` in
+    ``program.inputs`` order; returns the fetched values in order."""
+    env = {}
+    for v, t in zip(program.params, params):
+        env[v.key] = t
+    for v in program.consts:
+        env[v.key] = np.zeros([max(d, 0) for d in v.shape] or [0], np.dtype(v.dtype))
+    for v, t in zip(program.inputs, inputs):
+        env[v.key] = t
+    legacy = program.format == "legacy"
+    for op in program.ops:
+        row = ROWS[op.type]
+        try:
+            if legacy:
+                args = []
+                for slot in row.ins:
+                    names = op.inputs.get(slot.rstrip("*")) or []
+                    if slot.endswith("*"):
+                        args.append([env[n] for n in names])
+                    else:
+                        args.append(env[names[0]] if names else None)
+            else:
+                args = [None if k is None else env[k] for k in op.inputs]
+            res = row.fn(args, op.attrs)
+        except KeyError as e:
+            raise ProgramError(
+                f"(InvalidArgument) op {op.type} reads the value {e} that no earlier op "
+                "computes: the program is damaged."
+            ) from None
+        if legacy:
+            res = res if isinstance(res, tuple) else (res,)
+            for slot, val in zip(row.outs, res):
+                names = op.outputs.get(slot) or []
+                if isinstance(val, list):
+                    env.update(zip(names, val))
+                elif names:
+                    env[names[0]] = val
+        else:
+            if not isinstance(res, tuple):
+                res = (res,)
+            for k, val in zip(op.outputs, res):
+                env[k] = val
+    out = []
+    for v in program.outputs:
+        if v.key not in env:
+            raise ProgramError(f"(InvalidArgument) the program never computes output {v.name!r}")
+        val = env[v.key]
+        out.append(val if isinstance(val, Tensor) else Tensor(np.asarray(val)))
+    return out
+
+
+class PaddleProgramLayer(Layer):
+    """A Layer running an inference program exported by real Paddle (``paddle.jit.save``'s PIR
+    ``.json`` or 2.x ``.pdmodel`` with its ``.pdiparams``). Parameters are ``param_0``, ... in
+    the params file's order (their Paddle names are the Parameters' names). Eval only."""
+
+    def __init__(self, program: Program, arrays: list[np.ndarray], path: str = ""):
+        super().__init__()
+        self.__dict__["_program"] = program
+        self.__dict__["_path"] = path
+        for i, (v, arr) in enumerate(zip(program.params, arrays)):
+            p = Parameter(jnp.asarray(arr), name=_unique_name(v.name), trainable=True)
+            self.add_parameter(f"param_{i}", p)
+        self.eval()
+
+    @property
+    def program_format(self) -> str:
+        return self._program.format
+
+    @property
+    def input_names(self) -> list[str]:
+        return [v.name for v in self._program.inputs]
+
+    @property
+    def output_names(self) -> list[str]:
+        return [v.name for v in self._program.outputs]
+
+    @property
+    def input_specs(self) -> list[IOSpec]:
+        return [_spec(v) for v in self._program.inputs]
+
+    @property
+    def output_specs(self) -> list[IOSpec]:
+        return [_spec(v) for v in self._program.outputs]
+
+    def forward(self, *inputs, **kwargs):
+        names = self.input_names
+        if kwargs:
+            extra = [k for k in kwargs if k not in names]
+            if extra:
+                raise TypeError(f"unexpected input(s) {extra}; the program's inputs are {names}.")
+            full = list(inputs) + [None] * (len(names) - len(inputs))
+            for k, v in kwargs.items():
+                full[names.index(k)] = v
+            inputs = tuple(full)
+        if len(inputs) != len(names) or any(x is None for x in inputs):
+            raise ValueError(
+                f"The program takes {len(names)} input(s) {names}, but "
+                f"{sum(x is not None for x in inputs)} were given."
+            )
+        ts = []
+        for spec, x in zip(self.input_specs, inputs):
+            t = x if isinstance(x, Tensor) else Tensor(np.asarray(x))
+            if not _fits(spec, t):  # raises for a wrong shape or dtype kind, else casts
+                check_input(spec, trace_state.read(t), "PaddleProgramLayer")
+                t = call_op("cast", t, spec.dtype)
+            ts.append(t)
+        outs = replay(self._program, list(self._parameters.values()), ts)
+        return outs[0] if len(outs) == 1 else outs
+
+    def extra_repr(self) -> str:
+        return ", ".join(f"{s.name}: {s.shape} {s.dtype}" for s in self.input_specs)
+
+
+def _fits(spec: IOSpec, t: Tensor) -> bool:
+    return shape_matches(spec, list(t.shape)) and trace_state.read(t).dtype == np.dtype(spec.dtype)
+
+
+class ProgramArtifact:
+    """What ``serving``'s Predictor reads from a saved model, for a Paddle-exported program."""
+
+    def __init__(self, program: Program, arrays: list[np.ndarray], path: str):
+        self.program, self._arrays, self.path = program, arrays, path
+        self.inputs = [_spec(v) for v in program.inputs]
+        self.outputs = [_spec(v) for v in program.outputs]
+        self._callable = {}
+
+    @property
+    def input_names(self) -> list[str]:
+        return [s.name for s in self.inputs]
+
+    @property
+    def output_names(self) -> list[str]:
+        return [s.name for s in self.outputs]
+
+    def arrays(self) -> list[np.ndarray]:
+        return self._arrays
+
+    @property
+    def exported(self):
+        raise ProgramError(
+            "(Unimplemented) batch buckets need a model saved by paddle-compat's "
+            f"paddle.jit.save; {self.path} was exported by Paddle."
+        )
+
+    def callable(self, compiler_options: dict | None = None):
+        """``jax.jit`` of the replay: ``f(params, inputs) -> list of arrays``."""
+        key = tuple(sorted((compiler_options or {}).items()))
+        fn = self._callable.get(key)
+        if fn is None:
+            import jax
+
+            program = self.program
+
+            def pure(params, inputs):
+                with _ag.no_grad():
+                    outs = replay(program, [Tensor(p) for p in params], [Tensor(x) for x in inputs])
+                return [o._value for o in outs]
+
+            fn = self._callable[key] = jax.jit(pure, compiler_options=dict(key) or None)
+        return fn

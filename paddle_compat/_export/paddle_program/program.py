@@ -1,0 +1,86 @@
+"""The program read from either of Paddle's formats, in one form for the replay.
+
+``Program``: ``format`` ("pir" or "legacy"), ``ops`` (``Op``: Paddle's op name as the table
+spells it, inputs, outputs, attributes), ``params`` (persistable parameters in ``.pdiparams``
+order: sorted by name, as Paddle writes them), ``consts`` (non-persistable parameters: empty
+arrays, e.g. an RNN's dropout state), ``inputs``/``outputs`` (``Var``: name, key of the value,
+shape with -1 for dynamic dims, dtype). PIR values are keyed by their ``%`` number, legacy ones
+by variable name. PIR op inputs are a list of keys (None: an absent optional input); legacy
+ones a dict slot -> list of names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..._io._tensor_binary import DTYPE_OF_VAR_TYPE
+
+
+class ProgramError(RuntimeError):
+    """A Paddle program file that cannot be read or run (Paddle's loaders raise RuntimeError)."""
+
+
+@dataclass
+class Var:
+    name: str
+    shape: list[int]
+    dtype: object  # numpy dtype (PIR) or VarType number (legacy, until resolved)
+    persistable: bool = False
+    vtype: int | None = None  # legacy VarType.Type (7: dense tensor, 9: feed, 10: fetch)
+    key: object = None
+
+    def np_dtype(self) -> np.dtype:
+        if isinstance(self.dtype, np.dtype):
+            return self.dtype
+        if self.dtype not in DTYPE_OF_VAR_TYPE:
+            raise ProgramError(f"variable {self.name!r} has an unsupported dtype {self.dtype}")
+        return DTYPE_OF_VAR_TYPE[self.dtype]
+
+
+@dataclass
+class Op:
+    type: str
+    inputs: object
+    outputs: object
+    attrs: dict = field(default_factory=dict)
+
+
+@dataclass
+class Program:
+    format: str
+    ops: list[Op]
+    params: list[Var]
+    consts: list[Var]
+    inputs: list[Var]
+    outputs: list[Var]
+
+    @classmethod
+    def from_legacy(cls, vars_: dict, raw_ops: list[dict]) -> Program:
+        feeds, fetches, ops = [], [], []
+        for o in raw_ops:
+            if o["type"] == "feed":
+                name = (o["outputs"].get("Out") or [None])[0]
+                if name not in vars_:
+                    raise ProgramError(f"the feed op writes an undeclared variable {name!r}")
+                feeds.append((o["attrs"].get("col") or 0, vars_[name]))
+            elif o["type"] == "fetch":
+                name = (o["inputs"].get("X") or [None])[0]
+                if name not in vars_:
+                    raise ProgramError(f"the fetch op reads an undeclared variable {name!r}")
+                fetches.append((o["attrs"].get("col") or 0, vars_[name]))
+            else:
+                ops.append(Op(o["type"], o["inputs"], o["outputs"], o["attrs"]))
+        persist = [v for v in vars_.values() if v.persistable and v.vtype not in (9, 10)]
+        params = sorted(persist, key=lambda v: v.name)
+        for v in vars_.values():
+            v.key = v.name
+        ins = [v for _, v in sorted(feeds, key=lambda t: t[0])]
+        outs = [v for _, v in sorted(fetches, key=lambda t: t[0])]
+        for v in (*params, *ins, *outs):
+            v.dtype = v.np_dtype()
+        return cls("legacy", ops, params, [], ins, outs)
+
+    def op_types(self) -> list[str]:
+        return list(dict.fromkeys(o.type for o in self.ops))

@@ -1,0 +1,239 @@
+"""Record the fixtures of tests/test_paddle_programs.py: four small models exported by real Paddle
+3.3.1's ``paddle.jit.save`` in both program formats, and real Paddle Inference's outputs on them.
+
+    /work/paddle-venv/bin/python tools/record_paddle_programs.py
+
+Writes ``tests/data/paddle_programs/<model>_pir.{json,pdiparams}`` (PIR, Paddle 3.x's default),
+``<model>_legacy.{pdmodel,pdiparams}`` (the 2.x protobuf program, written with
+``FLAGS_enable_pir_api=0`` set before ``import paddle``) and ``outputs.json`` (inputs and the
+predictor's outputs per model, format and batch size). Each format is exported in its own
+subprocess (the flag is read at import). Weights and inputs come from fixed numpy seeds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "tests" / "data" / "paddle_programs"
+FORMATS = {"pir": {}, "legacy": {"FLAGS_enable_pir_api": "0"}}
+
+# model -> (input name, input shape without the batch dim, dtype, batch sizes)
+INPUTS = {
+    "cnn": ("image", [3, 8, 8], "float32", [2, 3]),
+    "resnet": ("image", [3, 8, 8], "float32", [2, 1]),
+    "lstm": ("seq", [5, 6], "float32", [2, 4]),
+    "transformer": ("src", [6, 16], "float32", [2, 3]),
+}
+
+
+def build(name: str):
+    import paddle
+    from paddle import nn
+
+    if name == "cnn":
+        return nn.Sequential(
+            nn.Conv2D(3, 4, 3, padding=1),
+            nn.BatchNorm2D(4),
+            nn.ReLU(),
+            nn.MaxPool2D(2),
+            nn.Conv2D(4, 6, 3, stride=1, padding=1),
+            nn.ReLU(),
+            nn.AvgPool2D(2),
+            nn.Flatten(),
+            nn.Linear(6 * 2 * 2, 5),
+            nn.Softmax(),
+        )
+    if name == "resnet":
+
+        class Block(nn.Layer):
+            def __init__(self, cin, cout, stride):
+                super().__init__()
+                self.c1 = nn.Conv2D(cin, cout, 3, stride=stride, padding=1, bias_attr=False)
+                self.b1 = nn.BatchNorm2D(cout)
+                self.c2 = nn.Conv2D(cout, cout, 3, padding=1, bias_attr=False)
+                self.b2 = nn.BatchNorm2D(cout)
+                self.short = None
+                if stride != 1 or cin != cout:
+                    self.short = nn.Sequential(
+                        nn.Conv2D(cin, cout, 1, stride=stride, bias_attr=False),
+                        nn.BatchNorm2D(cout),
+                    )
+
+            def forward(self, x):
+                y = paddle.nn.functional.relu(self.b1(self.c1(x)))
+                y = self.b2(self.c2(y))
+                s = x if self.short is None else self.short(x)
+                return paddle.nn.functional.relu(y + s)
+
+        class Net(nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.stem = nn.Sequential(nn.Conv2D(3, 8, 3, padding=1), nn.BatchNorm2D(8))
+                self.blocks = nn.Sequential(Block(8, 8, 1), Block(8, 12, 2))
+                self.pool = nn.AdaptiveAvgPool2D(1)
+                self.fc = nn.Linear(12, 4)
+
+            def forward(self, x):
+                x = paddle.nn.functional.relu(self.stem(x))
+                x = self.pool(self.blocks(x))
+                return self.fc(paddle.flatten(x, 1))
+
+        return Net()
+    if name == "lstm":
+
+        class Net(nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.rnn = nn.LSTM(6, 8, num_layers=2)
+                self.fc = nn.Linear(8, 3)
+
+            def forward(self, x):
+                y, (h, c) = self.rnn(x)
+                return self.fc(y[:, -1]), h
+
+        return Net()
+    if name == "transformer":
+
+        class Net(nn.Layer):
+            def __init__(self):
+                super().__init__()
+                layer = nn.TransformerEncoderLayer(16, 2, 32, dropout=0.1)
+                self.enc = nn.TransformerEncoder(layer, 2)
+                self.head = nn.Linear(16, 4)
+
+            def forward(self, x):
+                y = self.enc(x)
+                return paddle.tanh(self.head(y.mean(axis=1)))
+
+        return Net()
+    raise KeyError(name)
+
+
+def _legacy_static_fixes(paddle) -> None:
+    """Paddle 3.3.1 with PIR off cannot trace ``paddle.matmul``/``paddle.tanh`` (they are bound
+    to the PIR-only C functions) nor an ``nn.LSTM`` built in dynamic mode (its dropout-state
+    buffer has no place). In static mode these append the ops Paddle 2.x wrote instead
+    (``matmul_v2``, ``tanh``); in dynamic mode they call the originals."""
+    from paddle.base.layer_helper import LayerHelper
+
+    def legacy(op_type, orig, names, attrs_of):
+        def fn(*args, **kwargs):
+            if paddle.in_dynamic_mode():
+                return orig(*args, **kwargs)
+            bound = dict(zip(names, args), **kwargs)
+            helper = LayerHelper(op_type)
+            x = bound[names[0]]
+            out = helper.create_variable_for_type_inference(x.dtype)
+            inputs = {k.upper() if len(k) == 1 else k: [bound[k]] for k in names if k in "xy"}
+            helper.append_op(
+                type=op_type, inputs=inputs, outputs={"Out": [out]}, attrs=attrs_of(bound)
+            )
+            return out
+
+        return fn
+
+    paddle.matmul = legacy(
+        "matmul_v2",
+        paddle.matmul,
+        ["x", "y", "transpose_x", "transpose_y"],
+        lambda b: {
+            "trans_x": bool(b.get("transpose_x", False)),
+            "trans_y": bool(b.get("transpose_y", False)),
+        },
+    )
+    sys.modules["paddle.tensor"].matmul = paddle.matmul  # nn.MultiHeadAttention's spelling
+    paddle.tanh = legacy("tanh", paddle.tanh, ["x"], lambda b: {})
+
+
+def export(fmt: str, workdir: str) -> None:
+    """(subprocess) Build, export and run every model in the format chosen by the environment."""
+    import paddle
+
+    if fmt == "legacy":
+        _legacy_static_fixes(paddle)
+
+    results = {}
+    for name, (iname, shape, dtype, batches) in INPUTS.items():
+        model = build(name)
+        rng = np.random.RandomState(sum(map(ord, name)))
+        state = {
+            k: (rng.standard_normal(v.shape) * 0.3).astype(v.numpy().dtype)
+            for k, v in model.state_dict().items()
+        }
+        for k, v in state.items():  # batch-norm variances must stay positive
+            if k.endswith("_variance"):
+                state[k] = np.abs(v) + 0.5
+        model.set_state_dict(state)
+        model.eval()
+        if fmt == "legacy" and name == "lstm":  # see _legacy_static_fixes
+            model.rnn._dropout_state = paddle.zeros([0], "uint8")
+        prefix = os.path.join(workdir, f"{name}_{fmt}")
+        spec = paddle.static.InputSpec([None, *shape], dtype, iname)
+        paddle.jit.save(model, prefix, input_spec=[spec])
+        prog = prefix + (".json" if fmt == "pir" else ".pdmodel")
+        config = paddle.inference.Config(prog, prefix + ".pdiparams")
+        config.disable_gpu()
+        pred = paddle.inference.create_predictor(config)
+        runs = []
+        for b in batches:
+            x = np.random.RandomState(b).standard_normal([b, *shape]).astype(dtype)
+            pred.get_input_handle(pred.get_input_names()[0]).copy_from_cpu(x)
+            pred.run()
+            outs = [pred.get_output_handle(n).copy_to_cpu() for n in pred.get_output_names()]
+            runs.append(
+                {
+                    "input": x.tolist(),
+                    "outputs": [o.tolist() for o in outs],
+                    "shapes": [list(o.shape) for o in outs],
+                }
+            )
+        results[name] = {
+            "input_names": pred.get_input_names(),
+            "output_names": pred.get_output_names(),
+            "runs": runs,
+        }
+    with open(os.path.join(workdir, f"outputs_{fmt}.json"), "w") as f:
+        json.dump(results, f)
+
+
+def main() -> None:
+    os.chdir("/tmp")
+    OUT.mkdir(parents=True, exist_ok=True)
+    for fmt, env in FORMATS.items():
+        subprocess.run(
+            [sys.executable, os.path.abspath(__file__), "--export", fmt, str(OUT)],
+            env={**os.environ, **env},
+            check=True,
+            cwd="/tmp",
+        )
+    record = {"paddle_version": None, "models": {}}
+    import paddle
+
+    record["paddle_version"] = paddle.__version__
+    for fmt in FORMATS:
+        path = OUT / f"outputs_{fmt}.json"
+        res = json.loads(path.read_text())
+        path.unlink()
+        for name, r in res.items():
+            m = record["models"].setdefault(name, {"input": INPUTS[name][:3], "formats": {}})
+            m["formats"][fmt] = r
+    for p in OUT.glob("*.pdiparams.info"):  # pickle side file of the legacy format: unused
+        p.unlink()
+    (OUT / "outputs.json").write_text(json.dumps(record) + "\n")
+    for p in sorted(OUT.iterdir()):
+        print(f"{p.name:32s} {p.stat().st_size:8d}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "--export":
+        sys.path = [p for p in sys.path if Path(p or ".").resolve() != ROOT]
+        export(sys.argv[2], sys.argv[3])
+    else:
+        main()
