@@ -487,6 +487,12 @@ class Config:
         return "\n".join(out) + "\n"
 
     def _artifact(self) -> saved_model.Artifact:
+        from paddle_compat._export import paddle_program  # exported by Paddle itself
+
+        if paddle_program.is_paddle_program(self._prog_file or self._model_dir or ""):
+            return paddle_program.load_artifact(
+                self._prog_file or self._model_dir, self._params_file or None
+            )
         if self._prog_file:
             return saved_model.load(
                 prog_file=self._prog_file, params_file=self._params_file or None

@@ -96,6 +96,8 @@ class PaddleProgramLayer(Layer):
         super().__init__()
         self.__dict__["_program"] = program
         self.__dict__["_path"] = path
+        # the specs under the name paddle.static.load_inference_model reads from jit.load's layer
+        self.__dict__["_artifact"] = ProgramArtifact(program, None, path)
         for i, (v, arr) in enumerate(zip(program.params, arrays)):
             p = Parameter(jnp.asarray(arr), name=_unique_name(v.name), trainable=True)
             self.add_parameter(f"param_{i}", p)
