@@ -34,7 +34,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import amp_state, autograd, deferred, op_observers, trace_state, views
+from . import amp_state, autograd, deferred, op_observers, static_mode, trace_state, views
 from . import dtype as _dt
 from .op_errors import RankError as _RankError
 from .op_errors import leaf_dtype as _leaf_dtype
@@ -266,6 +266,8 @@ def op(
 
 def call_op(od: OpDef | str, *args, **kwargs):
     """Run a registered op on Paddle-style arguments."""
+    if static_mode.recording:  # paddle.enable_static(): the call goes into the Program
+        return static_mode.record(od, args, kwargs)
     if isinstance(od, str):
         od = REGISTRY[od]
     if amp_state._local.state is not None:

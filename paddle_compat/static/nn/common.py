@@ -1,0 +1,168 @@
+"""``paddle.static.nn`` layers as functions: each creates its parameters (named as Paddle's
+LayerHelper names them, ``fc_0.w_0``) and calls the same ops as the ``paddle.nn`` Layers;
+in static mode those calls record into the current Program."""
+
+from __future__ import annotations
+
+import copy
+import math
+
+from ...framework._param_attr import ParamAttr, create_parameter
+from ...nn import functional as F
+from ...nn import initializer as I
+
+
+def _prefix(name, kind: str) -> str:
+    from ...base import unique_name
+
+    return name if name is not None else unique_name.generate(kind)
+
+
+def _param(prefix, suffix, attr, shape, dtype, is_bias=False, default=None, trainable=True):
+    from ...base import unique_name
+
+    attr = ParamAttr._to_attr(attr)
+    if attr is False:
+        return None
+    attr = copy.copy(attr)
+    if attr.name is None:
+        attr.name = unique_name.generate(f"{prefix}.{suffix}")
+    if not trainable:
+        attr.trainable = False
+    p = create_parameter(shape, dtype, attr=attr, is_bias=is_bias, default_initializer=default)
+    from .._program import default_main_program
+
+    default_main_program()._note_param(p)
+    return p
+
+
+def _act(y, activation):
+    return y if activation is None else getattr(F, activation)(y)
+
+
+def fc(
+    x,
+    size: int,
+    num_flatten_dims: int = 1,
+    weight_attr=None,
+    bias_attr=None,
+    activation=None,
+    name=None,
+):
+    """Fully connected: flatten each input's dims from ``num_flatten_dims`` on, multiply by
+    a weight [in, size] (one per input, summed), add a bias, apply ``activation``."""
+    xs = list(x) if isinstance(x, list | tuple) else [x]
+    prefix = _prefix(name, "fc")
+    ws = weight_attr if isinstance(weight_attr, list | tuple) else [weight_attr] * len(xs)
+    out = None
+    for xi, wa in zip(xs, ws):
+        shape = list(xi.shape)
+        k = num_flatten_dims if num_flatten_dims >= 0 else len(shape) + num_flatten_dims
+        in_features = math.prod(shape[k:])
+        w = _param(prefix, "w", wa, [in_features, size], xi.dtype)
+        if len(shape) != k + 1:
+            xi = xi.reshape([0] * k + [in_features])
+        y = xi.matmul(w)
+        out = y if out is None else out + y
+    b = _param(prefix, "b", bias_attr, [size], xs[0].dtype, is_bias=True)
+    if b is not None:
+        out = out + b
+    return _act(out, activation)
+
+
+def conv2d(
+    input,
+    num_filters: int,
+    filter_size,
+    stride=1,
+    padding=0,
+    dilation=1,
+    groups=None,
+    param_attr=None,
+    bias_attr=None,
+    use_cudnn: bool = True,
+    act=None,
+    name=None,
+    data_format: str = "NCHW",
+):
+    """2-D convolution with a weight [num_filters, C / groups, kh, kw] (Normal(0, sqrt(2 /
+    fan_in)) by default) and a bias; then ``act``."""
+    groups = groups or 1
+    c = input.shape[1 if data_format == "NCHW" else -1]
+    ks = [filter_size] * 2 if isinstance(filter_size, int) else list(filter_size)
+    prefix = _prefix(name, "conv2d")
+    fan_in = ks[0] * ks[1] * c
+    w = _param(
+        prefix, "w", param_attr, [num_filters, c // groups, *ks], input.dtype,
+        default=I.Normal(0.0, (2.0 / fan_in) ** 0.5),
+    )  # fmt: skip
+    b = _param(prefix, "b", bias_attr, [num_filters], input.dtype, is_bias=True)
+    y = F.conv2d(input, w, b, stride, padding, dilation, groups, data_format)
+    return _act(y, act)
+
+
+def batch_norm(
+    input,
+    act=None,
+    is_test: bool = False,
+    momentum: float = 0.9,
+    epsilon: float = 1e-05,
+    param_attr=None,
+    bias_attr=None,
+    data_layout: str = "NCHW",
+    in_place: bool = False,
+    name=None,
+    moving_mean_name=None,
+    moving_variance_name=None,
+    do_model_average_for_mean_and_var: bool = True,
+    use_global_stats: bool = False,
+):
+    """Batch normalization with scale (ones), bias (zeros) and moving mean / variance
+    (non-trainable parameters updated each training run); then ``act``."""
+    c = input.shape[1 if data_layout in ("NCHW", "NCL", "NC") else -1]
+    prefix = _prefix(name, "batch_norm")
+    dt = input.dtype
+    w = _param(prefix, "w", param_attr, [c], dt, default=I.Constant(1.0))
+    b = _param(prefix, "b", bias_attr, [c], dt, is_bias=True)
+    mean = _param(
+        prefix, "w", ParamAttr(name=moving_mean_name, initializer=I.Constant(0.0)), [c], dt,
+        trainable=False,
+    )  # fmt: skip
+    var = _param(
+        prefix, "w", ParamAttr(name=moving_variance_name, initializer=I.Constant(1.0)), [c],
+        dt, trainable=False,
+    )  # fmt: skip
+    y = F.batch_norm(
+        input, mean, var, w, b, training=not is_test, momentum=momentum, epsilon=epsilon,
+        data_format=data_layout, use_global_stats=use_global_stats or None,
+    )  # fmt: skip
+    return _act(y, act)
+
+
+def embedding(
+    input, size, is_sparse: bool = False, is_distributed: bool = False, padding_idx=None,
+    param_attr=None, dtype="float32",
+):  # fmt: skip
+    """Look up rows of a [size[0], size[1]] table (XavierUniform by default) at ``input``."""
+    w = _param(_prefix(None, "embedding"), "w", param_attr, list(size), dtype)
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += size[0]
+    return F.embedding(input, w, padding_idx=padding_idx, sparse=is_sparse)
+
+
+def layer_norm(
+    input, scale: bool = True, shift: bool = True, begin_norm_axis: int = 1,
+    epsilon: float = 1e-05, param_attr=None, bias_attr=None, act=None, name=None,
+):  # fmt: skip
+    """Normalize over the dims from ``begin_norm_axis`` on, with scale and shift."""
+    shape = list(input.shape)[begin_norm_axis:]
+    n = math.prod(shape)
+    prefix = _prefix(name, "layer_norm")
+    w = (
+        _param(prefix, "w", param_attr, [n], input.dtype, default=I.Constant(1.0))
+        if scale
+        else None
+    )
+    b = _param(prefix, "b", bias_attr, [n], input.dtype, is_bias=True) if shift else None
+    y = F.layer_norm(input, shape, w, b, epsilon)
+    return _act(y, act)
