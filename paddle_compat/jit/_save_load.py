@@ -301,17 +301,71 @@ def _symbolic_error(e: Exception, dims) -> bool:
     return any(re.search(rf"\b{re.escape(s)}\b", text) for s in syms)
 
 
-def _primitives(jaxpr) -> list[str]:
-    """The primitive names of a jaxpr, nested jaxprs (jit, cond, scan) included, in order."""
-    out = []
+def _events(closed, events: list, env: dict) -> list:
+    """A trace as comparable events, nested jaxprs inlined: (primitive, input tokens, scalar
+    params) for each equation that reads data (the inputs, parameters, values computed from
+    them). Equations that read no data (shape and index arithmetic, constants) are dropped;
+    their outputs become ("S", ...) tokens: "S" for a scalar (a symbolic size where the
+    concrete trace has a literal), else the dropped equation itself."""
+    jaxpr = getattr(closed, "jaxpr", closed)
+    for v, c in zip(jaxpr.constvars, getattr(closed, "consts", ())):
+        a = np.asarray(c)
+        env[v] = ("lit", a.tolist()) if a.shape == () else ("S", a.shape, str(a.dtype), _digest(a))
     for eqn in jaxpr.eqns:
-        out.append(eqn.primitive.name)
+        ins = tuple(_atom(v, env) for v in eqn.invars)
+        params = tuple(
+            (k, v) for k, v in sorted(eqn.params.items()) if type(v) in (int, float, bool, str)
+        )
+        subs = []
         for v in eqn.params.values():
             for sub in v if isinstance(v, tuple | list) else (v,):
-                inner = getattr(sub, "jaxpr", sub)
-                if hasattr(inner, "eqns"):
-                    out.extend(_primitives(inner))
-    return out
+                if hasattr(getattr(sub, "jaxpr", sub), "eqns"):
+                    inner = getattr(sub, "jaxpr", sub)
+                    sub_env = {}
+                    if len(inner.invars) == len(ins):  # a call: its inputs are the caller's
+                        sub_env = {iv: t for iv, t in zip(inner.invars, ins) if t != "v"}
+                    subs.append(_events(sub, [], sub_env))
+        if "v" not in ins:  # reads no data
+            for o in eqn.outvars:
+                scalar = getattr(o.aval, "shape", None) == ()
+                env[o] = ("S",) if scalar else ("S", eqn.primitive.name, ins, params, str(subs))
+            continue
+        events.append((eqn.primitive.name, ins, params))
+        for sub in subs:
+            events.extend(["{", *sub, "}"])
+    return events
+
+
+def _digest(a: np.ndarray):
+    return hash(a.tobytes()) if a.size <= 4096 else a.size
+
+
+def _atom(v, env):
+    if hasattr(v, "val"):  # a Literal
+        return ("lit", np.asarray(v.val).tolist())
+    return env.get(v, "v")
+
+
+def _scalar_token(t) -> bool:
+    return t == ("S",) or (
+        isinstance(t, tuple) and len(t) == 2 and t[0] == "lit" and np.ndim(t[1]) == 0
+    )
+
+
+def _same_path(symbolic: list, concrete: list) -> bool:
+    """Whether a trace with symbolic sizes ran what the concrete trace ran (equal events;
+    static values computed from sizes compare by how they were made, sizes aside)."""
+    return len(symbolic) == len(concrete) and all(_match(a, b) for a, b in zip(symbolic, concrete))
+
+
+def _match(a, b) -> bool:
+    if a == b:
+        return True
+    if ("S",) in (a, b) and all(_scalar_token(t) for t in (a, b)):
+        return True
+    if type(a) is not type(b) or not isinstance(a, tuple) or len(a) != len(b):
+        return False
+    return all(_match(x, y) for x, y in zip(a, b))
 
 
 def _export_one(pure, state_avals, arg_avals, platforms):
@@ -408,12 +462,12 @@ def _search_dynamic(pure, state_avals, calls) -> tuple[set, str | None]:
     Only traces (no lowering): a dim is taken when the forward traces with it symbolic and
     runs the same primitives as with the last call's concrete shapes."""
 
-    def primitives(specs, mode):
+    def events(specs, mode):
         avals, _ = _arg_avals(specs, mode)
-        return _primitives(jax.jit(pure).trace(state_avals, avals).jaxpr.jaxpr)
+        return _events(jax.jit(pure).trace(state_avals, avals).jaxpr, [], {})
 
     try:
-        reference = primitives(calls.specs(set()), "independent")
+        reference = events(calls.specs(set()), "independent")
     except Exception:  # noqa: BLE001 - the concrete export reports it
         return set(), None
     reasons: list[str] = []
@@ -423,7 +477,7 @@ def _search_dynamic(pure, state_avals, calls) -> tuple[set, str | None]:
         why = "no dynamic dim"
         for mode in _modes(specs):
             try:
-                if primitives(specs, mode) == reference:
+                if _same_path(events(specs, mode), reference):
                     return True
                 why = "the forward takes another Python path for a symbolic size"
             except Exception as e:  # noqa: BLE001 - a dim the forward needs concrete
