@@ -113,7 +113,7 @@ class _CallShapes:
     Paddle saves the last call's program, whose data ops carry that call's shapes, but its
     executor runs the program on inputs of any shape the kernels take (measured with 3.3.1:
     other batch sizes, other sizes of every dim, even another rank). Here a dim is dynamic when
-    the forward traces with it symbolic and runs the same primitives as with the concrete size
+    the forward traces with it symbolic and runs what it runs with the concrete size
     (``x.shape[1] == 4`` is False for a symbol: another Python path). Tried in order: every
     dim; else axis 0 of each input plus the dims that differed between calls (or only those),
     then each remaining dim added one at a time.
@@ -460,7 +460,7 @@ _MAX_TRIES = 16
 def _search_dynamic(pure, state_avals, calls) -> tuple[set, str | None]:
     """(the dims to make dynamic, why the batch dims could not be, or None); see _CallShapes.
     Only traces (no lowering): a dim is taken when the forward traces with it symbolic and
-    runs the same primitives as with the last call's concrete shapes."""
+    runs what it runs with the last call's concrete shapes (``_same_path``)."""
 
     def events(specs, mode):
         avals, _ = _arg_avals(specs, mode)
