@@ -64,15 +64,19 @@ def _all_const(*vs) -> bool:
     return not any(isinstance(v, Tensor) for v in vs)
 
 
+def _shape_of(v) -> list[int]:
+    return list(v.shape) if hasattr(v, "shape") else list(np.shape(v))
+
+
 def _binary(name: str, np_fn):
     def fn(args, a):
         x, y = args[0], args[1]
         axis = a.get("axis", -1)
-        if axis not in (-1, None) and np.ndim(y.shape if hasattr(y, "shape") else y) < len(x.shape):
-            # legacy broadcast: y's dims line up with x's from ``axis`` on
-            yshape = list(y.shape)
-            tail = len(x.shape) - axis - len(yshape)
-            y = call_op("reshape", _t(y), yshape + [1] * tail)
+        xs, ys = _shape_of(x), _shape_of(y)
+        if axis not in (-1, None) and len(ys) < len(xs):
+            # legacy elementwise_*: y's dims line up with x's from ``axis`` on
+            tgt = ys + [1] * (len(xs) - axis - len(ys))
+            y = call_op("reshape", y, tgt) if isinstance(y, Tensor) else np.reshape(y, tgt)
         if _all_const(x, y):
             return np_fn(np.asarray(x), np.asarray(y))
         return call_op(name, _t(x), _t(y))

@@ -1,0 +1,105 @@
+"""Programs exported by real Paddle (tests/data/paddle_programs: CNN, ResNet, LSTM, Transformer
+encoder; PIR .json and 2.x .pdmodel): per-call latency of paddle-compat's predictor over the
+loaded program (the replay compiled by jax.jit) vs real Paddle Inference on CPU, same files,
+same inputs, in the same run (Paddle in a subprocess of the side venv, one math thread each;
+``--rounds`` alternations, each side's best kept).
+
+    python benchmarks/bench_paddle_programs.py [--batches 1,16] [--n 200]
+
+One call = ``copy_from_cpu`` + ``run()`` + ``copy_to_cpu`` of every output. Prints a table
+and a JSON line; ratio = paddle-compat / Paddle (> 1: paddle-compat is slower).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _timing import best_us, paddle_side  # noqa: E402
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data")
+DATA = os.path.abspath(os.path.join(DATA, "paddle_programs"))
+MODELS = ("cnn", "resnet", "lstm", "transformer")
+FORMATS = {"pir": ".json", "legacy": ".pdmodel"}
+
+
+def _input(model: str, batch: int) -> np.ndarray:
+    with open(os.path.join(DATA, "outputs.json")) as f:
+        _, shape, dtype = json.load(f)["models"][model]["input"]
+    return np.random.RandomState(batch).standard_normal([batch, *shape]).astype(dtype)
+
+
+def time_all(batches: list[int], n: int) -> dict:
+    """Build each predictor with ``import paddle`` (real or compat) and time it."""
+    import paddle
+
+    out = {}
+    for model in MODELS:
+        for fmt, ext in FORMATS.items():
+            prefix = os.path.join(DATA, f"{model}_{fmt}")
+            config = paddle.inference.Config(prefix + ext, prefix + ".pdiparams")
+            config.disable_gpu()
+            config.set_cpu_math_library_num_threads(1)
+            pred = paddle.inference.create_predictor(config)
+            h_in = pred.get_input_handle(pred.get_input_names()[0])
+            h_out = [pred.get_output_handle(o) for o in pred.get_output_names()]
+            for b in batches:
+                x = _input(model, b)
+
+                def call(x=x, h_in=h_in, pred=pred, h_out=h_out):
+                    h_in.copy_from_cpu(x)
+                    pred.run()
+                    for h in h_out:
+                        h.copy_to_cpu()
+
+                out[f"{model}/{fmt}/b{b}"] = best_us(call, n=n, repeats=5, warmup=5)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--batches", default="1,16")
+    ap.add_argument("--n", type=int, default=200)
+    ap.add_argument("--rounds", type=int, default=2, help="alternate Paddle / compat runs")
+    ap.add_argument("--inner", action="store_true", help="(run under real Paddle)")
+    args = ap.parse_args()
+    batches = [int(b) for b in args.batches.split(",")]
+    if args.inner:
+        print(json.dumps(time_all(batches, args.n)))
+        return
+    sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..")))
+    ref, ours = {}, {}
+    for _ in range(args.rounds):  # alternate, keep each side's best: both see the same load
+        r = paddle_side(__file__, "--batches", args.batches, "--n", str(args.n))
+        o = time_all(batches, args.n)
+        ref = {k: min(v, ref.get(k, v)) for k, v in r.items()}
+        ours = {k: min(v, ours.get(k, v)) for k, v in o.items()}
+    ratios = {}
+    print(f"{'model/format/batch':28s} {'compat us':>10s} {'paddle us':>10s} {'ratio':>6s}")
+    for k, v in ours.items():
+        r = ref.get(k)
+        ratios[k] = round(v / r, 3) if r else None
+        print(f"{k:28s} {v:10.1f} {r or float('nan'):10.1f} {ratios[k] or float('nan'):6.2f}")
+    vals = [r for r in ratios.values() if r]
+    geo = float(np.exp(np.mean(np.log(vals)))) if vals else None
+    print(f"geometric mean ratio: {geo:.2f}" if geo else "no Paddle reference")
+    print(
+        json.dumps(
+            {
+                "bench": "paddle_programs",
+                "compat_us": ours,
+                "paddle_us": ref,
+                "ratio": ratios,
+                "geomean_ratio": geo,
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
