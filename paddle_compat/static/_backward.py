@@ -18,7 +18,8 @@ def _program_of(t) -> Program:
 
 
 def _params_of(prog: Program, loss) -> list:
-    """The trainable parameters ``loss`` depends on, in the order the program reads them."""
+    """The trainable parameters ``loss`` depends on, in the order backward meets them (from
+    the last op to the first, as Paddle lists them)."""
     needed = {id(t) for t in loss}
     found = {}
     for op in reversed(prog._ops):
@@ -27,8 +28,7 @@ def _params_of(prog: Program, loss) -> list:
                 needed.add(id(t))
                 if isinstance(t, Parameter) and not t.stop_gradient:
                     found[id(t)] = t
-    order = {id(p): i for i, p in enumerate(prog._params.values())}
-    return sorted(found.values(), key=lambda p: order.get(id(p), 0))
+    return list(found.values())
 
 
 def _grad_var(prog: Program, t) -> Variable:

@@ -15,6 +15,7 @@ that holds a parameter sees the same data.
 from __future__ import annotations
 
 import contextlib
+import warnings
 
 import jax
 import jax.numpy as jnp
@@ -221,7 +222,7 @@ def replay(ops: list[_Op], env: dict, targets: list) -> list:
             vals = jax.tree_util.tree_map(sub, op.vals, is_leaf=_is_tensor)
             _bind_outputs(env, op.outputs, _reg.call_op(op.od, **vals))
         elif op.kind == "call":
-            args = [sub(x) for x in op.extra["inputs"]]
+            args = jax.tree_util.tree_map(sub, op.extra["inputs"], is_leaf=_is_tensor)
             _bind_outputs(env, op.outputs, op.extra["fn"](*args))
         elif op.kind != "data":
             _backward(op, sub, env)
@@ -300,6 +301,8 @@ class Executor:
             )
         scope = scope if scope is not None else global_scope()
         feed = {} if feed is None else feed
+        if isinstance(feed, list | tuple) and len(feed) == 1 and isinstance(feed[0], dict):
+            feed = feed[0]  # one dict per device (a DataLoader with return_list=False)
         if not isinstance(feed, dict):
             raise TypeError(f"feed requires dict as its Parameter. But you passed in {type(feed)}")
         if fetch_list is None:
@@ -325,6 +328,9 @@ class Executor:
                         "the scope: run the startup program first "
                         "(exe.run(paddle.static.default_startup_program()))."
                     )
+            for op in program._ops:  # Paddle feeds every data Variable of the program
+                if op.kind == "data" and op.outputs.name not in feed:
+                    raise KeyError(op.outputs.name)
             feeds = {v.name: _feed_tensor(v, feed) for v in runner.data}
             outs = runner.fn(feeds)
         if return_numpy:
@@ -339,9 +345,10 @@ def _feed_tensor(v: Variable, feed: dict) -> Tensor:
     arr = x._value if isinstance(x, Tensor) else np.asarray(x)
     want = v._val.shape
     if len(arr.shape) != len(want) or any(w >= 0 and w != d for w, d in zip(want, arr.shape)):
-        raise ValueError(
+        warnings.warn(  # Paddle warns and runs the program on the fed shape
             f"The fed Variable '{v.name}' should have dimensions = {len(want)}, shape = "
-            f"{list(want)}, but received fed shape {list(arr.shape)}"
+            f"{list(want)}, but received fed shape {list(arr.shape)} on each device",
+            stacklevel=3,
         )
     if np.dtype(arr.dtype) != v._val.dtype:
         raise ValueError(

@@ -49,8 +49,8 @@ class _Abstract:
             (_SYM,) = jax.export.symbolic_shape("b")
         return jax.ShapeDtypeStruct(tuple(_SYM if d < 0 else d for d in self.shape), self.dtype)
 
-    def concrete(self) -> jax.ShapeDtypeStruct:
-        return jax.ShapeDtypeStruct(tuple(1 if d < 0 else d for d in self.shape), self.dtype)
+    def concrete(self, n: int) -> jax.ShapeDtypeStruct:
+        return jax.ShapeDtypeStruct(tuple(n if d < 0 else d for d in self.shape), self.dtype)
 
 
 class Variable(Tensor):
@@ -123,6 +123,17 @@ class Variable(Tensor):
     def __hash__(self):
         return id(self)
 
+    def __getitem__(self, index):
+        return record_call("slice", lambda x, i: x[i], (self, index))
+
+    def __setitem__(self, index, value):
+        def write(x, i, v):
+            y = x.clone()
+            y[i] = v
+            return y
+
+        record_call("set_value", write, (self, index, value), into=self)
+
 
 def _type_str(shape, dtype) -> str:
     dims = "x".join(str(d) for d in shape)
@@ -148,11 +159,14 @@ class _Op:
 
     @property
     def op_name(self) -> str:
-        return f"pd_op.{self.od.name}" if self.od is not None else f"pd_op.{self.kind}"
+        if self.od is not None:
+            return f"pd_op.{self.od.name}"
+        return f"pd_op.{self.extra.get('name') if self.kind == 'call' else self.kind}"
 
     def inputs(self) -> list:
-        leaves = jax.tree_util.tree_leaves(self.vals, is_leaf=_is_tensor)
-        leaves += self.extra.get("inputs", [])
+        leaves = jax.tree_util.tree_leaves(
+            (self.vals, self.extra.get("inputs", [])), is_leaf=_is_tensor
+        )
         return [x for x in leaves if isinstance(x, Tensor)]
 
     def output_vars(self) -> list:
@@ -275,7 +289,8 @@ class Program:
                 startup._inits[p.name] = (p, p._value)
 
     def _find(self, name):
-        return self._vars.get(name) or self._params.get(name)
+        v = self._vars.get(name)
+        return self._params.get(name) if v is None else v
 
     def _lookup(self, name):
         v = self._find(name)
@@ -488,6 +503,31 @@ def record(od, args, kwargs):
     return op.outputs
 
 
+def record_call(name: str, fn, args: tuple, into=None):
+    """Record ``fn(*args)`` (a function of Tensors that is not one registry op, e.g.
+    indexing); replay calls ``fn`` on the replayed Tensors. ``into``: the Variable that
+    takes the result (an in-place write), else new Variables are returned."""
+    prog = default_main_program()
+    tree, infos = _infer(None, list(args), call=lambda a: fn(*a))
+    op = _Op("call", outputs=None, inputs=list(args), fn=fn, name=name)
+    in_sg = all(t.stop_gradient for t in op.inputs())
+    outs = [
+        Variable(i.shape, i.dtype, name=f"{name}_{next(_tmp_ids)}.tmp_0", stop_gradient=in_sg,
+                 program=prog, op=op) if isinstance(i, _Abstract) else i[0]
+        for i in infos
+    ]  # fmt: skip
+    result = jax.tree_util.tree_unflatten(tree, outs)
+    if into is not None:
+        op.outputs = into
+        into.__dict__["_op"] = op
+        into.stop_gradient = into.stop_gradient and in_sg
+        result = into
+    else:
+        op.outputs = result
+    prog._add(op)
+    return result
+
+
 @contextlib.contextmanager
 def _restoring(tensors, saved):
     try:
@@ -497,7 +537,11 @@ def _restoring(tensors, saved):
             t._val, t._version = v, ver
 
 
-def _infer(od, vals):
+def _dims(shape) -> list[int]:
+    return [d if isinstance(d, int) else -1 for d in shape]
+
+
+def _infer(od, vals, call=None):
     """The op's result with Tensors holding ShapeDtypeStructs (Paddle's -1 where the size
     depends on a -1 input dim), from ``jax.eval_shape`` of the same op."""
     leaves, tree = jax.tree_util.tree_flatten(vals, is_leaf=_is_tensor)
@@ -508,30 +552,34 @@ def _infer(od, vals):
         ls = list(leaves)
         for i, a, sg in zip(idx, arrays, sgs):
             ls[i] = Tensor(a, stop_gradient=sg)
-        out = _reg.call_op(od, **jax.tree_util.tree_unflatten(tree, ls))
+        bound = jax.tree_util.tree_unflatten(tree, ls)
+        out = call(bound) if call is not None else _reg.call_op(od, **bound)
         res_leaves, res_tree = jax.tree_util.tree_flatten(out, is_leaf=_is_tensor)
         arrs = [x._value if isinstance(x, Tensor) else None for x in res_leaves]
         others = [None if isinstance(x, Tensor) else x for x in res_leaves]
         run.meta = (res_tree, others, [getattr(x, "stop_gradient", True) for x in res_leaves])
         return arrs
 
+    from .._core.random import default_generator
     from ..autograd import no_grad
 
     concrete = [x for x in leaves if isinstance(x, Tensor) and not isinstance(x, Variable)]
+    concrete.append(default_generator._key)  # random ops draw a key from it
     saved = [(x._val, x._version) for x in concrete]  # an op may rebind one (batch_norm)
     with static_mode.suspended(), no_grad(), _restoring(concrete, saved):
         try:
             specs = jax.eval_shape(run, [leaves[i]._val.spec() for i in idx])
-            sym = True
-        except Exception:  # noqa: BLE001 - e.g. a Python branch on a symbolic size
-            specs = jax.eval_shape(run, [leaves[i]._val.concrete() for i in idx])
-            sym = False
+            shapes = [None if s is None else _dims(s.shape) for s in specs]
+        except Exception:  # noqa: BLE001 - a size the op needs as a Python int
+            # two concrete sizes for the -1 dims: the result dims that differ are -1
+            specs = jax.eval_shape(run, [leaves[i]._val.concrete(4) for i in idx])
+            other = jax.eval_shape(run, [leaves[i]._val.concrete(8) for i in idx])
+            shapes = [
+                None if s is None else [a if a == b else -1 for a, b in zip(s.shape, t.shape)]
+                for s, t in zip(specs, other)
+            ]
     res_tree, others, _ = run.meta
     infos = []
-    for s, o in zip(specs, others):
-        if s is None:
-            infos.append((o,))
-            continue
-        shape = [d if isinstance(d, int) else -1 for d in s.shape] if sym else list(s.shape)
-        infos.append(_Abstract(shape, s.dtype))
+    for s, shape, o in zip(specs, shapes, others):
+        infos.append((o,) if s is None else _Abstract(shape, s.dtype))
     return res_tree, infos

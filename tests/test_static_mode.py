@@ -1,0 +1,249 @@
+"""Static-graph mode (paddle.enable_static, Program, Executor): recorded registry ops replayed
+under jax.jit give the eager numbers; training, clones, compiled reuse and errors.
+Numbers against real Paddle: tests/cases/static_mode.py (goldens)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import paddle
+from paddle_compat._core import static_mode
+from paddle_compat.optimizer import _optimizer as _opt
+from paddle_compat.static import _mode
+
+S = paddle.static
+F = paddle.nn.functional
+
+
+@pytest.fixture(autouse=True)
+def static_env(monkeypatch):
+    """paddle.enable_static & co. from paddle.static._mode, the optimizer's static hooks (until
+    paddle/__init__ and optimizer/_optimizer route to them); static mode never leaks."""
+    monkeypatch.setattr(paddle, "enable_static", _mode.enable_static)
+    monkeypatch.setattr(paddle, "disable_static", _mode.disable_static)
+    monkeypatch.setattr(paddle, "in_dynamic_mode", _mode.in_dynamic_mode)
+    init, minimize = _opt.Optimizer.__init__, _opt.Optimizer.minimize
+    if "static" not in (init.__doc__ or ""):
+
+        def patched_init(self, learning_rate, parameters=None, *a, **k):
+            """static: no parameters until minimize"""
+            none = parameters is None and static_mode.is_static()
+            init(self, learning_rate, [] if none else parameters, *a, **k)
+            if none:
+                self._parameter_list = self._param_groups = None
+
+        def patched_minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
+            if static_mode.is_static():
+                return static_mode.minimize(self, loss, startup_program, parameters, no_grad_set)
+            return minimize(self, loss, startup_program, parameters, no_grad_set)
+
+        monkeypatch.setattr(_opt.Optimizer, "__init__", patched_init)
+        monkeypatch.setattr(_opt.Optimizer, "minimize", patched_minimize)
+    yield
+    _mode.disable_static()
+    assert not static_mode.recording
+
+
+def _build(fn):
+    """(main, startup) with ``fn()`` recorded in static mode; fn returns what it builds."""
+    paddle.enable_static()
+    main, startup = S.Program(), S.Program()
+    with S.program_guard(main, startup):
+        out = fn()
+    paddle.disable_static()
+    return main, startup, out
+
+
+def _rand(*shape, seed=0, dtype="float32"):
+    return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+
+
+# (name, input shapes, function of the inputs): recorded and replayed == eager
+OPS = [
+    ("add_mul", [(2, 3), (2, 3)], lambda x, y: (x + y) * y),
+    ("matmul_softmax", [(4, 3), (3, 5)], lambda x, y: F.softmax(paddle.matmul(x, y))),
+    ("reshape_transpose", [(2, 6)], lambda x: paddle.reshape(x, [3, 4]).T),
+    ("concat_split", [(2, 3), (2, 3)], lambda x, y: paddle.split(paddle.concat([x, y], 1), 3, 1)),
+    ("reductions", [(3, 4)], lambda x: [x.mean(), x.max(axis=1), paddle.logsumexp(x)]),
+    ("topk", [(3, 5)], lambda x: paddle.topk(x, 2)),
+    ("getitem", [(4, 5)], lambda x: x[1:3, ::2]),
+    ("where_compare", [(3, 3)], lambda x: paddle.where(x > 0, x, paddle.zeros_like(x))),
+    ("layer_norm", [(2, 6)], lambda x: F.layer_norm(x, 6)),
+    ("cast_cumsum", [(2, 4)], lambda x: paddle.cumsum(x.astype("float64"), axis=1)),
+]
+
+
+@pytest.mark.parametrize("name,shapes,fn", OPS, ids=[o[0] for o in OPS])
+def test_replayed_ops_equal_eager(name, shapes, fn):
+    arrays = [_rand(*s, seed=i) for i, s in enumerate(shapes)]
+    want = fn(*[paddle.to_tensor(a) for a in arrays])
+    want = [want] if isinstance(want, paddle.Tensor) else list(want)
+
+    def build():
+        xs = [S.data(f"x{i}", list(s), "float32") for i, s in enumerate(shapes)]
+        out = fn(*xs)
+        return [out] if isinstance(out, paddle.Tensor) else list(out)
+
+    main, startup, outs = _build(build)
+    assert all(isinstance(v, S.Variable) for v in outs)
+    for v, w in zip(outs, want):
+        assert list(v.shape) == list(w.shape) and v.dtype == w.dtype
+    feed = {f"x{i}": a for i, a in enumerate(arrays)}
+    exe = S.Executor()
+    for _ in range(3):  # eager discovery, trace, compiled
+        got = exe.run(main, feed=feed, fetch_list=outs)
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g, w.numpy(), rtol=1e-6, atol=1e-6)
+
+
+def test_unknown_batch_dims_and_one_compiled_program():
+    def build():
+        x = S.data("x", [None, 3], "float32")
+        return paddle.reshape(x * 2.0, [-1, 6])
+
+    main, _, out = _build(build)
+    assert list(out.shape) == [-1, 6]
+    exe = S.Executor()
+    for n in (2, 4, 2, 2):
+        (r,) = exe.run(main, feed={"x": np.ones((n, 3), "float32")}, fetch_list=[out])
+        assert r.shape == (n // 2, 6) and (r == 2).all()
+    (runner,) = exe._runners.values()
+    compiled = [e for entries in runner.fn._cache.values() for e in entries if e.compiled]
+    assert len(compiled) == 2  # one per fed shape
+
+
+def _mlp_params():
+    w1, b1 = _rand(4, 8, seed=1) * 0.5, _rand(8, seed=2) * 0.1
+    w2, b2 = _rand(8, 3, seed=3) * 0.5, _rand(3, seed=4) * 0.1
+    return w1, b1, w2, b2
+
+
+X, Y = _rand(16, 4, seed=5), (np.arange(16) % 3).reshape(16, 1).astype("int64")
+
+
+@pytest.mark.parametrize(
+    "make_opt",
+    [
+        lambda ps: paddle.optimizer.SGD(0.3, parameters=ps),
+        lambda ps: paddle.optimizer.Adam(0.05, parameters=ps),
+        lambda ps: paddle.optimizer.AdamW(0.05, parameters=ps, weight_decay=0.1),
+    ],
+    ids=["sgd", "adam", "adamw"],
+)
+def test_static_training_equals_dynamic(make_opt):
+    init = paddle.nn.initializer.Assign
+    # dynamic
+    lin1, lin2 = paddle.nn.Linear(4, 8), paddle.nn.Linear(8, 3)
+    for p, v in zip([lin1.weight, lin1.bias, lin2.weight, lin2.bias], _mlp_params()):
+        p.set_value(v)
+    opt = make_opt(lin1.parameters() + lin2.parameters())
+    dyn = []
+    for _ in range(5):
+        loss = F.cross_entropy(lin2(F.relu(lin1(paddle.to_tensor(X)))), paddle.to_tensor(Y))
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        dyn.append(float(loss))
+
+    # static
+    def build():
+        w1, b1, w2, b2 = (paddle.ParamAttr(initializer=init(v)) for v in _mlp_params())
+        x, y = S.data("x", [None, 4], "float32"), S.data("y", [None, 1], "int64")
+        h = S.nn.fc(x, 8, weight_attr=w1, bias_attr=b1, activation="relu")
+        loss = F.cross_entropy(S.nn.fc(h, 3, weight_attr=w2, bias_attr=b2), y)
+        o = make_opt(None)
+        return loss, o.minimize(loss)
+
+    paddle.enable_static()
+    main, startup, (loss, (_, pg)) = _build(build)
+    assert [p.name for p, _ in pg][:1] and all(g.name.endswith("@GRAD") for _, g in pg)
+    exe = S.Executor()
+    exe.run(startup)
+    st = [float(exe.run(main, feed={"x": X, "y": Y}, fetch_list=[loss])[0]) for _ in range(5)]
+    np.testing.assert_allclose(st, dyn, rtol=1e-5)
+    exe.run(startup)  # re-initializes the parameters
+    again = float(exe.run(main, feed={"x": X, "y": Y}, fetch_list=[loss])[0])
+    np.testing.assert_allclose(again, dyn[0], rtol=1e-5)
+
+
+def test_layers_built_in_static_mode_and_grad_by_name():
+    def build():
+        lin = paddle.nn.Linear(4, 2)
+        x = S.data("x", [None, 4], "float32")
+        loss = paddle.mean(lin(x) ** 2)
+        pg = S.append_backward(loss)
+        return lin, loss, pg
+
+    main, startup, (lin, loss, pg) = _build(build)
+    exe = S.Executor()
+    exe.run(startup)
+    gw = exe.run(main, feed={"x": X}, fetch_list=[f"{lin.weight.name}@GRAD"])[0]
+    w, b = lin.weight.numpy(), lin.bias.numpy()
+    out = X @ w + b
+    np.testing.assert_allclose(gw, X.T @ (2 * out / out.size), rtol=1e-5, atol=1e-6)
+
+
+def test_clone_for_test_turns_off_dropout_and_compiled_program():
+    def build():
+        x = S.data("x", [None, 4], "float32")
+        return F.dropout(x, 0.5)
+
+    main, _, out = _build(build)
+    test = main.clone(for_test=True)
+    exe = S.Executor()
+    (r,) = exe.run(S.CompiledProgram(test), feed={"x": X}, fetch_list=[out])
+    np.testing.assert_array_equal(r, X)
+    (t,) = exe.run(main, feed={"x": X}, fetch_list=[out])
+    assert (t == 0).any() and np.allclose(t[t != 0], 2 * X[t != 0])
+
+
+def test_errors():
+    def build():
+        x = S.data("x", [None, 4], "float32")
+        return S.nn.fc(x, 2)
+
+    main, startup, out = _build(build)
+    exe = S.Executor()
+    with pytest.raises(RuntimeError, match="not initialized"):
+        exe.run(main, feed={"x": X}, fetch_list=[out])
+    exe.run(startup)
+    with pytest.raises(KeyError, match="x"):
+        exe.run(main, feed={}, fetch_list=[out])
+    with pytest.raises(ValueError, match="data type"):
+        exe.run(main, feed={"x": X.astype("float64")}, fetch_list=[out])
+    with pytest.raises(TypeError, match="Program"):
+        exe.run("main", feed={"x": X})
+    with pytest.raises(TypeError, match="program_guard|main_program"):
+        with S.program_guard("main"):
+            pass
+    paddle.enable_static()
+    with pytest.raises(TypeError, match="truth value"):
+        with S.program_guard(S.Program()):
+            bool(S.data("z", [2], "float32") > 0)
+    exe.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        exe.run(main, feed={"x": X}, fetch_list=[out])
+
+
+def test_program_text_and_variable_repr():
+    def build():
+        x = S.data("x", [None, 3], "float32")
+        return F.relu(x)
+
+    main, _, out = _build(build)
+    text = str(main)
+    assert '"pd_op.data"' in text and '"pd_op.relu" (%0)' in text
+    assert repr(out).startswith("Value(define_op_name=pd_op.relu")
+
+
+def test_feed_list_of_one_dict_and_mode_flags():
+    main, _, out = _build(lambda: paddle.exp(S.data("x", [2], "float32")))
+    (r,) = S.Executor().run(main, feed=[{"x": np.zeros(2, "float32")}], fetch_list=[out])
+    np.testing.assert_array_equal(r, [1, 1])
+    assert paddle.in_dynamic_mode()
+    paddle.enable_static()
+    assert not paddle.in_dynamic_mode() and static_mode.recording
+    paddle.disable_static()
+    assert paddle.in_dynamic_mode() and not static_mode.recording
+    np.testing.assert_array_equal(paddle.add(paddle.ones([2]), paddle.ones([2])).numpy(), [2, 2])
