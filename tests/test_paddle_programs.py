@@ -1,5 +1,6 @@
 """Inference programs exported by real Paddle 3.3.1 (``tools/record_paddle_programs.py``): a
-CNN, a small ResNet, an LSTM and a Transformer encoder, each in the PIR ``.json`` and the 2.x
+CNN, a small ResNet, an LSTM, a Transformer encoder, a MobileNet-style net (depthwise convs,
+SE block, transposed conv, upsampling) and a text net (embedding, bidirectional GRU), each in the PIR ``.json`` and the 2.x
 ``.pdmodel`` format with its ``.pdiparams``, run through every entry point; outputs equal real
 Paddle Inference's. Damaged files and unknown ops give clear RuntimeErrors (as Paddle's
 loaders raise) at load time.
@@ -21,7 +22,7 @@ from paddle_compat._export import paddle_program
 
 DATA = Path(__file__).parent / "data" / "paddle_programs"
 RECORD = json.loads((DATA / "outputs.json").read_text())
-MODELS = ("cnn", "resnet", "lstm", "transformer")
+MODELS = ("cnn", "resnet", "lstm", "transformer", "mobile", "text")
 FORMATS = {"pir": ".json", "legacy": ".pdmodel"}
 ENTRIES = ("load_layer", "to_static", "predictor", "jit.load", "static.load_inference_model")
 
@@ -71,13 +72,15 @@ def _needs_jit_dispatch():
 @pytest.mark.parametrize("model", MODELS)
 def test_outputs_equal_paddle_inference(model, fmt, entry):
     rec = RECORD["models"][model]["formats"][fmt]
+    dtype = RECORD["models"][model]["input"][2]
     for run in rec["runs"]:  # two batch sizes
-        x = np.asarray(run["input"], np.float32)
+        x = np.asarray(run["input"], dtype)
         got = _run(entry, model, fmt, x)
         assert len(got) == len(run["outputs"])
         for g, want, shape in zip(got, run["outputs"], run["shapes"]):
             assert list(g.shape) == shape
-            np.testing.assert_allclose(g, np.asarray(want, np.float32), rtol=1e-5, atol=1e-5)
+            want = np.asarray(want, g.dtype)
+            np.testing.assert_allclose(g, want, rtol=1e-5, atol=1e-5)
 
 
 @pytest.mark.parametrize("fmt", list(FORMATS))

@@ -30,7 +30,12 @@ INPUTS = {
     "resnet": ("image", [3, 8, 8], "float32", [2, 1]),
     "lstm": ("seq", [5, 6], "float32", [2, 4]),
     "transformer": ("src", [6, 16], "float32", [2, 3]),
+    "mobile": ("image", [3, 8, 8], "float32", [2, 1]),
+    "text": ("ids", [7], "int64", [2, 3]),
 }
+# Paddle Inference 3.3.1's oneDNN executor cannot run pd_op.nearest_interp ("ConvertPirAttribute2
+# RuntimeAttribute not support ArrayAttribute<DoubleAttribute>"): these run on its plain CPU kernels
+NO_ONEDNN = {"mobile"}
 
 
 def build(name: str):
@@ -113,14 +118,62 @@ def build(name: str):
                 return paddle.tanh(self.head(y.mean(axis=1)))
 
         return Net()
+    if name == "mobile":  # depthwise/pointwise convs, SE block, upsampling, concat, head ops
+
+        class Net(nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.stem = nn.Sequential(nn.Conv2D(3, 8, 3, padding=1), nn.BatchNorm2D(8))
+                self.dw = nn.Conv2D(8, 8, 3, padding=1, groups=8, bias_attr=False)
+                self.pw = nn.Conv2D(8, 12, 1)
+                self.se_pool = nn.AdaptiveAvgPool2D(1)
+                self.se_fc = nn.Conv2D(12, 12, 1)
+                self.down = nn.Conv2D(12, 6, 3, stride=2, padding=1)
+                self.up = nn.Conv2DTranspose(6, 6, 2, stride=2)
+                self.head = nn.Linear(18, 5)
+
+            def forward(self, x):
+                x = nn.functional.hardswish(self.stem(x))
+                y = nn.functional.relu6(self.dw(x))
+                y = self.pw(y)
+                s = nn.functional.hardsigmoid(self.se_fc(self.se_pool(y)))
+                y = y * s
+                d = self.down(y)
+                u = self.up(d) + nn.functional.interpolate(d, size=[8, 8], mode="nearest")
+                z = paddle.concat([y, u], axis=1)
+                z = paddle.clip(z, -3.0, 3.0)
+                z = nn.functional.max_pool2d(z, 3, stride=2, padding=1, ceil_mode=True)
+                z = paddle.squeeze(nn.functional.adaptive_avg_pool2d(z, 1), axis=[2, 3])
+                return nn.functional.sigmoid(self.head(z))
+
+        return Net()
+    if name == "text":  # embedding, bidirectional GRU, layer norm, gelu, gathers
+
+        class Net(nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.emb = nn.Embedding(20, 8, padding_idx=0)
+                self.gru = nn.GRU(8, 6, direction="bidirect")
+                self.norm = nn.LayerNorm(12)
+                self.fc = nn.Linear(12, 4)
+
+            def forward(self, ids):
+                h, _ = self.gru(self.emb(ids))
+                h = nn.functional.gelu(self.norm(h))
+                first, last = h[:, 0], h[:, -1]
+                logits = self.fc(paddle.unsqueeze(first + last, 1)).squeeze(1)
+                return nn.functional.log_softmax(logits, -1), paddle.argmax(logits, -1)
+
+        return Net()
     raise KeyError(name)
 
 
 def _legacy_static_fixes(paddle) -> None:
-    """Paddle 3.3.1 with PIR off cannot trace ``paddle.matmul``/``paddle.tanh`` (they are bound
-    to the PIR-only C functions) nor an ``nn.LSTM`` built in dynamic mode (its dropout-state
-    buffer has no place). In static mode these append the ops Paddle 2.x wrote instead
-    (``matmul_v2``, ``tanh``); in dynamic mode they call the originals."""
+    """Paddle 3.3.1 with PIR off cannot trace ``paddle.matmul``, ``tanh``, ``sigmoid``,
+    ``argmax``, ``F.gelu``, ... (they are bound to the PIR-only C functions) nor an ``nn.LSTM``
+    built in dynamic mode (its dropout-state buffer has no place). In static mode these append
+    the ops Paddle 2.x wrote instead (``matmul_v2``, ``tanh``, ``arg_max``, ``gelu``, ...); in
+    dynamic mode they call the originals."""
     from paddle.base.layer_helper import LayerHelper
 
     def legacy(op_type, orig, names, attrs_of):
@@ -149,7 +202,27 @@ def _legacy_static_fixes(paddle) -> None:
         },
     )
     sys.modules["paddle.tensor"].matmul = paddle.matmul  # nn.MultiHeadAttention's spelling
-    paddle.tanh = legacy("tanh", paddle.tanh, ["x"], lambda b: {})
+    for mod in (paddle, paddle.nn.functional):
+        for name in ("tanh", "sigmoid", "exp", "sqrt", "log"):
+            if hasattr(mod, name):
+                setattr(mod, name, legacy(name, getattr(mod, name), ["x"], lambda b: {}))
+    paddle.nn.functional.gelu = legacy(
+        "gelu",
+        paddle.nn.functional.gelu,
+        ["x", "approximate"],
+        lambda b: {"approximate": bool(b.get("approximate", False))},
+    )
+    paddle.argmax = legacy(
+        "arg_max",
+        paddle.argmax,
+        ["x", "axis", "keepdim"],
+        lambda b: {
+            "axis": int(b.get("axis", -1)),
+            "keepdims": bool(b.get("keepdim", False)),
+            "flatten": False,
+            "dtype": 3,
+        },
+    )
 
 
 def export(fmt: str, workdir: str) -> None:
@@ -172,18 +245,26 @@ def export(fmt: str, workdir: str) -> None:
                 state[k] = np.abs(v) + 0.5
         model.set_state_dict(state)
         model.eval()
-        if fmt == "legacy" and name == "lstm":  # see _legacy_static_fixes
-            model.rnn._dropout_state = paddle.zeros([0], "uint8")
+        if fmt == "legacy":  # see _legacy_static_fixes
+            for sub in model.sublayers():
+                if isinstance(sub, paddle.nn.layer.rnn.RNNBase):
+                    sub._dropout_state = paddle.zeros([0], "uint8")
         prefix = os.path.join(workdir, f"{name}_{fmt}")
         spec = paddle.static.InputSpec([None, *shape], dtype, iname)
         paddle.jit.save(model, prefix, input_spec=[spec])
         prog = prefix + (".json" if fmt == "pir" else ".pdmodel")
         config = paddle.inference.Config(prog, prefix + ".pdiparams")
         config.disable_gpu()
+        if name in NO_ONEDNN:
+            config.disable_mkldnn()
         pred = paddle.inference.create_predictor(config)
         runs = []
         for b in batches:
-            x = np.random.RandomState(b).standard_normal([b, *shape]).astype(dtype)
+            rs = np.random.RandomState(b)
+            if dtype.startswith("int"):
+                x = rs.randint(0, 20, [b, *shape]).astype(dtype)
+            else:
+                x = rs.standard_normal([b, *shape]).astype(dtype)
             pred.get_input_handle(pred.get_input_names()[0]).copy_from_cpu(x)
             pred.run()
             outs = [pred.get_output_handle(n).copy_to_cpu() for n in pred.get_output_names()]

@@ -387,6 +387,117 @@ def _gelu(args, a):
     return call_op("gelu", _t(args[0]), bool(a.get("approximate", False)))
 
 
+def _conv2d_transpose(args, a):
+    x, w = _t(args[0]), _t(args[1])
+    out_size = None
+    if len(args) > 2 and args[2] is not None:
+        out_size = _ints(args[2], "conv2d_transpose's output size") or None
+    elif a.get("output_size"):
+        out_size = list(a["output_size"])
+    return call_op(
+        "conv2d_transpose",
+        x,
+        w,
+        None,
+        stride=list(a.get("strides", [1, 1])),
+        padding=_padding(a),
+        output_padding=list(a.get("output_padding") or [0]),
+        dilation=list(a.get("dilations", [1, 1])),
+        groups=int(a.get("groups", 1)),
+        output_size=out_size,
+        data_format=a.get("data_format", "NCHW"),
+    )
+
+
+def _interp(args, a):
+    """``*_interp`` (v2): the output size from ``out_h``/``out_w`` (or the size inputs), else
+    the ``scale`` factors."""
+    x = _t(args[0])
+    fmt = a.get("data_format", a.get("data_layout", "NCHW"))
+    extra = [v for v in args[1:] if v is not None and not (isinstance(v, list) and not v)]
+    size = scale = None
+    if extra:
+        vals = extra[0]
+        size = [_ints(v, "interp's size")[0] for v in vals] if isinstance(vals, list) else None
+        size = size or _ints(vals, "interp's size")
+    elif a.get("out_h", -1) > 0:
+        size = [int(a["out_h"]), int(a["out_w"])]
+        if a.get("out_d", -1) > 0:
+            size = [int(a["out_d"]), *size]
+    else:
+        scale = [float(s) for s in a.get("scale") or []] or None
+    mode = a.get("interp_method", "nearest")
+    mode = {"bilinear": "bilinear", "nearest": "nearest", "bicubic": "bicubic"}.get(mode, mode)
+    return call_op(
+        "interpolate",
+        x,
+        size,
+        scale,
+        mode,
+        bool(a.get("align_corners", False)),
+        int(a.get("align_mode", 0)),
+        fmt,
+    )
+
+
+def _clip(args, a):
+    lo = args[1] if len(args) > 1 and args[1] is not None else a.get("min")
+    hi = args[2] if len(args) > 2 and args[2] is not None else a.get("max")
+    lo = float(_c(lo, "clip's min").reshape(-1)[0]) if lo is not None else None
+    hi = float(_c(hi, "clip's max").reshape(-1)[0]) if hi is not None else None
+    return call_op("clip", _t(args[0]), lo, hi)
+
+
+def _squeeze(name: str):
+    def fn(args, a):
+        x = args[0]
+        if len(args) > 1 and args[1] is not None and not isinstance(args[1], list):
+            axes = _ints(args[1], f"{name}'s axes")
+        else:
+            axes = list(a.get("axes", []))
+        if not isinstance(x, Tensor):
+            x = np.asarray(x)
+            if name == "squeeze":
+                return np.squeeze(x, tuple(axes) if axes else None)
+            for ax in sorted(ax % (x.ndim + len(axes)) for ax in axes):
+                x = np.expand_dims(x, ax)
+            return x
+        if name == "squeeze" and not axes:
+            return call_op("squeeze", x)
+        return call_op(name, x, axes)
+
+    return fn
+
+
+def _embedding(args, a):
+    ids, w = args
+    pad = a.get("padding_idx", -1)
+    pad = None if pad is None or pad == -1 else int(pad)
+    return call_op("embedding", _t(ids), _t(w), pad)
+
+
+def _log_softmax(args, a):
+    return call_op("log_softmax", _t(args[0]), int(a.get("axis", -1)))
+
+
+def _argmax(args, a):
+    x = _t(args[0])
+    axis = int(_c(args[1], "argmax's axis").reshape(-1)[0]) if len(args) > 1 else a.get("axis")
+    if a.get("flatten", False):
+        axis = None
+    dt = _np_dtype(a.get("dtype", "int64"))
+    return call_op("argmax", x, axis, bool(a.get("keepdims", False)), str(dt))
+
+
+def _hardsigmoid(args, a):
+    return call_op(
+        "hardsigmoid",
+        _t(args[0]),
+        float(a.get("slope", 1 / 6)),
+        float(a.get("offset", 0.5)),
+    )
+
+
 def _add_legacy(np_fn, name):
     return Row(_binary(name, np_fn), ("X", "Y"))
 
@@ -434,6 +545,16 @@ ROWS: dict[str, Row] = {
     "pd_op.concat": Row(_concat),
     "pd_op.cast": Row(_cast),
     "pd_op.rnn": Row(_rnn),
+    "pd_op.conv2d_transpose": Row(_conv2d_transpose),
+    "pd_op.nearest_interp": Row(_interp),
+    "pd_op.bilinear_interp": Row(_interp),
+    "pd_op.clip": Row(_clip),
+    "pd_op.squeeze": Row(_squeeze("squeeze")),
+    "pd_op.unsqueeze": Row(_squeeze("unsqueeze")),
+    "pd_op.embedding": Row(_embedding),
+    "pd_op.log_softmax": Row(_log_softmax),
+    "pd_op.argmax": Row(_argmax),
+    "pd_op.hardsigmoid": Row(_hardsigmoid),
     "builtin.combine": Row(_combine),
     "builtin.split": Row(_split_vec),
     # ProgramDesc (Paddle 2.x protobuf)
@@ -473,6 +594,16 @@ ROWS: dict[str, Row] = {
     "stack": Row(_stack, ("X*",), ("Y",)),
     "concat": Row(lambda args, a: _concat([args[0]], a), ("X*",)),
     "cast": Row(_cast, ("X",)),
+    "conv2d_transpose": Row(_conv2d_transpose, ("Input", "Filter"), ("Output",)),
+    "nearest_interp_v2": Row(_interp, ("X", "OutSize", "SizeTensor*", "Scale")),
+    "bilinear_interp_v2": Row(_interp, ("X", "OutSize", "SizeTensor*", "Scale")),
+    "clip": Row(_clip, ("X", "Min", "Max")),
+    "squeeze2": Row(_squeeze("squeeze"), ("X",)),
+    "unsqueeze2": Row(_squeeze("unsqueeze"), ("X", "AxesTensor")),
+    "lookup_table_v2": Row(_embedding, ("Ids", "W")),
+    "log_softmax": Row(_log_softmax, ("X",)),
+    "arg_max": Row(_argmax, ("X",)),
+    "hard_sigmoid": Row(_hardsigmoid, ("X",)),
     "rnn": Row(
         _rnn_legacy, ("Input", "PreState*", "WeightList*", "SequenceLength"), ("Out", "State")
     ),
