@@ -77,6 +77,11 @@ class ShapeBranch(paddle.nn.Layer):  # Python branch on a size: that size stays 
         return x * 2.0 if x.shape[-1] == 4 else x * 3.0
 
 
+class BatchOneBranch(paddle.nn.Layer):  # a branch for batch 1 that changes the numbers
+    def forward(self, x):
+        return x.sum(0, keepdim=True) * 5.0 if x.shape[0] == 1 else x
+
+
 def _arg(shape, dtype):
     if dtype == "int64":
         return paddle.to_tensor(R.integers(0, 50, shape))
@@ -94,6 +99,10 @@ FLOWS = [
     ("enc", Enc, [[[2, 5], [2, 5]], [[3, 5], [3, 5]]], ["int64", "int64"], [[-1, -1], [-1, -1]],
      [[[1, 5], [1, 5]], [[7, 9], [7, 9]], [[64, 3], [64, 3]]]),
     ("lstm", LSTMNet, [[[2, 5, 4]]], ["float32"], [[-1, 5, 4]], [[[1, 5, 4]], [[7, 5, 4]]]),
+    # calls with size-1 dims only (traced apart: broadcasting and matmul special-case 1)
+    ("mlp_batch_1", MLP, [[[1, 4]]], ["float32"], [[-1, 4]], [[[7, 4]], [[64, 4]]]),
+    ("enc_1x1", Enc, [[[1, 1], [1, 1]]], ["int64", "int64"], [[-1, -1], [-1, -1]],
+     [[[1, 1], [1, 1]], [[7, 9], [7, 9]]]),
     ("shape_branch", ShapeBranch, [[[2, 4]]], ["float32"], [[-1, 4]], [[[7, 4]]]),
 ]  # fmt: skip
 
@@ -127,15 +136,27 @@ def test_shape_branch_refuses_the_other_size(tmp_path):
         paddle.jit.load(str(tmp_path / "b"))(paddle.ones([7, 5]))
 
 
-def test_fixed_batch_warns(tmp_path):
-    class NeedsBatch(paddle.nn.Layer):
-        def forward(self, x):
-            return x * (3.0 if x.shape[0] == 2 else 1.0)
+class NeedsBatch(paddle.nn.Layer):
+    def forward(self, x):
+        return x * (3.0 if x.shape[0] == 2 else 1.0)
 
-    m = paddle.jit.to_static(NeedsBatch())
-    m(paddle.ones([2, 4]))
-    with pytest.warns(UserWarning, match=r"takes inputs of shape \[\[2, -1\]\] only"):
-        paddle.jit.save(m, str(tmp_path / "nb"))
+
+PINNED = [
+    (NeedsBatch, [2, 4], [[2, -1]], "another Python path", [2, 9]),
+    (BatchOneBranch, [1, 4], [[1, -1]], "other numbers for a size 1", [1, 6]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("cls,shape,saved,why,run", PINNED, ids=["two", "one"])
+def test_fixed_batch_warns(tmp_path, cls, shape, saved, why, run):
+    m = paddle.jit.to_static(cls())
+    m(paddle.ones(shape))
+    with pytest.warns(
+        UserWarning, match=rf"takes inputs of shape {saved} only.*{why}".replace("[", r"\[")
+    ):
+        paddle.jit.save(m, str(tmp_path / "m"))
+    x = _arg(run, "float32")
+    np.testing.assert_allclose(paddle.jit.load(str(tmp_path / "m"))(x).numpy(), m(x).numpy())
 
 
 class BNNet(paddle.nn.Layer):

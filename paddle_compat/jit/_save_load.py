@@ -129,6 +129,19 @@ class _CallShapes:
             for i, (shape, dt) in enumerate(self.last)
         ]
 
+    def ones(self, dyn) -> set:
+        """The dims of ``dyn`` that were 1 in the last call (traced apart: size-1 dims take
+        other paths in broadcasting and matmul)."""
+        return {(i, j) for i, j in dyn if self.last[i][0][j] == 1}
+
+    def probe(self, dims) -> list[InputSpec]:
+        """The last call's shapes with ``dims`` set to 2: the concrete reference for a dim
+        that was 1."""
+        return [
+            InputSpec([2 if (i, j) in dims else d for j, d in enumerate(shape)], dt)
+            for i, (shape, dt) in enumerate(self.last)
+        ]
+
     def every(self) -> set:
         return {(i, j) for i, (shape, _) in enumerate(self.last) for j in range(len(shape))}
 
@@ -404,13 +417,20 @@ def _export_forward(fn, state, specs, platforms, output_spec=None):
         exp, dims = _export_specs(pure, state_avals, last, platforms)
     else:
         chosen, why = _search_dynamic(pure, state_avals, calls)
-        tries = [chosen, calls.batch() & chosen, calls.varied & chosen, set()]
+        tries = [chosen, chosen - calls.ones(chosen), calls.batch() & chosen]
+        tries += [calls.varied & chosen, set()]
         for k, dyn in enumerate(tries):
             if dyn in tries[:k]:
                 continue
             last = calls.specs(dyn)
             try:
                 exp, dims = _export_specs(pure, state_avals, last, platforms)
+                if calls.ones(dyn) and not _same_numbers(exp, pure, state, calls):
+                    why = why or (
+                        "with a symbolic size the forward gives other numbers for a size 1 "
+                        "of the calls: a Python branch on that size?"
+                    )
+                    continue
                 break
             except Exception:
                 if dyn:
@@ -467,17 +487,23 @@ def _search_dynamic(pure, state_avals, calls) -> tuple[set, str | None]:
         return _events(jax.jit(pure).trace(state_avals, avals).jaxpr, [], {})
 
     try:
-        reference = events(calls.specs(set()), "independent")
+        references = {frozenset(): events(calls.specs(set()), "independent")}
     except Exception:  # noqa: BLE001 - the concrete export reports it
         return set(), None
     reasons: list[str] = []
+
+    def reference(dyn):
+        ones = frozenset(calls.ones(dyn))
+        if ones not in references:
+            references[ones] = events(calls.probe(ones), "independent")
+        return references[ones]
 
     def ok(dyn) -> bool:
         specs = calls.specs(dyn)
         why = "no dynamic dim"
         for mode in _modes(specs):
             try:
-                if _same_path(events(specs, mode), reference):
+                if _same_path(events(specs, mode), reference(dyn)):
                     return True
                 why = "the forward takes another Python path for a symbolic size"
             except Exception as e:  # noqa: BLE001 - a dim the forward needs concrete
@@ -496,6 +522,31 @@ def _search_dynamic(pure, state_avals, calls) -> tuple[set, str | None]:
         if ok(base | {d}):
             base = base | {d}
     return base, why
+
+
+def _same_numbers(exp, pure, state, calls) -> bool:
+    """Whether the exported program gives the forward's numbers at the last call's shapes
+    (random inputs): the check for dims that were 1, whose symbolic trace was compared with a
+    trace at size 2 (a ``x.shape[0] == 1`` branch would differ here)."""
+    rng = np.random.default_rng(0)
+    args = []
+    for shape, dt in calls.last:
+        npdt = _dt.to_dtype(dt).np
+        if np.issubdtype(npdt, np.floating) or np.issubdtype(npdt, np.complexfloating):
+            args.append(rng.standard_normal(shape).astype(npdt))
+        else:  # ints, bools: 0/1 (valid ids and masks)
+            args.append(rng.integers(0, 2, shape).astype(npdt))
+    vals = [t._value for _, _, t in state]
+    try:
+        got = jax.jit(exp.call)(vals, args)
+        want = jax.jit(pure)(vals, args)
+    except Exception:  # noqa: BLE001 - cannot run here: keep the dims fixed
+        return False
+    return len(got) == len(want) and all(
+        np.shape(g) == np.shape(w)
+        and np.allclose(np.asarray(g, "float64"), np.asarray(w, "float64"), 1e-4, 1e-5, True)
+        for g, w in zip(got, want)
+    )
 
 
 def _warn_pinned(specs, why) -> None:
