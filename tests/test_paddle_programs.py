@@ -170,6 +170,10 @@ def _bad_length(prog: Path, params: Path):
     prog.write_bytes(b"\x0a\xff\xff\xff\x0f" + prog.read_bytes()[:100])
 
 
+def _deep_json(prog: Path, params: Path):
+    prog.write_text('{"base_code": {"magic": "pir", "version": 1}, "program": ' + "[" * 100000)
+
+
 _PROG = lambda prog, params: prog  # noqa: E731
 _PARAMS = lambda prog, params: params  # noqa: E731
 
@@ -185,6 +189,7 @@ DAMAGED = {
     "other_params": ("pir", _other_params, "does not belong"),
     "extra_bytes": ("legacy", _extra_bytes, "bytes after"),
     "no_params": ("pir", lambda prog, params: params.unlink(), "does not exist"),
+    "deep_json": ("pir", _deep_json, "nests too deeply|not valid JSON"),
 }
 
 
@@ -199,3 +204,15 @@ def test_damaged_files(tmp_path, how):
     with pytest.raises(RuntimeError, match=msg):
         paddle.inference.create_predictor(config)
     assert os.path.exists(prog)
+
+
+def test_huge_constant_in_attributes(tmp_path):
+    """A ``pd_op.full`` whose shape attribute claims 10**10 elements: refused, not allocated."""
+    prog, params = _copy(tmp_path, "lstm", "pir")
+    small = '{"AT":{"#":"1.a_intarray","D":[1]},"N":"shape"}'
+    text = prog.read_text()
+    assert small in text
+    prog.write_text(text.replace(small, small.replace("[1]", "[100000, 100000]")))
+    layer = paddle_program.load_layer(str(prog))
+    with pytest.raises(RuntimeError, match="full's shape .* the file is damaged"):
+        layer(paddle.ones([2, 5, 6]))

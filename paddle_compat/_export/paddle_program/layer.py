@@ -41,8 +41,8 @@ def replay(program: Program, params: list, inputs: list) -> list:
     env = {}
     for v, t in zip(program.params, params):
         env[v.key] = t
-    for v in program.consts:
-        env[v.key] = np.zeros([max(d, 0) for d in v.shape] or [0], np.dtype(v.dtype))
+    for v in program.consts:  # e.g. an RNN's dropout state: never read at inference
+        env[v.key] = np.zeros([0], np.dtype(v.dtype))
     for v, t in zip(program.inputs, inputs):
         env[v.key] = t
     legacy = program.format == "legacy"

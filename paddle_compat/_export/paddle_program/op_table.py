@@ -48,6 +48,21 @@ def _c(v, what: str) -> np.ndarray:
     return np.asarray(v)
 
 
+MAX_ATTR_ELEMENTS = 1 << 24  # sizes written in the file: a bound against damaged files
+
+
+def _attr_size(shape, what: str) -> list[int]:
+    """A shape or size written in the file's attributes, checked before anything that big is
+    made (a damaged file must not make the loader allocate what the file does not carry)."""
+    shape = [int(d) for d in shape]
+    if any(d < 0 for d in shape) or math.prod(shape) > MAX_ATTR_ELEMENTS:
+        raise ProgramError(
+            f"(InvalidArgument) {what} {shape} from the program's attributes is negative or "
+            f"larger than {MAX_ATTR_ELEMENTS} elements: the file is damaged."
+        )
+    return shape
+
+
 def _ints(v, what: str) -> list[int]:
     return [int(x) for x in _c(v, what).reshape(-1)]
 
@@ -264,6 +279,8 @@ def _mean(args, a):
 def _full(args, a):
     """``pd_op.full`` / legacy ``fill_constant``: a host constant."""
     shape = list(a.get("shape", []))
+    if not (args and (args[0] is not None or (len(args) > 1 and args[1]))):
+        shape = _attr_size(shape, "full's shape")
     if len(args) >= 1 and args[0] is not None:  # legacy ShapeTensor
         shape = _ints(args[0], "fill_constant's shape")
     if len(args) >= 2 and args[1]:  # legacy ShapeTensorList
@@ -393,7 +410,7 @@ def _conv2d_transpose(args, a):
     if len(args) > 2 and args[2] is not None:
         out_size = _ints(args[2], "conv2d_transpose's output size") or None
     elif a.get("output_size"):
-        out_size = list(a["output_size"])
+        out_size = _attr_size(a["output_size"], "conv2d_transpose's output_size")
     return call_op(
         "conv2d_transpose",
         x,
@@ -424,6 +441,7 @@ def _interp(args, a):
         size = [int(a["out_h"]), int(a["out_w"])]
         if a.get("out_d", -1) > 0:
             size = [int(a["out_d"]), *size]
+        size = _attr_size(size, "interpolation's output size")
     else:
         scale = [float(s) for s in a.get("scale") or []] or None
     mode = a.get("interp_method", "nearest")

@@ -101,6 +101,15 @@ def parse(raw: bytes) -> Program:
         doc = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as e:
         raise ProgramError(f"the PIR program is not valid JSON ({e})") from None
+    except RecursionError:
+        raise ProgramError("the PIR program nests too deeply to be a program") from None
+    try:
+        return _parse(doc)
+    except RecursionError:
+        raise ProgramError("the PIR program nests too deeply to be a program") from None
+
+
+def _parse(doc) -> Program:
     try:
         base = doc["base_code"]
         if base.get("magic") != "pir":
