@@ -73,16 +73,22 @@ def _resolve_target(obj, with_hook: bool):
         fwd = obj.forward
         sf = fwd if isinstance(fwd, StaticFunction) else None
         names_of = sf.dygraph_function if sf is not None else fwd
-        return (obj if with_hook else fwd), obj, sf, names_of
+        return (obj if with_hook else _converted(fwd)), obj, sf, names_of
     if isinstance(obj, StaticFunction):
         inst = obj._instance if _is_layer(obj._instance) else None
-        return obj, inst, obj, obj.dygraph_function
+        return _converted(obj), inst, obj, obj.dygraph_function
     if callable(obj):
         return obj, None, None, obj
     raise TypeError(
         "paddle.jit.save: the input layer should be 'Layer' or a function "
         f"decorated by paddle.jit.to_static, but received {type(obj)}."
     )
+
+
+def _converted(fn):
+    """A to_static function's control-flow-converted form (what its compiled calls run), when
+    it has one; else ``fn``."""
+    return getattr(fn, "_call", fn)
 
 
 def _arg_names(fn) -> list[str]:
