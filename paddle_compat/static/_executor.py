@@ -310,7 +310,7 @@ class Executor:
         elif not isinstance(fetch_list, list | tuple):
             fetch_list = [fetch_list]
         with static_mode.suspended():
-            for name, (p, init) in program._inits.items():
+            for name, (p, init, _) in program._inits.items():
                 p._set_value(init)
                 p.clear_gradient(False)
                 scope._vars[name] = p

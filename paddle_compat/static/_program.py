@@ -278,7 +278,9 @@ class Program:
         for v in op.output_vars():
             self._vars[v.name] = v
 
-    def _note_param(self, p: Tensor) -> None:
+    def _note_param(self, p: Tensor, init=None) -> None:
+        """Add parameter ``p`` (its startup entry: the value now, and ``init``, the
+        initializer's ("uniform", low, high) / ("full", value) for printing)."""
         if p.name not in self._params:
             if isinstance(p, Parameter):
                 p.__dict__["is_parameter"] = True  # Paddle's static Parameter says so
@@ -286,7 +288,7 @@ class Program:
             self._version += 1
             startup = _startup_stack[-1]
             if p.name not in startup._inits:
-                startup._inits[p.name] = (p, p._value)
+                startup._inits[p.name] = (p, p._value, init)
 
     def _find(self, name):
         v = self._vars.get(name)
@@ -338,23 +340,54 @@ def _same(a, b) -> bool:
         return False
 
 
+def _init_lines(name, p, init, ref, ty) -> list[str]:
+    """The startup ops that fill parameter ``name`` (Paddle's PIR text)."""
+    dt, pt = p.dtype.name, ty(p)
+    one = _type_str([1], p._val.dtype)
+    const = "place:Place(cpu),stop_gradient:[true]"
+    owned = "persistable:[true],place:Place(undefined:0)"
+    shape = ",".join(str(d) for d in p.shape)
+    dims, lo, hi, u = ((name, k) for k in ("dims", "lo", "hi", "u"))
+    if init is not None and init[0] == "uniform":
+        lines = [
+            f'    ({ref(dims)}) = "pd_op.full_int_array" () {{dtype:int64,{const},'
+            f"value:[{shape}]}} : () -> tensor<{len(p.shape)}xi64>",
+            f'    ({ref(lo)}) = "pd_op.full" () {{dtype:{dt},place:Place(cpu),shape:[1],'
+            f"stop_gradient:[true],value:{init[1]:g}}} : () -> {one}",
+            f'    ({ref(hi)}) = "pd_op.full" () {{dtype:{dt},place:Place(cpu),shape:[1],'
+            f"stop_gradient:[true],value:{init[2]:g}}} : () -> {one}",
+            f'    ({ref(u)}) = "pd_op.uniform" ({ref(dims)}, {ref(lo)}, {ref(hi)}) {{dtype:{dt},'
+            f"{owned},seed:0,stop_gradient:[true]}} : (tensor<{len(p.shape)}xi64>, {one}, "
+            f"{one}) -> {pt}",
+        ]
+    elif init is not None and init[0] == "full":
+        lines = [
+            f'    ({ref(u)}) = "pd_op.full" () {{dtype:{dt},{owned},shape:[{shape}],'
+            f"stop_gradient:[true],value:{init[1]:g}}} : () -> {pt}"
+        ]
+    else:
+        return [f'    () = "builtin.set_parameter" () {{parameter_name:"{name}"}} : () -> {pt}']
+    lines.append(
+        f'    () = "builtin.set_parameter" ({ref(u)}) {{parameter_name:"{name}"}} : ({pt}) -> '
+    )
+    return lines
+
+
 def _format(prog: Program) -> str:
     ids: dict[int, int] = {}
     lines = []
 
     def ref(t):
-        if id(t) not in ids:
-            ids[id(t)] = len(ids)
-        return f"%{ids[id(t)]}"
+        k = t if isinstance(t, tuple) else id(t)
+        if k not in ids:
+            ids[k] = len(ids)
+        return f"%{ids[k]}"
 
     def ty(t):
         return _type_str(t._val.shape, t._val.dtype)
 
-    if prog._inits and not prog._ops:  # a startup program
-        for name, (p, _) in prog._inits.items():
-            lines.append(
-                f'    () = "builtin.set_parameter" () {{parameter_name:"{name}"}} : () -> {ty(p)}'
-            )
+    for name, (p, _, init) in prog._inits.items():  # a startup program
+        lines.extend(_init_lines(name, p, init, ref, ty))
     for name in sorted(prog._params):
         p = prog._params[name]
         sg = _fmt_attr(p.stop_gradient)

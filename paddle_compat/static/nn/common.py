@@ -32,8 +32,25 @@ def _param(prefix, suffix, attr, shape, dtype, is_bias=False, default=None, trai
     p = create_parameter(shape, dtype, attr=attr, is_bias=is_bias, default_initializer=default)
     from .._program import default_main_program
 
-    default_main_program()._note_param(p)
+    init = attr.initializer or default or (I.Constant(0.0) if is_bias else I.XavierUniform())
+    default_main_program()._note_param(p, _init_desc(init, shape))
     return p
+
+
+def _init_desc(init, shape):
+    """("uniform", low, high) or ("full", value) for the initializers the startup program
+    prints as Paddle does; None for the others."""
+    if isinstance(init, I.XavierUniform) or type(init).__name__ == "XavierInitializer":
+        if not init._uniform:
+            return None
+        fi, fo = init._fans(shape)
+        limit = init._gain * math.sqrt(6.0 / float(fi + fo))
+        return ("uniform", -limit, limit)
+    if isinstance(init, I.Uniform):
+        return ("uniform", init._low, init._high)
+    if isinstance(init, I.Constant):
+        return ("full", init._value)
+    return None
 
 
 def _act(y, activation):
