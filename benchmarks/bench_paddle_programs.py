@@ -1,6 +1,6 @@
 """Programs exported by real Paddle (tests/data/paddle_programs: CNN, ResNet, LSTM, Transformer
-encoder; PIR .json and 2.x .pdmodel): per-call latency of paddle-compat's predictor over the
-loaded program (the replay compiled by jax.jit) vs real Paddle Inference on CPU, same files,
+encoder, MobileNet-style net, embedding + BiGRU; PIR .json and 2.x .pdmodel): per-call
+latency of paddle-compat's predictor over the loaded program (the replay compiled by jax.jit) vs real Paddle Inference on CPU, same files,
 same inputs, in the same run (Paddle in a subprocess of the side venv, one math thread each;
 ``--rounds`` alternations, each side's best kept).
 
@@ -24,14 +24,17 @@ from _timing import best_us, paddle_side  # noqa: E402
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data")
 DATA = os.path.abspath(os.path.join(DATA, "paddle_programs"))
-MODELS = ("cnn", "resnet", "lstm", "transformer")
+MODELS = ("cnn", "resnet", "lstm", "transformer", "mobile", "text")
 FORMATS = {"pir": ".json", "legacy": ".pdmodel"}
 
 
 def _input(model: str, batch: int) -> np.ndarray:
     with open(os.path.join(DATA, "outputs.json")) as f:
         _, shape, dtype = json.load(f)["models"][model]["input"]
-    return np.random.RandomState(batch).standard_normal([batch, *shape]).astype(dtype)
+    rs = np.random.RandomState(batch)
+    if dtype.startswith("int"):
+        return rs.randint(0, 20, [batch, *shape]).astype(dtype)
+    return rs.standard_normal([batch, *shape]).astype(dtype)
 
 
 def time_all(batches: list[int], n: int) -> dict:
@@ -45,6 +48,8 @@ def time_all(batches: list[int], n: int) -> dict:
             config = paddle.inference.Config(prefix + ext, prefix + ".pdiparams")
             config.disable_gpu()
             config.set_cpu_math_library_num_threads(1)
+            if model == "mobile":  # Paddle 3.3.1's oneDNN executor cannot run nearest_interp
+                config.disable_mkldnn()
             pred = paddle.inference.create_predictor(config)
             h_in = pred.get_input_handle(pred.get_input_names()[0])
             h_out = [pred.get_output_handle(o) for o in pred.get_output_names()]
