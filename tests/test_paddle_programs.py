@@ -88,6 +88,7 @@ def test_outputs_equal_paddle_inference(model, fmt, entry):
 def test_names_and_specs(model, fmt):
     rec = RECORD["models"][model]
     layer = paddle_program.load_layer(_prefix(model, fmt))
+    assert isinstance(layer, paddle.jit.TranslatedLayer)
     assert layer.input_names == rec["formats"][fmt]["input_names"]
     assert layer.output_names == rec["formats"][fmt]["output_names"]
     name, shape, dtype = rec["input"]

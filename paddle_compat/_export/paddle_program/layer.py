@@ -14,7 +14,7 @@ from ..._core import autograd as _ag
 from ..._core import trace_state
 from ..._core.registry import call_op
 from ..._core.tensor import Parameter, Tensor, _unique_name
-from ...nn import Layer
+from ...jit._save_load import TranslatedLayer
 from ..artifact import IOSpec
 from ..checks import check_input, shape_matches
 from .op_table import ROWS
@@ -87,13 +87,14 @@ def replay(program: Program, params: list, inputs: list) -> list:
     return out
 
 
-class PaddleProgramLayer(Layer):
-    """A Layer running an inference program exported by real Paddle (``paddle.jit.save``'s PIR
-    ``.json`` or 2.x ``.pdmodel`` with its ``.pdiparams``). Parameters are ``param_0``, ... in
-    the params file's order (their Paddle names are the Parameters' names). Eval only."""
+class PaddleProgramLayer(TranslatedLayer):
+    """A ``TranslatedLayer`` running an inference program exported by real Paddle
+    (``paddle.jit.save``'s PIR ``.json`` or 2.x ``.pdmodel`` with its ``.pdiparams``).
+    Parameters are ``param_0``, ... in the params file's order (their Paddle names are the
+    Parameters' names). Eval only."""
 
     def __init__(self, program: Program, arrays: list[np.ndarray], path: str = ""):
-        super().__init__()
+        super().__init__(None)
         self.__dict__["_program"] = program
         self.__dict__["_path"] = path
         # the specs under the name paddle.static.load_inference_model reads from jit.load's layer
@@ -106,6 +107,13 @@ class PaddleProgramLayer(Layer):
     @property
     def program_format(self) -> str:
         return self._program.format
+
+    def program(self, method_name: str = "forward") -> str:
+        """The loaded program as text: one line per op (Paddle returns its Program here)."""
+        lines = [f"{self._program.format} program {self._path}"]
+        for op in self._program.ops:
+            lines.append(f"  {op.type}({op.inputs}) -> {op.outputs}")
+        return "\n".join(lines)
 
     @property
     def input_names(self) -> list[str]:
