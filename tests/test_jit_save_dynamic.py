@@ -49,6 +49,16 @@ class GAP(paddle.nn.Layer):  # global mean: any spatial size
         return self.fc(self.conv(x).mean([2, 3]))
 
 
+class Strided(paddle.nn.Layer):  # a 1x1 stride-2 conv: JAX gathers for a symbolic shape
+    def __init__(self):
+        super().__init__()
+        self.conv = paddle.nn.Conv2D(3, 4, 1, stride=2, bias_attr=False)
+        self.fc = paddle.nn.Linear(4, 2)
+
+    def forward(self, x):
+        return self.fc(self.conv(x).mean([2, 3]))
+
+
 class Enc(paddle.nn.Layer):  # ids + mask share batch and length; mean over both
     def __init__(self):
         super().__init__()
@@ -96,6 +106,8 @@ FLOWS = [
     ("mlp", MLP, [[[2, 4]], [[5, 4]]], ["float32"], [[-1, 4]], [[[1, 4]], [[7, 4]], [[64, 4]]]),
     ("cnn", CNN, [[[2, 3, 8, 8]]], ["float32"], [[-1, 3, 8, 8]], [[[1, 3, 8, 8]], [[7, 3, 8, 8]]]),
     ("gap", GAP, [[[2, 3, 8, 8]]], ["float32"], [[-1, 3, -1, -1]], [[[7, 3, 6, 10]], [[1, 3, 3, 3]]]),
+    # traces differ (gather vs slice): taken after the numbers at the traced shape agree
+    ("strided", Strided, [[[2, 3, 8, 8]]], ["float32"], [[-1, 3, -1, -1]], [[[7, 3, 12, 10]]]),
     ("enc", Enc, [[[2, 5], [2, 5]], [[3, 5], [3, 5]]], ["int64", "int64"], [[-1, -1], [-1, -1]],
      [[[1, 5], [1, 5]], [[7, 9], [7, 9]], [[64, 3], [64, 3]]]),
     ("lstm", LSTMNet, [[[2, 5, 4]]], ["float32"], [[-1, 5, 4]], [[[1, 5, 4]], [[7, 5, 4]]]),

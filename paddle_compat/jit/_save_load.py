@@ -27,18 +27,10 @@ from .._core.tensor import Parameter, Tensor, _unique_name
 from ..nn import Layer
 from ..static import InputSpec
 
-_KNOWN_CONFIGS = {
-    "output_spec",
-    "with_hook",
-    "combine_params",
-    "clip_extra",
-    "skip_forward",
-    "input_names_after_prune",
-    "skip_prune_program",
-    "separate_parameters",
-    "platforms",
-    "vjp",
-}
+_KNOWN_CONFIGS = set(
+    "output_spec with_hook combine_params clip_extra skip_forward input_names_after_prune "
+    "skip_prune_program separate_parameters platforms vjp".split()
+)
 _DEFAULT_PLATFORMS = ("cpu", "cuda", "tpu")
 
 
@@ -305,16 +297,7 @@ def _modes(specs) -> list[str]:
 def _symbolic_error(e: Exception, dims) -> bool:
     """Whether ``e`` comes from a dynamic dim used where a concrete size was needed."""
     text = f"{type(e).__name__}: {e}"
-    if any(
-        k in text
-        for k in (
-            "Symbolic dimension",
-            "symbolic dim",
-            "DimExpr",
-            "InconclusiveDimension",
-            "shape polymorphism",
-        )
-    ):
+    if re.search("Symbolic dimension|symbolic dim|DimExpr|InconclusiveDimension|shape poly", text):
         return True
     syms = {d for ds in dims for d in ds if isinstance(d, str)}
     return any(re.search(rf"\b{re.escape(s)}\b", text) for s in syms)
@@ -422,7 +405,8 @@ def _export_forward(fn, state, specs, platforms, output_spec=None):
     if calls is None:
         exp, dims = _export_specs(pure, state_avals, last, platforms)
     else:
-        chosen, why = _search_dynamic(pure, state_avals, calls)
+        same_numbers = _numbers_check(pure, state, calls)
+        chosen, why = _search_dynamic(pure, state_avals, calls, same_numbers)
         tries = [chosen, chosen - calls.ones(chosen), calls.batch() & chosen]
         tries += [calls.varied & chosen, set()]
         for k, dyn in enumerate(tries):
@@ -431,7 +415,7 @@ def _export_forward(fn, state, specs, platforms, output_spec=None):
             last = calls.specs(dyn)
             try:
                 exp, dims = _export_specs(pure, state_avals, last, platforms)
-                if calls.ones(dyn) and not _same_numbers(exp, pure, state, calls):
+                if calls.ones(dyn) and not same_numbers(exp):
                     why = why or (
                         "with a symbolic size the forward gives other numbers for a size 1 "
                         "of the calls: a Python branch on that size?"
@@ -483,10 +467,13 @@ def _export_specs(pure, state_avals, specs, platforms):
 _MAX_TRIES = 16
 
 
-def _search_dynamic(pure, state_avals, calls) -> tuple[set, str | None]:
+def _search_dynamic(pure, state_avals, calls, same_numbers) -> tuple[set, str | None]:
     """(the dims to make dynamic, why the batch dims could not be, or None); see _CallShapes.
-    Only traces (no lowering): a dim is taken when the forward traces with it symbolic and
-    runs what it runs with the last call's concrete shapes (``_same_path``)."""
+    A dim is taken when the forward traces with it symbolic and runs what it runs with the
+    last call's concrete shapes (``_same_path``, traces only); when the traces differ (JAX
+    itself gathers instead of slicing for a symbolic shape), when the exported program gives
+    the forward's numbers at those shapes (at most ``_NUMBER_CHECKS`` times: each compiles)."""
+    budget = [_NUMBER_CHECKS]
 
     def events(specs, mode):
         avals, _ = _arg_avals(specs, mode)
@@ -512,6 +499,11 @@ def _search_dynamic(pure, state_avals, calls) -> tuple[set, str | None]:
                 if _same_path(events(specs, mode), reference(dyn)):
                     return True
                 why = "the forward takes another Python path for a symbolic size"
+                if budget[0] > 0:
+                    budget[0] -= 1
+                    avals, _ = _arg_avals(specs, mode)
+                    if same_numbers(jax.export.export(jax.jit(pure))(state_avals, avals)):
+                        return True
             except Exception as e:  # noqa: BLE001 - a dim the forward needs concrete
                 why = str(e).splitlines()[0] if str(e) else type(e).__name__
         reasons.append(why)
@@ -530,29 +522,39 @@ def _search_dynamic(pure, state_avals, calls) -> tuple[set, str | None]:
     return base, why
 
 
-def _same_numbers(exp, pure, state, calls) -> bool:
-    """Whether the exported program gives the forward's numbers at the last call's shapes
-    (random inputs): the check for dims that were 1, whose symbolic trace was compared with a
-    trace at size 2 (a ``x.shape[0] == 1`` branch would differ here)."""
+_NUMBER_CHECKS = 3
+
+
+def _numbers_check(pure, state, calls):
+    """``same(exp)``: whether an exported program gives the forward's numbers at the last
+    call's shapes (random inputs; ints and bools 0/1: valid ids and masks). The check for dims
+    that were 1 (their trace was compared with one at size 2: a ``x.shape[0] == 1`` branch
+    shows here) and for traces JAX itself made differently."""
     rng = np.random.default_rng(0)
     args = []
     for shape, dt in calls.last:
         npdt = _dt.to_dtype(dt).np
         if np.issubdtype(npdt, np.floating) or np.issubdtype(npdt, np.complexfloating):
             args.append(rng.standard_normal(shape).astype(npdt))
-        else:  # ints, bools: 0/1 (valid ids and masks)
+        else:
             args.append(rng.integers(0, 2, shape).astype(npdt))
     vals = [t._value for _, _, t in state]
-    try:
-        got = jax.jit(exp.call)(vals, args)
-        want = jax.jit(pure)(vals, args)
-    except Exception:  # noqa: BLE001 - cannot run here: keep the dims fixed
-        return False
-    return len(got) == len(want) and all(
-        np.shape(g) == np.shape(w)
-        and np.allclose(np.asarray(g, "float64"), np.asarray(w, "float64"), 1e-4, 1e-5, True)
-        for g, w in zip(got, want)
-    )
+    want = []
+
+    def same(exp) -> bool:
+        try:
+            if not want:
+                want.append(jax.jit(pure)(vals, args))
+            got = jax.jit(exp.call)(vals, args)
+        except Exception:  # noqa: BLE001 - cannot run here: keep the dims fixed
+            return False
+        return len(got) == len(want[0]) and all(
+            np.shape(g) == np.shape(w)
+            and np.allclose(np.asarray(g, "float64"), np.asarray(w, "float64"), 1e-4, 1e-5, True)
+            for g, w in zip(got, want[0])
+        )
+
+    return same
 
 
 def _warn_pinned(specs, why) -> None:
