@@ -60,8 +60,7 @@ def test_compiled_step_is_cached():
     for _ in range(4):
         step(x, y)
     (entries,) = step._cache.values()
-    assert len(entries) == 1 and not entries[0].stale
-    assert entries[0].compiled._cache_size() == 1
+    assert len(entries) == 1 and not entries[0].stale and not entries[0].eager
 
 
 def test_retrace_on_new_shape():
@@ -96,8 +95,8 @@ def test_rng_threads_through_compiled_function():
 
 
 def _branchy(x):
-    if x.sum() > 0:
-        return x * 2
+    if float(x.sum().numpy()) > 0:  # a host read: cannot be compiled (control flow on
+        return x * 2  # Tensors is converted: tests/test_dy2static.py)
     return x
 
 
@@ -109,13 +108,13 @@ def test_control_flow_falls_back_to_eager_with_warning():
         out = f(paddle.ones([2]))
     assert out.numpy().tolist() == [2.0, 2.0]
     assert f(-paddle.ones([2])).numpy().tolist() == [-1.0, -1.0]
-    assert any("if x.sum() > 0" in str(m.message) for m in w)
+    assert any("if float(x.sum().numpy()) > 0" in str(m.message) for m in w)
 
 
 def test_control_flow_full_graph_raises_with_line():
     f = paddle.jit.to_static(_branchy, full_graph=True)
     f(paddle.ones([2]))
-    with pytest.raises(RuntimeError, match=r"if x.sum\(\) > 0"):
+    with pytest.raises(RuntimeError, match=r"if float\(x.sum\(\).numpy\(\)\) > 0"):
         f(paddle.ones([2]))
 
 
@@ -174,11 +173,11 @@ def test_new_shape_compiles_without_another_eager_run():
 
     f = paddle.jit.to_static(step)
     x, y = _data()
-    f(x, y), f(x, y), f(x, y)  # eager discovery; trace + donating jit's trace; cached
-    assert len(calls) == 3
-    f(x[:3], y[:3])  # new shape: the two traces, no eager run first
+    f(x, y), f(x, y), f(x, y)  # eager discovery; one trace (compiled from its jaxpr); cached
+    assert len(calls) == 2
+    f(x[:3], y[:3])  # new shape: one trace, no eager run first
     f(x[:3], y[:3])
-    assert len(calls) == 5
+    assert len(calls) == 3
 
 
 def test_new_static_argument_discovers_its_own_state():
@@ -226,13 +225,6 @@ def test_backward_reuses_the_forwards_residuals():
 
     losses = [float(step(x)) for _ in range(3)]
     entry = [e for es in step._cache.values() for e in es if e.compiled][-1]
-    vals = [t._value for t in entry.alive_state()]
-    don = set(entry.donated)
-    args = (
-        ([vals[i] for i in entry.donated], [v for i, v in enumerate(vals) if i not in don])
-        if don
-        else (vals,)
-    )
-    text = entry.compiled.lower(*args, [x._value]).as_text()
-    assert len(re.findall(r"stablehlo.while", text)) == 2
+    text = entry.compiled.as_text()  # the optimized HLO of the compiled step
+    assert len(re.findall(r" while\(", text)) == 2
     assert losses[0] > losses[1] > losses[2]

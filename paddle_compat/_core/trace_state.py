@@ -52,6 +52,11 @@ class TraceContext:
         self.written: dict[int, tuple] = {}
         self.grads: dict[int, tuple] = {}
         self.guards: dict[tuple, tuple] = {}
+        # inside a converted branch or loop body (jit/dy2static): the Tensors made before it
+        # (uid < free_uid) that it reads, and why its result cannot be differentiated
+        self.free: dict[int, object] | None = None
+        self.free_uid = 0
+        self.nondiff: str | None = None
 
 
 def current() -> TraceContext | None:
@@ -84,9 +89,12 @@ def read(t):
     """The array held by ``t``; under a trace, a concrete array of a Tensor that existed before
     the trace started is recorded as state the compiled function must take as input."""
     v = t._value
-    if _ctx is not None and t._uid < _ctx.start_uid and id(t) not in _ctx.known:
-        if _ctx.eager or not isinstance(v, jax.core.Tracer):
-            _ctx.discovered[id(t)] = t
+    if _ctx is not None:
+        if t._uid < _ctx.start_uid and id(t) not in _ctx.known:
+            if _ctx.eager or not isinstance(v, jax.core.Tracer):
+                _ctx.discovered[id(t)] = t
+        if _ctx.free is not None and t._uid < _ctx.free_uid:
+            _ctx.free[id(t)] = t
     return v
 
 

@@ -10,6 +10,14 @@ same Tensor objects after each call; written state buffers are donated. Discover
 function and the write-back are ``_core/functional.py``'s ``recording``, ``functionalize`` and
 ``write_back``.
 
+The function runs with its control flow converted (``dy2static``): ``if``/``while``/``for`` on
+traced Tensors become ``lax`` primitives. The user's Python runs twice before the first
+compiled result: the discovery run and one trace (the program is compiled from the traced
+jaxpr, with the state buffers the trace writes donated); a third time only when the trace
+reads state the eager run did not (a Tensor branch it did not take). Where conversion is
+impossible, ``full_graph=False`` (the default) runs the function eagerly, warning once with the
+reason and the line; ``full_graph=True`` raises.
+
 Cache key: the arguments' tree structure, Tensor shapes/dtypes/stop_gradient, static
 (non-Tensor) arguments, plus guards on Python attributes read during tracing
 (``Layer.training``). A traced run that discovers new state is still correct (the new state is
@@ -27,13 +35,18 @@ import weakref
 
 import jax
 import jax.numpy as jnp
+from jax.extend.core import jaxpr_as_fun
 
 from .._core import amp_state, functional, runtime_checks, trace_state
 from .._core import autograd as _ag
 from .._core import registry as _reg
 from .._core.tensor import Tensor
+from .dy2static import convert
+from .dy2static.lax_control import UndefinedVar
 
 _enabled = True
+_CONVERT = os.environ.get("PADDLE_COMPAT_DY2STATIC", "1") != "0"
+_RETRACE_WARN = 8  # distinct specializations of one function before the retrace warning
 _DONATE = os.environ.get("PADDLE_COMPAT_DONATE", "1") != "0"
 
 
@@ -99,6 +112,9 @@ class StaticFunction:
         self._cache: dict = {}
         self._known_state: dict[tuple, list[weakref.ref]] = {}
         self._bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._converted = None
+        self._warned = False
+        self._retrace_warned = False
         functools.update_wrapper(self, fn)
 
     # used as a method decorator inside a class body
@@ -139,9 +155,24 @@ class StaticFunction:
             return None
         return [(s[1], s[2]) for s in args]
 
+    def _call(self, *args, **kwargs):
+        """The function with its control flow converted (the function itself when it cannot
+        be converted, or with ``PADDLE_COMPAT_DY2STATIC=0``)."""
+        fn = self._converted
+        if fn is None:
+            fn = self._converted = convert.convert_function(self._fn) if _CONVERT else self._fn
+        with convert.converting():
+            out = fn(*args, **kwargs)
+        for leaf in jax.tree_util.tree_leaves(out, is_leaf=_is_tensor):
+            if isinstance(leaf, UndefinedVar):  # returned a variable only some paths define
+                leaf._raise()
+        return out
+
     def __call__(self, *args, **kwargs):
-        if not _enabled or trace_state.current() is not None:
-            return self._fn(*args, **kwargs)  # disabled, or nested inside another trace
+        if not _enabled:
+            return self._fn(*args, **kwargs)
+        if trace_state.current() is not None:  # nested inside another trace
+            return self._call(*args, **kwargs) if convert._depth[0] else self._fn(*args, **kwargs)
         leaves, treedef = jax.tree_util.tree_flatten((args, kwargs), is_leaf=_is_tensor)
         tensors = [x for x in leaves if isinstance(x, Tensor)]
         statics = tuple(
@@ -151,6 +182,8 @@ class StaticFunction:
             for x in leaves
         )
         key = (treedef, statics, (amp_state.cache_key(), runtime_checks.static_checks()))
+        if key not in self._cache and len(self._cache) >= _RETRACE_WARN:
+            self._warn_retrace(key)
         entries = self._cache.setdefault(key, [])
         entry = None
         for e in entries:
@@ -175,8 +208,12 @@ class StaticFunction:
             if known is None:
                 return self._discover(key, args, kwargs)
             arg_ids = {id(t) for t in tensors}
-            state = [t for t in (r() for r in known) if t is not None and id(t) not in arg_ids]
-            entry = self._trace(key, state, args, kwargs)
+            for _ in range(2):  # again when the trace finds state the eager run did not touch
+                known = self._known_state[key]  # (a Tensor branch it did not take)
+                state = [t for t in (r() for r in known) if t is not None and id(t) not in arg_ids]
+                entry = self._trace(key, state, args, kwargs)
+                if not entry.stale:
+                    break
             entries.append(entry)
             if entry.eager:
                 return self._fn(*args, **kwargs)
@@ -185,7 +222,7 @@ class StaticFunction:
     # -- first call: run eagerly and record the state it touches -------------------------------
     def _discover(self, key, args, kwargs):
         with functional.recording() as rec:
-            out = self._fn(*args, **kwargs)
+            out = self._call(*args, **kwargs)
         state = rec.touched((args, kwargs), out)
         self._known_state[key] = [weakref.ref(x) for x in state]
         return out
@@ -194,68 +231,85 @@ class StaticFunction:
     def _trace(self, key, state, args, kwargs) -> _Entry:
         entry = _Entry()
         entry.state = [weakref.ref(t) for t in state]
-        n_state = entry.n_state = len(state)
-        pure = functional.functionalize(self._fn, state, args, kwargs)
+        entry.n_state = len(state)
+        pure = functional.functionalize(self._call, state, args, kwargs)
         state_vals = [t._value for t in state]
         arg_vals = [t._value for t in pure.arg_tensors]
+        entry.checked = runtime_checks.static_checks()
+        target = jax.jit(runtime_checks.checked(pure) if entry.checked else pure)
         try:
-            jax.jit(pure).trace(state_vals, arg_vals)  # learn outputs and writes; no compile
+            traced = target.trace(state_vals, arg_vals)  # the one run of the user's Python
         except trace_state.DataDependentError as e:
             return self._control_flow_fallback(entry, e)
         entry.out_tree, entry.ret_sg = pure.out_tree, pure.ret_sg
         entry.writes, entry.guards = pure.writes, pure.guards
         entry.wrote_grads = pure.wrote_grads
-        if pure.discovered:  # correct for this call (baked in); retrace with it next time
+        if pure.discovered:  # correct for this call (baked in); traced again with it
             entry.stale = True
             self._known_state[key] = self._known_state[key] + [
                 weakref.ref(t) for t in pure.discovered
             ]
         entry.pure = pure
-        entry.checked = runtime_checks.static_checks()
-        if entry.checked:  # a failed check raises before any write-back: nothing is donated
-            entry.compiled = jax.jit(runtime_checks.checked(pure))
-            return entry
-        written = [i for i, t in enumerate(state) if id(t) in pure.written_ids]
-        entry.donated = tuple(written) if _DONATE else ()
-        if entry.donated:
-            donated = set(entry.donated)
-
-            def split_pure(don_vals, keep_vals, arg_vals):
-                it_d, it_k = iter(don_vals), iter(keep_vals)
-                vals = [next(it_d) if i in donated else next(it_k) for i in range(n_state)]
-                return pure(vals, arg_vals)
-
-            entry.compiled = jax.jit(split_pure, donate_argnums=(0,))
-        else:
-            entry.compiled = jax.jit(pure)
+        # the written state buffers are donated (not with checks: a failed check raises before
+        # any write-back). The program is compiled from the traced jaxpr, so choosing them
+        # after the trace does not run the user's Python again.
+        if _DONATE and not entry.checked:
+            entry.donated = tuple(i for i, t in enumerate(state) if id(t) in pure.written_ids)
+        entry.result_tree = jax.tree_util.tree_structure(traced.out_info)
+        program = jax.jit(jaxpr_as_fun(traced.jaxpr), donate_argnums=entry.donated)
+        entry.compiled = program.lower(*state_vals, *arg_vals).compile()
         return entry
 
     def _control_flow_fallback(self, entry, err):
         where = _user_frame(err)
+        reason = str(err).split("\n  at ")[0]
         if self._full_graph:
             raise trace_state.DataDependentError(
-                f"{err}\n  at {where}\n(paddle.jit.to_static with full_graph=True: rewrite the "
-                "condition with paddle.where, or use full_graph=False)"
+                f"{reason}\n  at {where}\n(paddle.jit.to_static with full_graph=True cannot run "
+                "it eagerly instead: rewrite it with paddle.static.nn.cond / while_loop or "
+                "paddle.where, or use full_graph=False)"
             ) from None
-        warnings.warn(
-            f"paddle.jit.to_static: {getattr(self._fn, '__qualname__', self._fn)} depends on a "
-            f"Tensor value in Python control flow at {where}; running it eagerly instead.",
-            stacklevel=3,
-        )
+        if not self._warned:
+            self._warned = True
+            name = getattr(self._fn, "__qualname__", self._fn)
+            warnings.warn(
+                f"paddle.jit.to_static: {name} cannot be compiled as one program, so it runs "
+                f"eagerly: {reason}\n  at {where}",
+                stacklevel=4,
+            )
         entry.eager = True
         return entry
+
+    def _warn_retrace(self, key) -> None:
+        """Warn once that the function keeps being traced again, naming what changes."""
+        if self._retrace_warned:
+            return
+        self._retrace_warned = True
+        keys = [*list(self._cache)[-_RETRACE_WARN:], key]
+        changing = []
+        for i, vals in enumerate(zip(*(k[1] for k in keys if len(k[1]) == len(key[1])))):
+            if any(v != vals[0] for v in vals):
+                kind = vals[0][0]
+                seen = sorted({str(list(v[1])) if kind == "T" else repr(v[2]) for v in vals})
+                what = "Tensor shape/dtype" if kind == "T" else "Python value"
+                changing.append(f"input {i} ({what}: {', '.join(seen[:4])}...)")
+        name = getattr(self._fn, "__qualname__", self._fn)
+        warnings.warn(
+            f"paddle.jit.to_static: {name} was traced {len(self._cache) + 1} times, once per "
+            f"new input signature; what keeps changing: {'; '.join(changing) or 'the inputs'}. "
+            "Mark varying dimensions with InputSpec(shape=[None, ...]) or pass varying Python "
+            "values as Tensors.",
+            stacklevel=3,
+        )
 
     # -- running a compiled entry ---------------------------------------------------------------
     def _run(self, entry, state, tensors):
         state_vals = [trace_state.read(t) for t in state]
-        arg_vals = [t._value for t in tensors]
-        if entry.donated:
-            donated = set(entry.donated)
-            don = [_donatable(state_vals, i) for i in entry.donated]
-            keep = [v for i, v in enumerate(state_vals) if i not in donated]
-            outs = entry.compiled(don, keep, arg_vals)
-        else:
-            outs = entry.compiled(state_vals, arg_vals)
+        for i in entry.donated:
+            state_vals[i] = _donatable(state_vals, i)
+        outs = jax.tree_util.tree_unflatten(
+            entry.result_tree, entry.compiled(*state_vals, *[t._value for t in tensors])
+        )
         if entry.checked:
             err, outs = outs
             runtime_checks.throw(err)
@@ -286,13 +340,23 @@ class StaticFunction:
             return
         n = entry.n_state
         pure = entry.pure
+        diff = [t for t in ret_tensors if not t.stop_gradient]
+        if pure.nondiff:  # e.g. a Tensor while loop: its backward raises, naming the loop
+            msg = pure.nondiff
+
+            def backward(cts, create_graph):
+                raise NotImplementedError(msg)
+
+            for t in diff:
+                t.stop_gradient = True
+            _ag.record(("to_static", id(entry)), None, inputs, arrays, mask, diff, custom=backward)
+            return
         amp = amp_state.current()  # backward retraces f, maybe outside auto_cast: same casts
 
         def f(*xs):
             with amp_state.using(amp):
                 return pure(list(xs[:n]), list(xs[n:]))[0]
 
-        diff = [t for t in ret_tensors if not t.stop_gradient]
         for t in diff:
             t.stop_gradient = True  # record() sets it back on differentiable outputs
         _ag.record(("to_static", id(entry)), f, inputs, arrays, mask, ret_tensors)

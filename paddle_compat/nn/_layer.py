@@ -82,6 +82,10 @@ def _remove_from(name: str, *dicts) -> None:
                 d.discard(name)
 
 
+# set by paddle.jit while it converts control flow (jit/dy2static/convert.py)
+_CONVERT_HOOK: list = [None]
+
+
 class Layer(LayerStateMixin):
     """Base class for neural-network layers: holds parameters, buffers and sublayers, runs
     ``forward`` through ``__call__`` with forward pre/post hooks (state methods such as
@@ -155,6 +159,8 @@ class Layer(LayerStateMixin):
         return self.__call_forward(*inputs, **kwargs)
 
     def __call_forward(self, *inputs: Any, **kwargs: Any) -> Any:  # private to Layer (mangled)
+        if _CONVERT_HOOK[0] is not None:  # inside to_static: the converted forward (dy2static)
+            return _CONVERT_HOOK[0](self, self._dygraph_call_func, inputs, kwargs)
         d = self.__dict__
         if _profiler_events.STATE.profiler_used:  # a Forward range named after the class
             with _profiler_events.model_span(_Forward, type(self).__name__):

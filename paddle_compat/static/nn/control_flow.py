@@ -76,7 +76,8 @@ def case(pred_fn_pairs, default=None, name=None):
         if not callable(pair[1]):
             raise TypeError("The fn of pred_fn_pairs in Op(case) must be callable.")
     if default is None:
-        *pred_fn_pairs, (_, default) = pred_fn_pairs  # IndexError on [] as in Paddle
+        default = pred_fn_pairs[-1][1]  # IndexError on [] as in Paddle
+        pred_fn_pairs = pred_fn_pairs[:-1]
     elif not callable(default):
         raise TypeError("The default in Op(case) must be callable.")
 

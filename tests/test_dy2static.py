@@ -1,0 +1,285 @@
+"""Dynamic-to-static control flow: programs with Tensor-dependent if/while/for compile to one
+XLA program each and equal eager; the ones that cannot be converted fall back with a warning
+naming the line (or raise with full_graph=True); converted code keeps Python's semantics on
+Python values. The programs are in tests/dy2static_cases.py."""
+
+import warnings
+
+import dy2static_cases as C
+import numpy as np
+import pytest
+
+import paddle
+
+V = [1.0, 2.0, 0.5]
+
+
+def _t(v, dtype="float32"):
+    return paddle.to_tensor(v, dtype=dtype)
+
+
+X4 = [[1.0, -2.0, 3.0, 0.5], [0.5, 1.0, -1.0, 2.0], [1.0, 1.0, 1.0, 1.0]]
+
+# name -> calls (each a tuple of arguments); every call runs eagerly and compiled
+COMPILED = {
+    "if_else": [(V,), ([-1.0, -2.0, -0.5],)],
+    "elif_chain": [(V,), ([0.1, 0.2, 0.05],), ([-1.0, 0.0, 0.0],)],
+    "nested_if": [(V,), ([0.1, 0.2, 0.05],), ([-1.0, 0.0, 0.0],)],
+    "if_without_else": [(V,), ([-1.0, -2.0, -0.5],)],
+    "return_in_branches": [(V,), ([-1.0, -2.0, -0.5],)],
+    "early_return": [([2.0, 4.0, 1.0],), ([0.1, 0.2, 0.05],)],
+    "return_tuple": [(V,), ([-1.0, -2.0, -0.5],)],
+    "ternary": [(V,), ([-1.0, -2.0, -0.5],)],
+    "and_or": [(V,), ([20.0, 40.0, 10.0],), ([-10.0, -20.0, -5.0],)],
+    "logical_not": [(V,), ([-1.0, -2.0, -0.5],)],
+    "number_promoted": [(V,), ([-1.0, -2.0, -0.5],)],
+    "only_one_branch": [(V,), ([-1.0, -2.0, -0.5],)],
+    "while_tensor": [(V,), ([200.0, 400.0, 100.0],)],
+    "while_counter": [(V, ("int64", 3)), (V, ("int64", 0))],
+    "while_break": [(V,), ([5.0, 10.0, 2.5],)],
+    "while_continue": [(V,)],
+    "for_range_tensor": [(V, ("int64", 4)), (V, ("int64", 0))],
+    "for_range_break": [(V,), ([0.01, 0.02, 0.005],)],
+    "for_over_tensor": [(X4,)],
+    "return_in_loop": [(V,), ([0.001, 0.002, 0.0005],)],
+    "return_in_while": [(V,), ([-100.0, -200.0, -50.0],)],
+    "if_inside_while": [(V,), ([-1.0, -2.0, -0.5],)],
+    "while_inside_if": [(V,), ([-1.0, -2.0, -0.5],)],
+    "calls_helper": [(V,), ([0.1, 0.2, 0.05],)],
+    "inplace_in_branch": [(V,), ([-1.0, -2.0, -0.5],)],
+    "iteration_count": [(V,)],
+    "beam_like": [([[0.5, 2.0, 1.0, 3.0], [2.0, 1.0, 0.0, 0.5], [0.1, 0.2, 3.0, 0.4]],)],
+    "static_cond": [(V,), ([-1.0, -2.0, -0.5],)],
+    "static_while": [(V,)],
+    "static_switch": [(V, ("int64", 1)), (V, ("int64", 2)), (V, ("int64", 3))],
+    "static_case": [(V,), ([-1.0, -2.0, -0.5],), ([10.0, 20.0, 5.0],)],
+}
+
+# name -> (calls, words of the fallback reason)
+FALLBACK = {
+    "shape_changes": ([(V,)], "has shape [2] and [3]"),
+    "host_read": ([(V,)], "Tensor.numpy() needs a concrete value"),
+    "list_append_in_while": ([(V,)], "is kept after it"),
+    "for_over_list": ([(V,)], "is kept after it"),
+}
+
+
+def _args(call):
+    return [
+        _t(a[1], a[0]) if isinstance(a, tuple) else _t(a) if isinstance(a, list) else a
+        for a in call
+    ]
+
+
+def _flat(out):
+    if isinstance(out, list | tuple):
+        return [y for z in out for y in _flat(z)]
+    return [np.asarray(out.numpy() if hasattr(out, "numpy") else out)]
+
+
+def _assert_same(got, want):
+    got, want = _flat(got), _flat(want)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+
+
+def _entries(sf):
+    return [e for es in sf._cache.values() for e in es]
+
+
+@pytest.mark.parametrize("name", sorted(COMPILED))
+def test_compiles_to_one_program_and_equals_eager(name):
+    fn = getattr(C, name)
+    sf = paddle.jit.to_static(fn, full_graph=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no fallback warning
+        for call in COMPILED[name]:
+            for _ in range(3):  # discovery, compiled, cached
+                _assert_same(sf(*_args(call)), fn(*_args(call)))
+    entries = _entries(sf)
+    assert entries and all(e.compiled is not None and not e.eager for e in entries)
+    assert len(entries) == len({(k[0], k[1]) for k in sf._cache})  # one per input signature
+
+
+@pytest.mark.parametrize("name", sorted(FALLBACK))
+def test_falls_back_once_with_the_reason_and_line(name):
+    calls, reason = FALLBACK[name]
+    fn = getattr(C, name)
+    sf = paddle.jit.to_static(fn)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        for call in calls:
+            for _ in range(3):
+                _assert_same(sf(*_args(call)), fn(*_args(call)))
+    msgs = [str(m.message) for m in w if "to_static" in str(m.message)]
+    assert len(msgs) == 1 and reason in msgs[0] and "dy2static_cases.py" in msgs[0], msgs
+    strict = paddle.jit.to_static(fn, full_graph=True)
+    strict(*_args(calls[0]))
+    with pytest.raises(RuntimeError, match='dy2static_cases.py", line'):
+        strict(*_args(calls[0]))
+
+
+def test_python_runs_twice_before_the_first_compiled_result():
+    runs = []
+
+    def f(x):
+        runs.append(1)
+        if x.sum() > 0:
+            x = x * 2
+        return x
+
+    sf = paddle.jit.to_static(f)
+    for _ in range(4):
+        sf(_t(V))
+    assert len(runs) == 2  # the eager discovery and one trace
+
+
+def test_retrace_warning_names_what_changes():
+    sf = paddle.jit.to_static(lambda x, k: x * k)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        for k in range(10):
+            sf(_t(V), k)
+    msgs = [str(m.message) for m in w if "traced" in str(m.message)]
+    assert len(msgs) == 1 and "Python value" in msgs[0] and "input 1" in msgs[0]
+
+
+def test_variable_from_one_branch_raises_when_used():
+    def f(x):
+        if x.sum() > 0:
+            y = x * 2
+        return y
+
+    sf = paddle.jit.to_static(f)
+    sf(_t(V))
+    with pytest.raises(NameError, match="'y' is not defined on every path"):
+        sf(_t(V))
+
+
+# -- Layers ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("cls", [C.BranchyNet, C.Stacked, C.BNBranch])
+def test_layers_with_tensor_branches(cls):
+    paddle.seed(1)
+    eager = cls()
+    paddle.seed(1)
+    compiled = paddle.jit.to_static(cls())
+    paddle.seed(2)
+    x = paddle.randn([3, 4])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for inp in [x, -x, x[:2], x, -x]:
+            _assert_same(compiled(inp), eager(inp))
+    for (k, a), b in zip(eager.state_dict().items(), compiled.state_dict().values()):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-6, err_msg=k)
+    assert all(not e.eager for e in _entries(compiled.forward))
+
+
+def test_training_step_differentiates_through_a_tensor_if():
+    def make():
+        paddle.seed(3)
+        m = C.BranchyNet()
+        return m, paddle.optimizer.SGD(0.1, parameters=m.parameters())
+
+    def step(m, opt, x):
+        loss = m(x).pow(2).mean()
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+
+    (m1, o1), (m2, o2) = make(), make()
+    compiled = paddle.jit.to_static(step)
+    paddle.seed(2)
+    x = paddle.randn([3, 4])
+    for i in range(4):
+        inp = x if i % 2 == 0 else -x
+        np.testing.assert_allclose(float(compiled(m2, o2, inp)), float(step(m1, o1, inp)), 1e-5)
+    for p, q in zip(m1.parameters(), m2.parameters()):
+        np.testing.assert_allclose(p.numpy(), q.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_gradient_of_a_compiled_if_from_eager_code():
+    sf = paddle.jit.to_static(C.if_else)
+    for v in (V, [-1.0, -2.0, -0.5]):
+        for _ in range(2):
+            a, b = _t(v), _t(v)
+            a.stop_gradient = b.stop_gradient = False
+            (C.if_else(a) ** 2).sum().backward()
+            (sf(b) ** 2).sum().backward()
+            np.testing.assert_allclose(b.grad.numpy(), a.grad.numpy(), rtol=1e-6)
+
+
+def test_early_exit_rnn_compiles_and_its_backward_says_why_not():
+    paddle.seed(2)
+    eager = C.EarlyExitRNN()
+    paddle.seed(2)
+    compiled = paddle.jit.to_static(C.EarlyExitRNN())
+    x = paddle.randn([2, 8]) * 0.1
+    for _ in range(3):
+        _assert_same(compiled(x), eager(x))
+    h, steps = compiled(x)
+    assert 1 < int(steps) < 20
+    with pytest.raises(NotImplementedError, match="while loop on a Tensor condition"):
+        h.sum().backward()
+
+
+# -- Python semantics are kept ------------------------------------------------------------------
+PY_CALLS = [
+    (C.py_loops, [(0,), (3,), (5,), (12,)]),
+    (C.py_returns, [(0, 0), (2, 1), (1, 5), (-1, -1), (-9, 3), (99, 1), (5, 5), (-3, 4)]),
+    (C.py_scopes, [(1,), (1, 2, -3, 4), (0, {"key": 5, "z": 1}), (2, 1, {"key": 0})]),
+]
+
+
+@pytest.mark.parametrize("fn,calls", PY_CALLS, ids=[f.__name__ for f, _ in PY_CALLS])
+def test_converted_python_keeps_python_semantics(fn, calls):
+    from paddle_compat.jit.dy2static import convert_function
+
+    conv = convert_function(fn)
+    assert conv is not fn
+    for call in calls:
+        args, kwargs = (call[:-1], call[-1]) if isinstance(call[-1], dict) else (call, {})
+        assert conv(*args, **kwargs) == fn(*args, **kwargs)
+
+
+def test_zero_argument_super_in_a_converted_forward():
+    m = paddle.jit.to_static(C.PySuper())
+    for _ in range(3):
+        out, n = m(_t(V))
+        np.testing.assert_allclose(out.numpy(), np.array(V) * 2)
+        assert n == 0
+
+
+# -- paddle.static.nn control flow: eager behaviour and errors as Paddle's ------------------------
+def test_static_nn_eager_results():
+    nn = paddle.static.nn
+    x = _t([1.0])
+    assert float(nn.cond(x > 0, lambda: x * 2, lambda: x - 1)) == 2.0
+    assert nn.cond(x > 0, lambda: None, None) is None
+    out = nn.while_loop(lambda i, s: i < 3, lambda i, s: [i + 1, s * 2], [_t(0, "int64"), _t(1.0)])
+    assert isinstance(out, list) and int(out[0]) == 3 and float(out[1]) == 8.0
+    assert float(nn.case([(x < 0, lambda: x), (x > 5, lambda: x * 10)])) == 10.0
+    assert float(nn.switch_case(_t(5, "int64"), [lambda: x, lambda: x + 1])) == 2.0
+    got = nn.switch_case(_t(5, "int64"), [(0, lambda: x), (3, lambda: x)], default=lambda: x * 0)
+    assert float(got) == 0.0
+
+
+@pytest.mark.parametrize(
+    "call,exc,msg",
+    [
+        (lambda nn, x: nn.cond(1, lambda: 1, lambda: 2), AssertionError, "must be Variable"),
+        (lambda nn, x: nn.cond(_t([True, False], "bool"), lambda: 1, None), AssertionError,
+         "numel should be 1"),
+        (lambda nn, x: nn.while_loop(1, lambda i: i, [x]), TypeError, "cond in while_loop"),
+        (lambda nn, x: nn.while_loop(lambda i: i < 3, lambda i: i, []), ValueError,
+         "should not be empty"),
+        (lambda nn, x: nn.while_loop(lambda i: i < 3, 5, [x]), TypeError, "body in while_loop"),
+        (lambda nn, x: nn.case([]), IndexError, "out of range"),
+        (lambda nn, x: nn.case([(x > 0, 5)]), TypeError, "must be callable"),
+        (lambda nn, x: nn.switch_case(_t(1, "int64"), []), IndexError, "out of range"),
+    ],
+)  # fmt: skip
+def test_static_nn_errors_as_paddle(call, exc, msg):
+    with pytest.raises(exc, match=msg):
+        call(paddle.static.nn, _t([1.0]))
