@@ -247,3 +247,24 @@ def test_feed_list_of_one_dict_and_mode_flags():
     paddle.disable_static()
     assert paddle.in_dynamic_mode() and not static_mode.recording
     np.testing.assert_array_equal(paddle.add(paddle.ones([2]), paddle.ones([2])).numpy(), [2, 2])
+
+
+def test_control_flow_in_static_programs():
+    def build():
+        x = S.data("x", [3], "float32")
+        y = S.nn.cond(paddle.sum(x) > 0, lambda: x * 2.0, lambda: x - 1.0)
+        i = paddle.full([1], 0, "int64")
+        n = paddle.full([1], 5, "int64")
+        i2, acc = S.nn.while_loop(lambda i, a: i < n, lambda i, a: [i + 1, a + x], [i, x * 0.0])
+        k = S.data("k", [1], "int32")
+        s = S.nn.switch_case(k, {0: lambda: x + 10.0, 2: lambda: x * 0.0}, lambda: -x)
+        return y, i2, acc, s
+
+    main, _, outs = _build(build)
+    exe = S.Executor()
+    for xs, k in ((np.array([1, 2, 3], "float32"), 0), (np.array([-5, 1, 1], "float32"), 1)):
+        y, i, acc, s = exe.run(main, feed={"x": xs, "k": np.array([k], "int32")}, fetch_list=outs)
+        np.testing.assert_allclose(y, xs * 2 if xs.sum() > 0 else xs - 1)
+        np.testing.assert_array_equal(i, [5])
+        np.testing.assert_allclose(acc, 5 * xs, rtol=1e-6)
+        np.testing.assert_allclose(s, xs + 10 if k == 0 else -xs)

@@ -26,7 +26,7 @@ from .._core import registry as _reg
 from .._core import static_mode
 from .._core.tensor import Parameter, Tensor
 from .._core.tensor_api import DenseTensor
-from ._program import Program, Variable, _Op, default_main_program
+from ._program import Program, Variable, _Op, default_main_program, holding
 
 
 def _is_tensor(x) -> bool:
@@ -223,7 +223,9 @@ def replay(ops: list[_Op], env: dict, targets: list) -> list:
             _bind_outputs(env, op.outputs, _reg.call_op(op.od, **vals))
         elif op.kind == "call":
             args = jax.tree_util.tree_map(sub, op.extra["inputs"], is_leaf=_is_tensor)
-            _bind_outputs(env, op.outputs, op.extra["fn"](*args))
+            bound = [v for v in op.extra.get("closes_over", ()) if id(v) in env]
+            with holding(bound, [env[id(v)]._value for v in bound]):
+                _bind_outputs(env, op.outputs, op.extra["fn"](*args))
         elif op.kind != "data":
             _backward(op, sub, env)
     return [_fetch(sub(t)) for t in targets]

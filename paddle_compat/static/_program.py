@@ -165,7 +165,8 @@ class _Op:
 
     def inputs(self) -> list:
         leaves = jax.tree_util.tree_leaves(
-            (self.vals, self.extra.get("inputs", [])), is_leaf=_is_tensor
+            (self.vals, self.extra.get("inputs", []), self.extra.get("closes_over", [])),
+            is_leaf=_is_tensor,
         )
         return [x for x in leaves if isinstance(x, Tensor)]
 
@@ -542,7 +543,8 @@ def record_call(name: str, fn, args: tuple, into=None):
     takes the result (an in-place write), else new Variables are returned."""
     prog = default_main_program()
     tree, infos = _infer(None, list(args), call=lambda a: fn(*a))
-    op = _Op("call", outputs=None, inputs=list(args), fn=fn, name=name)
+    closes = [v for v in _closure_vars(fn) if all(v is not a for a in args)]
+    op = _Op("call", outputs=None, inputs=list(args), fn=fn, name=name, closes_over=closes)
     in_sg = all(t.stop_gradient for t in op.inputs())
     outs = [
         Variable(i.shape, i.dtype, name=f"{name}_{next(_tmp_ids)}.tmp_0", stop_gradient=in_sg,
@@ -570,6 +572,51 @@ def _restoring(tensors, saved):
             t._val, t._version = v, ver
 
 
+def _closure_vars(fn, seen=None) -> list:
+    """The Variables a Python function reads from its closure or globals (and from the
+    functions it closes over), each once."""
+    seen = set() if seen is None else seen
+    out = []
+    if id(fn) in seen:
+        return out
+    seen.add(id(fn))
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return out
+    values = [c.cell_contents for c in (fn.__closure__ or ()) if _has_contents(c)]
+    g = getattr(fn, "__globals__", {})
+    values += [g[n] for n in code.co_names if n in g]
+    for v in values:
+        for x in jax.tree_util.tree_leaves(v, is_leaf=_is_tensor) if not callable(v) else [v]:
+            if isinstance(x, Variable) and all(x is not y for y in out):
+                out.append(x)
+            elif callable(x) and not isinstance(x, type):
+                out += [y for y in _closure_vars(x, seen) if all(y is not z for z in out)]
+    return out
+
+
+def _has_contents(cell) -> bool:
+    try:
+        cell.cell_contents  # noqa: B018 - an empty cell raises
+        return True
+    except ValueError:
+        return False
+
+
+@contextlib.contextmanager
+def holding(variables, values):
+    """The Variables hold ``values`` (arrays) inside the block: a Python function recorded
+    with ``record_call`` sees the replayed values of the Variables it closes over."""
+    saved = [v._val for v in variables]
+    for v, a in zip(variables, values):
+        v._val = a
+    try:
+        yield
+    finally:
+        for v, a in zip(variables, saved):
+            v._val = a
+
+
 def _dims(shape) -> list[int]:
     return [d if isinstance(d, int) else -1 for d in shape]
 
@@ -580,13 +627,23 @@ def _infer(od, vals, call=None):
     leaves, tree = jax.tree_util.tree_flatten(vals, is_leaf=_is_tensor)
     idx = [i for i, x in enumerate(leaves) if isinstance(x, Variable)]
     sgs = [leaves[i].stop_gradient for i in idx]
+    # a Python function (call) may read Variables it closes over: they hold tracers too
+    direct = {id(leaves[i]) for i in idx}
+    captured = []
+    if call is not None:
+        captured = [v for v in _closure_vars(call) if id(v) not in direct]
+    ins = [leaves[i] for i in idx] + captured
 
     def run(arrays):
         ls = list(leaves)
         for i, a, sg in zip(idx, arrays, sgs):
             ls[i] = Tensor(a, stop_gradient=sg)
         bound = jax.tree_util.tree_unflatten(tree, ls)
-        out = call(bound) if call is not None else _reg.call_op(od, **bound)
+        if call is None:
+            out = _reg.call_op(od, **bound)
+        else:
+            with holding(captured, arrays[len(idx) :]):
+                out = call(bound)
         res_leaves, res_tree = jax.tree_util.tree_flatten(out, is_leaf=_is_tensor)
         arrs = [x._value if isinstance(x, Tensor) else None for x in res_leaves]
         others = [None if isinstance(x, Tensor) else x for x in res_leaves]
@@ -601,12 +658,12 @@ def _infer(od, vals, call=None):
     saved = [(x._val, x._version) for x in concrete]  # an op may rebind one (batch_norm)
     with static_mode.suspended(), no_grad(), _restoring(concrete, saved):
         try:
-            specs = jax.eval_shape(run, [leaves[i]._val.spec() for i in idx])
+            specs = jax.eval_shape(run, [v._val.spec() for v in ins])
             shapes = [None if s is None else _dims(s.shape) for s in specs]
         except Exception:  # noqa: BLE001 - a size the op needs as a Python int
             # two concrete sizes for the -1 dims: the result dims that differ are -1
-            specs = jax.eval_shape(run, [leaves[i]._val.concrete(4) for i in idx])
-            other = jax.eval_shape(run, [leaves[i]._val.concrete(8) for i in idx])
+            specs = jax.eval_shape(run, [v._val.concrete(4) for v in ins])
+            other = jax.eval_shape(run, [v._val.concrete(8) for v in ins])
             shapes = [
                 None if s is None else [a if a == b else -1 for a, b in zip(s.shape, t.shape)]
                 for s, t in zip(specs, other)
