@@ -1,8 +1,9 @@
 """Programs exported by real Paddle (tests/data/paddle_programs: CNN, ResNet, LSTM, Transformer
-encoder, MobileNet-style net, embedding + BiGRU; PIR .json and 2.x .pdmodel): per-call
-latency of paddle-compat's predictor over the loaded program (the replay compiled by jax.jit) vs real Paddle Inference on CPU, same files,
-same inputs, in the same run (Paddle in a subprocess of the side venv, one math thread each;
-``--rounds`` alternations, each side's best kept).
+encoder, MobileNet-style net, embedding + BiGRU, elementwise/reduction mix; PIR .json and 2.x
+.pdmodel): per-call latency of paddle-compat's predictor over the loaded program (the replay
+compiled by jax.jit) vs real Paddle Inference on CPU, same files, same inputs, in the same run
+(Paddle in a subprocess of the side venv, one math thread each; ``--rounds`` alternations,
+each side's best kept).
 
     python benchmarks/bench_paddle_programs.py [--batches 1,16] [--n 200]
 
@@ -24,7 +25,7 @@ from _timing import best_us, paddle_side  # noqa: E402
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data")
 DATA = os.path.abspath(os.path.join(DATA, "paddle_programs"))
-MODELS = ("cnn", "resnet", "lstm", "transformer", "mobile", "text")
+MODELS = ("cnn", "resnet", "lstm", "transformer", "mobile", "text", "misc")
 FORMATS = {"pir": ".json", "legacy": ".pdmodel"}
 
 
@@ -48,7 +49,7 @@ def time_all(batches: list[int], n: int) -> dict:
             config = paddle.inference.Config(prefix + ext, prefix + ".pdiparams")
             config.disable_gpu()
             config.set_cpu_math_library_num_threads(1)
-            if model == "mobile":  # Paddle 3.3.1's oneDNN executor cannot run nearest_interp
+            if model in ("mobile", "misc"):  # Paddle 3.3.1's oneDNN executor: no *_interp
                 config.disable_mkldnn()
             pred = paddle.inference.create_predictor(config)
             h_in = pred.get_input_handle(pred.get_input_names()[0])

@@ -1,6 +1,7 @@
 """Inference programs exported by real Paddle 3.3.1 (``tools/record_paddle_programs.py``): a
 CNN, a small ResNet, an LSTM, a Transformer encoder, a MobileNet-style net (depthwise convs,
-SE block, transposed conv, upsampling) and a text net (embedding, bidirectional GRU), each in the PIR ``.json`` and the 2.x
+SE block, transposed conv, upsampling), a text net (embedding, bidirectional GRU) and a net of
+elementwise math, reductions, compare/cast and split/stack/concat, each in the PIR ``.json`` and the 2.x
 ``.pdmodel`` format with its ``.pdiparams``, run through every entry point; outputs equal real
 Paddle Inference's. Damaged files and unknown ops give clear RuntimeErrors (as Paddle's
 loaders raise) at load time.
@@ -22,7 +23,7 @@ from paddle_compat._export import paddle_program
 
 DATA = Path(__file__).parent / "data" / "paddle_programs"
 RECORD = json.loads((DATA / "outputs.json").read_text())
-MODELS = ("cnn", "resnet", "lstm", "transformer", "mobile", "text")
+MODELS = ("cnn", "resnet", "lstm", "transformer", "mobile", "text", "misc")
 FORMATS = {"pir": ".json", "legacy": ".pdmodel"}
 ENTRIES = ("load_layer", "to_static", "predictor", "jit.load", "static.load_inference_model")
 

@@ -32,10 +32,11 @@ INPUTS = {
     "transformer": ("src", [6, 16], "float32", [2, 3]),
     "mobile": ("image", [3, 8, 8], "float32", [2, 1]),
     "text": ("ids", [7], "int64", [2, 3]),
+    "misc": ("x", [4, 6, 6], "float32", [2, 1]),
 }
 # Paddle Inference 3.3.1's oneDNN executor cannot run pd_op.nearest_interp ("ConvertPirAttribute2
 # RuntimeAttribute not support ArrayAttribute<DoubleAttribute>"): these run on its plain CPU kernels
-NO_ONEDNN = {"mobile"}
+NO_ONEDNN = {"mobile", "misc"}
 
 
 def build(name: str):
@@ -165,7 +166,34 @@ def build(name: str):
                 return nn.functional.log_softmax(logits, -1), paddle.argmax(logits, -1)
 
         return Net()
+    if name == "misc":  # elementwise math, reductions, compare/cast, split/stack/concat, resize
+
+        class Net(nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv2D(4, 4, 3, padding=1)
+                self.fc = nn.Linear(12, 3)
+
+            def forward(self, x):
+                F = nn.functional
+                a = self.conv(x)
+                b = F.avg_pool2d(F.interpolate(a, size=[12, 12], mode="bilinear"), 2)
+                c = paddle.maximum(a, b) - paddle.minimum(a, x)
+                d = paddle.multiply(c, F.sigmoid(c)) / paddle.sqrt(paddle.abs(c) + 1.0)
+                e = F.silu(d) + paddle.rsqrt(d * d + 1.0) + paddle.exp(-d * d)
+                e = F.leaky_relu(e, 0.1)
+                s = paddle.stack([e.mean(axis=[2, 3]), paddle.sum(e, axis=[2, 3])], axis=1)
+                s = paddle.cast(s > 0.5, "float32") * s + s
+                p, q = paddle.split(s.flatten(1), 2, axis=1)
+                h = paddle.concat([p * q, p, q[:, :4]], axis=1)
+                return self.fc(h), paddle.cast(paddle.argmax(h, -1), "int32")
+
+        return Net()
     raise KeyError(name)
+
+
+def _axis(b) -> dict:
+    return {"axis": -1}
 
 
 def _legacy_static_fixes(paddle) -> None:
@@ -203,9 +231,22 @@ def _legacy_static_fixes(paddle) -> None:
     )
     sys.modules["paddle.tensor"].matmul = paddle.matmul  # nn.MultiHeadAttention's spelling
     for mod in (paddle, paddle.nn.functional):
-        for name in ("tanh", "sigmoid", "exp", "sqrt", "log"):
+        for name in ("tanh", "sigmoid", "exp", "sqrt", "log", "rsqrt", "abs"):
             if hasattr(mod, name):
                 setattr(mod, name, legacy(name, getattr(mod, name), ["x"], lambda b: {}))
+    for name, op_type in (("maximum", "elementwise_max"), ("minimum", "elementwise_min")):
+        setattr(paddle, name, legacy(op_type, getattr(paddle, name), ["x", "y"], _axis))
+    paddle.multiply = legacy("elementwise_mul", paddle.multiply, ["x", "y"], _axis)
+    paddle.sum = legacy(
+        "reduce_sum",
+        paddle.sum,
+        ["x", "axis", "dtype", "keepdim"],
+        lambda b: {
+            "dim": list(b["axis"]) if b.get("axis") is not None else [0],
+            "keep_dim": bool(b.get("keepdim", False)),
+            "reduce_all": b.get("axis") is None,
+        },
+    )
     paddle.nn.functional.gelu = legacy(
         "gelu",
         paddle.nn.functional.gelu,

@@ -516,6 +516,40 @@ def _hardsigmoid(args, a):
     )
 
 
+def _leaky_relu(args, a):
+    slope = a.get("negative_slope", a.get("alpha", 0.01))
+    return call_op("leaky_relu", _t(args[0]), float(slope))
+
+
+def _sum(args, a):
+    x = args[0]
+    if len(args) > 1:
+        axis = _ints(args[1], "sum's axis")
+        keep = bool(a.get("keepdim", False))
+    else:
+        axis = None if a.get("reduce_all", False) else list(a.get("dim", []))
+        keep = bool(a.get("keep_dim", False))
+    return call_op("sum", _t(x), axis or None, None, keep)
+
+
+def _split(args, a):
+    """``split_with_num`` / ``split`` (sections) / legacy ``split`` -> a list of parts."""
+    x = _t(args[0])
+    if len(args) == 3:  # pd_op.split: x, sections, axis
+        sections, axis = _ints(args[1], "split's sections"), args[2]
+    elif len(args) == 2:  # pd_op.split_with_num: x, axis
+        sections, axis = int(a["num"]), args[1]
+    else:
+        sections = list(a.get("sections") or []) or int(a.get("num", 1))
+        axis = a.get("axis", 0)
+    axis = int(_c(axis, "split's axis").reshape(-1)[0])
+    return list(call_op("split", x, sections, axis))
+
+
+def _split_legacy(args, a):
+    return (_split([args[0]], a),)
+
+
 def _add_legacy(np_fn, name):
     return Row(_binary(name, np_fn), ("X", "Y"))
 
@@ -573,6 +607,15 @@ ROWS: dict[str, Row] = {
     "pd_op.log_softmax": Row(_log_softmax),
     "pd_op.argmax": Row(_argmax),
     "pd_op.hardsigmoid": Row(_hardsigmoid),
+    "pd_op.abs": Row(_unary("abs")),
+    "pd_op.log": Row(_unary("log")),
+    "pd_op.leaky_relu": Row(_leaky_relu),
+    "pd_op.sum": Row(_sum),
+    "pd_op.greater_than": Row(_binary("greater_than", np.greater)),
+    "pd_op.less_than": Row(_binary("less_than", np.less)),
+    "pd_op.equal": Row(_binary("equal", np.equal)),
+    "pd_op.split_with_num": Row(_split),
+    "pd_op.split": Row(_split),
     "builtin.combine": Row(_combine),
     "builtin.split": Row(_split_vec),
     # ProgramDesc (Paddle 2.x protobuf)
@@ -612,6 +655,18 @@ ROWS: dict[str, Row] = {
     "stack": Row(_stack, ("X*",), ("Y",)),
     "concat": Row(lambda args, a: _concat([args[0]], a), ("X*",)),
     "cast": Row(_cast, ("X",)),
+    "elementwise_max": _add_legacy(np.maximum, "maximum"),
+    "elementwise_min": _add_legacy(np.minimum, "minimum"),
+    "greater_than": _add_legacy(np.greater, "greater_than"),
+    "less_than": _add_legacy(np.less, "less_than"),
+    "equal": _add_legacy(np.equal, "equal"),
+    "abs": Row(_unary("abs"), ("X",)),
+    "log": Row(_unary("log"), ("X",)),
+    "rsqrt": Row(_unary("rsqrt"), ("X",)),
+    "silu": Row(_unary("silu"), ("X",)),
+    "leaky_relu": Row(_leaky_relu, ("X",)),
+    "reduce_sum": Row(_sum, ("X",)),
+    "split": Row(_split_legacy, ("X",)),
     "conv2d_transpose": Row(_conv2d_transpose, ("Input", "Filter"), ("Output",)),
     "nearest_interp_v2": Row(_interp, ("X", "OutSize", "SizeTensor*", "Scale")),
     "bilinear_interp_v2": Row(_interp, ("X", "OutSize", "SizeTensor*", "Scale")),
