@@ -268,3 +268,21 @@ def test_control_flow_in_static_programs():
         np.testing.assert_array_equal(i, [5])
         np.testing.assert_allclose(acc, 5 * xs, rtol=1e-6)
         np.testing.assert_allclose(s, xs + 10 if k == 0 else -xs)
+
+
+def test_unknown_sizes_read_by_python_code_get_the_run_size():
+    def build():
+        x = S.data("x", [None, 3], "float32")
+        lab = S.data("lab", [None, 1], "int64")
+        n = paddle.full([], x.shape[0], "int32")
+        z = paddle.zeros([x.shape[0], 2])
+        acc = paddle.metric.accuracy(x, lab)
+        return n, z, acc
+
+    main, _, (n, z, acc) = _build(build)
+    assert list(z.shape) == [-1, 2] and str(n.shape) == "paddle.Size([])"
+    xs = np.array([[0, 1, 0], [1, 0, 0], [0, 0, 1], [1, 0, 0], [0, 1, 0]], "float32")
+    lab = np.array([[1], [0], [0], [0], [2]], "int64")
+    got = S.Executor().run(main, feed={"x": xs, "lab": lab}, fetch_list=[n, z, acc])
+    assert got[0] == 5 and got[1].shape == (5, 2)
+    np.testing.assert_allclose(got[2], 3 / 5)

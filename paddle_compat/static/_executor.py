@@ -26,7 +26,7 @@ from .._core import registry as _reg
 from .._core import static_mode
 from .._core.tensor import Parameter, Tensor
 from .._core.tensor_api import DenseTensor
-from ._program import Program, Variable, _Op, default_main_program, holding
+from ._program import Dim, Program, Variable, _Op, default_main_program, holding
 
 
 def _is_tensor(x) -> bool:
@@ -210,6 +210,8 @@ def replay(ops: list[_Op], env: dict, targets: list) -> list:
     Variables bound); the values of ``targets``."""
 
     def sub(x):
+        if isinstance(x, Dim):
+            return int(sub(x.var).shape[x.axis])
         if isinstance(x, Variable):
             try:
                 return env[id(x)]

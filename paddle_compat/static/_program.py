@@ -53,6 +53,21 @@ class _Abstract:
         return jax.ShapeDtypeStruct(tuple(n if d < 0 else d for d in self.shape), self.dtype)
 
 
+class Dim(int):
+    """An unknown (-1) size of a Variable, as ``Variable.shape`` gives it: equal to -1 and
+    printed as -1, but an op that receives it (``paddle.full([], x.shape[0])``) is recorded
+    and gets the real size when the Program runs (sizes are static inside ``jax.jit``).
+    Arithmetic on it gives a plain int (-1 again)."""
+
+    def __new__(cls, var, axis: int):
+        d = super().__new__(cls, -1)
+        d.var, d.axis = var, axis
+        return d
+
+    def __reduce__(self):
+        return (int, (-1,))
+
+
 class Variable(Tensor):
     """A value of a static Program (Paddle 3's ``pir.Value``): shape (-1 where unknown),
     dtype, name; its data exists only when an Executor runs the Program."""
@@ -62,6 +77,12 @@ class Variable(Tensor):
         self._val = _Abstract(shape, dtype)
         self.__dict__["program"] = program
         self.__dict__["_op"] = op  # the recorded call that defines it
+
+    @property
+    def shape(self):
+        from .._core.tensor import Size
+
+        return Size([Dim(self, i) if d < 0 else d for i, d in enumerate(self._val.shape)])
 
     @property
     def block(self):
@@ -168,7 +189,7 @@ class _Op:
             (self.vals, self.extra.get("inputs", []), self.extra.get("closes_over", [])),
             is_leaf=_is_tensor,
         )
-        return [x for x in leaves if isinstance(x, Tensor)]
+        return [x.var if isinstance(x, Dim) else x for x in leaves if isinstance(x, Tensor | Dim)]
 
     def output_vars(self) -> list:
         leaves = jax.tree_util.tree_leaves(self.outputs, is_leaf=_is_tensor)
@@ -494,7 +515,7 @@ def _recorded_inputs(tree) -> bool:
     """Whether a call reads a Variable, or a trainable parameter the main Program reads."""
     params = _main_stack[-1]._params
     for x in jax.tree_util.tree_leaves(tree, is_leaf=_is_tensor):
-        if isinstance(x, Variable):
+        if isinstance(x, Variable | Dim):
             return True
         if isinstance(x, Parameter) and not x.stop_gradient and params.get(x.name) is x:
             return True
@@ -627,22 +648,28 @@ def _infer(od, vals, call=None):
     leaves, tree = jax.tree_util.tree_flatten(vals, is_leaf=_is_tensor)
     idx = [i for i, x in enumerate(leaves) if isinstance(x, Variable)]
     sgs = [leaves[i].stop_gradient for i in idx]
+    dims = [i for i, x in enumerate(leaves) if isinstance(x, Dim)]
     # a Python function (call) may read Variables it closes over: they hold tracers too
     direct = {id(leaves[i]) for i in idx}
     captured = []
     if call is not None:
         captured = [v for v in _closure_vars(call) if id(v) not in direct]
     ins = [leaves[i] for i in idx] + captured
+    ins += [v for v in {id(leaves[i].var): leaves[i].var for i in dims}.values() if all(
+        v is not w for w in ins)]  # fmt: skip
 
     def run(arrays):
         ls = list(leaves)
         for i, a, sg in zip(idx, arrays, sgs):
             ls[i] = Tensor(a, stop_gradient=sg)
+        for i in dims:  # the size this pass gives the Variable
+            d = leaves[i]
+            ls[i] = next(a for v, a in zip(ins, arrays) if v is d.var).shape[d.axis]
         bound = jax.tree_util.tree_unflatten(tree, ls)
         if call is None:
             out = _reg.call_op(od, **bound)
         else:
-            with holding(captured, arrays[len(idx) :]):
+            with holding(captured, arrays[len(idx) : len(idx) + len(captured)]):
                 out = call(bound)
         res_leaves, res_tree = jax.tree_util.tree_flatten(out, is_leaf=_is_tensor)
         arrs = [x._value if isinstance(x, Tensor) else None for x in res_leaves]
