@@ -48,6 +48,8 @@ def find(path, params_file=None) -> tuple[str, str] | None:
     """(program file, params file) when ``path`` is a Paddle-exported program: a prefix with
     ``<prefix>.json`` (PIR) or ``<prefix>.pdmodel``, or the program file itself; None else."""
     path = os.fspath(path)
+    if not path or os.path.isdir(path):
+        return None
     root, ext = os.path.splitext(path)
     cands = []
     if ext == ".json":
