@@ -283,3 +283,32 @@ def test_static_nn_eager_results():
 def test_static_nn_errors_as_paddle(call, exc, msg):
     with pytest.raises(exc, match=msg):
         call(paddle.static.nn, _t([1.0]))
+
+
+# -- paddle.jit.marker ----------------------------------------------------------------------------
+def test_markers():
+    marker = paddle.jit.marker
+
+    @marker.force_dynamic
+    def host(x):  # a host read: runs eagerly, without a fallback warning
+        return float(x.sum().numpy())
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sf = paddle.jit.to_static(host)
+        assert [sf(_t(V)) for _ in range(3)] == [3.5] * 3
+
+    @marker.unified
+    def plain(x):
+        if x.sum() > 0:
+            return x
+        return -x
+
+    from paddle_compat.jit.dy2static import convert_function
+
+    assert convert_function(plain) is plain and marker.capture_control_flow(plain) is plain
+    t = paddle.ones([2, 3])
+    marker.dynamic_dims(t, [0, -1])
+    assert getattr(t, marker.DYNAMIC_DIMS_ATTR_NAME) == (0, 1)
+    with pytest.raises(ValueError, match="out of range"):
+        marker.dynamic_dims(t, 2)

@@ -111,9 +111,10 @@ def is_tracer(v) -> bool:
 def check_concrete(t, what: str, control_flow: bool = False) -> None:
     if isinstance(t._value, jax.core.Tracer):
         hint = (
-            "Python control flow (if/while/for) on a Tensor value is not converted yet; use "
-            "paddle.where, or call the function with "
-            "paddle.jit.to_static(..., full_graph=False) to run it eagerly."
+            "to_static converts if/while/for on Tensors in the functions it compiles, but not "
+            "this one (library code, paddle.jit.not_to_static, or a construct it does not "
+            "convert); use paddle.static.nn.cond / while_loop or paddle.where, or "
+            "full_graph=False to run it eagerly."
             if control_flow
             else "its value is only known when the compiled program runs; return the Tensor "
             "from the to_static function and read it outside."

@@ -1,7 +1,7 @@
 """paddle.jit: to_static (jax.jit), not_to_static, enable_to_static."""
 
 from ..static import InputSpec
-from . import transform  # noqa: F401  (quant_aware_train; loads quant lazily)
+from . import dy2static, marker, transform  # noqa: F401  (transform loads quant lazily)
 from ._save_load import TranslatedLayer, load, save
 from ._scan_layers import scan_layers
 from ._to_static import StaticFunction, enable_to_static, ignore_module, not_to_static, to_static

@@ -113,6 +113,9 @@ class StaticFunction:
         self._known_state: dict[tuple, list[weakref.ref]] = {}
         self._bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._converted = None
+        self._force_dynamic = getattr(fn, "_paddle_force_dynamic", False) or getattr(
+            type(instance), "_paddle_force_dynamic", False
+        )  # paddle.jit.marker.force_dynamic
         self._warned = False
         self._retrace_warned = False
         functools.update_wrapper(self, fn)
@@ -169,7 +172,7 @@ class StaticFunction:
         return out
 
     def __call__(self, *args, **kwargs):
-        if not _enabled:
+        if not _enabled or self._force_dynamic:
             return self._fn(*args, **kwargs)
         if trace_state.current() is not None:  # nested inside another trace
             return self._call(*args, **kwargs) if convert._depth[0] else self._fn(*args, **kwargs)
