@@ -71,8 +71,8 @@ def convert_function(f):
 
 
 def _convert_code(f: types.FunctionType):
-    if f.__code__.co_name == "<lambda>" or _is_library(f):
-        return None
+    if f.__code__.co_name == "<lambda>" or _is_library(f) or hasattr(f, "__wrapped__"):
+        return None  # (a decorator's wrapper: converting the source would drop the decorator)
     try:
         lines, first = inspect.getsourcelines(f)
     except (OSError, TypeError):

@@ -307,12 +307,14 @@ def _encode(leaf_plans, leaves):
     return out
 
 
-def _decode(leaf_plans, arrays, sg: bool):
+def _decode(leaf_plans, arrays, sg: bool, where=None):
     it = iter(arrays)
     out = []
     for p in leaf_plans:
         if p[0] in ("array", "zeros"):
             out.append(Tensor(next(it), stop_gradient=sg))
+        elif p[0] == "undef" and where is not None:  # names the control flow when used
+            out.append(type(p[1])(p[1]._name, p[1]._where or where))
         else:
             out.append(p[1])
     return out
@@ -457,7 +459,7 @@ def run_switch(index, branches, names=None, where=None, reset=None):
         raise ConversionError("Tensor control flow did not settle on one program", where)
     (outs, pullback) = result
     var_arrays, write_arrays = outs if outs else ([], [])
-    tensors = _decode(leaf_plans, var_arrays, sg=True)
+    tensors = _decode(leaf_plans, var_arrays, sg=True, where=where)
     arrays_out = [t for t in tensors if isinstance(t, Tensor)] + [Tensor(v) for v in write_arrays]
     if pullback is not None:
         node = _ag.record(
@@ -597,7 +599,7 @@ def run_while(cond_fn, body_fn, init, names=None, where=None, reset=None):
     else:
         raise ConversionError("a Tensor while loop did not settle on one program", where)
     var_arrays, write_arrays = out
-    results = _decode(plans, var_arrays, sg=True)
+    results = _decode(plans, var_arrays, sg=True, where=where)
     write_tensors = [Tensor(v) for v in write_arrays]
     needs = _nondiff_needed(
         _union([seen["cond"].free, s.free]) + [x for x in init_leaves if isinstance(x, Tensor)]
