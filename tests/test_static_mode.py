@@ -10,7 +10,7 @@ import pytest
 import paddle
 from paddle_compat._core import static_mode
 from paddle_compat.optimizer import _optimizer as _opt
-from paddle_compat.static import _mode
+from paddle_compat.static import _mode, _program
 
 S = paddle.static
 F = paddle.nn.functional
@@ -42,6 +42,7 @@ def static_env(monkeypatch):
         monkeypatch.setattr(_opt.Optimizer, "minimize", patched_minimize)
     yield
     _mode.disable_static()
+    _program._reset_programs()
     assert not static_mode.recording
 
 
@@ -192,7 +193,8 @@ def test_clone_for_test_turns_off_dropout_and_compiled_program():
     main, _, out = _build(build)
     test = main.clone(for_test=True)
     exe = S.Executor()
-    (r,) = exe.run(S.CompiledProgram(test), feed={"x": X}, fetch_list=[out])
+    compiled = S.CompiledProgram(test).with_data_parallel(loss_name=out.name)
+    (r,) = exe.run(compiled, feed={"x": X}, fetch_list=[out])
     np.testing.assert_array_equal(r, X)
     (t,) = exe.run(main, feed={"x": X}, fetch_list=[out])
     assert (t == 0).any() and np.allclose(t[t != 0], 2 * X[t != 0])

@@ -148,6 +148,13 @@ class CompiledProgram:
         self._program = program_or_graph
         self._build_strategy = build_strategy or BuildStrategy()
 
+    def with_data_parallel(self, loss_name=None, build_strategy=None, exec_strategy=None,
+                           share_vars_from=None, places=None):  # fmt: skip
+        """Paddle 1.x/2.x's data-parallel switch: the program runs as compiled (one device)."""
+        if build_strategy is not None:
+            self._build_strategy = build_strategy
+        return self
+
     def __getattr__(self, name):
         return getattr(self.__dict__["_program"], name)
 

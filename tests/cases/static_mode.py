@@ -256,3 +256,26 @@ def case_mode_switch():
     inside = paddle.in_dynamic_mode()
     paddle.disable_static()
     return [before, inside, paddle.in_dynamic_mode()]
+
+
+def case_cond_and_while_loop():
+    with _static() as (main, startup):
+        x = S.data("x", [3], "float32")
+        y = S.nn.cond(paddle.sum(x) > 0, lambda: x * 2.0, lambda: x - 1.0)
+        i = paddle.full([1], 0, "int64")
+        n = paddle.full([1], 4, "int64")
+        i2, acc = S.nn.while_loop(lambda i, a: i < n, lambda i, a: [i + 1, a * 1.5], [i, x])
+        exe = S.Executor()
+        pos = exe.run(main, feed={"x": np.array([1, 2, 3], "float32")}, fetch_list=[y, i2, acc])
+        neg = exe.run(main, feed={"x": np.array([-5, 1, 1], "float32")}, fetch_list=[y, i2, acc])
+        return {"pos": pos, "neg": neg, "shapes": [list(y.shape), list(acc.shape)]}
+
+
+def case_unknown_batch_size_in_ops():
+    with _static() as (main, startup):
+        x = S.data("x", [None, 3], "float32")
+        z = paddle.reshape(x, [0, 3, 1]) * paddle.sum(x, axis=1, keepdim=True).unsqueeze(-1)
+        r = paddle.reshape(x, [-1])
+        exe = S.Executor()
+        out = exe.run(main, feed={"x": randn(4, 3, seed=3)}, fetch_list=[z, r])
+        return {"out": out, "shapes": [list(z.shape), list(r.shape)]}
