@@ -288,3 +288,21 @@ def test_unknown_sizes_read_by_python_code_get_the_run_size():
     got = S.Executor().run(main, feed={"x": xs, "lab": lab}, fetch_list=[n, z, acc])
     assert got[0] == 5 and got[1].shape == (5, 2)
     np.testing.assert_allclose(got[2], 3 / 5)
+
+
+def test_in_place_writes_on_variables():
+    def build():
+        x = S.data("x", [3], "float32")
+        y = x * 1.0
+        y.add_(x)
+        z = x * 1.0
+        z[0] = 10.0
+        w = paddle.assign(x)
+        paddle.assign(x * 3.0, output=w)
+        return y, z, w
+
+    main, _, outs = _build(build)
+    y, z, w = S.Executor().run(main, feed={"x": np.ones(3, "float32")}, fetch_list=list(outs))
+    np.testing.assert_array_equal(y, [2, 2, 2])
+    np.testing.assert_array_equal(z, [10, 1, 1])
+    np.testing.assert_array_equal(w, [3, 3, 3])

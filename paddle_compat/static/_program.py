@@ -33,11 +33,12 @@ def _is_tensor(x) -> bool:
 class _Abstract:
     """What a Variable holds instead of an array: Paddle's shape (-1 unknown) and a dtype."""
 
-    __slots__ = ("shape", "dtype")
+    __slots__ = ("shape", "dtype", "owner")
 
     def __init__(self, shape, dtype):
         self.shape = tuple(int(d) for d in shape)
         self.dtype = np.dtype(dtype)
+        self.owner = None  # the Variable holding it
 
     @property
     def ndim(self) -> int:
@@ -75,6 +76,7 @@ class Variable(Tensor):
     def __init__(self, shape, dtype, name=None, stop_gradient=True, program=None, op=None):
         super().__init__(_PLACEHOLDER, stop_gradient=stop_gradient, name=name)
         self._val = _Abstract(shape, dtype)
+        self._val.owner = self
         self.__dict__["program"] = program
         self.__dict__["_op"] = op  # the recorded call that defines it
 
@@ -144,6 +146,20 @@ class Variable(Tensor):
     def __hash__(self):
         return id(self)
 
+    def _set_value(self, value) -> None:
+        """An in-place op (``y.add_(x)``, ``assign(x, output=y)``) on a Variable: from here
+        on the Program's ``self`` is the value written (recorded as an assignment)."""
+        if not static_mode.recording:  # a replay or shape inference writes a real value
+            self._val = value
+            return
+        src = value.owner if isinstance(value, _Abstract) else None
+        if src is None:  # a concrete array: the Variable holds that constant from here on
+            src = Tensor(value)
+        if src is self:
+            return
+        record_call("assign", lambda t: t, (src,), into=self)
+        self._version += 1
+
     def __getitem__(self, index):
         return record_call("slice", lambda x, i: x[i], (self, index))
 
@@ -193,7 +209,7 @@ class _Op:
 
     def output_vars(self) -> list:
         leaves = jax.tree_util.tree_leaves(self.outputs, is_leaf=_is_tensor)
-        leaves += self.extra.get("grad_vars", [])
+        leaves += self.extra.get("grad_vars", []) + self.extra.get("writes", [])
         return [x for x in leaves if isinstance(x, Variable)]
 
 
@@ -538,8 +554,8 @@ def record(od, args, kwargs):
             isinstance(x, Tensor) and not isinstance(x, Variable) and x.persistable
         ):
             prog._note_param(x)
-    tree, infos = _infer(od, vals)
-    op = _Op("op", od, vals)
+    tree, infos, wrote = _infer(od, vals)
+    op = _Op("op", od, vals, writes=wrote)
     in_sg = all(t.stop_gradient for t in op.inputs()) or not od.differentiable
     outs = []
     for info in infos:
@@ -553,8 +569,8 @@ def record(od, args, kwargs):
             outs.append(info[0])
     op.outputs = jax.tree_util.tree_unflatten(tree, outs)
     prog._add(op)
-    if out is not None:  # out=: the given Variable takes the result's place
-        raise NotImplementedError(f"{od.name}(out=...) is not supported in static mode")
+    if out is not None:  # out=: the given Variables take the results' places
+        return _reg._write_out(od, op.outputs, out)
     return op.outputs
 
 
@@ -563,9 +579,12 @@ def record_call(name: str, fn, args: tuple, into=None):
     indexing); replay calls ``fn`` on the replayed Tensors. ``into``: the Variable that
     takes the result (an in-place write), else new Variables are returned."""
     prog = default_main_program()
-    tree, infos = _infer(None, list(args), call=lambda a: fn(*a))
+    tree, infos, wrote = _infer(None, list(args), call=lambda a: fn(*a))
     closes = [v for v in _closure_vars(fn) if all(v is not a for a in args)]
-    op = _Op("call", outputs=None, inputs=list(args), fn=fn, name=name, closes_over=closes)
+    op = _Op(
+        "call", outputs=None, inputs=list(args), fn=fn, name=name, closes_over=closes,
+        writes=wrote,
+    )  # fmt: skip
     in_sg = all(t.stop_gradient for t in op.inputs())
     outs = [
         Variable(i.shape, i.dtype, name=f"{name}_{next(_tmp_ids)}.tmp_0", stop_gradient=in_sg,
@@ -574,6 +593,9 @@ def record_call(name: str, fn, args: tuple, into=None):
     ]  # fmt: skip
     result = jax.tree_util.tree_unflatten(tree, outs)
     if into is not None:
+        if isinstance(result, Variable):  # the written value's shape and dtype
+            into._val = _Abstract(result._val.shape, result._val.dtype)
+            into._val.owner = into
         op.outputs = into
         into.__dict__["_op"] = op
         into.stop_gradient = into.stop_gradient and in_sg
@@ -674,7 +696,9 @@ def _infer(od, vals, call=None):
         res_leaves, res_tree = jax.tree_util.tree_flatten(out, is_leaf=_is_tensor)
         arrs = [x._value if isinstance(x, Tensor) else None for x in res_leaves]
         others = [None if isinstance(x, Tensor) else x for x in res_leaves]
-        run.meta = (res_tree, others, [getattr(x, "stop_gradient", True) for x in res_leaves])
+        # Variables the op wrote in place (assign(x, output=y)): the op also defines them
+        wrote = [leaves[i] for i, a in zip(idx, arrays) if ls[i]._val is not a]
+        run.meta = (res_tree, others, wrote)
         return arrs
 
     from .._core.random import default_generator
@@ -695,8 +719,8 @@ def _infer(od, vals, call=None):
                 None if s is None else [a if a == b else -1 for a, b in zip(s.shape, t.shape)]
                 for s, t in zip(specs, other)
             ]
-    res_tree, others, _ = run.meta
+    res_tree, others, wrote = run.meta
     infos = []
     for s, shape, o in zip(specs, shapes, others):
         infos.append((o,) if s is None else _Abstract(shape, s.dtype))
-    return res_tree, infos
+    return res_tree, infos, wrote
