@@ -300,10 +300,10 @@ class Artifact:
                 and m["base_code"].get("magic") == "pir"
             ):
                 raise ArtifactError(
-                    f"{manifest_path} is a PIR program written by PaddlePaddle itself; "
-                    "paddle-compat runs models exported by its own paddle.jit.save (StableHLO). "
-                    "Re-export the model with paddle-compat (load the weights with "
-                    "paddle.load/set_state_dict, then paddle.jit.save)."
+                    f"{manifest_path} is a PIR program written by PaddlePaddle itself, but its "
+                    "parameters file (.pdiparams) is missing or it is not a complete program; "
+                    "paddle.jit.load and paddle.inference run a Paddle-exported .json/.pdmodel "
+                    "together with its .pdiparams."
                 )
             raise ArtifactError(f"{manifest_path} is not a paddle-compat saved model manifest.")
         if int(m.get("format_version", 0)) > FORMAT_VERSION:

@@ -686,9 +686,14 @@ def _artifact_uid(art) -> int:
 # -- load ---------------------------------------------------------------------------------------
 def load(path, **configs):
     """Load a model saved by ``paddle.jit.save`` as a ``TranslatedLayer`` (runs without the
-    model's Python class)."""
+    model's Python class); also an inference program exported by real Paddle (a PIR ``.json``
+    or a 2.x ``.pdmodel`` with its ``.pdiparams``)."""
     if isinstance(path, os.PathLike):
         path = os.fspath(path)
+    from .._export import paddle_program  # inference programs exported by real Paddle
+
+    if isinstance(path, str) and paddle_program.is_paddle_program(path):
+        return paddle_program.load_layer(path)
     try:
         art = _export.load(_check_prefix(path))
         return PirTranslatedLayer(art)
