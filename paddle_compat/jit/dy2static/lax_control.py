@@ -393,17 +393,26 @@ def run_switch(index, branches, names=None, where=None, reset=None):
     idx = index._value if isinstance(index, Tensor) else index
     idx = jnp.asarray(idx).reshape(()).astype(jnp.int32)
     leaf_plans, written, free, fills = None, [], [], {}
-    seen = None
     for _ in range(5):
-        seens = [None] * len(branches)
+        seens, used = [None] * len(branches), [None] * len(branches)
 
-        def make(k, leaf_plans=leaf_plans, written=written, free=free, seens=seens, fills=fills):
+        def make(
+            k,
+            leaf_plans=leaf_plans,
+            written=written,
+            free=free,
+            fills=fills,
+            seens=seens,
+            used=used,
+        ):
             def branch(free_vals):
                 with _scope(free, free_vals, where) as ctx:
                     seens[k], leaves = _observe(ctx, _fill(branches[k](), fills))
-                    res = []
-                    if leaf_plans is not None and len(leaf_plans) == len(leaves):
-                        res = _encode(leaf_plans, leaves), [t._value for t in written]
+                    # the first run guesses each branch's own outputs as the plan
+                    used[k] = plan = leaf_plans or [_initial_plan_of(d) for d in seens[k].descs]
+                    res = [], []
+                    if len(plan) == len(leaves):
+                        res = _encode(plan, leaves), [t._value for t in written]
                     leaves = None
                     if reset is not None:
                         reset()
@@ -414,24 +423,18 @@ def run_switch(index, branches, names=None, where=None, reset=None):
         def call(*free_vals, make=make):
             return jax.lax.switch(idx, [make(k) for k in range(len(branches))], list(free_vals))
 
+        error = None
         try:
-            result = None
-            grad_free = _nondiff_needed(free)
-            if leaf_plans is not None and grad_free and len(grad_free) == len(free):
-                out, pullback = _ag.forward_with_pullback(
+            if free:  # Tensors that need grad: the switch is a function of them
+                result = _ag.forward_with_pullback(
                     call, [t._value for t in free], (True,) * len(free)
                 )
-                result = (out, pullback)
             else:
-                result = (call(*[t._value for t in free]), None)
-        except (TypeError, ValueError) as e:
-            if any(s is None for s in seens) or leaf_plans is None:
-                raise
-            if "branch" not in str(e) and "output" not in str(e):
-                raise
-            result = None
-        if any(s is None for s in seens):
-            raise ConversionError("a branch of Tensor control flow did not run", where)
+                result = (call(), None)
+        except (TypeError, ValueError) as e:  # the branches' outputs differ: learn the plan
+            if any(s is None for s in seens):
+                raise  # raised by the user's code in a branch
+            result, error = None, e
         _check_grads(seens, where)
         if any(s.tree != seens[0].tree for s in seens):
             more = _fills([s.parts for s in seens])
@@ -446,17 +449,19 @@ def run_switch(index, branches, names=None, where=None, reset=None):
         ]
         new_written = _union([s.written for s in seens])
         new_free = _nondiff_needed(_union([s.free for s in seens]))
-        if (
-            result is not None
-            and _plans_equal(new_plans, leaf_plans)
+        same = (
+            all(_plans_equal(new_plans, u) for u in used)
             and _ids(new_written) == _ids(written)
             and _ids(new_free) == _ids(free)
-        ):
-            seen = seens[0]
+        )
+        if same and result is not None:
             break
+        if same:
+            raise error
         leaf_plans, written, free = new_plans, new_written, new_free
     else:
         raise ConversionError("Tensor control flow did not settle on one program", where)
+    leaf_plans = used[0]
     (outs, pullback) = result
     var_arrays, write_arrays = outs if outs else ([], [])
     tensors = _decode(leaf_plans, var_arrays, sg=True, where=where)
@@ -473,7 +478,7 @@ def run_switch(index, branches, names=None, where=None, reset=None):
         if node is not None:
             node.pullback = pullback
     _write_results(written, arrays_out[len(arrays_out) - len(written) :])
-    return jax.tree_util.tree_unflatten(seen.tree, tensors)
+    return jax.tree_util.tree_unflatten(seens[0].tree, tensors)
 
 
 def _union(dicts) -> list:
@@ -495,6 +500,9 @@ def _plans_equal(a, b) -> bool:
             return False
         if x[0] in ("array", "zeros"):
             if x[1:] != y[1:]:
+                return False
+        elif x[0] == "undef":
+            if type(x[1]) is not type(y[1]) or x[1]._name != y[1]._name:
                 return False
         elif not (x[1] is y[1] or _same_const(x[1], y[1])):
             return False
@@ -611,7 +619,11 @@ def run_while(cond_fn, body_fn, init, names=None, where=None, reset=None):
 
 
 def _initial_plan(x):
-    d = _describe(x)
+    return _initial_plan_of(_describe(x))
+
+
+def _initial_plan_of(d):
+    """A leaf's plan guessed from one run: Tensors as arrays, everything else constant."""
     return ("const", d[1]) if d[0] == "num" else d
 
 
