@@ -279,3 +279,14 @@ def case_unknown_batch_size_in_ops():
         exe = S.Executor()
         out = exe.run(main, feed={"x": randn(4, 3, seed=3)}, fetch_list=[z, r])
         return {"out": out, "shapes": [list(z.shape), list(r.shape)]}
+
+
+def case_seeded_default_initializers():
+    paddle.seed(5)
+    with _static() as (main, startup):
+        x = S.data("x", [None, 4], "float32")
+        y = S.nn.fc(x, 3)
+        z = paddle.nn.Linear(3, 2)(y)
+        exe = S.Executor()
+        exe.run(startup)
+        return exe.run(main, feed={"x": randn(2, 4, seed=1)}, fetch_list=[y, z])
