@@ -321,10 +321,14 @@ class Executor:
         elif not isinstance(fetch_list, list | tuple):
             fetch_list = [fetch_list]
         with static_mode.suspended():
-            for name, (p, init, _) in program._inits.items():
-                p._set_value(init)
+            for name, (p, value, _, initializer) in program._inits.items():
+                if program._runs and initializer is not None:
+                    initializer(p)  # run again: a new draw, as Paddle's startup ops make
+                else:  # the first run: the values drawn when the parameter was created
+                    p._set_value(value)
                 p.clear_gradient(False)
                 scope._vars[name] = p
+            program._runs += 1
             if not program._ops and not fetch_list:
                 return []
             targets = [program._lookup(f) if isinstance(f, str) else f for f in fetch_list]

@@ -246,6 +246,7 @@ class Program:
         self._params: dict[str, Tensor] = {}  # name -> Parameter read by the program
         self._inits: dict[str, tuple] = {}  # startup program: name -> (Parameter, array)
         self._loaded: set[str] = set()  # parameters that came with a loaded program
+        self._runs = 0  # how many times an Executor ran it (a startup program draws anew)
         self._version = 0
         self._uid = next(Program._ids)
         self._block = Block(self)
@@ -306,9 +307,10 @@ class Program:
         for v in op.output_vars():
             self._vars[v.name] = v
 
-    def _note_param(self, p: Tensor, init=None) -> None:
-        """Add parameter ``p`` (its startup entry: the value now, and ``init``, the
-        initializer's ("uniform", low, high) / ("full", value) for printing)."""
+    def _note_param(self, p: Tensor, init=None, initializer=None) -> None:
+        """Add parameter ``p`` (its startup entry: the value now; ``init``, the initializer's
+        ("uniform", low, high) / ("full", value) for printing; ``initializer``, to draw
+        again when the startup program runs again)."""
         if p.name not in self._params:
             if isinstance(p, Parameter):
                 p.__dict__["is_parameter"] = True  # Paddle's static Parameter says so
@@ -316,7 +318,7 @@ class Program:
             self._version += 1
             startup = _startup_stack[-1]
             if p.name not in startup._inits:
-                startup._inits[p.name] = (p, p._value, init)
+                startup._inits[p.name] = (p, p._value, init, initializer)
 
     def _find(self, name):
         v = self._vars.get(name)

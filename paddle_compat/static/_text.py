@@ -105,7 +105,7 @@ def _format(prog) -> str:
     def ty(t):
         return _type_str(t._val.shape, t._val.dtype)
 
-    for name, (p, _, init) in prog._inits.items():  # a startup program
+    for name, (p, _, init, _) in prog._inits.items():  # a startup program
         lines.extend(_init_lines(name, p, init, ref, ty))
     for name in sorted(prog._params):
         p = prog._params[name]

@@ -289,4 +289,7 @@ def case_seeded_default_initializers():
         z = paddle.nn.Linear(3, 2)(y)
         exe = S.Executor()
         exe.run(startup)
-        return exe.run(main, feed={"x": randn(2, 4, seed=1)}, fetch_list=[y, z])
+        first = exe.run(main, feed={"x": randn(2, 4, seed=1)}, fetch_list=[y, z])
+        exe.run(startup)  # runs the initializers again: fc's new draw
+        again = exe.run(main, feed={"x": randn(2, 4, seed=1)}, fetch_list=[y])
+        return {"first": first, "again": again}

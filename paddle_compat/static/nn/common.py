@@ -33,7 +33,7 @@ def _param(prefix, suffix, attr, shape, dtype, is_bias=False, default=None, trai
     from .._program import default_main_program
 
     init = attr.initializer or default or (I.Constant(0.0) if is_bias else I.XavierUniform())
-    default_main_program()._note_param(p, _init_desc(init, shape))
+    default_main_program()._note_param(p, _init_desc(init, shape), init)
     return p
 
 
