@@ -440,3 +440,11 @@ class PySuper(nn.Layer):
         if self.k > 1:
             y = super().parameters()
         return x * self.k, len(y)
+
+
+def prints(x):
+    y = x * 2
+    print("y is", y, sep=": ")
+    if y.sum() > 3:
+        print("big", y.sum())
+    return y

@@ -312,3 +312,19 @@ def test_markers():
     assert getattr(t, marker.DYNAMIC_DIMS_ATTR_NAME) == (0, 1)
     with pytest.raises(ValueError, match="out of range"):
         marker.dynamic_dims(t, 2)
+
+
+def test_print_shows_the_values_of_each_compiled_run(capsys):
+    import jax
+
+    sf = paddle.jit.to_static(C.prints, full_graph=True)
+    outs = []
+    for v in (1.0, 2.0, 0.1, 3.0):
+        x = paddle.full([2], v)
+        C.prints(x)
+        eager = capsys.readouterr().out
+        sf(x)
+        jax.effects_barrier()
+        outs.append((capsys.readouterr().out, eager))
+    assert all(got == want for got, want in outs), outs
+    assert "big" in outs[3][0] and "[6., 6.]" in outs[3][0]

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import types
 
+import jax
 import jax.numpy as jnp
+import numpy as np
 
 from ..._core import trace_state
 from ..._core.tensor import Tensor
@@ -230,11 +232,40 @@ def _range(*args):
     return _TensorRange((start, stop, step))
 
 
+def _print(*args, **kwargs):
+    """``print`` that shows traced Tensors' values each time the compiled program runs (as
+    Paddle's default to_static prints the real values)."""
+    leaves, tree = jax.tree_util.tree_flatten((args, kwargs), is_leaf=_is_tensor)
+    if not any(is_traced(x) for x in leaves):
+        return print(*args, **kwargs)
+    # the callback keeps no Tensor (one made inside a branch must not outlive it)
+    kept = [(x._value, x.stop_gradient) if isinstance(x, Tensor) else x for x in leaves]
+    is_t = [isinstance(x, Tensor) for x in leaves]
+    arrays = [k[0] for k, t in zip(kept, is_t) if t]
+    kept = [(None, k[1]) if t else k for k, t in zip(kept, is_t)]
+
+    def show(*vals):
+        it = iter(vals)
+        out = [Tensor(np.asarray(next(it)), stop_gradient=k[1]) if t else k
+               for k, t in zip(kept, is_t)]  # fmt: skip
+        a, k = jax.tree_util.tree_unflatten(tree, out)
+        print(*a, **k)
+
+    jax.debug.callback(show, *arrays, ordered=True)
+
+
+def _is_tensor(x) -> bool:
+    return isinstance(x, Tensor)
+
+
 def convert_call(f):
     """The function to call for ``f(...)`` inside converted code: a user function converted
-    too, ``range`` accepting Tensor bounds; everything else as it is."""
+    too, ``range`` accepting Tensor bounds, ``print`` showing traced values when the program
+    runs; everything else as it is."""
     if f is range:
         return _range
+    if f is print:
+        return _print
     if isinstance(f, types.FunctionType | types.MethodType):
         from .convert import convert_function
 

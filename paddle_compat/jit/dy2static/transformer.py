@@ -27,7 +27,7 @@ import itertools
 import linecache
 import sys
 
-_SKIP_CALLS = {"super", "locals", "globals", "vars", "eval", "exec", "print", "isinstance",
+_SKIP_CALLS = {"super", "locals", "globals", "vars", "eval", "exec", "isinstance",
                "len", "getattr", "setattr", "hasattr", "type", "id", "iter", "next",
                "enumerate", "zip", "list", "tuple", "dict", "set", "int", "float", "bool",
                "str", "min", "max", "abs", "sum", "sorted", "reversed", "map", "filter", "any",
