@@ -39,6 +39,9 @@ _EXTRA = [
     ("bench_rnn.py", "Recurrent layers"),
     ("bench_attention.py", "Transformer encoder"),
     ("bench_cnn.py", "ResNet-18 CNN"),
+    ("bench_dy2static.py", "Tensor control flow under to_static"),
+    ("bench_paddle_programs.py", "Inference programs exported by real Paddle"),
+    ("bench_jit_save.py", "jit.save / jit.load round trip"),
     ("eager_startup.py", "Eager startup: import, build, first and steady forward, train step"),
 ]
 
