@@ -173,10 +173,13 @@ def load_inference_model(path_prefix: str, executor, **kwargs) -> list:
 
     with static_mode.suspended():
         layer = jit_load(path_prefix)
-    art = layer._artifact
+    if hasattr(layer, "input_specs"):  # an inference program exported by real Paddle
+        in_specs, out_specs = layer.input_specs, layer.output_specs
+    else:
+        in_specs, out_specs = layer._artifact.inputs, layer._artifact.outputs
     prog = Program()
     feeds = []
-    for spec in art.inputs:
+    for spec in in_specs:
         v = Variable(spec.shape, np.dtype(spec.dtype), name=spec.name, program=prog)
         op = _Op("data", outputs=v, name=spec.name)
         v.__dict__["_op"] = op
@@ -184,8 +187,7 @@ def load_inference_model(path_prefix: str, executor, **kwargs) -> list:
         feeds.append(v)
     call = _Op("call", inputs=feeds, fn=layer)
     outs = [
-        Variable(s.shape, np.dtype(s.dtype), name=s.name, program=prog, op=call)
-        for s in art.outputs
+        Variable(s.shape, np.dtype(s.dtype), name=s.name, program=prog, op=call) for s in out_specs
     ]
     call.outputs = outs
     prog._add(call)
