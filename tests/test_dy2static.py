@@ -328,3 +328,22 @@ def test_print_shows_the_values_of_each_compiled_run(capsys):
         outs.append((capsys.readouterr().out, eager))
     assert all(got == want for got, want in outs), outs
     assert "big" in outs[3][0] and "[6., 6.]" in outs[3][0]
+
+
+def test_code_level_and_verbosity_print_the_conversion(capsys):
+    from paddle_compat.jit.dy2static import convert
+
+    saved = dict(convert._settings)
+    try:
+        paddle.jit.set_code_level(100, also_to_stdout=True)
+        paddle.jit.set_verbosity(2, also_to_stdout=True)
+        convert._CODES.pop(C.logical_not.__code__, None)
+        convert._FUNCS.pop(C.logical_not, None)
+        convert.convert_function(C.logical_not)
+        out = capsys.readouterr().out
+        assert "After the transform pass 4" in out and "_jst.convert_logical_not" in out
+        assert "logical_not (" in out and "is converted" in out
+        with pytest.raises(TypeError, match="level should be int"):
+            paddle.jit.set_code_level("2")
+    finally:
+        convert._settings.update(saved)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import logging
 import os
 import sysconfig
 import textwrap
@@ -88,8 +89,9 @@ def _convert_code(f: types.FunctionType):
     ast.increment_lineno(tree, first - 1)
     filename = f.__code__.co_filename
     try:
-        need = transformer.transform_function(fdef, filename)
-    except transformer.Unconvertible:
+        need = transformer.transform_function(fdef, filename, _dump)
+    except transformer.Unconvertible as e:
+        log(1, f"{f.__qualname__} is not converted: {e}")
         return None
     fdef.body = transformer._bindings(need) + fdef.body
     freevars = list(f.__code__.co_freevars)
@@ -101,7 +103,58 @@ def _convert_code(f: types.FunctionType):
     inner = _child(_child(code, "__dy2static_factory"), fdef.name)
     if inner is None or not set(inner.co_freevars) <= set(freevars) | {"_jst"}:
         return None
+    log(2, f"{f.__qualname__} ({filename}:{first}) is converted")
     return inner
+
+
+# -- paddle.jit.set_code_level / set_verbosity ---------------------------------------------------
+_LOG = logging.getLogger("paddle.jit.dy2static")
+_settings = {"code_level": None, "verbosity": None, "code_stdout": False, "log_stdout": False}
+
+
+def _level(key: str, env: str, default: int) -> int:
+    v = _settings[key]
+    if v is None:
+        try:
+            v = int(os.environ.get(env, default))
+        except ValueError:
+            v = default
+    return v
+
+
+def set_code_level(level: int = 100, also_to_stdout: bool = False) -> None:
+    """Log the converted code of each function after transform pass ``level`` (1 returns,
+    2 for loops, 3 break/continue, 4 or more: all passes); 0 turns it off. The environment
+    variable ``TRANSLATOR_CODE_LEVEL`` does the same (this call takes priority)."""
+    if not isinstance(level, int):
+        raise TypeError(f"level should be int, but received {type(level).__name__}")
+    _settings["code_level"], _settings["code_stdout"] = level, bool(also_to_stdout)
+
+
+def set_verbosity(level: int = 0, also_to_stdout: bool = False) -> None:
+    """Log what the conversion does (level >= 1: functions left unconverted and why; >= 2:
+    every converted function). ``TRANSLATOR_VERBOSITY`` does the same."""
+    if not isinstance(level, int):
+        raise TypeError(f"level should be int, but received {type(level).__name__}")
+    _settings["verbosity"], _settings["log_stdout"] = level, bool(also_to_stdout)
+
+
+def log(level: int, msg: str) -> None:
+    if _level("verbosity", "TRANSLATOR_VERBOSITY", 0) >= level:
+        _LOG.info(msg)
+        if _settings["log_stdout"]:
+            print(msg)
+
+
+def _dump(k: int, fdef) -> None:
+    level = _level("code_level", "TRANSLATOR_CODE_LEVEL", 0)
+    if level <= 0 or k != min(level, 4):
+        return
+    ast.fix_missing_locations(fdef)
+    text = f"After the transform pass {k} of dy2static:\n{ast.unparse(fdef)}"
+    _LOG.info(text)
+    if _settings["code_stdout"]:
+        print(text)
 
 
 def _child(code, name):

@@ -398,23 +398,27 @@ def _lambda(expr) -> ast.Lambda:
 
 
 # -- driver -------------------------------------------------------------------------------------
-def transform_function(fn: ast.FunctionDef, filename: str) -> list[str]:
+def transform_function(fn: ast.FunctionDef, filename: str, dump=None) -> list[str]:
     """Rewrite ``fn`` (and its nested functions) in place; returns the names of ``fn``'s scope
-    that need a binding at its top (so that the generated functions' ``nonlocal`` resolve)."""
+    that need a binding at its top (so that the generated functions' ``nonlocal`` resolve).
+    ``dump(k, fn)`` is called after pass ``k`` (1-4) of ``fn`` itself."""
     if _contains(fn.body, (ast.Yield, ast.YieldFrom, ast.Await)):
         raise Unconvertible("generators and coroutines are not converted")
     ctx = _Context(filename)
-    return _transform(fn, ctx)
+    return _transform(fn, ctx, dump or (lambda k, f: None))
 
 
-def _transform(fn, ctx: _Context) -> list[str]:
+def _transform(fn, ctx: _Context, dump=lambda k, f: None) -> list[str]:
     for n in _walk_scope(fn.body):  # nested functions first, each its own scope
         if isinstance(n, ast.FunctionDef) and not _contains(n.body, (ast.Yield, ast.YieldFrom)):
             need = _transform(n, ctx)
             n.body = _bindings(need) + n.body
     transform_returns(fn)
+    dump(1, fn)
     fn.body = _visit_block(_ForToWhile(ctx), fn.body)
+    dump(2, fn)
     fn.body = _visit_block(_BreakContinue(ctx), fn.body)
+    dump(3, fn)
     global_names = {g for n in _walk_scope(fn.body) if isinstance(n, ast.Global) for g in n.names}
     declared = global_names | {
         g for n in _walk_scope(fn.body) if isinstance(n, ast.Nonlocal) for g in n.names
@@ -424,6 +428,7 @@ def _transform(fn, ctx: _Context) -> list[str]:
     params |= {a.arg for a in (fn.args.vararg, fn.args.kwarg) if a is not None}
     names = [n for n in assigned_names(fn.body) if n not in declared and n not in params]
     fn.body = _visit_block(_ControlFlow(ctx, global_names), fn.body)
+    dump(4, fn)
     return names
 
 
