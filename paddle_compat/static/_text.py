@@ -96,10 +96,13 @@ def _format(prog) -> str:
     ids: dict[int, int] = {}
     lines = []
 
-    def ref(t):
+    count = iter(range(1 << 30))
+
+    def ref(t, new: bool = False):
+        """%n of a value; ``new``: it is (re)defined here (an in-place write: a new value)."""
         k = t if isinstance(t, tuple) else id(t)
-        if k not in ids:
-            ids[k] = len(ids)
+        if new or k not in ids:
+            ids[k] = next(count)
         return f"%{ids[k]}"
 
     def ty(t):
@@ -136,7 +139,7 @@ def _format(prog) -> str:
             for k, v in sorted(attrs.items())
         )
         in_refs = ", ".join(ref(t) for t in ins)
-        out_refs = ", ".join(ref(v) for v in outs)
+        out_refs = ", ".join(ref(v, new=True) for v in outs)
         lines.append(
             f'    ({out_refs}) = "{op.op_name}" ({in_refs}) {{{body}}} : '
             f"({', '.join(ty(t) for t in ins)}) -> {', '.join(ty(v) for v in outs)}"
