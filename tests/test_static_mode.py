@@ -306,3 +306,17 @@ def test_in_place_writes_on_variables():
     np.testing.assert_array_equal(y, [2, 2, 2])
     np.testing.assert_array_equal(z, [10, 1, 1])
     np.testing.assert_array_equal(w, [3, 3, 3])
+
+
+def test_detach_stops_gradients():
+    def build():
+        x = S.data("x", [3], "float32")
+        x.stop_gradient = False
+        y = (x * x).detach() * x
+        return x, y, S.gradients([paddle.sum(y)], [x])[0]
+
+    main, _, (x, y, g) = _build(build)
+    assert y.stop_gradient is False
+    xs = np.array([1, 2, 3], "float32")
+    (gv,) = S.Executor().run(main, feed={"x": xs}, fetch_list=[g])
+    np.testing.assert_allclose(gv, xs * xs)  # d/dx [stop(x^2) * x] = x^2

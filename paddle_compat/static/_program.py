@@ -129,7 +129,7 @@ class Variable(Tensor):
         )
 
     def detach(self):
-        out = _reg.call_op("assign", self)
+        out = record_call("detach", lambda t: t.detach(), (self,))
         out.stop_gradient = True
         return out
 
