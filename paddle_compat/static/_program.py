@@ -128,6 +128,8 @@ class Variable(Tensor):
             "Executor.run(program, feed=..., fetch_list=[...])"
         )
 
+    item = tolist = __float__ = __int__ = __index__ = __array__ = numpy
+
     def detach(self):
         out = record_call("detach", lambda t: t.detach(), (self,))
         out.stop_gradient = True
