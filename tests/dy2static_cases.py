@@ -448,3 +448,14 @@ def prints(x):
     if y.sum() > 3:
         print("big", y.sum())
     return y
+
+
+def shape_branch(x):
+    """Branches on paddle.shape / numel: values known while tracing, so the branches may give
+    different shapes (the branch is chosen when tracing, as on x.shape)."""
+    n = paddle.shape(x)[0]
+    if n > 2 and paddle.numel(x) > 4:
+        y = x[:2]
+    else:
+        y = x
+    return y, n

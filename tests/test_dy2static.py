@@ -53,6 +53,7 @@ COMPILED = {
     "static_while": [(V,)],
     "static_switch": [(V, ("int64", 1)), (V, ("int64", 2)), (V, ("int64", 3))],
     "static_case": [(V,), ([-1.0, -2.0, -0.5],), ([10.0, 20.0, 5.0],)],
+    "shape_branch": [(X4,), ([[1.0, 2.0], [3.0, 4.0]],)],
 }
 
 # name -> (calls, words of the fallback reason)

@@ -754,11 +754,16 @@ def run_kernel(key, make_f, inputs, differentiable=True):
             mask = autograd.diff_mask(inputs, arrays)
             mask = mask if any(mask) else None
         pullback = None
+        static = False
         if recorded is None:
             traced = trace_state._ctx is not None and mask is not None
             if traced and any(isinstance(a, jax.core.Tracer) for a in arrays):
                 # traced: the backward reuses this forward's residuals (JAX's pullback)
                 out, pullback = autograd.forward_with_pullback(jitted, arrays, mask)
+            elif trace_state._ctx is not None and trace_state.folds(inputs, arrays):
+                static = True  # a value known while tracing (from shapes): a constant
+                with jax.ensure_compile_time_eval():
+                    out = jitted(*arrays)
             else:
                 out = jitted(*arrays)
     except TypeError as e:
@@ -779,6 +784,9 @@ def run_kernel(key, make_f, inputs, differentiable=True):
     else:
         out_leaves, out_tree = jax.tree_util.tree_flatten(out)
     out_tensors = [Tensor(a) for a in out_leaves]
+    if static:
+        for t in out_tensors:
+            trace_state.note_static(t)
     if mask is not None:
         node = autograd.record(key, f, inputs, arrays, mask, out_tensors)
         if node is not None:

@@ -57,6 +57,9 @@ class TraceContext:
         self.free: dict[int, object] | None = None
         self.free_uid = 0
         self.nondiff: str | None = None
+        # Tensors whose values are known while tracing (shapes: static in XLA), and the ones
+        # computed from them only: constants of the program, so control flow on them is Python
+        self.static: dict[int, weakref.ref] = {}
 
 
 def current() -> TraceContext | None:
@@ -96,6 +99,26 @@ def read(t):
         if _ctx.free is not None and t._uid < _ctx.free_uid:
             _ctx.free[id(t)] = t
     return v
+
+
+def note_static(t) -> None:
+    """``t`` holds a value known while tracing (``paddle.shape``'s result, or computed from
+    such values only): ops on it fold to constants instead of entering the program."""
+    if _ctx is not None:
+        _ctx.static[id(t)] = weakref.ref(t)
+
+
+def folds(inputs, arrays) -> bool:
+    """Whether an op under a trace computes a known value: some input is a known value and
+    no input array is a tracer."""
+    known = _ctx.static
+    if not known or not any(_is(known.get(id(x)), x) for x in inputs):
+        return False
+    return not any(isinstance(a, jax.core.Tracer) for a in arrays)
+
+
+def _is(ref, x) -> bool:
+    return ref is not None and ref() is x
 
 
 def note_guard(obj, attr: str, value) -> None:

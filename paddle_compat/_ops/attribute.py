@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 from .._core import dtype as _dt
+from .._core import trace_state
 from .._core.registry import op
 from .._core.tensor import Tensor
 
@@ -25,16 +27,29 @@ def _no_kernel(what, a, supported="complex64, complex128"):
 
 
 # -- attributes -------------------------------------------------------------------------------
-@op("rank", differentiable=False, method=True)
-def rank(input: jax.Array) -> jax.Array:  # noqa: A002
+def known_tensor(value, dtype) -> Tensor:
+    """A Tensor of a value known without running the program (from shapes): under to_static it
+    is a constant, and control flow on it stays Python (as on ``x.shape``). With a symbolic dim
+    (``jit.save``'s dynamic dims) it is computed in the program instead."""
+    if any(not isinstance(d, int | np.integer) for d in np.ravel(np.asarray(value, object))):
+        return Tensor(jnp.asarray(value, dtype))
+    with jax.ensure_compile_time_eval():
+        out = Tensor(jnp.asarray(np.asarray(value, dtype=np.dtype(dtype))))
+    trace_state.note_static(out)
+    return out
+
+
+@op("rank", differentiable=False, method=True, composite=True)
+def rank(input: Tensor) -> Tensor:  # noqa: A002
     """Number of dims as an int32 0-d Tensor."""
-    return jnp.asarray(input.ndim, jnp.int32)
+    return known_tensor(input._value.ndim, jnp.int32)
 
 
-@op("shape", differentiable=False, method=None)
-def shape(input: jax.Array) -> jax.Array:  # noqa: A002
+@op("shape", differentiable=False, method=None, composite=True)
+def shape(input: Tensor) -> Tensor:  # noqa: A002
     """The shape as a 1-D int64 Tensor."""
-    return jnp.asarray(input.shape, jnp.int64).reshape(input.ndim)
+    dims = tuple(input._value.shape)
+    return known_tensor(dims if dims else np.zeros((0,), np.int64), jnp.int64)
 
 
 @op("is_empty", tensor_modules=("logic",), differentiable=False)

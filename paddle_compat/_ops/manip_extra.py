@@ -183,10 +183,16 @@ def tensordot(
     return jnp.tensordot(x, y, (a, b))
 
 
-@op("numel", tensor_modules=("stat",), differentiable=False)
-def numel(x: jax.Array, name: str | None = None) -> jax.Array:
-    """Number of elements as an int64 0-d Tensor."""
-    return jnp.asarray(int(np.prod(x.shape, dtype=np.int64)), jnp.int64)
+@op("numel", tensor_modules=("stat",), differentiable=False, composite=True)
+def numel(x: Tensor, name: str | None = None) -> Tensor:
+    """Number of elements as an int64 0-d Tensor (known while tracing, like shapes)."""
+    from .attribute import known_tensor
+
+    dims = tuple(x._value.shape)
+    n = np.prod(dims, dtype=np.int64) if all(isinstance(d, int) for d in dims) else None
+    if n is None:  # a symbolic dim (jit.save's dynamic dims): computed in the program
+        return Tensor(jnp.asarray(jnp.prod(jnp.asarray(dims, jnp.int64)), jnp.int64))
+    return known_tensor(int(n), jnp.int64)
 
 
 @op("narrow")

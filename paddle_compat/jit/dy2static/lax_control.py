@@ -162,6 +162,8 @@ def _scope(swap: list, values: list, where=None):
         host_random=outer.host_random if outer is not None else False,
     )
     ctx.free, ctx.free_uid = {}, start
+    if outer is not None:
+        ctx.static = outer.static  # values known while tracing stay known inside
     saved = [(t, t._val, t._node, t._out_idx) for t in swap]
     for t, v in zip(swap, values):
         t._val, t._node, t._out_idx = v, None, 0
