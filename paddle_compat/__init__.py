@@ -104,23 +104,11 @@ def is_tensor(x) -> bool:
     return isinstance(x, Tensor)
 
 
-def in_dynamic_mode() -> bool:
-    return True
-
-
 def is_compiled_with_distribute() -> bool:
     return True
 
 
-def disable_static(place=None) -> None:
-    """Dynamic (eager) mode is the only mode; static graphs come from paddle.jit.to_static."""
-
-
-def enable_static() -> None:
-    raise RuntimeError(
-        "paddle.enable_static() (the legacy static-graph mode) is not supported by "
-        "paddle-compat; use paddle.jit.to_static to compile functions."
-    )
+from .static._mode import disable_static, enable_static, in_dynamic_mode  # noqa: E402, F401
 
 
 def install() -> None:

@@ -1,8 +1,9 @@
 """``paddle.base``: the framework internals that scripts and libraries import (``core``,
 ``framework``, ``dygraph``, ``unique_name``, ``data_feeder``, ``param_attr``, places, flags).
 Everything here re-exports paddle-compat's own objects; the static-graph machinery
-(``Executor``, ``Scope``, ``program_guard``...) is not provided: programs come from
-``paddle.jit.to_static``."""
+(``Executor``, ``Scope``, ``program_guard``, ``global_scope``, ``scope_guard``) is
+``paddle.static``'s. ``paddle.base.Program`` / ``default_main_program`` are still the empty
+program that dynamic-mode Tensors report (``Tensor.block``), not ``paddle.static``'s."""
 
 from __future__ import annotations
 
@@ -65,3 +66,14 @@ def require_version(min_version: str, max_version: str | None = None) -> None:
     from ..utils import require_version as _require
 
     _require(min_version, max_version)
+
+
+_FROM_STATIC = ("Executor", "Scope", "global_scope", "program_guard", "scope_guard")
+
+
+def __getattr__(name):
+    if name in _FROM_STATIC:  # imported when first used (paddle.static imports this package)
+        from .. import static
+
+        return getattr(static, name)
+    raise AttributeError(f"module 'paddle.base' has no attribute '{name}'")

@@ -35,15 +35,23 @@ class Variable:
 
 
 def in_dygraph_mode() -> bool:
-    return True
+    """True unless ``paddle.enable_static()`` is in effect."""
+    from .._core import static_mode
+
+    return not static_mode.is_static()
 
 
 in_dynamic_mode = in_dygraph_mode
-in_dynamic_or_pir_mode = in_dygraph_mode
+
+
+def in_dynamic_or_pir_mode() -> bool:
+    """True: dynamic mode, or static mode (whose programs are PIR programs in Paddle 3)."""
+    return True
 
 
 def in_pir_mode() -> bool:
-    return False
+    """True in static mode (Paddle 3's static programs are PIR programs)."""
+    return not in_dygraph_mode()
 
 
 def use_pir_api() -> bool:

@@ -24,7 +24,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import trace_state
+from .._core import static_mode, trace_state
 from .._core.autograd import no_grad
 from .._core.tensor import Tensor, full_array, unique_name
 from ..profiler._enums import TracerEventType
@@ -72,7 +72,7 @@ class Optimizer:
         else:
             self._parameter_list = None
         self._name = name
-        if self._parameter_list is None:
+        if self._parameter_list is None and not static_mode.is_static():
             raise AttributeError(
                 "parameters argument given to the Optimizer should not be None in dygraph mode."
             )
@@ -378,6 +378,8 @@ class Optimizer:
     def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
         """Apply the existing gradients of ``parameters`` (default: all); returns
         ``(optimize_ops, params_grads)`` (ops is an empty list in dynamic mode)."""
+        if static_mode.is_static():  # record the update into the Program (paddle.static)
+            return static_mode.minimize(self, loss, startup_program, parameters, no_grad_set)
         assert isinstance(loss, Tensor), "The loss should be an Tensor."
         # like Paddle's dynamic mode, no_grad_set is not consulted here
         params_grads = self.backward(loss, startup_program, parameters, no_grad_set)
