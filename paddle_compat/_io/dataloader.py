@@ -104,8 +104,9 @@ class DataLoader:
     ``prefetch_factor * num_workers`` batches in flight; ``persistent_workers`` keeps them
     between passes, ``use_shared_memory`` hands large arrays over through ``/dev/shm``. As in
     Paddle, ``timeout`` only sets how often a waiting loader checks its workers (a slow worker
-    is waited for). ``use_buffer_reader`` and ``reader_buffer_size`` have no effect;
-    ``feed_list``/``return_list`` only matter for Paddle's static-graph mode.
+    is waited for). ``use_buffer_reader`` and ``reader_buffer_size`` have no effect. With
+    ``return_list=False`` and a ``feed_list`` of static Variables each batch is
+    ``[{variable name: tensor}]`` (a feed for ``Executor.run``), as in Paddle.
 
     Example::
 
@@ -190,6 +191,13 @@ class DataLoader:
         return len(self.dataset)
 
     def __iter__(self):
+        if not self.return_list and self.feed_list:  # static mode: [{feed name: batch}]
+            names = [v.name for v in self.feed_list]
+            return ([dict(zip(names, b if isinstance(b, list | tuple) else [b]))]
+                    for b in self._iter_batches())  # fmt: skip
+        return self._iter_batches()
+
+    def _iter_batches(self):
         if self.num_workers == 0 or _tensor_dataset_fast_path(self):
             return _LoaderIter(self)
         from . import workers
