@@ -263,17 +263,20 @@ def _dropout(args, a):
     return (call_op("scale", _t(x), 1.0 - p, 0.0, True), None)
 
 
-def _mean(args, a):
-    x = args[0]
+def _reduce_args(args, a, what: str):
+    """(axis or None for all, keepdim) of a reduction: PIR passes the axis as an input and
+    ``keepdim``; 2.x ops have ``dim``/``reduce_all``/``keep_dim`` attributes."""
     if len(args) > 1:
-        axis = _ints(args[1], "mean's axis")
-        keep = bool(a.get("keepdim", False))
+        axis, keep = _ints(args[1], f"{what}'s axis"), bool(a.get("keepdim", False))
     else:
         axis = None if a.get("reduce_all", False) else list(a.get("dim", []))
         keep = bool(a.get("keep_dim", False))
-    if axis == []:
-        axis = None
-    return call_op("mean", _t(x), axis, keep)
+    return axis or None, keep
+
+
+def _mean(args, a):
+    axis, keep = _reduce_args(args, a, "mean")
+    return call_op("mean", _t(args[0]), axis, keep)
 
 
 def _full(args, a):
@@ -522,14 +525,8 @@ def _leaky_relu(args, a):
 
 
 def _sum(args, a):
-    x = args[0]
-    if len(args) > 1:
-        axis = _ints(args[1], "sum's axis")
-        keep = bool(a.get("keepdim", False))
-    else:
-        axis = None if a.get("reduce_all", False) else list(a.get("dim", []))
-        keep = bool(a.get("keep_dim", False))
-    return call_op("sum", _t(x), axis or None, None, keep)
+    axis, keep = _reduce_args(args, a, "sum")
+    return call_op("sum", _t(args[0]), axis, None, keep)
 
 
 def _split(args, a):
