@@ -228,8 +228,8 @@ class PureFn:
     value's structure: Tensor slots index ``returned``), ``ret_sg`` (their stop_gradient),
     ``writes`` (``(kind, weakref, stop_gradient)`` per written array, kind ``"value"`` or
     ``"grad"``), ``written_ids`` (ids of rebound Tensors), ``guards`` (Python attributes read,
-    e.g. ``Layer.training``), ``discovered`` (state it read that was not in ``state``),
-    ``wrote_grads`` and ``nondiff`` (why it cannot be differentiated, e.g. a Tensor while loop).
+    e.g. ``Layer.training``), ``discovered`` (state it read that was not in ``state``) and
+    ``wrote_grads``.
     """
 
     __name__ = "pure"
@@ -248,7 +248,6 @@ class PureFn:
         self.guards: list[tuple] = []
         self.discovered: list[Tensor] = []
         self.wrote_grads = False
-        self.nondiff: str | None = None  # why the call cannot be differentiated (a while loop)
 
     def __call__(self, state_vals, arg_vals):
         swapped = self.state + self.arg_tensors
@@ -274,7 +273,6 @@ class PureFn:
             self.guards = list(ctx.guards.values())
             self.discovered = list(ctx.discovered.values())
             self.wrote_grads = wrote_grads
-            self.nondiff = ctx.nondiff
             return ret_vals, write_vals
 
 

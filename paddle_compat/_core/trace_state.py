@@ -53,10 +53,9 @@ class TraceContext:
         self.grads: dict[int, tuple] = {}
         self.guards: dict[tuple, tuple] = {}
         # inside a converted branch or loop body (jit/dy2static): the Tensors made before it
-        # (uid < free_uid) that it reads, and why its result cannot be differentiated
+        # (uid < free_uid) that it reads
         self.free: dict[int, object] | None = None
         self.free_uid = 0
-        self.nondiff: str | None = None
         # Tensors whose values are known while tracing (shapes: static in XLA), and the ones
         # computed from them only: constants of the program, so control flow on them is Python
         self.static: dict[int, weakref.ref] = {}

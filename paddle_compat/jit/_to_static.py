@@ -344,16 +344,6 @@ class StaticFunction:
         n = entry.n_state
         pure = entry.pure
         diff = [t for t in ret_tensors if not t.stop_gradient]
-        if pure.nondiff:  # e.g. a Tensor while loop: its backward raises, naming the loop
-            msg = pure.nondiff
-
-            def backward(cts, create_graph):
-                raise NotImplementedError(msg)
-
-            for t in diff:
-                t.stop_gradient = True
-            _ag.record(("to_static", id(entry)), None, inputs, arrays, mask, diff, custom=backward)
-            return
         amp = amp_state.current()  # backward retraces f, maybe outside auto_cast: same casts
 
         def f(*xs):

@@ -15,8 +15,8 @@ most a few times: plans only grow).
 
 Gradients: a converted ``if`` whose branches read Tensors that need grad becomes one node on
 the autograd tape, a function of those Tensors (JAX differentiates ``lax.switch``). A
-``while`` on a Tensor condition is forward-only in JAX: its outputs carry a node whose backward
-raises a clear error naming the loop.
+``while`` on a Tensor condition is a node too, differentiated by recomputation
+(``while_grad``: ``lax.while_loop`` itself has no reverse-mode derivative).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from __future__ import annotations
 import gc
 import itertools
 from contextlib import contextmanager
+from functools import partial
 
 import jax
 import jax.numpy as jnp
@@ -32,6 +33,7 @@ import numpy as np
 from ..._core import autograd as _ag
 from ..._core import trace_state
 from ..._core.tensor import Tensor, _uid_counter
+from .while_grad import while_with_grad
 
 _node_ids = itertools.count()
 
@@ -195,8 +197,6 @@ def _report(outer, ctx, start) -> None:
     for t in list(ctx.discovered.values()) + list(ctx.free.values()):
         trace_state.read(t)
     outer.guards.update(ctx.guards)
-    if ctx.nondiff and not outer.nondiff:
-        outer.nondiff = ctx.nondiff
 
 
 def _observe(ctx, out):
@@ -358,7 +358,7 @@ def _check_trees(seens, names, where) -> None:
     )
 
 
-def _nondiff_needed(tensors) -> list:
+def _needing_grad(tensors) -> list:
     if not _ag.is_grad_enabled():
         return []
     return [
@@ -450,7 +450,7 @@ def run_switch(index, branches, names=None, where=None, reset=None):
             for i in range(len(seens[0].descs))
         ]
         new_written = _union([s.written for s in seens])
-        new_free = _nondiff_needed(_union([s.free for s in seens]))
+        new_free = _needing_grad(_union([s.free for s in seens]))
         same = (
             all(_plans_equal(new_plans, u) for u in used)
             and _ids(new_written) == _ids(written)
@@ -550,34 +550,10 @@ def run_while(cond_fn, body_fn, init, names=None, where=None, reset=None):
     written: list = []
     for _ in range(6):
         seen = {}
-
-        def unpack(carry, plans=plans, tree=tree):
-            return jax.tree_util.tree_unflatten(tree, _decode(plans, carry, sg=True))
-
-        def cond(carry, plans=plans, written=written, seen=seen):
-            var_arrays, write_arrays = carry
-            with _scope(written, write_arrays, where) as ctx:
-                p = _pred_array(cond_fn(unpack(var_arrays, plans)), where)
-                seen["cond"] = _observe(ctx, None)[0]
-                if reset is not None:
-                    reset()
-            return p
-
-        def body(carry, plans=plans, written=written, seen=seen, tree=tree):
-            var_arrays, write_arrays = carry
-            with _scope(written, write_arrays, where) as ctx:
-                seen["body"], leaves = _observe(ctx, body_fn(unpack(var_arrays, plans)))
-                res = carry
-                if seen["body"].tree == tree and len(leaves) == len(plans):
-                    res = _encode(plans, leaves), [t._value for t in written]
-                leaves = None
-                if reset is not None:
-                    reset()
-            return res
-
+        cond, body = _loop_fns(cond_fn, body_fn, plans, written, [], tree, seen, where, reset)
         init_carry = (_encode(plans, init_leaves), [t._value for t in written])
         try:
-            out = jax.lax.while_loop(cond, body, init_carry)
+            out = jax.lax.while_loop(partial(cond, []), partial(body, []), init_carry)
         except TypeError as e:
             if "body" not in seen or "cond" not in seen or "loop" not in str(e):
                 raise
@@ -608,16 +584,80 @@ def run_while(cond_fn, body_fn, init, names=None, where=None, reset=None):
         plans, written = new_plans, new_written
     else:
         raise ConversionError("a Tensor while loop did not settle on one program", where)
+    free = _needing_grad(_union([seen["cond"].free, s.free]))
+    carry_tensors = [x for x, p in zip(init_leaves, plans) if p[0] in ("array", "zeros")]
+    carry_mask = [isinstance(x, Tensor) and bool(_needing_grad([x])) for x in carry_tensors]
+    if free or any(carry_mask):  # reverse mode by recomputation (while_grad)
+        cond, body = _loop_fns(cond_fn, body_fn, plans, written, free, tree, {}, where, reset)
+        n_free, n_vars = len(free), len(init_carry[0])
+
+        def loop(*xs):
+            carry = (list(xs[n_free : n_free + n_vars]), list(xs[n_free + n_vars :]))
+            return while_with_grad(cond, body, list(xs[:n_free]), carry)
+
+        inputs = free + carry_tensors + written
+        arrays = [t._value for t in free] + init_carry[0] + init_carry[1]
+        mask = (True,) * n_free + tuple(carry_mask) + (False,) * len(written)
+        out = loop(*arrays)  # (not a pullback: an enclosing VJP must see the custom rule)
     var_arrays, write_arrays = out
     results = _decode(plans, var_arrays, sg=True, where=where)
     write_tensors = [Tensor(v) for v in write_arrays]
-    needs = _nondiff_needed(
-        _union([seen["cond"].free, s.free]) + [x for x in init_leaves if isinstance(x, Tensor)]
-    )
-    if needs:
-        _forward_only(needs, [t for t in results if isinstance(t, Tensor)] + write_tensors, where)
+    if free or any(carry_mask):
+        outs = [t for t in results if isinstance(t, Tensor)] + write_tensors
+        _ag.record(
+            ("dy2static.while", next(_node_ids)), loop, inputs, arrays, mask, outs,
+            custom=partial(_loop_vjp, loop, arrays, mask),
+        )  # fmt: skip
     _write_results(written, write_tensors)
     return jax.tree_util.tree_unflatten(tree, results)
+
+
+def _loop_vjp(loop, arrays, mask, cts, create_graph):
+    """The input gradients of a differentiable loop node (``while_grad``'s rule)."""
+    diff_idx = [i for i, m in enumerate(mask) if m]
+
+    def g(*d):
+        full = list(arrays)
+        for i, v in zip(diff_idx, d):
+            full[i] = v
+        leaves = jax.tree_util.tree_leaves(loop(*full))
+        return [o for o in leaves if jnp.issubdtype(o.dtype, jnp.inexact)]
+
+    outs, vjp = jax.vjp(g, *[arrays[i] for i in diff_idx])
+    cts = [jnp.zeros_like(o) if c is None else c for c, o in zip(cts, outs)]
+    return list(vjp(cts))
+
+
+def _loop_fns(cond_fn, body_fn, plans, written, free, tree, seen, where, reset):
+    """``cond(free_vals, carry)`` and ``body(free_vals, carry)`` of a Tensor while loop: the
+    carry is (the variables' arrays by ``plans``, the rebound Tensors' arrays); ``free``
+    Tensors (read by the loop, needing grad) hold ``free_vals`` while it runs."""
+
+    def unpack(var_arrays):
+        return jax.tree_util.tree_unflatten(tree, _decode(plans, var_arrays, sg=True))
+
+    def cond(free_vals, carry):
+        var_arrays, write_arrays = carry
+        with _scope(written + free, [*write_arrays, *free_vals], where) as ctx:
+            p = _pred_array(cond_fn(unpack(var_arrays)), where)
+            seen["cond"] = _observe(ctx, None)[0]
+            if reset is not None:
+                reset()
+        return p
+
+    def body(free_vals, carry):
+        var_arrays, write_arrays = carry
+        with _scope(written + free, [*write_arrays, *free_vals], where) as ctx:
+            seen["body"], leaves = _observe(ctx, body_fn(unpack(var_arrays)))
+            res = carry
+            if seen["body"].tree == tree and len(leaves) == len(plans):
+                res = _encode(plans, leaves), [t._value for t in written]
+            leaves = None
+            if reset is not None:
+                reset()
+        return res
+
+    return cond, body
 
 
 def _initial_plan(x):
@@ -642,30 +682,3 @@ def _pred_array(p, where):
             where,
         )
     return v.reshape(()).astype(bool)
-
-
-def _forward_only(inputs, outs, where) -> None:
-    """Outputs of a Tensor while loop that depend on Tensors needing grad: a node whose
-    backward raises (JAX differentiates ``lax.while_loop`` forward-mode only)."""
-    msg = (
-        "gradient through a while loop on a Tensor condition is not supported (XLA's while "
-        "loop is forward-only); bound the loop with a Python range, or run it under "
-        f"paddle.no_grad(){'' if where is None else ' — loop at ' + where}"
-    )
-
-    def backward(cts, create_graph):
-        raise NotImplementedError(msg)
-
-    arrays = [t._value for t in inputs]
-    _ag.record(
-        ("dy2static.while", next(_node_ids)),
-        None,
-        inputs,
-        arrays,
-        (True,) * len(inputs),
-        outs,
-        custom=backward,
-    )
-    ctx = trace_state.current()
-    if ctx is not None and not ctx.nondiff:
-        ctx.nondiff = msg
