@@ -144,7 +144,7 @@ def _malloc_trim() -> None:
 
 def step_memory(jitted, args, run, steps: int = 3) -> dict:
     """The memory of one compiled step: ``bytes`` is XLA's figure for the executable of
-    ``jitted`` at ``args`` (arguments + outputs + temporaries - the donated inputs its outputs
+    ``jitted`` at ``args`` (or of ``jitted`` itself when it is compiled already: arguments + outputs + temporaries - the donated inputs its outputs
     reuse); ``rss_bytes`` the cross-check, the process's peak RSS while ``run`` (the timed step)
     runs ``steps`` more times above the RSS before them (Linux ``VmHWM``, reset through
     ``/proc/self/clear_refs``, after glibc's ``malloc_trim`` hands freed pages back, so that
@@ -152,7 +152,8 @@ def step_memory(jitted, args, run, steps: int = 3) -> dict:
     sizes. Both sides of a comparison are measured the same way in the same process."""
     import gc
 
-    m = jitted.lower(*args).compile().memory_analysis()
+    compiled = jitted if hasattr(jitted, "memory_analysis") else jitted.lower(*args).compile()
+    m = compiled.memory_analysis()
     parts = [
         m.argument_size_in_bytes,
         m.output_size_in_bytes,
@@ -175,20 +176,10 @@ def step_memory(jitted, args, run, steps: int = 3) -> dict:
 
 def static_step_memory(static, *tensors, steps: int = 3) -> dict:
     """``step_memory`` of the compiled program behind a ``paddle.jit.to_static`` function
-    called on the positional Tensors ``tensors``: the last specialization it compiled, lowered
-    again with the state and arguments its next call passes (donated state split off as it is
-    when run). Reads paddle_compat's ``StaticFunction`` internals (``_cache``, ``_Entry``)."""
+    called on the positional Tensors ``tensors``: the last specialization it compiled (an XLA
+    executable). Reads paddle_compat's ``StaticFunction`` internals (``_cache``, ``_Entry``)."""
     entry = [e for entries in static._cache.values() for e in entries if e.compiled][-1]
-    state_vals = [t._value for t in entry.alive_state()]
-    arg_vals = [t._value for t in tensors]
-    if entry.donated:
-        donated = set(entry.donated)
-        don = [state_vals[i] for i in entry.donated]
-        keep = [v for i, v in enumerate(state_vals) if i not in donated]
-        args = (don, keep, arg_vals)
-    else:
-        args = (state_vals, arg_vals)
-    out = step_memory(entry.compiled, args, lambda: static(*tensors), steps=steps)
+    out = step_memory(entry.compiled, (), lambda: static(*tensors), steps=steps)
     return {
         "static_bytes": out["bytes"],
         "static_bytes_parts": out["bytes_parts"],

@@ -15,6 +15,7 @@ import warnings
 import jax
 import numpy as np
 
+from paddle_compat._core import seams
 from paddle_compat._core.seams import saved_model
 
 
@@ -487,8 +488,7 @@ class Config:
         return "\n".join(out) + "\n"
 
     def _artifact(self) -> saved_model.Artifact:
-        from paddle_compat._export import paddle_program  # exported by Paddle itself
-
+        paddle_program = seams.paddle_program()  # programs exported by Paddle itself
         if paddle_program.is_paddle_program(self._prog_file or self._model_dir or ""):
             return paddle_program.load_artifact(
                 self._prog_file or self._model_dir, self._params_file or None

@@ -90,18 +90,7 @@ def trained():
 def compiled_text(static_fn, *args) -> str:
     """Optimized HLO of the compiled entry a to_static function last ran."""
     entry = [e for es in static_fn._cache.values() for e in es if e.compiled is not None][-1]
-    state = [t._value for t in entry.alive_state()]
-    arg_vals = [a._value for a in args]
-    if entry.donated:
-        d = set(entry.donated)
-        lowered = entry.compiled.lower(
-            [v for i, v in enumerate(state) if i in d],
-            [v for i, v in enumerate(state) if i not in d],
-            arg_vals,
-        )
-    else:
-        lowered = entry.compiled.lower(state, arg_vals)
-    return lowered.compile().as_text()
+    return entry.compiled.as_text()
 
 
 def _collectives(text: str) -> dict[str, list[str]]:

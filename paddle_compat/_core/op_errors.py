@@ -1,6 +1,6 @@
 """How an op's failure reaches the user: Paddle-style messages naming the op and its inputs'
-shapes and dtypes (``paddle_error``), rank errors from shape arithmetic, and XLA's
-out-of-memory as Paddle's MemoryError."""
+shapes and dtypes (``paddle_error``), the dtype check of ``op(dtypes=...)`` (``check_dtype``),
+rank errors from shape arithmetic, and XLA's out-of-memory as Paddle's MemoryError."""
 
 from __future__ import annotations
 
@@ -20,6 +20,23 @@ def leaf_dtype(x) -> _dt.DType | None:
     if isinstance(x, jax.Array | np.ndarray | np.generic | deferred.Pending):
         return _dt.to_dtype(x.dtype)
     return None
+
+
+def check_dtype(x, allowed, kernel: str, error=RuntimeError, arg: str = "x") -> None:
+    """Paddle's dtype check behind ``op(dtypes=...)``: RuntimeError (NotFound) when the kernel
+    has no such dtype, TypeError (InvalidType) where Paddle's Python API checks first."""
+    d = leaf_dtype(x)
+    if d is None or d.name in allowed:
+        return
+    if error is TypeError:
+        raise TypeError(
+            f"(InvalidType) {kernel}: the dtype of '{arg}' must be one of the "
+            f"supported types, but received {d.name}."
+        )
+    raise error(
+        f"(NotFound) The kernel with key (CPU, Undefined(AnyLayout), {d.name}) of kernel "
+        f"`{kernel}` is not registered; supported data types: {', '.join(allowed)}."
+    )
 
 
 class RankError(Exception):

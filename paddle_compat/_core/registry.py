@@ -37,8 +37,8 @@ import numpy as np
 from . import amp_state, autograd, deferred, op_observers, static_mode, trace_state, views
 from . import dtype as _dt
 from .op_errors import RankError as _RankError
+from .op_errors import check_dtype, out_of_memory  # noqa: F401  (check_dtype: used by ops)
 from .op_errors import leaf_dtype as _leaf_dtype
-from .op_errors import out_of_memory
 from .op_errors import paddle_error as _paddle_error
 from .op_signature import PublicSignature as _PublicSignature
 from .tensor import Tensor
@@ -266,10 +266,10 @@ def op(
 
 def call_op(od: OpDef | str, *args, **kwargs):
     """Run a registered op on Paddle-style arguments."""
-    if static_mode.recording:  # paddle.enable_static(): the call goes into the Program
-        return static_mode.record(od, args, kwargs)
     if isinstance(od, str):
         od = REGISTRY[od]
+    if static_mode.recording:  # paddle.enable_static(): the call goes into the Program
+        return static_mode.record(od, args, kwargs)
     if amp_state._local.state is not None:
         return _call_amp(od, args, kwargs)
     if not kwargs and len(args) == len(od.tensors):
@@ -440,23 +440,6 @@ def _write_out(od: OpDef, result, out):
         autograd.rebind_inplace(t, r)
         t.stop_gradient = r.stop_gradient
     return result
-
-
-def check_dtype(x, allowed, kernel: str, error=RuntimeError, arg: str = "x") -> None:
-    """Paddle's dtype check behind ``op(dtypes=...)``: RuntimeError (NotFound) when the kernel
-    has no such dtype, TypeError (InvalidType) where Paddle's Python API checks first."""
-    d = _leaf_dtype(x)
-    if d is None or d.name in allowed:
-        return
-    if error is TypeError:
-        raise TypeError(
-            f"(InvalidType) {kernel}: the dtype of '{arg}' must be one of the "
-            f"supported types, but received {d.name}."
-        )
-    raise error(
-        f"(NotFound) The kernel with key (CPU, Undefined(AnyLayout), {d.name}) of kernel "
-        f"`{kernel}` is not registered; supported data types: {', '.join(allowed)}."
-    )
 
 
 def _is_tensor(x) -> bool:

@@ -28,7 +28,8 @@ private to ``paddle_compat``; an outer package that needs more asks for a new se
   pure function of arrays), ``write_back``.
 - Saved models: ``saved_model`` (``paddle_compat._export``: ``load``/``Artifact``, ``IOSpec``,
   ``ArtifactError``, ``np_dtype``, ``check_input``, ``shape_matches``, ``dtype_kind``,
-  ``shape_error_text``).
+  ``shape_error_text``); ``paddle_program()`` (``_export/paddle_program``, imported on first
+  use: ``is_paddle_program``/``load_artifact`` of inference programs exported by real Paddle).
 """
 
 from __future__ import annotations
@@ -104,6 +105,7 @@ __all__ = [
     "set_host_rng_state",
     "no_grad",
     "normalize_placements",
+    "paddle_program",
     "op",
     "parse_shard_spec",
     "place_array",
@@ -125,3 +127,11 @@ __all__ = [
     "to_partition_spec",
     "write_back",
 ]
+
+
+def paddle_program():
+    """The loader of inference programs exported by real Paddle (imported on first use: it
+    builds on ``paddle.jit``)."""
+    from .._export import paddle_program as loader
+
+    return loader

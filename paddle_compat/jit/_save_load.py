@@ -685,13 +685,11 @@ def _artifact_uid(art) -> int:
 
 # -- load ---------------------------------------------------------------------------------------
 def load(path, **configs):
-    """Load a model saved by ``paddle.jit.save`` as a ``TranslatedLayer`` (runs without the
-    model's Python class); also an inference program exported by real Paddle (a PIR ``.json``
-    or a 2.x ``.pdmodel`` with its ``.pdiparams``)."""
-    if isinstance(path, os.PathLike):
-        path = os.fspath(path)
-    from .._export import paddle_program  # inference programs exported by real Paddle
+    """Load a model saved by ``paddle.jit.save`` as a ``TranslatedLayer`` (no Python class
+    needed), or an inference program exported by real Paddle (``.json``/``.pdmodel``)."""
+    from .._export import paddle_program
 
+    path = os.fspath(path) if isinstance(path, os.PathLike) else path
     if isinstance(path, str) and paddle_program.is_paddle_program(path):
         return paddle_program.load_layer(path)
     try:

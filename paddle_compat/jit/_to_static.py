@@ -276,7 +276,7 @@ class StaticFunction:
             self._warned = True
             name = getattr(self._fn, "__qualname__", self._fn)
             warnings.warn(
-                f"paddle.jit.to_static: {name} cannot be compiled as one program, so it runs "
+                f"paddle.jit.to_static: {name} cannot be compiled as one program; running it "
                 f"eagerly: {reason}\n  at {where}",
                 stacklevel=4,
             )

@@ -415,8 +415,6 @@ def _recorded_inputs(tree) -> bool:
 
 def record(od, args, kwargs):
     """The static hook of ``registry.call_op``: record the call into the main Program."""
-    if isinstance(od, str):
-        od = _reg.REGISTRY[od]
     if not _recorded_inputs((args, kwargs)):  # a constant (initializers): computed now
         with static_mode.suspended():
             return _reg.call_op(od, *args, **kwargs)
