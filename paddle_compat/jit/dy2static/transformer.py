@@ -311,125 +311,8 @@ class _ControlFlow(ast.NodeTransformer):
         false_def = _def(
             f"__false_fn_{k}", [], [*self._decl(names), *(node.orelse or [ast.Pass()])]
         )
-        return self._lowered(node, k, "convert_ifelse", [true_def, false_def], names)
-
-    def visit_While(self, node):
-        self.generic_visit(node)
-        if node.orelse:
-            return node
-        has_brk = _contains(node.body, ast.Break, stop=_LOOPS)
-        has_cnt = _contains(node.body, ast.Continue, stop=_LOOPS)
-        if not (has_brk or has_cnt):
-            return node
-        k = next(self.ctx.ids)
-        brk, cnt = f"__brk_{k}", f"__cnt_{k}"
-        flags = ([brk] if has_brk else []) + ([cnt] if has_cnt else [])
-        body = _flag_block(node.body, brk, cnt, flags)
-        if has_cnt:
-            body = [_assign(cnt, ast.Constant(False)), *body]
-        node.body = body
-        head = []
-        if has_brk:
-            head.append(ast.copy_location(_assign(brk, ast.Constant(False)), node))
-            node.test = ast.BoolOp(ast.And(), [node.test, ast.UnaryOp(ast.Not(), _name(brk))])
-        return [*head, node]
-
-
-def _flag_block(stmts, brk, cnt, flags) -> list:
-    out = []
-    for i, s in enumerate(stmts):
-        if isinstance(s, ast.Break | ast.Continue):
-            flag = brk if isinstance(s, ast.Break) else cnt
-            out.append(ast.copy_location(_assign(flag, ast.Constant(True)), s))
-            return out
-        may = _contains([s], (ast.Break, ast.Continue), stop=_LOOPS)
-        if may:
-            for field in ("body", "orelse", "finalbody"):
-                if getattr(s, field, None):
-                    setattr(
-                        s, field, _flag_block(getattr(s, field), brk, cnt, flags) or [ast.Pass()]
-                    )
-            for h in getattr(s, "handlers", []):
-                h.body = _flag_block(h.body, brk, cnt, flags) or [ast.Pass()]
-        out.append(s)
-        rest = stmts[i + 1 :]
-        if may and rest:
-            names = [_name(f) for f in flags]
-            cond = names[0] if len(names) == 1 else ast.BoolOp(ast.Or(), names)
-            guard = ast.If(ast.UnaryOp(ast.Not(), cond), _flag_block(rest, brk, cnt, flags), [])
-            out.append(ast.copy_location(guard, rest[0]))
-            return out
-    return out
-
-
-# -- 4. if / while / expressions / calls ----------------------------------------------------------
-class _ControlFlow(ast.NodeTransformer):
-    def __init__(self, ctx: _Context, global_names: set[str]):
-        self.ctx = ctx
-        self.globals = global_names
-
-    def visit_FunctionDef(self, node):
-        return node
-
-    visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
-
-    def visit_Lambda(self, node):
-        return node
-
-    def _decl(self, names) -> list:
-        out = []
-        local = [n for n in names if n not in self.globals]
-        glob = [n for n in names if n in self.globals]
-        if local:
-            out.append(ast.Nonlocal(local))
-        if glob:
-            out.append(ast.Global(glob))
-        return out
-
-    def _getter_setter(self, k, names):
-        get_body = []
-        for j, n in enumerate(names):
-            get_body.append(
-                ast.Try(
-                    [_assign(f"__v{j}", _name(n))],
-                    [ast.ExceptHandler(_name("NameError"), None,
-                                       [_assign(f"__v{j}", ast.Call(_jst("UndefinedVar"), [ast.Constant(n)], []))])],
-                    [], [],
-                )
-            )  # fmt: skip
-        elts = [_name(f"__v{j}") for j in range(len(names))]
-        get_body.append(ast.Return(ast.Tuple(elts, ast.Load())))
-        get_def = _def(f"__get_{k}", [], get_body)
-        targets = ast.Tuple([_name(n, True) for n in names], ast.Store())
-        set_body = (
-            [*self._decl(names), ast.Assign([targets], _name("__vals"))] if names else [ast.Pass()]
-        )
-        set_def = _def(f"__set_{k}", ["__vals"], set_body)
-        return get_def, set_def
-
-    def visit_If(self, node):
-        if _jumps_out(node.body + node.orelse):
-            self.generic_visit(node)
-            return node
-        names = assigned_names(node.body + node.orelse)
-        self.generic_visit(node)
-        k = next(self.ctx.ids)
-        true_def = _def(f"__true_fn_{k}", [], [*self._decl(names), *node.body])
-        false_def = _def(
-            f"__false_fn_{k}", [], [*self._decl(names), *(node.orelse or [ast.Pass()])]
-        )
-        get_def, set_def = self._getter_setter(k, names)
-        call = ast.Call(
-            _jst("convert_ifelse"),
-            [node.test, _name(true_def.name), _name(false_def.name), _name(get_def.name),
-             _name(set_def.name), ast.Tuple([ast.Constant(n) for n in names], ast.Load()),
-             ast.Constant(self.ctx.where(node))],
-            [],
-        )  # fmt: skip
-        return [
-            ast.copy_location(s, node)
-            for s in (true_def, false_def, get_def, set_def, ast.Expr(call))
-        ]
+        defs = [true_def, false_def]
+        return self._lowered(node, k, "convert_ifelse", defs, names, lead=[node.test])
 
     def visit_While(self, node):
         if node.orelse or _jumps_out(node.body, loop=True):
@@ -442,11 +325,11 @@ class _ControlFlow(ast.NodeTransformer):
         body_def = _def(f"__body_{k}", [], [*self._decl(names), *node.body])
         return self._lowered(node, k, "convert_while", [cond_def, body_def], names)
 
-    def _lowered(self, node, k, helper: str, defs: list, names: list) -> list:
+    def _lowered(self, node, k, helper: str, defs: list, names: list, lead=()) -> list:
         """``defs``, the getter and setter of ``names``, and the call
-        ``_jst.<helper>(*defs, getter, setter, names, where)`` replacing ``node``."""
+        ``_jst.<helper>(*lead, *defs, getter, setter, names, where)`` replacing ``node``."""
         get_def, set_def = self._getter_setter(k, names)
-        args = [_name(d.name) for d in (*defs, get_def, set_def)]
+        args = [*lead, *(_name(d.name) for d in (*defs, get_def, set_def))]
         names_arg = ast.Tuple([ast.Constant(n) for n in names], ast.Load())
         call = ast.Call(_jst(helper), [*args, names_arg, ast.Constant(self.ctx.where(node))], [])
         return [ast.copy_location(s, node) for s in (*defs, get_def, set_def, ast.Expr(call))]
