@@ -167,16 +167,25 @@ def _ret_children(s, in_loop: bool) -> None:
         h.body = _ret_block(h.body, in_loop) or [ast.Pass()]
 
 
-# -- 2. for loops -------------------------------------------------------------------------------
-class _ForToWhile(ast.NodeTransformer):
+class _Pass(ast.NodeTransformer):
+    """A transform pass over one function's own scope: nested functions, classes and lambdas
+    are left alone (nested functions are transformed on their own)."""
+
     def __init__(self, ctx: _Context):
         self.ctx = ctx
 
-    def visit_FunctionDef(self, node):  # nested functions are transformed on their own
+    def _keep(self, node):
         return node
 
-    visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = visit_FunctionDef
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = _keep
 
+
+def _method(obj: str, name: str, *args) -> ast.Call:
+    return ast.Call(ast.Attribute(_name(obj), name, ast.Load()), list(args), [])
+
+
+# -- 2. for loops -------------------------------------------------------------------------------
+class _ForToWhile(_Pass):
     def visit_For(self, node):
         self.generic_visit(node)
         if node.orelse:
@@ -184,28 +193,15 @@ class _ForToWhile(ast.NodeTransformer):
         k = next(self.ctx.ids)
         it, idx = f"__for_it_{k}", f"__for_i_{k}"
         call = ast.Call(_jst("ForIter"), [node.iter, ast.Constant(self.ctx.where(node))], [])
-        head = [
-            _assign(it, call),
-            _assign(idx, ast.Call(ast.Attribute(_name(it), "start", ast.Load()), [], [])),
-        ]
-        test = ast.Call(ast.Attribute(_name(it), "has_next", ast.Load()), [_name(idx)], [])
-        get = ast.Call(ast.Attribute(_name(it), "get", ast.Load()), [_name(idx)], [])
-        step = ast.Call(ast.Attribute(_name(it), "step", ast.Load()), [_name(idx)], [])
-        body = [ast.Assign([node.target], get), _assign(idx, step), *node.body]
-        loop = ast.While(test, body, [])
+        head = [_assign(it, call), _assign(idx, _method(it, "start"))]
+        get = ast.Assign([node.target], _method(it, "get", _name(idx)))
+        body = [get, _assign(idx, _method(it, "step", _name(idx))), *node.body]
+        loop = ast.While(_method(it, "has_next", _name(idx)), body, [])
         return [ast.copy_location(s, node) for s in [*head, loop]]
 
 
 # -- 3. break / continue ------------------------------------------------------------------------
-class _BreakContinue(ast.NodeTransformer):
-    def __init__(self, ctx: _Context):
-        self.ctx = ctx
-
-    def visit_FunctionDef(self, node):
-        return node
-
-    visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = visit_FunctionDef
-
+class _BreakContinue(_Pass):
     def visit_While(self, node):
         self.generic_visit(node)
         if node.orelse:
@@ -256,18 +252,10 @@ def _flag_block(stmts, brk, cnt, flags) -> list:
 
 
 # -- 4. if / while / expressions / calls ----------------------------------------------------------
-class _ControlFlow(ast.NodeTransformer):
+class _ControlFlow(_Pass):
     def __init__(self, ctx: _Context, global_names: set[str]):
-        self.ctx = ctx
+        super().__init__(ctx)
         self.globals = global_names
-
-    def visit_FunctionDef(self, node):
-        return node
-
-    visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
-
-    def visit_Lambda(self, node):
-        return node
 
     def _decl(self, names) -> list:
         out = []
