@@ -94,11 +94,23 @@ def convert_while(cond_fn, body_fn, get_args, set_args, names, where):
 
 
 def _as_bool_tensor(x):
-    from ... import logical_and  # noqa: F401  (the ops are registered by the package)
-
     if isinstance(x, Tensor):
-        return x if x.dtype == "bool" or str(x._value.dtype) == "bool" else x.astype("bool")
+        return x if str(x._value.dtype) == "bool" else x.astype("bool")
     return Tensor(jnp.asarray(bool(x)))
+
+
+def _short_circuit(fns, combine, stop_when: bool):
+    """Python's ``and``/``or`` over thunks (``stop_when``: the truth value that ends it), with
+    ``combine`` (``paddle.logical_and``/``or``) once an operand is a traced Tensor."""
+    v = fns[0]()
+    for f in fns[1:]:
+        if is_traced(v):
+            v = combine(_as_bool_tensor(v), _as_bool_tensor(f()))
+        elif bool(v) is stop_when:
+            return v
+        else:
+            v = f()
+    return v
 
 
 def convert_logical_and(*fns):
@@ -106,30 +118,14 @@ def convert_logical_and(*fns):
     concrete Tensors, ``paddle.logical_and`` once an operand is a traced Tensor."""
     from ... import logical_and
 
-    v = fns[0]()
-    for f in fns[1:]:
-        if is_traced(v):
-            v = logical_and(_as_bool_tensor(v), _as_bool_tensor(f()))
-        elif not v:
-            return v
-        else:
-            v = f()
-    return v
+    return _short_circuit(fns, logical_and, False)
 
 
 def convert_logical_or(*fns):
     """``a or b or ...`` like ``convert_logical_and``."""
     from ... import logical_or
 
-    v = fns[0]()
-    for f in fns[1:]:
-        if is_traced(v):
-            v = logical_or(_as_bool_tensor(v), _as_bool_tensor(f()))
-        elif v:
-            return v
-        else:
-            v = f()
-    return v
+    return _short_circuit(fns, logical_or, True)
 
 
 def convert_logical_not(x):

@@ -31,8 +31,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..._core import autograd as _ag
-from ..._core import trace_state
-from ..._core.tensor import Tensor, _uid_counter
+from ..._core import functional, trace_state
+from ..._core.tensor import Tensor
 from .while_grad import while_with_grad
 
 _node_ids = itertools.count()
@@ -86,21 +86,14 @@ def _is_tensor(x) -> bool:
 
 
 def _is_number(x) -> bool:
-    return isinstance(x, bool | int | float | np.bool_ | np.number) and not isinstance(
-        x, np.ndarray
-    )
-
-
-_NUMBER_DTYPE = {bool: "bool", int: "int64", float: "float32"}
+    return isinstance(x, bool | int | float | np.bool_ | np.number)
 
 
 def _number_dtype(x):
+    """A Python number's dtype as a Paddle Tensor of it: bool, int64, float32."""
     if isinstance(x, np.generic):
         return x.dtype
-    for t, d in _NUMBER_DTYPE.items():
-        if type(x) is t or isinstance(x, t):
-            return np.dtype(d)
-    return np.dtype("float32")
+    return np.dtype("bool" if isinstance(x, bool) else "int64" if isinstance(x, int) else "float32")
 
 
 # -- the scope a branch or loop body runs in --------------------------------------------------
@@ -153,43 +146,26 @@ def _fill(out, fills: dict):
 
 @contextmanager
 def _scope(swap: list, values: list, where=None):
-    """Run a block as a branch: ``swap`` Tensors hold ``values`` (tracers of the program being
-    built) and no autograd history; every Tensor made before the block that it rebinds gets its
-    array and history back on exit; what it read is reported to the enclosing trace."""
+    """Run a block as a branch: ``functional.swap_in`` (``swap`` Tensors hold ``values``,
+    tracers of the program being built; everything the block rebinds is restored on exit),
+    without autograd, recording the Tensors made before the block that it reads
+    (``ctx.free``); what it read is reported to the enclosing trace."""
     outer = trace_state.current()
-    start = next(_uid_counter)
-    ctx = trace_state.TraceContext(
-        outer.start_uid if outer is not None else start,
-        outer.known if outer is not None else {},
-        host_random=outer.host_random if outer is not None else False,
-    )
-    ctx.free, ctx.free_uid = {}, start
-    if outer is not None:
-        ctx.static = outer.static  # values known while tracing stay known inside
-    saved = [(t, t._val, t._node, t._out_idx) for t in swap]
-    for t, v in zip(swap, values):
-        t._val, t._node, t._out_idx = v, None, 0
-    trace_state.set_current(ctx)
+    ctx = None
     try:
-        with _ag.no_grad():
+        host = outer is not None and outer.host_random
+        with functional.swap_in(swap, values, host_random=host) as ctx, _ag.no_grad():
+            ctx.free, ctx.free_uid = {}, ctx.start_uid
+            if outer is not None:
+                ctx.static = outer.static  # values known while tracing stay known inside
             yield ctx
     finally:
-        trace_state.set_current(outer)
-        for ref, value, node, idx in ctx.written.values():
-            t = ref()
-            if t is not None and t._uid < start:
-                t._val, t._node, t._out_idx = value, node, idx
-        for ref, orig in ctx.grads.values():
-            t = ref()
-            if t is not None:
-                t._grad_slot = orig
-        for t, v, node, idx in saved:
-            t._val, t._node, t._out_idx = v, node, idx
-        _report(outer, ctx, start)
-    _check_escaped(ctx, start, where)
+        if ctx is not None:
+            _report(outer, ctx)
+    _check_escaped(ctx, where)
 
 
-def _report(outer, ctx, start) -> None:
+def _report(outer, ctx) -> None:
     """Tell the enclosing trace what the branch read (state it did not know; free Tensors of
     an enclosing branch) and depended on."""
     if outer is None:
@@ -212,11 +188,11 @@ def _observe(ctx, out):
     return _Seen(descs, tree, written, dict(ctx.free), grads, _parts(out)), leaves
 
 
-def _check_escaped(ctx, start, where) -> None:
+def _check_escaped(ctx, where) -> None:
     """A Tensor made inside a branch or loop body that outlives it holds a value of the
     program being built (e.g. appended to a list, stored on an object): refuse the conversion
     rather than leak it."""
-    alive = [r for r in ctx.created if r() is not None and r()._uid >= start]
+    alive = [r for r in ctx.created if r() is not None and r()._uid >= ctx.start_uid]
     if alive:
         gc.collect()  # cycles that are already garbage
         alive = [r for r in alive if r() is not None]
