@@ -173,10 +173,7 @@ def load_inference_model(path_prefix: str, executor, **kwargs) -> list:
 
     with static_mode.suspended():
         layer = jit_load(path_prefix)
-    if hasattr(layer, "input_specs"):  # an inference program exported by real Paddle
-        in_specs, out_specs = layer.input_specs, layer.output_specs
-    else:
-        in_specs, out_specs = layer._artifact.inputs, layer._artifact.outputs
+    in_specs, out_specs = layer._artifact.inputs, layer._artifact.outputs
     prog = Program()
     feeds = []
     for spec in in_specs:

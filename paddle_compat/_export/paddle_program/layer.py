@@ -97,7 +97,8 @@ class PaddleProgramLayer(TranslatedLayer):
         super().__init__(None)
         self.__dict__["_program"] = program
         self.__dict__["_path"] = path
-        # the specs under the name paddle.static.load_inference_model reads from jit.load's layer
+        # its specs, where TranslatedLayer (input_names, extra_repr) and
+        # paddle.static.load_inference_model read a loaded layer's
         self.__dict__["_artifact"] = ProgramArtifact(program, None, path)
         for i, (v, arr) in enumerate(zip(program.params, arrays)):
             p = Parameter(jnp.asarray(arr), name=_unique_name(v.name), trainable=True)
@@ -116,20 +117,12 @@ class PaddleProgramLayer(TranslatedLayer):
         return "\n".join(lines)
 
     @property
-    def input_names(self) -> list[str]:
-        return [v.name for v in self._program.inputs]
-
-    @property
-    def output_names(self) -> list[str]:
-        return [v.name for v in self._program.outputs]
-
-    @property
     def input_specs(self) -> list[IOSpec]:
-        return [_spec(v) for v in self._program.inputs]
+        return self._artifact.inputs
 
     @property
     def output_specs(self) -> list[IOSpec]:
-        return [_spec(v) for v in self._program.outputs]
+        return self._artifact.outputs
 
     def forward(self, *inputs, **kwargs):
         names = self.input_names
@@ -155,9 +148,6 @@ class PaddleProgramLayer(TranslatedLayer):
             ts.append(t)
         outs = replay(self._program, list(self._parameters.values()), ts)
         return outs[0] if len(outs) == 1 else outs
-
-    def extra_repr(self) -> str:
-        return ", ".join(f"{s.name}: {s.shape} {s.dtype}" for s in self.input_specs)
 
 
 def _fits(spec: IOSpec, t: Tensor) -> bool:
