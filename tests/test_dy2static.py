@@ -176,14 +176,25 @@ def test_layers_with_tensor_branches(cls):
     assert all(not e.eager for e in _entries(compiled.forward))
 
 
-def test_training_step_differentiates_through_a_tensor_if():
+# (Layer class, seed, learning rate, inputs: x or -x per step, x's seed, shape and scale)
+TRAIN_STEPS = {
+    "tensor if": (C.BranchyNet, 3, 0.1, [1, -1, 1, -1], 2, [3, 4], 1.0),
+    "tensor while": (C.EarlyExitRNN, 2, 0.5, [1, 1, 1], 5, [2, 8], 0.1),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TRAIN_STEPS))
+def test_compiled_train_step_differentiates_through_control_flow(case):
+    cls, seed, lr, signs, x_seed, shape, scale = TRAIN_STEPS[case]
+
     def make():
-        paddle.seed(3)
-        m = C.BranchyNet()
-        return m, paddle.optimizer.SGD(0.1, parameters=m.parameters())
+        paddle.seed(seed)
+        m = cls()
+        return m, paddle.optimizer.SGD(lr, parameters=m.parameters())
 
     def step(m, opt, x):
-        loss = m(x).pow(2).mean()
+        out = m(x)
+        loss = (out[0] if isinstance(out, tuple) else out).pow(2).mean()
         loss.backward()
         opt.step()
         opt.clear_grad()
@@ -191,24 +202,32 @@ def test_training_step_differentiates_through_a_tensor_if():
 
     (m1, o1), (m2, o2) = make(), make()
     compiled = paddle.jit.to_static(step)
-    paddle.seed(2)
-    x = paddle.randn([3, 4])
-    for i in range(4):
-        inp = x if i % 2 == 0 else -x
+    paddle.seed(x_seed)
+    x = paddle.randn(shape) * scale
+    for sign in signs:
+        inp = x * sign
         np.testing.assert_allclose(float(compiled(m2, o2, inp)), float(step(m1, o1, inp)), 1e-5)
     for p, q in zip(m1.parameters(), m2.parameters()):
-        np.testing.assert_allclose(p.numpy(), q.numpy(), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(q.numpy(), p.numpy(), rtol=1e-5, atol=1e-6)
 
 
-def test_gradient_of_a_compiled_if_from_eager_code():
-    sf = paddle.jit.to_static(C.if_else)
-    for v in (V, [-1.0, -2.0, -0.5]):
-        for _ in range(2):
-            a, b = _t(v), _t(v)
-            a.stop_gradient = b.stop_gradient = False
-            (C.if_else(a) ** 2).sum().backward()
-            (sf(b) ** 2).sum().backward()
-            np.testing.assert_allclose(b.grad.numpy(), a.grad.numpy(), rtol=1e-6)
+# name -> inputs, each called eagerly and compiled on Tensors that need grad
+INPUT_GRADS = {
+    "if_else": [V, V, [-1.0, -2.0, -0.5], [-1.0, -2.0, -0.5]],
+    "while_tensor": [V, V, V],
+}
+
+
+@pytest.mark.parametrize("name", sorted(INPUT_GRADS))
+def test_input_gradient_of_compiled_control_flow_from_eager_code(name):
+    fn = getattr(C, name)
+    sf = paddle.jit.to_static(fn)
+    for v in INPUT_GRADS[name]:
+        a, b = _t(v), _t(v)
+        a.stop_gradient = b.stop_gradient = False
+        (fn(a) ** 2).sum().backward()
+        (sf(b) ** 2).sum().backward()
+        np.testing.assert_allclose(b.grad.numpy(), a.grad.numpy(), rtol=1e-6)
 
 
 def test_early_exit_rnn_compiles_and_differentiates():
@@ -231,40 +250,6 @@ def test_early_exit_rnn_compiles_and_differentiates():
             np.testing.assert_allclose(q.grad.numpy(), p.grad.numpy(), rtol=1e-5, atol=1e-7)
         eager.clear_gradients()
         compiled.clear_gradients()
-
-
-def test_train_step_through_a_tensor_while():
-    def make():
-        paddle.seed(2)
-        m = C.EarlyExitRNN()
-        return m, paddle.optimizer.SGD(0.5, parameters=m.parameters())
-
-    def step(m, opt, x):
-        h, _ = m(x)
-        loss = h.pow(2).mean()
-        loss.backward()
-        opt.step()
-        opt.clear_grad()
-        return loss
-
-    (m1, o1), (m2, o2) = make(), make()
-    compiled = paddle.jit.to_static(step)
-    paddle.seed(5)
-    x = paddle.randn([2, 8]) * 0.1
-    for _ in range(3):
-        np.testing.assert_allclose(float(compiled(m2, o2, x)), float(step(m1, o1, x)), 1e-5)
-    for p, q in zip(m1.parameters(), m2.parameters()):
-        np.testing.assert_allclose(q.numpy(), p.numpy(), rtol=1e-5, atol=1e-6)
-
-
-def test_gradient_through_a_while_carry():
-    sf = paddle.jit.to_static(C.while_tensor)
-    for _ in range(3):
-        a, b = _t(V), _t(V)
-        a.stop_gradient = b.stop_gradient = False
-        (C.while_tensor(a) ** 2).sum().backward()
-        (sf(b) ** 2).sum().backward()
-        np.testing.assert_allclose(b.grad.numpy(), a.grad.numpy(), rtol=1e-6)
 
 
 # -- Python semantics are kept ------------------------------------------------------------------
