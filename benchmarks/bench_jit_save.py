@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _timing import best_us, paddle_side  # noqa: E402
+from _timing import best_us, paddle_side, run_inner_paddle  # noqa: E402
 
 BATCHES = (1, 64)
 
@@ -95,8 +95,7 @@ def measure() -> dict:
 
 
 def main() -> None:
-    if "--inner" in sys.argv:
-        print(json.dumps(measure()))
+    if run_inner_paddle(lambda paddle: measure()):
         return
     ours = measure()
     ref = {} if "--no-paddle" in sys.argv else paddle_side(__file__)
