@@ -343,13 +343,13 @@ class StaticFunction:
             return
         n = entry.n_state
         pure = entry.pure
-        diff = [t for t in ret_tensors if not t.stop_gradient]
         amp = amp_state.current()  # backward retraces f, maybe outside auto_cast: same casts
 
         def f(*xs):
             with amp_state.using(amp):
                 return pure(list(xs[:n]), list(xs[n:]))[0]
 
+        diff = [t for t in ret_tensors if not t.stop_gradient]
         for t in diff:
             t.stop_gradient = True  # record() sets it back on differentiable outputs
         _ag.record(("to_static", id(entry)), f, inputs, arrays, mask, ret_tensors)
