@@ -1,7 +1,8 @@
 """AMP train step: an MLP 784-512-512-10 (batch 128, Adam) in float32 and under
-``paddle.amp.auto_cast`` bfloat16 at O1 and O2, eager and ``to_static``, against a
-hand-written JAX step with the same casts (bfloat16 matmuls, float32 loss and update) and real
-Paddle's step (its CPU build ignores auto_cast, so that is its float32 step).
+``paddle.amp.auto_cast`` bfloat16 (``BENCH_AMP_DTYPE=float16`` on a GPU) at O1 and O2, eager
+and ``to_static``, against a hand-written JAX step with the same casts (low-precision matmuls,
+float32 loss and update) and real Paddle's step (its CPU build ignores auto_cast, so that is
+its float32 step).
 
     python benchmarks/bench_amp.py            # prints the table (run_all.py adds it to the docs)
     PADDLE_PYTHON=... python benchmarks/bench_amp.py
@@ -17,6 +18,7 @@ import numpy as np
 from _timing import best_us, paddle_side
 
 BATCH, SIZES = 128, (784, 512, 512, 10)
+DTYPE = os.environ.get("BENCH_AMP_DTYPE", "bfloat16")  # float16 on a GPU
 
 
 _best = best_us
@@ -49,12 +51,12 @@ def paddle_steps() -> dict:
             model = nn.Sequential(*layers[:-1])
             opt = paddle.optimizer.Adam(1e-3, parameters=model.parameters())
             if level == "O2":
-                model, opt = paddle.amp.decorate(model, opt, level="O2", dtype="bfloat16")
+                model, opt = paddle.amp.decorate(model, opt, level="O2", dtype=DTYPE)
             x, y = paddle.to_tensor(x_np), paddle.to_tensor(y_np)
 
             def step(x, y, level=level, model=model, opt=opt):
                 amp = {"enable": level != "fp32", "level": "O1" if level == "fp32" else level}
-                with paddle.amp.auto_cast(**amp, dtype="bfloat16"):
+                with paddle.amp.auto_cast(**amp, dtype=DTYPE):
                     loss = F.cross_entropy(model(x), y)
                 loss.backward()
                 opt.step()
@@ -73,7 +75,8 @@ def paddle_steps() -> dict:
 
 
 def jax_step() -> float:
-    """Hand-written JAX O1 bfloat16 step: bfloat16 matmuls, float32 bias, loss and Adam."""
+    """Hand-written JAX O1 step: low-precision (``DTYPE``) matmuls and bias adds, float32 loss
+    and Adam."""
     import jax
     import jax.numpy as jnp
     import optax
@@ -92,7 +95,8 @@ def jax_step() -> float:
     def loss_fn(params, x, y):
         h = x
         for i, (w, b) in enumerate(params):
-            h = jnp.matmul(h.astype(jnp.bfloat16), w.astype(jnp.bfloat16)) + b.astype(jnp.bfloat16)
+            low = jnp.dtype(DTYPE)
+            h = jnp.matmul(h.astype(low), w.astype(low)) + b.astype(low)
             if i < len(params) - 1:
                 h = jax.nn.relu(h)
         logits = h.astype(jnp.float32)
@@ -123,8 +127,11 @@ def main() -> None:
     ours = paddle_steps()
     real = paddle_side(os.path.join(here, "bench_amp.py"), timeout=1200)
     jx = jax_step()
-    print(f"MLP {'-'.join(map(str, SIZES))}, batch {BATCH}, Adam; bfloat16 AMP on CPU")
-    print("| step | paddle-compat (us) | vs own float32 | vs Paddle float32 | vs JAX bf16 |")
+    import jax
+
+    platform = jax.devices()[0].platform.upper()
+    print(f"MLP {'-'.join(map(str, SIZES))}, batch {BATCH}, Adam; {DTYPE} AMP on {platform}")
+    print(f"| step | paddle-compat (us) | vs own float32 | vs Paddle float32 | vs JAX {DTYPE} |")
     print("|---|---|---|---|---|")
     for name, t in ours.items():
         mode = name.split()[0]
@@ -134,7 +141,7 @@ def main() -> None:
             f"| {name} | {t:.0f} | {t / base:.2f}x | {'' if p is None else f'{t / p:.2f}x'} | "
             f"{t / jx:.2f}x |"
         )
-    print(f"| hand-written JAX O1 bf16 (jit) | {jx:.0f} | | | 1.00x |")
+    print(f"| hand-written JAX O1 {DTYPE} (jit) | {jx:.0f} | | | 1.00x |")
     for k, v in real.items():
         print(f"| real Paddle {k} | {v:.0f} | | 1.00x | |")
 

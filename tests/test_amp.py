@@ -1,6 +1,6 @@
 """paddle.amp: the dtype each op runs in under auto_cast (Paddle's GPU rules and its documented
-examples), the op lists against real Paddle's, decorate, GradScaler, and bfloat16 training of
-the conformance MLP/CNN against real Paddle's float32 losses.
+examples), the op lists against real Paddle's, decorate, GradScaler, and bfloat16 and float16
+(GradScaler) training of the conformance MLP/CNN against real Paddle's float32 losses.
 
 Real Paddle ignores AMP on CPU, so there are no CPU goldens of AMP numbers: the dtype rules
 are Paddle's (amp_utils: white -> low, black -> float32, else promote), the lists are recorded
@@ -418,19 +418,27 @@ def test_grad_scaler_turns_off_for_bfloat16():
 
 
 # -- training against real Paddle's float32 losses -------------------------------------------
-def _losses(model_fn, data_fn, opt_fn, level, compiled=False):
+def _losses(model_fn, data_fn, opt_fn, level, compiled=False, dtype="bfloat16"):
+    """The first half of a conformance case's losses under auto_cast; float16 steps go through
+    a GradScaler (scale, backward, minimize), as Paddle's float16 recipe does."""
     import training as cases
 
     model = model_fn()
     opt = opt_fn(model)
     if level == "O2":
-        model, opt = paddle.amp.decorate(model, opt, level="O2", dtype="bfloat16")
+        model, opt = paddle.amp.decorate(model, opt, level="O2", dtype=dtype)
+    scaler = paddle.amp.GradScaler(init_loss_scaling=1024.0) if dtype == "float16" else None
 
     def step(x, y):
-        with paddle.amp.auto_cast(level=level, dtype="bfloat16"):
+        with paddle.amp.auto_cast(level=level, dtype=dtype):
             loss = F.cross_entropy(model(x), y)
-        loss.backward()
-        opt.step()
+        if scaler is None:
+            loss.backward()
+            opt.step()
+        else:
+            scaled = scaler.scale(loss)
+            scaled.backward()
+            scaler.minimize(opt, scaled)
         opt.clear_grad()
         return loss
 
@@ -442,16 +450,19 @@ def _losses(model_fn, data_fn, opt_fn, level, compiled=False):
 
 
 @pytest.mark.parametrize(
-    "case,level,compiled",
+    "case,level,compiled,dtype",
     [
-        ("case_mlp_adam_eager", "O1", False),
-        ("case_mlp_adam_eager", "O2", False),
-        ("case_mlp_adam_eager", "O1", True),
-        ("case_cnn_momentum_eager", "O1", False),
-        ("case_cnn_momentum_eager", "O2", False),
+        ("case_mlp_adam_eager", "O1", False, "bfloat16"),
+        ("case_mlp_adam_eager", "O2", False, "bfloat16"),
+        ("case_mlp_adam_eager", "O1", True, "bfloat16"),
+        ("case_cnn_momentum_eager", "O1", False, "bfloat16"),
+        ("case_cnn_momentum_eager", "O2", False, "bfloat16"),
+        ("case_mlp_adam_eager", "O1", False, "float16"),
+        ("case_mlp_adam_eager", "O2", True, "float16"),
+        ("case_cnn_momentum_eager", "O2", False, "float16"),
     ],
 )
-def test_bfloat16_training_tracks_paddle_float32(case, level, compiled):
+def test_low_precision_training_tracks_paddle_float32(case, level, compiled, dtype):
     import training as cases
 
     golden = json.loads((GOLDENS / "training.json").read_text())[case]
@@ -470,8 +481,8 @@ def test_bfloat16_training_tracks_paddle_float32(case, level, compiled):
         )
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no dtype surprises along the way
-        got = _losses(*args, level=level, compiled=compiled)
+        got = _losses(*args, level=level, compiled=compiled, dtype=dtype)
     want = np.asarray(golden[: len(got)], dtype=np.float64)
-    # bfloat16 keeps 8 bits of mantissa: each loss within 3% of Paddle's float32 run
+    # bfloat16 keeps 8 bits of mantissa (float16 11): each loss within 3% of Paddle's float32 run
     np.testing.assert_allclose(got, want, rtol=3e-2, atol=1e-2)
-    assert got != list(want)  # and it really ran in bfloat16
+    assert got != list(want)  # and it really ran in low precision
