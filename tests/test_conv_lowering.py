@@ -1,6 +1,7 @@
-"""conv2d's CPU lowerings (a 1x1 conv as a matrix product, depthwise and one-channel convs as a
-sum over taps, the input gradient of few-channel convs as a sum over taps) give XLA's generic
-convolution's outputs and gradients, for every geometry they take."""
+"""The CPU lowerings of convolutions (nn/functional/_conv_cpu.py: a 1x1 conv as a matrix product,
+depthwise convs as a sum over taps, few-channel convs as broadcast products with a sum-over-taps
+input gradient) give XLA's generic convolution's outputs and gradients, for every geometry
+they take, in 1-D and 2-D."""
 
 from __future__ import annotations
 
@@ -31,7 +32,13 @@ CASES = [
     ),
     ("depthwise, multiplier 2", (2, 3, 8, 8), (6, 1, 3, 3), {"groups": 3, "padding": 1}),
     ("pointwise, stride 2", (2, 6, 8, 8), (4, 6, 1, 1), {"stride": 2}),
+    ("RGB 3x3 (broadcast forward)", (2, 3, 10, 10), (8, 3, 3, 3), {"padding": 1}),
+    ("RGB 3x3 NHWC, stride 2", (2, 10, 10, 3), (5, 3, 3, 3), {"stride": 2, "data_format": "NHWC"}),
     ("many channels (XLA's conv)", (1, 32, 6, 6), (8, 32, 3, 3), {"padding": 1}),
+    ("1-D one channel k3", (2, 1, 20), (6, 1, 3), {"padding": 1}),
+    ("1-D 4 channels k5, stride 2", (2, 4, 21), (3, 4, 5), {"stride": 2, "padding": 2}),
+    ("1-D NLC, dilation 2", (2, 15, 3), (4, 3, 3), {"dilation": 2, "data_format": "NLC"}),
+    ("1-D depthwise", (2, 4, 12), (4, 1, 3), {"groups": 4, "padding": "SAME"}),
     ("7x7 few channels (XLA's conv)", (1, 3, 12, 12), (4, 3, 7, 7), {"stride": 2, "padding": 3}),
 ]
 
@@ -40,19 +47,20 @@ def _reference(x, w, stride=1, padding=0, dilation=1, groups=1, data_format="NCH
     """XLA's generic convolution, with the same padding rules as Paddle's."""
     from paddle_compat.nn.functional import _conv
 
-    cl = data_format == "NHWC"
-    pads = _conv.parse_padding(padding, 2, cl)
-    stride, dilation = _conv.ntuple(stride, 2, "stride"), _conv.ntuple(dilation, 2, "dilation")
+    nsp, cl = x.ndim - 2, data_format in ("NHWC", "NLC")
+    pads = _conv.parse_padding(padding, nsp, cl)
+    stride = _conv.ntuple(stride, nsp, "stride")
+    dilation = _conv.ntuple(dilation, nsp, "dilation")
     if pads == "SAME":
-        spatial = x.shape[1:3] if cl else x.shape[2:]
-        pads, dilation = _conv.same_pads(spatial, w.shape[2:], stride), (1, 1)
+        spatial = x.shape[1:-1] if cl else x.shape[2:]
+        pads, dilation = _conv.same_pads(spatial, w.shape[2:], stride), (1,) * nsp
     return jax.lax.conv_general_dilated(
         x,
         w,
         stride,
         pads,
         rhs_dilation=dilation,
-        dimension_numbers=_conv._dims(2, cl),
+        dimension_numbers=_conv._dims(nsp, cl),
         feature_group_count=groups,
     )
 
@@ -64,7 +72,7 @@ def test_outputs_and_gradients_equal_xlas_convolution(xs, ws, kw):
     w_np = r.standard_normal(ws).astype("float32")
     x = paddle.to_tensor(x_np, stop_gradient=False)
     w = paddle.to_tensor(w_np, stop_gradient=False)
-    y = F.conv2d(x, w, **kw)
+    y = (F.conv1d if len(xs) == 3 else F.conv2d)(x, w, **kw)
     g_np = r.standard_normal(y.shape).astype("float32")
     (y * paddle.to_tensor(g_np)).sum().backward()
 

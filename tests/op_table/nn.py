@@ -215,7 +215,7 @@ ROWS: list[Row] = [
         tag="nhwc",
         tol=T4,
     ),
-    # 1x1 without padding: a contraction over channels on CPU (nn/functional/_conv._pointwise)
+    # 1x1 without padding: a contraction over channels on CPU (nn/functional/_conv_cpu._pointwise)
     F("conv2d", (X4, rand(5, 3, 1, 1, seed=1), rand(5, seed=2)), tag="1x1", tol=T4),
     F(
         "conv2d",

@@ -1,18 +1,17 @@
 """paddle.nn.functional convolutions: conv1d/2d/3d and their transposes, on
 ``jax.lax.conv_general_dilated`` (a transposed conv is a conv over the stride-dilated input
-with the flipped, regrouped kernel)."""
+with the flipped, regrouped kernel); on CPU, narrow convolutions take ``_conv_cpu``'s
+lowerings."""
 
 from __future__ import annotations
 
-import functools
-import itertools
-import math
 from collections.abc import Sequence
 
 import jax
 import jax.numpy as jnp
 
 from ..._core.registry import op
+from . import _conv_cpu
 
 _F = dict(namespaces=("paddle.nn.functional",), method=None)
 _FORMATS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
@@ -195,20 +194,10 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, data_format, nsp, 
     elif pads == "VALID":
         pads = ((0, 0),) * nsp
     _check_output_size(spatial, weight.shape[2:], stride, pads, dilation)
-    on_cpu = jax.default_backend() == "cpu"
-    if on_cpu and groups == 1 and set(weight.shape[2:]) == {1} and set(pads) == {(0, 0)}:
-        y = _pointwise(x, weight.astype(x.dtype), stride, cl, nsp)
-        return _add_bias(y, bias, cl, nsp)
-    if (
-        on_cpu
-        and groups == c_in
-        and (groups > 1 or math.prod(weight.shape[2:]) <= _ONE_CHANNEL_TAPS)
-    ):
-        y = _depthwise_taps(x, weight.astype(x.dtype), stride, pads, dilation, cl, nsp)
-        return _add_bias(y, bias, cl, nsp)
-    if on_cpu and groups == 1 and _few_input_channels(x, weight, cl, nsp):
-        y = _conv_taps_dgrad(x, weight.astype(x.dtype), stride, pads, dilation, cl)
-        return _add_bias(y, bias, cl, nsp)
+    if jax.default_backend() == "cpu":
+        y = _conv_cpu.lower(x, weight.astype(x.dtype), stride, pads, dilation, groups, cl)
+        if y is not None:
+            return _add_bias(y, bias, cl, nsp)
     y = jax.lax.conv_general_dilated(
         x,
         weight.astype(x.dtype),
@@ -219,124 +208,6 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, data_format, nsp, 
         feature_group_count=groups,
     )
     return _add_bias(y, bias, cl, nsp)
-
-
-# XLA's CPU input gradient of a convolution with few input channels is slow; as a sum over the
-# kernel's taps (one small product over output channels each, placed by a padded stride) it is
-# 2-5x faster. Measured, input gradient alone: LeNet's 6->16 5x5 at batch 64 2.9 -> 0.75 ms,
-# 3->16 3x3 32x32 5.0 -> 0.9 ms, 8->32 3x3 56x56 4.4 -> 2.2 ms, 16->64 3x3 32x32 8.8 -> 5.6 ms;
-# from 32 input channels, or 7x7 kernels, XLA's own is as fast or faster.
-_TAPS_DGRAD_MAX_CHANNELS, _TAPS_DGRAD_MAX_TAPS = 16, 25
-
-
-def _few_input_channels(x, weight, cl, nsp) -> bool:
-    spatial = x.shape[1:-1] if cl else x.shape[2:]
-    return (
-        nsp == 2
-        and weight.shape[1] <= _TAPS_DGRAD_MAX_CHANNELS
-        and math.prod(weight.shape[2:]) <= _TAPS_DGRAD_MAX_TAPS
-        and all(isinstance(n, int) for n in spatial)  # not a symbolic size (jit.save)
-    )
-
-
-def _lax_conv(x, weight, stride, pads, dilation, cl):
-    nsp = x.ndim - 2
-    return jax.lax.conv_general_dilated(
-        x, weight, stride, pads, rhs_dilation=dilation, dimension_numbers=_dims(nsp, cl)
-    )
-
-
-@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3, 4, 5))
-def _conv_taps_dgrad(x, weight, stride, pads, dilation, cl):
-    """``lax.conv_general_dilated`` (groups 1) whose input gradient is a sum over taps."""
-    return _lax_conv(x, weight, stride, pads, dilation, cl)
-
-
-def _conv_taps_dgrad_fwd(x, weight, stride, pads, dilation, cl):
-    return _lax_conv(x, weight, stride, pads, dilation, cl), (x, weight)
-
-
-def _conv_taps_dgrad_bwd(stride, pads, dilation, cl, res, g):
-    x, weight = res
-    _, weight_vjp = jax.vjp(lambda w: _lax_conv(x, w, stride, pads, dilation, cl), weight)
-    sp = [1, 2] if cl else [2, 3]
-    padded = [x.shape[a] + lo + hi for a, (lo, hi) in zip(sp, pads)]
-    spec = "nhwo,oc->nhwc" if cl else "nohw,oc->nchw"
-    zero = jnp.zeros((), g.dtype)
-    dx = None
-    for tap in itertools.product(*(range(k) for k in weight.shape[2:])):
-        part = jnp.einsum(spec, g, weight[(slice(None), slice(None)) + tap])
-        config = [(0, 0, 0)] * x.ndim
-        for a, i, d, s, n in zip(sp, tap, dilation, stride, padded):
-            last = i * d + s * (g.shape[a] - 1)  # where this tap's last output reads
-            config[a] = (i * d, n - 1 - last, s - 1)
-        part = jax.lax.pad(part, zero, config)
-        dx = part if dx is None else dx + part
-    crop = [slice(None)] * x.ndim
-    for a, (lo, _), n in zip(sp, pads, (x.shape[a] for a in sp)):
-        crop[a] = slice(lo, lo + n)
-    return dx[tuple(crop)], weight_vjp(g)[0]
-
-
-_conv_taps_dgrad.defvjp(_conv_taps_dgrad_fwd, _conv_taps_dgrad_bwd)
-
-
-def _pointwise(x, weight, stride, cl, nsp):
-    """A 1x1 convolution without padding as a matrix product over channels (strides pick every
-    s-th position first): ``x[n*hw, c] @ w.T`` channels-last, ``w @ x[n, c, hw]`` (batched)
-    channels-first. On CPU XLA runs it with no layout transposes: EfficientNet-B0's eager
-    forward measured 36 -> 29 ms, its first compile 5.5 -> 4.3 s; as a matmul rather than an
-    einsum the backward compiles 2-3x faster (no transposes around the products)."""
-    if any(s != 1 for s in stride):
-        sp = slice(1, 1 + nsp) if cl else slice(2, 2 + nsp)
-        window = [slice(None)] * x.ndim
-        window[sp] = [slice(None, None, s) for s in stride]
-        x = x[tuple(window)]
-    w = weight.reshape(weight.shape[:2])
-    o, c = w.shape
-    if cl:  # explicit sizes: an empty batch has no -1 to infer
-        rows = math.prod(x.shape[:-1])
-        return jnp.matmul(x.reshape(rows, c), w.T).reshape(x.shape[:-1] + (o,))
-    n = x.shape[0]
-    y = jnp.matmul(w, x.reshape(n, c, math.prod(x.shape[2:])))
-    return y.reshape((n, o) + x.shape[2:])
-
-
-# A convolution of a one-channel input (a grayscale image, a waveform) with at most this many
-# taps runs as taps on CPU too. Measured (forward + weight gradient, the first layer's backward):
-# LeNet's 1->6 3x3 at batch 64 28x28 1.90 -> 0.53 ms, 1->16 3x3 NHWC 8x224x224 30 -> 18 ms,
-# conv1d 1->32 k3 1.17 -> 0.33 ms; larger kernels lose (7x7: 45 -> 77 ms, k80: 9 -> 26 ms).
-_ONE_CHANNEL_TAPS = 9
-
-
-def _depthwise_taps(x, weight, stride, pads, dilation, cl, nsp):
-    """A depthwise convolution (groups == in_channels, incl. a one-channel input) as a sum over
-    the kernel's taps of a strided window of x times a per-channel weight. XLA's CPU convolution
-    is slow for grouped convolutions (measured, 96 channels 112x112 3x3: 35 ms forward, 55 ms
-    with backward; this form 0.5 ms and 14 ms) and for one input channel."""
-    ch = x.ndim - 1 if cl else 1
-    mult = weight.shape[0] // x.shape[ch]
-    if mult > 1 and x.shape[ch] > 1:  # output channel o reads input channel o // mult
-        x = jnp.repeat(x, mult, axis=ch)  # (one input channel: the product broadcasts)
-    sp = list(range(1, 1 + nsp)) if cl else list(range(2, 2 + nsp))
-    widths = [(0, 0)] * x.ndim
-    for a, p in zip(sp, pads):
-        widths[a] = p
-    x = jnp.pad(x, widths)
-    kernel = weight.shape[2:]
-    out = [
-        (x.shape[a] - d * (k - 1) - 1) // s + 1 for a, k, s, d in zip(sp, kernel, stride, dilation)
-    ]
-    bshape = [1] * x.ndim
-    bshape[ch] = weight.shape[0]
-    y = None
-    for tap in itertools.product(*(range(k) for k in kernel)):
-        window = [slice(None)] * x.ndim
-        for a, i, o, s, d in zip(sp, tap, out, stride, dilation):
-            window[a] = slice(i * d, i * d + (o - 1) * s + 1, s)
-        term = x[tuple(window)] * weight[(slice(None), 0) + tuple(tap)].reshape(bshape)
-        y = term if y is None else y + term
-    return y
 
 
 _CONV = dict(tensors=("x", "weight", "bias"), **_F)
