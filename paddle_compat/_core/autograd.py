@@ -428,9 +428,10 @@ def _store_grad(t: Tensor, g, create_graph, sg=False):
             # program as later ones (which add into the zeroed grad) and compiles once
             g = deferred.apply(_sum, constant_array(g.shape, -0.0, g.dtype), g)
         t._grad = Tensor(g, stop_gradient=sg)
-    else:
+    else:  # in place, as Paddle accumulates: the grad Tensor stays the same object, so a
+        # compiled step that took it as state reads its current value on every call
         prev = t._grad._val if trace_state._ctx is None else trace_state.read(t._grad)
-        t._grad = Tensor(deferred.apply(_sum, prev, g), stop_gradient=t._grad.stop_gradient)
+        t._grad._set_value(deferred.apply(_sum, prev, g))
 
 
 def run_backward(roots, retain_graph=False, create_graph=False, capture=None, blocked=None):

@@ -29,7 +29,7 @@ import jax
 
 from . import random as _random
 from . import trace_state
-from .tensor import Tensor, _uid_counter
+from .tensor import Tensor, _uid_counter, constant_array
 
 __all__ = [
     "PureFn",
@@ -300,6 +300,12 @@ def _written(ctx, returned_ids, layouts):
             and trace_state.is_tracer(t._value)
             and not (id(t) in new_grads and t._uid >= ctx.start_uid)
         ):
+            if _cleared(ctx, t._value, id(t), layouts):
+                writes.append(
+                    (("zeros", "value", *_meta(t._value)), weakref.ref(t), t.stop_gradient)
+                )
+                write_vals.append(None)
+                continue
             writes.append(("value", weakref.ref(t), t.stop_gradient))
             write_vals.append(_keep_layout(t._value, layouts.get(id(t))))
     for ref in ctx.created:
@@ -320,14 +326,31 @@ def _written(ctx, returned_ids, layouts):
             continue
         g = t._grad_slot
         wrote_grads = True
+        if g is not None and _cleared(ctx, g._value, id(_orig), layouts):
+            writes.append((("zeros", "grad", *_meta(g._value)), weakref.ref(t), g.stop_gradient))
+            write_vals.append(None)
+            continue
         writes.append(("grad", weakref.ref(t), True if g is None else g.stop_gradient))
         write_vals.append(None if g is None else _keep_layout(g._value, layouts.get(id(_orig))))
     t = None
     return writes, write_vals, wrote_grads
 
 
+def _cleared(ctx, value, tensor_id: int, layouts) -> bool:
+    """A value the run ended with that is the zeros of a cleared gradient, on a Tensor whose
+    array was not placed (committed) or sharded: written back as the shared zeros
+    (``constant_array``), not returned by the compiled program (no output buffer, and the
+    next call takes it as a constant rather than an input)."""
+    return ctx.zeros.get(id(value)) is value and tensor_id not in layouts
+
+
+def _meta(value) -> tuple:
+    return tuple(value.shape), str(value.dtype)
+
+
 def _sharded_layouts(tensors) -> dict:
-    """id -> (shape, NamedSharding) of the concrete multi-device arrays among ``tensors``."""
+    """id -> (shape, NamedSharding) of the concrete multi-device arrays among ``tensors``, and
+    id -> None for the other placed (committed) ones."""
     out = {}
     for t in tensors:
         if trace_state.is_tracer(t._value):
@@ -335,6 +358,8 @@ def _sharded_layouts(tensors) -> dict:
         s = getattr(t._value, "sharding", None)
         if isinstance(s, jax.sharding.NamedSharding):
             out[id(t)] = (t._value.shape, s)
+        elif getattr(t._value, "committed", False):
+            out[id(t)] = None
     return out
 
 
@@ -359,3 +384,10 @@ def write_back(writes: Sequence[tuple], values: Sequence) -> None:
             t._version += 1
         elif kind == "grad":
             t._grad_slot = None if v is None else Tensor(v, stop_gradient=sg)
+        else:  # ("zeros", "value" | "grad", shape, dtype): a cleared gradient
+            zeros = constant_array(kind[2], 0, kind[3])
+            if kind[1] == "value":
+                t._value = zeros
+                t._version += 1
+            else:
+                t._grad_slot = Tensor(zeros, stop_gradient=sg)

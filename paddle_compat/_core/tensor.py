@@ -55,9 +55,22 @@ def constant_array(shape, fill_value, dtype, limit: int = 1024):
         if trace_state.is_tracer(a):
             return a
         if len(cache) > limit:
+            if cache is _CONSTANTS.get("0"):
+                _SHARED_ZERO_IDS.clear()
             cache.clear()
         cache[key] = a
+        if str(fill_value) == "0":
+            _SHARED_ZERO_IDS.add(id(a))
     return a
+
+
+_SHARED_ZERO_IDS: set[int] = set()  # ids of the cached zero arrays (alive: the cache holds them)
+
+
+def is_shared_zeros(a) -> bool:
+    """Whether ``a`` is one of ``constant_array``'s shared zero arrays (a cleared gradient):
+    ``to_static`` then makes it a constant of the program instead of an input."""
+    return id(a) in _SHARED_ZERO_IDS
 
 
 class Tensor(TensorApiMixin):
@@ -514,7 +527,7 @@ def _zeros_like(a):
     """``jnp.zeros_like(a)`` with ``a``'s sharding, compiled once per sharding: an eager
     ``jnp.zeros_like`` dispatches two primitives (~50us on CPU), the compiled one ~5us."""
     if isinstance(a, jax.core.Tracer):
-        return jnp.zeros_like(a)
+        return trace_state.note_zeros(jnp.zeros_like(a))
     if a.__class__ is Pending:  # deferred: recorded like an op (its output is uncommitted)
         return deferred.apply(_zeros_like_fn(None), a)
     # an uncommitted array stays uncommitted: a committed one would change the cache key of

@@ -59,6 +59,9 @@ class TraceContext:
         # Tensors whose values are known while tracing (shapes: static in XLA), and the ones
         # computed from them only: constants of the program, so control flow on them is Python
         self.static: dict[int, weakref.ref] = {}
+        # zero arrays the run made for cleared gradients (id -> array): written back as the
+        # shared zeros instead of being outputs of the compiled program
+        self.zeros: dict[int, object] = {}
 
 
 def current() -> TraceContext | None:
@@ -80,6 +83,17 @@ def note_written(t) -> None:
     """Called before ``t`` is rebound: remember its original value once."""
     if _ctx is not None and id(t) not in _ctx.written:
         _ctx.written[id(t)] = (weakref.ref(t), t._value, t._node, t._out_idx)
+
+
+def note_zeros(v):
+    """Remember that ``v`` (made under the trace) is all zeros; returns ``v``."""
+    if _ctx is not None:
+        _ctx.zeros[id(v)] = v
+    return v
+
+
+def is_noted_zeros(v) -> bool:
+    return _ctx is not None and _ctx.zeros.get(id(v)) is v
 
 
 def note_grad_written(t) -> None:

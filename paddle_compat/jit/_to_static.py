@@ -40,7 +40,7 @@ from jax.extend.core import jaxpr_as_fun
 from .._core import amp_state, functional, runtime_checks, trace_state
 from .._core import autograd as _ag
 from .._core import registry as _reg
-from .._core.tensor import Tensor
+from .._core.tensor import Tensor, is_shared_zeros
 from .dy2static import convert
 from .dy2static.lax_control import UndefinedVar
 
@@ -75,6 +75,10 @@ class _Entry:
         self.eager = False  # fall back to eager for this key (full_graph=False)
         self.wrote_grads = False
         self.checked = False  # compiled with checkify (FLAGS_check_static_values)
+        # state that held the shared zeros of a cleared gradient when traced: constants of the
+        # program, not inputs; ``live`` indexes the state the program takes
+        self.zero_state: tuple[int, ...] = ()
+        self.live: list[int] = []
 
     def alive_state(self):
         out = []
@@ -90,7 +94,12 @@ class _Entry:
             obj = ref()
             if obj is None or _raw_attr(obj, attr) != value:
                 return False
-        return True
+        return _zero_state(self.alive_state() or []) == self.zero_state
+
+
+def _zero_state(state) -> tuple[int, ...]:
+    """Indices of the state Tensors holding the shared zeros of a cleared gradient."""
+    return tuple(i for i, t in enumerate(state) if is_shared_zeros(t._value))
 
 
 def _raw_attr(obj, attr):
@@ -236,10 +245,13 @@ class StaticFunction:
         entry.state = [weakref.ref(t) for t in state]
         entry.n_state = len(state)
         pure = functional.functionalize(self._call, state, args, kwargs)
-        state_vals = [t._value for t in state]
+        entry.zero_state = _zero_state(state)
+        entry.live = [i for i in range(len(state)) if i not in entry.zero_state]
+        state_vals = [state[i]._value for i in entry.live]
         arg_vals = [t._value for t in pure.arg_tensors]
         entry.checked = runtime_checks.static_checks()
-        target = jax.jit(runtime_checks.checked(pure) if entry.checked else pure)
+        fn = _with_zero_state(pure, state, entry)
+        target = jax.jit(runtime_checks.checked(fn) if entry.checked else fn)
         try:
             traced = target.trace(state_vals, arg_vals)  # the one run of the user's Python
         except trace_state.DataDependentError as e:
@@ -257,7 +269,13 @@ class StaticFunction:
         # any write-back). The program is compiled from the traced jaxpr, so choosing them
         # after the trace does not run the user's Python again.
         if _DONATE and not entry.checked:
-            entry.donated = tuple(i for i, t in enumerate(state) if id(t) in pure.written_ids)
+            # (not a gradient cleared to the shared zeros: no output takes its buffer)
+            cleared = {id(ref()) for kind, ref, _ in pure.writes if isinstance(kind, tuple)}
+            entry.donated = tuple(
+                j
+                for j, i in enumerate(entry.live)
+                if id(state[i]) in pure.written_ids and id(state[i]) not in cleared
+            )
         entry.result_tree = jax.tree_util.tree_structure(traced.out_info)
         program = jax.jit(jaxpr_as_fun(traced.jaxpr), donate_argnums=entry.donated)
         entry.compiled = program.lower(*state_vals, *arg_vals).compile()
@@ -307,7 +325,7 @@ class StaticFunction:
 
     # -- running a compiled entry ---------------------------------------------------------------
     def _run(self, entry, state, tensors):
-        state_vals = [trace_state.read(t) for t in state]
+        state_vals = [trace_state.read(state[i]) for i in entry.live]
         for i in entry.donated:
             state_vals[i] = _donatable(state_vals, i)
         outs = jax.tree_util.tree_unflatten(
@@ -353,6 +371,23 @@ class StaticFunction:
         for t in diff:
             t.stop_gradient = True  # record() sets it back on differentiable outputs
         _ag.record(("to_static", id(entry)), f, inputs, arrays, mask, ret_tensors)
+
+
+def _with_zero_state(pure, state, entry):
+    """``pure`` over the live state only: the zero state enters as constants."""
+    if not entry.zero_state:
+        return pure
+    zeros = {i: (tuple(state[i]._value.shape), state[i]._value.dtype) for i in entry.zero_state}
+
+    def fn(live_vals, arg_vals):
+        full = [None] * len(state)
+        for i, v in zip(entry.live, live_vals):
+            full[i] = v
+        for i, (shape, dtype) in zeros.items():
+            full[i] = jnp.zeros(shape, dtype)
+        return pure(full, arg_vals)
+
+    return fn
 
 
 def _donatable(state_vals, i):
