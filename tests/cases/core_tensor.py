@@ -116,6 +116,17 @@ def case_grad_accumulation():
     return x.grad
 
 
+def case_grad_accumulates_in_place():
+    # a .grad taken before another backward (or a clear_grad) shows the new values
+    x = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    (x * x).sum().backward()
+    g = x.grad
+    (x * 3).sum().backward()
+    after_second = g.numpy().copy()
+    x.clear_grad()
+    return [after_second, g.numpy(), x.grad]
+
+
 def case_paddle_grad_create_graph():
     x = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
     y = (x**3).sum()
