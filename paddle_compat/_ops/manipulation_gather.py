@@ -173,12 +173,27 @@ def gather_nd(x: jax.Array, index: jax.Array, name: str | None = None) -> jax.Ar
     return x[tuple(index[..., i] for i in range(k))]
 
 
+def _torch_style_dim(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """Paddle 3.3's PyTorch-style ``index_select(input, dim, index)``: an int second argument
+    is the axis."""
+    if len(args) >= 2 and isinstance(args[1], int):
+        if len(args) < 3 and "index" not in kwargs:
+            raise TypeError("index_select() missing 1 required argument: 'index'")
+        kwargs = dict(kwargs)
+        kwargs.setdefault("axis", args[1])
+        if len(args) > 2:
+            kwargs.setdefault("index", args[2])
+        args = (args[0], *args[3:])
+    return args, kwargs
+
+
 @op(
     "index_select",
     tensor_modules=("search",),
     tensors=("x", "index"),
     aliases={"dim": "axis"},
     check=_check_index_select,
+    prebind=_torch_style_dim,
 )
 def index_select(
     x: jax.Array,

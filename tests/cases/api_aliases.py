@@ -383,3 +383,16 @@ def case_dtype_aliases_constants():
         paddle.zeros([1], dtype=paddle.long).dtype,
         paddle.manual_seed(3) is not None,
     ]
+
+
+def case_torch_style_index_select():
+    # Paddle 3.3: an int second argument is the axis, as in torch.index_select(input, dim, index)
+    x = paddle.arange(12).reshape([3, 4])
+    i = _i([0, 2])
+    return [
+        paddle.index_select(x, 1, i),
+        x.index_select(1, i),
+        paddle.index_select(x, 0, index=i),
+        paddle.index_select(input=x, dim=1, index=i),
+        expect_error(lambda: paddle.index_select(x, 1)),
+    ]
