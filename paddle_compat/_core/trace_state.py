@@ -92,10 +92,6 @@ def note_zeros(v):
     return v
 
 
-def is_noted_zeros(v) -> bool:
-    return _ctx is not None and _ctx.zeros.get(id(v)) is v
-
-
 def note_grad_written(t) -> None:
     if _ctx is not None and id(t) not in _ctx.grads:
         _ctx.grads[id(t)] = (weakref.ref(t), t._grad_slot)
