@@ -80,3 +80,35 @@ def test_cleared_grads_are_no_inputs_or_outputs_of_the_program():
     # in: parameters, two Adam moments each (+ small scalars); out: the same, no gradients
     assert m.argument_size_in_bytes < 3 * param_bytes + 1024
     assert m.output_size_in_bytes < 3 * param_bytes + 1024
+
+
+def _mixed_run(compiled: bool, compiled_first: bool):
+    """SGD steps with an eager backward before every other one (accumulated into by the
+    step's own backward): losses and final weights."""
+    net, opt = _setup("sgd")
+
+    def step(x, y):
+        loss = F.cross_entropy(net(x), y)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+
+    fn = paddle.jit.to_static(step) if compiled else step
+    losses = []
+    for k, (x, y) in enumerate(_data()):
+        if (k % 2 == 0) != compiled_first:
+            F.cross_entropy(net(x), y).backward()
+        losses.append(float(fn(x, y)))
+    return losses, [p.numpy() for p in net.parameters()]
+
+
+# eager backward passes mixed with a compiled step: after a clear, the eager backward gives
+# each parameter a new .grad Tensor (Paddle's semantics), which the compiled step must read
+@pytest.mark.parametrize("compiled_first", [True, False])
+def test_eager_backward_between_compiled_steps(compiled_first):
+    want_losses, want_params = _mixed_run(False, compiled_first)
+    got_losses, got_params = _mixed_run(True, compiled_first)
+    np.testing.assert_allclose(got_losses, want_losses, rtol=1e-5, atol=1e-6)
+    for got, want in zip(got_params, want_params):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)

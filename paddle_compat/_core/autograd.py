@@ -14,7 +14,7 @@ import jax.numpy as jnp
 
 from . import deferred, op_observers, trace_state
 from .dtype import is_inexact_np
-from .tensor import Tensor, constant_array
+from .tensor import Tensor, constant_array, is_shared_zeros
 
 _grad_enabled = True
 
@@ -428,10 +428,13 @@ def _store_grad(t: Tensor, g, create_graph, sg=False):
             # program as later ones (which add into the zeroed grad) and compiles once
             g = deferred.apply(_sum, constant_array(g.shape, -0.0, g.dtype), g)
         t._grad = Tensor(g, stop_gradient=sg)
-    else:  # in place, as Paddle accumulates: the grad Tensor stays the same object, so a
-        # compiled step that took it as state reads its current value on every call
+    else:
         prev = t._grad._val if trace_state._ctx is None else trace_state.read(t._grad)
-        t._grad._set_value(deferred.apply(_sum, prev, g))
+        total = deferred.apply(_sum, prev, g)
+        if is_shared_zeros(prev):  # cleared: Paddle gives the next gradient a new Tensor
+            t._grad = Tensor(total, stop_gradient=t._grad.stop_gradient)
+        else:  # accumulated in place, as Paddle does: a Tensor taken from .grad sees it
+            t._grad._set_value(total)
 
 
 def run_backward(roots, retain_graph=False, create_graph=False, capture=None, blocked=None):

@@ -79,6 +79,11 @@ class _Entry:
         # program, not inputs; ``live`` indexes the state the program takes
         self.zero_state: tuple[int, ...] = ()
         self.live: list[int] = []
+        # (state index, owner): state that was its owner's .grad when traced; the entry holds
+        # while it still is (a backward after a clear gives the owner a new grad Tensor).
+        # no_grad: state Tensors that required grad and had none: the entry holds while so
+        self.grad_of: list[tuple[int, weakref.ref]] = []
+        self.no_grad: list[int] = []
 
     def alive_state(self):
         out = []
@@ -94,7 +99,14 @@ class _Entry:
             obj = ref()
             if obj is None or _raw_attr(obj, attr) != value:
                 return False
-        return _zero_state(self.alive_state() or []) == self.zero_state
+        state = self.alive_state() or []
+        for i, owner in self.grad_of:
+            o = owner()
+            if o is None or i >= len(state) or o._grad_slot is not state[i]:
+                return False
+        if any(state[i]._grad_slot is not None for i in self.no_grad if i < len(state)):
+            return False
+        return _zero_state(state) == self.zero_state
 
 
 def _zero_state(state) -> tuple[int, ...]:
@@ -245,6 +257,13 @@ class StaticFunction:
         entry.state = [weakref.ref(t) for t in state]
         entry.n_state = len(state)
         pure = functional.functionalize(self._call, state, args, kwargs)
+        owners = {id(t._grad_slot): t for t in state if t._grad_slot is not None}
+        entry.grad_of = [
+            (i, weakref.ref(owners[id(t)])) for i, t in enumerate(state) if id(t) in owners
+        ]
+        entry.no_grad = [
+            i for i, t in enumerate(state) if t._grad_slot is None and not t.stop_gradient
+        ]
         entry.zero_state = _zero_state(state)
         entry.live = [i for i in range(len(state)) if i not in entry.zero_state]
         state_vals = [state[i]._value for i in entry.live]
