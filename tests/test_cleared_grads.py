@@ -112,3 +112,14 @@ def test_eager_backward_between_compiled_steps(compiled_first):
     np.testing.assert_allclose(got_losses, want_losses, rtol=1e-5, atol=1e-6)
     for got, want in zip(got_params, want_params):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_a_step_that_accumulates_returns_no_differentiable_call():
+    # the step ran backward itself (accumulating in place): its result is not a node of the
+    # eager tape, which would also keep every input buffer alive (copies instead of donation)
+    _, _, fn, net = _run(True, 2)
+    x, y = _data()[0]
+    loss = fn(x, y, False)  # accumulates into the existing .grad
+    assert loss._node is None
+    loss = fn(x, y, True)
+    assert loss._node is None

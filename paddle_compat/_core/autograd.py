@@ -434,6 +434,7 @@ def _store_grad(t: Tensor, g, create_graph, sg=False):
         if is_shared_zeros(prev):  # cleared: Paddle gives the next gradient a new Tensor
             t._grad = Tensor(total, stop_gradient=t._grad.stop_gradient)
         else:  # accumulated in place, as Paddle does: a Tensor taken from .grad sees it
+            trace_state.note_grad_accumulated()
             t._grad._set_value(total)
 
 

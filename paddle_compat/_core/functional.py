@@ -148,6 +148,7 @@ def _merge(outer: trace_state.TraceContext | None, inner: trace_state.TraceConte
         outer.written.setdefault(k, v)
     for k, v in inner.grads.items():
         outer.grads.setdefault(k, v)
+    outer.accumulated = outer.accumulated or inner.accumulated
     outer.created.extend(inner.created)
     outer.guards.update(inner.guards)
 
@@ -319,7 +320,7 @@ def _written(ctx, returned_ids, layouts):
         ):
             writes.append(("value", weakref.ref(t), t.stop_gradient))
             write_vals.append(t._value)
-    wrote_grads = False
+    wrote_grads = ctx.accumulated
     for ref, _orig in ctx.grads.values():
         t = ref()
         if t is None:

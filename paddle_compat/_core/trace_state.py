@@ -62,6 +62,7 @@ class TraceContext:
         # zero arrays the run made for cleared gradients (id -> array): written back as the
         # shared zeros instead of being outputs of the compiled program
         self.zeros: dict[int, object] = {}
+        self.accumulated = False  # a backward added into an existing .grad (in place)
 
 
 def current() -> TraceContext | None:
@@ -90,6 +91,11 @@ def note_zeros(v):
     if _ctx is not None:
         _ctx.zeros[id(v)] = v
     return v
+
+
+def note_grad_accumulated() -> None:
+    if _ctx is not None:
+        _ctx.accumulated = True
 
 
 def note_grad_written(t) -> None:
