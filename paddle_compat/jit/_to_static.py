@@ -94,17 +94,20 @@ class _Entry:
             out.append(t)
         return out
 
-    def guards_hold(self) -> bool:
+    def guards_hold(self, state) -> bool:
+        """Whether this entry serves a call whose state Tensors are ``state``
+        (``alive_state()``; None when one died: the entry is then replaced)."""
         for ref, attr, value in self.guards:
             obj = ref()
             if obj is None or _raw_attr(obj, attr) != value:
                 return False
-        state = self.alive_state() or []
+        if state is None:
+            return True
         for i, owner in self.grad_of:
             o = owner()
-            if o is None or i >= len(state) or o._grad_slot is not state[i]:
+            if o is None or o._grad_slot is not state[i]:
                 return False
-        if any(state[i]._grad_slot is not None for i in self.no_grad if i < len(state)):
+        if any(state[i]._grad_slot is not None for i in self.no_grad):
             return False
         return _zero_state(state) == self.zero_state
 
@@ -209,14 +212,16 @@ class StaticFunction:
         if key not in self._cache and len(self._cache) >= _RETRACE_WARN:
             self._warn_retrace(key)
         entries = self._cache.setdefault(key, [])
-        entry = None
+        entry = state = None
         for e in entries:
-            if e.guards_hold():
-                entry = e
+            alive = e.alive_state()
+            if e.guards_hold(alive):
+                entry, state = e, alive
                 break
         if entry is not None and entry.eager:
             return self._fn(*args, **kwargs)
-        state = entry.alive_state() if entry is not None and not entry.stale else None
+        if entry is not None and entry.stale:
+            state = None
         if state is None:
             if entry is not None:
                 entries.remove(entry)
