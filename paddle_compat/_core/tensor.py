@@ -47,20 +47,22 @@ def constant_array(shape, fill_value, dtype, limit: int = 1024):
     serves every caller (zeroed grads, backward's seed ones). Each fill value's cache is
     emptied past ``limit`` entries; under a trace the array is made fresh, never cached.
     Keyed by ``str(fill_value)`` so -0.0 and 0 stay apart."""
-    cache = _CONSTANTS.setdefault(str(fill_value), {})
+    fill = str(fill_value)
+    cache = _CONSTANTS.setdefault(fill, {})
     key = (tuple(shape), np.dtype(dtype))
     a = cache.get(key)
     if a is None:
         a = full_array(shape, fill_value, dtype)
         if trace_state.is_tracer(a):
             return a
+        zeros = _SHARED_ZERO_IDS if fill == "0" else None
         if len(cache) > limit:
-            if cache is _CONSTANTS.get("0"):
-                _SHARED_ZERO_IDS.clear()
             cache.clear()
+            if zeros is not None:
+                zeros.clear()
         cache[key] = a
-        if str(fill_value) == "0":
-            _SHARED_ZERO_IDS.add(id(a))
+        if zeros is not None:
+            zeros.add(id(a))
     return a
 
 
