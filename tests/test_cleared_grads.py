@@ -31,12 +31,10 @@ def _data(n=6):
     return [(paddle.to_tensor(x), paddle.to_tensor(y)) for x, y in zip(xs, ys)]
 
 
-def _run(compiled: bool, accumulate: int, optimizer: str = "adam"):
-    """Losses and final weights of 6 steps that clear the gradients every ``accumulate``."""
-    net, opt = _setup(optimizer)
-    count = [0]
+def _step(net, opt, compiled: bool):
+    """The train step (``update=False``: only accumulate the gradients), maybe compiled."""
 
-    def step(x, y, update):
+    def step(x, y, update=True):
         loss = F.cross_entropy(net(x), y)
         loss.backward()
         if update:
@@ -44,11 +42,16 @@ def _run(compiled: bool, accumulate: int, optimizer: str = "adam"):
             opt.clear_grad()
         return loss
 
-    fn = paddle.jit.to_static(step) if compiled else step
+    return paddle.jit.to_static(step) if compiled else step
+
+
+def _run(compiled: bool, accumulate: int, optimizer: str = "adam"):
+    """Losses and final weights of 6 steps that clear the gradients every ``accumulate``."""
+    net, opt = _setup(optimizer)
+    fn = _step(net, opt, compiled)
     losses = []
-    for x, y in _data():
-        count[0] += 1
-        losses.append(float(fn(x, y, count[0] % accumulate == 0)))
+    for k, (x, y) in enumerate(_data(), 1):
+        losses.append(float(fn(x, y, k % accumulate == 0)))
     return losses, [p.numpy() for p in net.parameters()], fn, net
 
 
@@ -86,15 +89,7 @@ def _mixed_run(compiled: bool, compiled_first: bool):
     """SGD steps with an eager backward before every other one (accumulated into by the
     step's own backward): losses and final weights."""
     net, opt = _setup("sgd")
-
-    def step(x, y):
-        loss = F.cross_entropy(net(x), y)
-        loss.backward()
-        opt.step()
-        opt.clear_grad()
-        return loss
-
-    fn = paddle.jit.to_static(step) if compiled else step
+    fn = _step(net, opt, compiled)
     losses = []
     for k, (x, y) in enumerate(_data()):
         if (k % 2 == 0) != compiled_first:
