@@ -6,7 +6,7 @@ Every public op here is a thin composite with two paths:
 
 - eager: it samples on the host from the global generator's engine with Paddle's own samplers
   (``_core.host_random``), so after ``paddle.seed(n)`` the numbers are real Paddle's, bit for
-  bit, and nothing is compiled. ``standard_gamma``, ``binomial``, ``cauchy_`` and ``poisson``
+  bit, and nothing is compiled. ``binomial``, ``cauchy_`` and ``poisson``
   with a rate of 12 or more are not reproduced yet: they take the second path;
 - compiled (under ``to_static`` or a JAX transform): it draws a fresh key from the generator and
   passes it as a *tensor input* to a private jitted kernel, so the generator state is threaded
@@ -22,6 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import dtype as _dt
+from .._core import host_gamma
 from .._core import host_random as _host
 from .._core import random as _rng
 from .._core.dtype import DTypeLike
@@ -522,7 +523,10 @@ def poisson(x: Tensor, name: str | None = None) -> Tensor:
 @op("standard_gamma", composite=True, method=None)
 def standard_gamma(x: Tensor, name: str | None = None) -> Tensor:
     """Gamma(x, 1) samples."""
-    _dtype(x.dtype, _FLOATS, "standard_gamma")
+    dt = _dtype(x.dtype, _FLOATS, "standard_gamma")
+    eng = _rng.host_engine()
+    if eng is not None and dt in ("float32", "float64"):
+        return Tensor(host_gamma.standard_gamma_array(eng, x.numpy()))
     return _standard_gamma(_key(), x)
 
 
