@@ -36,6 +36,9 @@ import numpy as np
 
 from . import amp_state, autograd, deferred, op_observers, static_mode, trace_state, views
 from . import dtype as _dt
+from .op_args import Overload
+from .op_args import bind_args as _bind
+from .op_args import write_out as _write_out
 from .op_errors import RankError as _RankError
 from .op_errors import check_dtype, out_of_memory  # noqa: F401  (check_dtype: used by ops)
 from .op_errors import leaf_dtype as _leaf_dtype
@@ -178,7 +181,9 @@ def op(
         as Paddle's kernel does (indices in range: ``_core/runtime_checks.py``).
     prebind: rewrites a call's (args, kwargs) before they are bound to the signature, for
         Paddle's argument-normalizing decorators (``x.reshape(2, 3)`` packs the ints into
-        ``shape``; ``transpose(x, 0, 1)`` swaps two dims); called only off the fast path.
+        ``shape``; ``transpose(x, 0, 1)`` swaps two dims); called only off the fast path. It
+        returns an ``Overload`` for a call in another op's form (Paddle's overloaded APIs:
+        ``scatter(input, dim, index, src)`` is ``put_along_axis``).
     view: the result is a Paddle view of the first tensor argument: an in-place write to either
         shows in the other (``_core/views.py``); True for a shape-only op, else a function of
         the bound arguments and that input giving the view's (get, put) pair.
@@ -286,7 +291,10 @@ def call_op(od: OpDef | str, *args, **kwargs):
                 _share_view(od, {**od.defaults, **dict(zip(od.tensors, args))}, out)
             return out
     if od.prebind is not None:
-        args, kwargs = od.prebind(args, kwargs)
+        bound = od.prebind(args, kwargs)
+        if isinstance(bound, Overload):
+            return _run_overload(bound)
+        args, kwargs = bound
     vals, out = _bind(od, args, kwargs)
     if out is not None:
         return _write_out(od, _call_bound(od, vals), out)
@@ -294,6 +302,14 @@ def call_op(od: OpDef | str, *args, **kwargs):
     if od.view:
         _share_view(od, vals, res)
     return res
+
+
+def _run_overload(call: Overload):
+    """A call in another op's form (``prebind`` said so): that op runs, and takes ``out``."""
+    kwargs = dict(call.kwargs)
+    out = kwargs.pop("out", None)
+    res = call_op(call.op, *call.args, **kwargs)
+    return res if out is None else _write_out(REGISTRY[call.op], res, out)
 
 
 def _share_view(od: OpDef, vals: dict, res) -> None:
@@ -323,7 +339,10 @@ def _call_amp(od: OpDef, args, kwargs):
     the dtype the AMP state picks for it, then run the op (and any ops it is built from) with
     AMP off, as Paddle runs one kernel per op."""
     if od.prebind is not None:
-        args, kwargs = od.prebind(args, kwargs)
+        bound = od.prebind(args, kwargs)
+        if isinstance(bound, Overload):
+            return _run_overload(bound)
+        args, kwargs = bound
     vals, out = _bind(od, args, kwargs)
     if out is not None:
         return _write_out(od, _call_amp(od, (), vals), out)
@@ -386,60 +405,6 @@ def _has_tensor(v) -> bool:
     if isinstance(v, Tensor):
         return True
     return isinstance(v, list | tuple) and any(_has_tensor(x) for x in v)
-
-
-def _bind(od: OpDef, args, kwargs) -> tuple[dict, object]:
-    """(the function's arguments, the ``out`` Tensor or None) of a call; ``name`` is dropped
-    (every op accepts it as a keyword, as nearly all of Paddle's do)."""
-    if od.varargs is not None:
-        n = od.n_positional
-        args, rest = args[:n], args[n:]
-        if rest:
-            kwargs = {**kwargs, od.varargs: tuple(rest)}
-    if len(args) > len(od.positional):
-        raise TypeError(
-            f"{od.name}() takes {len(od.positional)} positional arguments but {len(args)} "
-            "were given"
-        )
-    vals = dict(od.defaults)
-    out = None
-    for k, v in zip(od.positional, args):
-        if k in od.reserved:
-            out = v if k == "out" else out
-        else:
-            vals[k] = v
-    for k, v in kwargs.items():
-        if k not in od.defaults and k not in od.required:
-            if k == "out" and "out" in od.reserved:
-                out = v
-                continue
-            k2 = od.aliases.get(k)
-            if k2 is None or k2 not in vals and k2 not in od.required:
-                if k == "name":
-                    continue
-                raise TypeError(f"{od.name}() got an unexpected keyword argument '{k}'")
-            k = k2
-        vals[k] = v
-    if len(vals) < len(od.params):
-        missing = [p for p in od.required if p not in vals]
-        raise TypeError(f"{od.name}() missing required argument(s): {', '.join(missing)}")
-    return vals, out
-
-
-def _write_out(od: OpDef, result, out):
-    """Paddle's ``out=``: each ``out`` Tensor takes its result's value, dtype, shape and
-    autograd history (as an in-place op would); the result is returned."""
-    results = result if isinstance(result, tuple | list) else (result,)
-    outs = out if isinstance(out, tuple | list) else (out,)
-    if len(outs) != len(results) or not all(isinstance(t, Tensor) for t in outs):
-        raise TypeError(
-            f"{od.name}(): out must be a Tensor{'' if len(results) == 1 else ' tuple'} for its "
-            f"{len(results)} result(s), but received {type(out).__name__}"
-        )
-    for t, r in zip(outs, results):
-        autograd.rebind_inplace(t, r)
-        t.stop_gradient = r.stop_gradient
-    return result
 
 
 def _is_tensor(x) -> bool:

@@ -15,6 +15,7 @@ from .._core import dtype as _dt
 from .._core import runtime_checks as _rc
 from .._core import trace_state
 from .._core.autograd import rebind_inplace
+from .._core.op_args import Overload
 from .._core.registry import op
 from .._core.tensor import Tensor
 from .manipulation import axis_of, int_list
@@ -257,12 +258,56 @@ def _align(arr, indices, ax, broadcast):
 
 
 # -- scatter ----------------------------------------------------------------------------------
+_TORCH_SCATTER_KEYS = frozenset(("input", "dim", "src", "value", "reduce"))
+
+
+def _torch_style_scatter(args: tuple, kwargs: dict):
+    """Paddle 3.3's PyTorch-style ``scatter(input, dim, index, src (or value), *, reduce=None,
+    out=None)``, recognised by an int second argument or its keywords: a non-broadcasting
+    ``put_along_axis`` (``reduce=None`` is ``'assign'``)."""
+    if not (len(args) >= 2 and isinstance(args[1], int)) and not (
+        _TORCH_SCATTER_KEYS & kwargs.keys()
+    ):
+        return args, kwargs
+    kw = dict(kwargs)
+    names = ("input", "dim", "index", "src", "reduce")
+    if len(args) > len(names):
+        raise TypeError(f"scatter() takes at most {len(names)} positional arguments")
+    for k, v in zip(names, args):
+        if k in kw:
+            raise TypeError(f"scatter() got multiple values for argument '{k}'")
+        kw[k] = v
+    if "value" in kw and "src" not in kw:
+        kw["src"] = kw.pop("value")
+    unknown = kw.keys() - {"input", "dim", "index", "src", "reduce", "out", "name"}
+    missing = [k for k in ("input", "dim", "index", "src") if k not in kw]
+    if unknown or missing:
+        raise TypeError(
+            "'paddle.scatter' expect one of the following input pattern: \n"
+            " - (Tensor input, int dim, Tensor index, Tensor src (alias value), *, str reduce, "
+            "Tensor out = None)\n"
+            " - (Tensor x, Tensor index, Tensor updates, bool overwrite, str name = None)\n"
+            "However, the input pattern does not match, please check."
+        )
+    reduce = kw.get("reduce")
+    reduce = "assign" if reduce is None else reduce
+    if not isinstance(reduce, str):
+        raise TypeError(
+            "(InvalidType) put_along_axis(): argument (position 5) must be str, but got "
+            f"{type(reduce).__name__}"
+        )
+    call = (kw["input"], kw["index"], kw["src"], kw["dim"], reduce)
+    extra = {"out": kw["out"]} if kw.get("out") is not None else {}
+    return Overload("put_along_axis", call, {"broadcast": False, **extra})
+
+
 @op(
     "scatter",
     amp="black_always",
     tensors=("x", "index", "updates"),
     inplace="scatter_",
     check=_check_scatter,
+    prebind=_torch_style_scatter,
 )
 def scatter(
     x: jax.Array,
@@ -402,6 +447,11 @@ def put_along_axis(
     broadcast: bool = True,
 ) -> jax.Array:
     """Put ``values`` into ``arr`` at ``indices`` along ``axis`` with a reduction."""
+    if not isinstance(reduce, str):
+        raise TypeError(
+            f"(InvalidType) put_along_axis(): argument 'reduce' must be str, but got "
+            f"{type(reduce).__name__}"
+        )
     if reduce not in _REDUCE:
         raise ValueError(
             f"can not support reduce: '{reduce}' for scatter kernel, only "
@@ -413,6 +463,8 @@ def put_along_axis(
         shape = [builtins.max(a, b) for a, b in zip(arr.shape, indices.shape)]
         shape[ax] = indices.shape[ax]
         indices = jnp.broadcast_to(indices, shape)
+    else:
+        values = _crop_values(arr, indices, values, ax)
     values = jnp.broadcast_to(jnp.asarray(values).astype(arr.dtype), indices.shape)
     grids = jnp.meshgrid(*[jnp.arange(s) for s in indices.shape], indexing="ij")
     n = arr.shape[ax]
@@ -442,6 +494,27 @@ def put_along_axis(
     else:
         mean = tot / jnp.maximum(denom, 1).astype(arr.dtype)
     return jnp.where(cnt > 0, mean.astype(arr.dtype), arr)
+
+
+def _crop_values(arr, indices, values, ax):
+    """Without broadcasting (PyTorch's scatter): ``indices`` may be smaller than ``values`` in
+    every dim and than ``arr`` off ``axis``; only ``values``' leading block is used."""
+    values = jnp.asarray(values)
+    if indices.ndim != arr.ndim:
+        raise ValueError("`indices` and `arr` must have the same number of dimensions!")
+    if values.ndim == 0:
+        return values
+    if values.ndim != indices.ndim:
+        raise ValueError("`indices` and `values` must have the same number of dimensions!")
+    for d, n in enumerate(indices.shape):
+        if n > values.shape[d] or (d != ax and n > arr.shape[d]):
+            raise RuntimeError(
+                f"Size does not match at dimension {d} expected index paddle.Size("
+                f"{list(indices.shape)}) to be smaller than self paddle.Size({list(arr.shape)}) "
+                f"apart from dimension {ax} and to be smaller size than values paddle.Size("
+                f"{list(values.shape)})"
+            )
+    return values[tuple(slice(0, n) for n in indices.shape)]
 
 
 def _extreme(dt, high):

@@ -396,3 +396,38 @@ def case_torch_style_index_select():
         paddle.index_select(input=x, dim=1, index=i),
         expect_error(lambda: paddle.index_select(x, 1)),
     ]
+
+
+def case_torch_style_scatter():
+    # Paddle 3.3: scatter(input, dim, index, src (or value), *, reduce, out) is a
+    # non-broadcasting put_along_axis; the original scatter(x, index, updates, overwrite) stays
+    x = paddle.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    idx, src = _i([[0, 1], [1, 0]]), paddle.to_tensor([[10.0, 20.0], [30.0, 40.0]])
+    out = {
+        "forms": [
+            paddle.scatter(x, 1, idx, src),
+            paddle.scatter(x, dim=1, index=idx, src=src),
+            paddle.scatter(input=x, dim=1, index=idx, src=src),
+            paddle.scatter(x, 1, idx, value=src),
+            paddle.scatter(x, 1, idx, 5.0),
+            paddle.scatter(x, -1, idx, src, "add"),
+            x.scatter(1, idx, src),
+            x.scatter(dim=1, index=idx, src=src),
+        ],
+        "reduce": [paddle.scatter(x, 1, idx, src, reduce=r) for r in ("add", "multiply", "mean")],
+        "smaller_index": paddle.scatter(x, 1, _i([[0]]), src),
+        "original": paddle.scatter(x, _i([1]), paddle.to_tensor([[7.0, 7.0, 7.0]]), False),
+        "grads": backprop(lambda a, b: paddle.scatter(a, 1, idx, b, reduce="add"), x, src),
+    }
+    y = x.clone()
+    y.scatter_(1, idx, src)
+    out["inplace"] = y
+    bad = {
+        "missing_src": lambda: paddle.scatter(x, 1, idx),
+        "tensor_reduce": lambda: paddle.scatter(x, 1, idx, src, src),
+        "bad_reduce": lambda: paddle.scatter(x, 1, idx, src, reduce="bad"),
+        "values_too_small": lambda: paddle.scatter(x, 1, idx, paddle.to_tensor([[1.0, 2.0]])),
+        "overwrite_kw": lambda: paddle.scatter(x, 1, idx, src, overwrite=True),
+    }
+    out.update({k: expect_error(f) for k, f in bad.items()})
+    return out
