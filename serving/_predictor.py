@@ -143,6 +143,7 @@ class Config:
         self._custom_device: tuple[str, int] | None = None
         self._cpu_threads = 1
         self._mkldnn = True
+        self._mkldnn_fc_passes = True
         self._ir_optim = True
         self._ir_debug = False
         self._memory_optim = False
@@ -296,6 +297,13 @@ class Config:
         return self._mkldnn
 
     onednn_enabled = mkldnn_enabled
+
+    def disable_mkldnn_fc_passes(self) -> None:
+        """Paddle: leave out oneDNN's fully-connected fusion passes. Recorded only: XLA
+        compiles the model and there are no oneDNN passes to drop."""
+        self._mkldnn_fc_passes = False
+
+    disable_onednn_fc_passes = disable_mkldnn_fc_passes
 
     def set_mkldnn_cache_capacity(self, capacity: int) -> None:
         pass
