@@ -18,8 +18,6 @@ from .._core.tensor import Tensor
 
 __all__ = ["Distribution"]
 
-_EPS = {"float32": np.finfo(np.float32).eps, "float64": np.finfo(np.float64).eps}
-
 
 def _dtype_name(t: Tensor) -> str:
     return str(t.dtype).replace("paddle.", "")
@@ -68,10 +66,9 @@ class Distribution:
         raise NotImplementedError
 
     def kl_divergence(self, other: Distribution) -> Tensor:
-        """KL(self || other), dispatched through ``register_kl``'s table."""
-        from .kl import kl_divergence
-
-        return kl_divergence(self, other)
+        """KL(self || other); the distributions with a closed form override it (the base
+        raises NotImplementedError, as Paddle's)."""
+        raise NotImplementedError
 
     def prob(self, value: Tensor) -> Tensor:
         """The probability (density) of ``value``: ``exp(log_prob(value))``."""
@@ -90,50 +87,53 @@ class Distribution:
         return tuple(sample_shape) + self.batch_shape + self.event_shape
 
     def _validate_args(self, *args) -> bool:
-        """True when every argument is a Tensor, False when none is; a mix raises, and Tensors
-        of different dtypes raise."""
+        """True when every argument is a Tensor, False when none is; a mix raises."""
         tensors = [isinstance(a, Tensor) for a in args]
-        if not any(tensors):
-            return False
-        if not all(tensors):
+        if any(tensors) and not all(tensors):
             raise ValueError("if one argument is Tensor, all arguments should be Tensor")
-        first = args[0].dtype
-        for a in args[1:]:
-            if a.dtype != first:
-                raise TypeError("All parameters should have same data type.")
-        return True
+        return any(tensors)
 
-    def _to_tensor(self, *args) -> tuple[Tensor, ...]:
-        """Python floats, lists, tuples and numpy arrays as float32 Tensors broadcast to one
-        shape (other numpy dtypes are converted with Paddle's warning)."""
-        arrays, warned = [], False
+    @staticmethod
+    def _check_arg_types(args) -> None:
         for a in args:
             if not isinstance(a, float | list | tuple | np.ndarray | Tensor):
                 raise TypeError(
                     "Type of input args must be float, list, tuple, numpy.ndarray or Tensor, "
                     f"but received type {type(a)}"
                 )
-            arr = a.numpy() if isinstance(a, Tensor) else np.asarray(a)
-            if arr.dtype not in (np.float32, np.float64) and not warned:
+
+    def _to_tensor(self, *args) -> tuple[Tensor, ...]:
+        """Python floats, lists, tuples, numpy arrays (and Tensors, as data) as new float32
+        Tensors broadcast to one shape; each argument that is not float32/float64 is converted
+        with Paddle's warning."""
+        arrays = []
+        for a in args:
+            self._check_arg_types([a])
+            arr = a.numpy() if isinstance(a, Tensor) else np.array(a)
+            if arr.dtype not in (np.float32, np.float64):
                 warnings.warn(
                     "data type of argument only support float32 and float64, your argument "
                     "will be convert to float32.",
                     stacklevel=3,
                 )
-                warned = True
             arrays.append(arr.astype("float32"))
         arrays = np.broadcast_arrays(*arrays)
-        return tuple(paddle.to_tensor(np.array(a)) for a in arrays)
+        return tuple(paddle.to_tensor(np.array(a), "float32") for a in arrays)
 
-    def _broadcast_all(self, *args) -> tuple[Tensor, ...]:
-        """Tensors or numbers broadcast against each other (numbers take the Tensors' dtype,
-        float32 by default)."""
-        dtype = next((a.dtype for a in args if isinstance(a, Tensor)), "float32")
-        ts = [a if isinstance(a, Tensor) else paddle.to_tensor(a, dtype) for a in args]
-        return tuple(paddle.broadcast_tensors(ts))
+    def _broadcast_all(self, *args) -> list[Tensor]:
+        """The arguments broadcast against each other as Tensors: non-Tensors take the first
+        Tensor's dtype (the default float dtype when there is none)."""
+        self._check_arg_types(args)
+        dtype = next((a.dtype for a in args if isinstance(a, Tensor)), None)
+        dtype = dtype if dtype is not None else paddle.get_default_dtype()
+        ts = [a if isinstance(a, Tensor) else paddle.to_tensor(a, dtype=dtype) for a in args]
+        return paddle.broadcast_tensors(ts)
 
     def _check_values_dtype_in_probs(self, param: Tensor, value: Tensor) -> Tensor:
-        """``value`` cast to ``param``'s float dtype (with Paddle's warning when they differ)."""
+        """``value`` cast to ``param``'s dtype: always for a complex ``param``; for a float
+        ``value`` of another float dtype with Paddle's warning; other values unchanged."""
+        if paddle.is_complex(param):
+            return value.astype(param.dtype)
         if _dtype_name(value) in ("float32", "float64") and value.dtype != param.dtype:
             warnings.warn(
                 "dtype of input 'value' needs to be the same as parameters of distribution "
@@ -144,13 +144,11 @@ class Distribution:
         return value
 
     def _probs_to_logits(self, probs, is_binary: bool = False) -> Tensor:
-        """Logits from probabilities: ``log(p)``, or ``log(p) - log1p(-p)`` when binary;
-        ``p`` is clipped to ``[eps, 1 - eps]`` first."""
-        eps = float(_EPS.get(_dtype_name(probs), _EPS["float32"]))
-        p = paddle.clip(probs, eps, 1 - eps)
+        """Logits from probabilities: ``log(p)``, or ``log(p) - log1p(-p)`` when binary (no
+        clipping: 0 and 1 give infinities, as in Paddle)."""
         if is_binary:
-            return paddle.subtract(paddle.log(p), paddle.log1p(-p))
-        return paddle.log(p)
+            return paddle.log(probs) - paddle.log1p(-probs)
+        return paddle.log(probs)
 
     def _logits_to_probs(self, logits, is_binary: bool = False) -> Tensor:
         """Probabilities from logits: ``sigmoid`` when binary, else ``softmax`` on the last
