@@ -27,9 +27,20 @@ import struct
 
 import numpy as np
 
-from .._core.mt19937 import canonical
+import paddle_compat as paddle
 
-__all__ = ["binomial_array", "gamma_array", "poisson_array"]
+from .._core import random as _rng
+from .._core.mt19937 import canonical
+from .._core.tensor import Tensor
+
+__all__ = [
+    "binomial",
+    "binomial_array",
+    "gamma_array",
+    "poisson",
+    "poisson_array",
+    "standard_gamma",
+]
 
 _libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
 
@@ -341,3 +352,49 @@ def poisson_array(engine, rates: np.ndarray) -> np.ndarray:
     finally:
         uni.close()
     return np.array(out, np.int64).reshape(np.shape(rates))
+
+
+# -- Tensor-level entry points: Paddle's numbers when eager, the registry ops under a trace --
+
+
+def _host_engine_for(x: Tensor):
+    """The host engine when ``x`` is sampled eagerly in a dtype these samplers cover."""
+    if x.dtype not in (paddle.float32, paddle.float64):
+        return None
+    return _rng.host_engine()
+
+
+def standard_gamma(alpha: Tensor) -> Tensor:
+    """``paddle.standard_gamma(alpha)`` with Paddle's CPU numbers when eager."""
+    eng = _host_engine_for(alpha)
+    if eng is None:
+        return paddle.standard_gamma(alpha)
+    return paddle.to_tensor(gamma_array(eng, alpha.numpy()))
+
+
+def binomial(count: Tensor, prob: Tensor) -> Tensor:
+    """``paddle.binomial(count, prob)`` (int64) with Paddle's CPU numbers when eager."""
+    eng = _host_engine_for(prob)
+    if eng is None:
+        return paddle.binomial(count, prob)
+    count, prob = paddle.broadcast_tensors([paddle.cast(count, prob.dtype), prob])
+    return paddle.to_tensor(binomial_array(eng, count.numpy(), prob.numpy()))
+
+
+def poisson(rate: Tensor) -> Tensor:
+    """``paddle.poisson(rate)`` (rate's dtype) with Paddle's CPU numbers when eager."""
+    eng = _host_engine_for(rate)
+    if eng is None:
+        return paddle.poisson(rate)
+    return paddle.to_tensor(poisson_array(eng, rate.numpy()).astype(rate.numpy().dtype))
+
+
+def dirichlet(alpha: Tensor) -> Tensor:
+    """Paddle's ``dirichlet`` kernel: standard gamma draws divided by their sum over the last
+    axis (the division done on the host too when eager, so values match Paddle's)."""
+    eng = _host_engine_for(alpha)
+    if eng is None:
+        g = paddle.standard_gamma(alpha)
+        return g / g.sum(-1, keepdim=True)
+    g = gamma_array(eng, alpha.numpy())
+    return paddle.to_tensor(g / g.sum(-1, keepdims=True, dtype=g.dtype))
