@@ -7,6 +7,7 @@ import numpy as np
 from .._core import dtype as _dt
 from .._core.tensor import Tensor
 from ._tensor import SparseCooTensor, SparseCsrTensor
+from ._values import attach_values
 
 _INT_KINDS = ("int8", "int16", "int32", "int64")
 
@@ -69,7 +70,10 @@ def sparse_coo_tensor(
                 f"the number of dimensions(len(shape) must be sparse_dim({sparse_dim}) + "
                 f"dense_dim({dense_dim}), but get {len(shape)}"
             )
-    return SparseCooTensor(idx._value, vals._value, shape, stop_gradient)
+    out = SparseCooTensor(idx._value, vals._value, shape, stop_gradient)
+    if not stop_gradient and not vals.stop_gradient:  # gradients reach ``values``
+        attach_values(out, vals)
+    return out
 
 
 def sparse_csr_tensor(

@@ -13,6 +13,7 @@ from ._tensor import (
     coo_to_csr,
     csr_coo_indices,
 )
+from ._values import attach_values, values_tensor
 
 
 def _check_sparse(x, op: str) -> None:
@@ -37,8 +38,9 @@ def _with_values(x, vals, stop_gradient: bool | None = None, indices=None):
 
 def _map_values(x, fn, op: str, stop_gradient: bool | None = None):
     _check_sparse(x, op)
-    out = fn(Tensor(x._sp_values, stop_gradient=x.stop_gradient))
-    return _with_values(x, out._value, stop_gradient)
+    out = fn(values_tensor(x))  # on the tape (see _values.py)
+    res = _with_values(x, out._value, stop_gradient)
+    return res if res.stop_gradient else attach_values(res, out)
 
 
 def _unary(name: str, doc: str):

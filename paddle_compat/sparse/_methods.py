@@ -14,6 +14,7 @@ from ._tensor import (
     csr_coo_indices,
     dense_to_coo,
 )
+from ._values import dense_tensor, values_tensor
 
 
 def _only(what: str) -> SystemError:
@@ -49,6 +50,8 @@ def indices(x) -> Tensor:
 
 def values(x) -> Tensor:
     if isinstance(x, SparseCooTensor | SparseCsrTensor):
+        if not x.stop_gradient:  # on the tape (see _values.py)
+            return values_tensor(x)
         return x._part_tensor(x._sp_values)
     raise _unimplemented("values")
 
@@ -82,6 +85,8 @@ def dense_dim(x) -> int:
 
 
 def to_dense(x) -> Tensor:
+    if isinstance(x, SparseCooTensor) and not x.stop_gradient:
+        return dense_tensor(x)
     if isinstance(x, SparseCooTensor | SparseCsrTensor):
         return Tensor(x._densify(), stop_gradient=x.stop_gradient)
     raise _unimplemented("to_dense")

@@ -201,6 +201,12 @@ def dense_to_coo(x: Tensor, sparse_dim: int, kernel: str = "dense_to_coo") -> Sp
     if sparse_dim < nd:
         mask = mask.any(axis=tuple(range(sparse_dim, nd)))
     idx = np.stack(np.nonzero(mask)).astype(np.int64).reshape(sparse_dim, -1)
+    if not x.stop_gradient:  # the values stay on the tape (see _values.py)
+        from ._values import attach_values, gather_values
+
+        vt = gather_values(x, idx)
+        out = SparseCooTensor(jnp.asarray(idx), vt._value, a.shape, False, coalesced=True)
+        return attach_values(out, vt)
     values = a[tuple(jnp.asarray(i) for i in idx)]
     return SparseCooTensor(jnp.asarray(idx), values, a.shape, x.stop_gradient, coalesced=True)
 
