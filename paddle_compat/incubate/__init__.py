@@ -1,6 +1,37 @@
-"""``paddle.incubate``: only ``incubate.nn.FusedLinear`` so far (model code names it, e.g.
-PaddleClas's Swin Transformer); the rest of Paddle's incubate APIs are missing (porting guide)."""
+"""``paddle.incubate``: ``nn.FusedLinear``; the graph and segment ops Paddle moved to
+``paddle.geometric`` (deprecated aliases: ``graph_send_recv``, ``graph_sample_neighbors``,
+``graph_reindex``, ``segment_sum/mean/max/min``), ``graph_khop_sampler``, ``identity_loss``
+and the fused masked softmaxes. The rest of Paddle's incubate APIs are missing (porting
+guide)."""
 
-from . import nn
+from .._ops._methods import namespace as _namespace
+from . import (
+    _fused_ops,  # noqa: F401  (registers identity_loss and the fused softmaxes)
+    nn,
+)
+from ._graph import (
+    graph_reindex,
+    graph_sample_neighbors,
+    graph_send_recv,
+    segment_max,
+    segment_mean,
+    segment_min,
+    segment_sum,
+)
 
-__all__ = ["nn"]
+globals().update(_namespace("paddle.incubate"))
+
+__all__ = [
+    "nn",
+    "softmax_mask_fuse_upper_triangle",
+    "softmax_mask_fuse",
+    "graph_send_recv",
+    "graph_khop_sampler",
+    "graph_sample_neighbors",
+    "graph_reindex",
+    "segment_sum",
+    "segment_mean",
+    "segment_max",
+    "segment_min",
+    "identity_loss",
+]
