@@ -1,6 +1,21 @@
 """``paddle.dataset``: Paddle's legacy dataset readers (superseded by ``paddle.vision.datasets``
-and ``paddle.text.datasets``), reading files from Paddle's cache (``common.DATA_HOME``)."""
+and ``paddle.text.datasets``). They read the files from Paddle's cache
+(``paddle.dataset.common.DATA_HOME``, ``~/.cache/paddle/dataset``) and never download: a
+missing file raises a RuntimeError that says where to put it."""
 
-from . import common  # noqa: F401
+from . import (  # noqa: F401
+    cifar,
+    common,
+    flowers,
+    image,
+    imdb,
+    imikolov,
+    mnist,
+    uci_housing,
+    voc2012,
+)
+
+# the modules that common.fetch_all() visits
+__all_modules__ = ("cifar", "flowers", "imdb", "imikolov", "mnist", "uci_housing", "voc2012")
 
 __all__ = []
