@@ -10,7 +10,8 @@ steps past ``max(lengths)`` leave every score unchanged), so one compiled kernel
 
 Difference: inside ``paddle.jit.to_static`` the lengths are not known while tracing, so the
 path keeps all ``seq_len`` columns (its first ``max(lengths)`` columns are Paddle's path, the
-rest are 0) and the value checks on ``lengths`` are skipped.
+rest are 0; the same on the first, eager run of the function) and the value checks on
+``lengths`` are skipped in the compiled program.
 """
 
 from __future__ import annotations
@@ -194,7 +195,8 @@ def viterbi_decode(
         if max_len <= 0:
             raise _invalid(f"viterbi_decode needs max(lengths) > 0, got {max_len}.")
     scores, path = _viterbi_kernel(potentials, transition_params, lengths, include_bos_eos_tag)
-    if concrete and max_len < seq_len:
+    # inside to_static (its first, eager run included) the path keeps seq_len columns
+    if concrete and max_len < seq_len and trace_state.current() is None:
         path = path[:, :max_len]
     return scores, path
 
