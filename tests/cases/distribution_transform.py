@@ -200,3 +200,161 @@ def case_constraints():
         constraint.simplex(_t(np.array([0.5, 0.6], "float32"))),
         constraint.simplex(_t(np.array([-0.5, 1.5], "float32"))),
     ]
+
+
+LOC23 = randn(2, 3, seed=6)
+SCALE23 = np.abs(randn(2, 3, seed=7)) + 0.5
+VAL23 = np.abs(randn(2, 3, seed=8)) + 0.1
+
+
+def _normal(loc=LOC23, scale=SCALE23):
+    return D.Normal(_t(loc), _t(scale))
+
+
+def _shapes(d):
+    return [list(d.batch_shape), list(d.event_shape)]
+
+
+def case_independent():
+    ind = D.Independent(_normal(), 1)
+    ind2 = D.Independent(_normal(), 2)
+    paddle.seed(11)
+    out = {
+        "shapes": [_shapes(ind), _shapes(ind2)],
+        "mean_var": [ind.mean, ind.variance],
+        "log_prob": [ind.log_prob(_t(VAL23)), ind2.log_prob(_t(VAL23))],
+        "prob": ind.prob(_t(VAL23)),
+        "entropy": [ind.entropy(), ind2.entropy()],
+        "sample": [ind.sample([4]), ind2.sample()],
+        "rsample": expect_error(lambda: ind.rsample([2])),
+    }
+    bad = {
+        "not_distribution": lambda: D.Independent(D.ExpTransform(), 1),
+        "rank0": lambda: D.Independent(_normal(), 0),
+        "rank_too_big": lambda: D.Independent(_normal(), 3),
+    }
+    out["errors"] = {k: expect_error(f) for k, f in bad.items()}
+    return out
+
+
+def case_transformed_distribution():
+    affine = D.AffineTransform(_t(np.float32(1.0)), _t(np.float32(2.0)))
+    doc = D.TransformedDistribution(D.Normal(0.0, 1.0), [affine])
+    exp = D.TransformedDistribution(_normal(), [D.ExpTransform()])
+    stick = D.TransformedDistribution(_normal(), [D.StickBreakingTransform()])
+    reshape = D.TransformedDistribution(_normal(), (D.ReshapeTransform((3,), (3, 1)),))
+    chain = D.TransformedDistribution(_normal(), [D.ExpTransform(), D.PowerTransform(_t(2.0))])
+    empty = D.TransformedDistribution(_normal(), [])
+    called = D.ExpTransform()(_normal())
+    simplex = np.array([[0.2, 0.3, 0.4, 0.1], [0.05, 0.05, 0.6, 0.3]], "float32")
+    paddle.seed(12)
+    out = {
+        "shapes": [_shapes(d) for d in (doc, exp, stick, reshape, chain, empty, called)],
+        "called": type(called).__name__,
+        "log_prob": [
+            doc.log_prob(_t(np.float32(0.5))),
+            exp.log_prob(_t(VAL23)),
+            stick.log_prob(_t(simplex)),
+            reshape.log_prob(_t(VAL23.reshape(2, 3, 1))),
+            chain.log_prob(_t(VAL23)),
+            empty.log_prob(_t(VAL23)),
+            called.log_prob(_t(VAL23)),
+        ],
+        "prob": exp.prob(_t(VAL23)),
+        "sample": [doc.sample([10]), exp.sample([2]), stick.sample(), reshape.sample([1])],
+        "rsample": [exp.rsample([3]), chain.rsample()],
+    }
+    for name in ("mean", "variance"):
+        out[name] = expect_error(lambda name=name: getattr(exp, name))
+    out["entropy"] = expect_error(exp.entropy)
+    bad = {
+        "base": lambda: D.TransformedDistribution(D.ExpTransform(), [D.ExpTransform()]),
+        "transforms": lambda: D.TransformedDistribution(_normal(), D.ExpTransform()),
+        "element": lambda: D.TransformedDistribution(_normal(), [D.ExpTransform(), 1]),
+        "base_rank": lambda: D.TransformedDistribution(
+            D.Normal(0.0, 1.0), [D.StickBreakingTransform()]
+        ),
+    }
+    out["errors"] = {k: expect_error(f) for k, f in bad.items()}
+    return out
+
+
+def case_lognormal():
+    ln = D.LogNormal(_t(LOC23), _t(SCALE23))
+    other = D.LogNormal(_t(LOC23[::-1].copy()), _t(SCALE23 * 2))
+    scalar = D.LogNormal(0.5, 2.0)
+    listed = D.LogNormal(loc=[1.0, 2.0], scale=[11.0, 22.0])
+    paddle.seed(13)
+    return {
+        "shapes": [_shapes(d) for d in (ln, scalar, listed)],
+        "params": [ln.loc, ln.scale, scalar.loc, scalar.scale, listed.loc],
+        "moments": [ln.mean, ln.variance, ln.entropy(), scalar.mean, scalar.variance],
+        "density": [ln.log_prob(_t(VAL23)), ln.prob(_t(VAL23)), ln.probs(_t(VAL23))],
+        "scalar_density": [scalar.log_prob(_t(VAL23)), listed.probs(_t(np.float32(0.8)))],
+        "kl": [ln.kl_divergence(other), D.kl_divergence(ln, other), D.kl_divergence(other, ln)],
+        "sample": [ln.sample([2]), scalar.sample((3,)), listed.sample()],
+        "rsample": [ln.rsample([2]), scalar.rsample([4])],
+    }
+
+
+def case_gumbel():
+    g = D.Gumbel(_t(LOC23), _t(SCALE23))
+    scalar = D.Gumbel(0.5, 2.0)
+    ints = D.Gumbel(1, 2)
+    bcast = D.Gumbel(_t(LOC23[:, :1].copy()), _t(SCALE23[0]))
+    g64 = D.Gumbel(_t(LOC23, "float64"), _t(SCALE23, "float64"))
+    paddle.seed(14)
+    out = {
+        "shapes": [_shapes(d) for d in (g, scalar, ints, bcast, g64)],
+        "params": [scalar.loc, scalar.scale, ints.loc, bcast.loc, bcast.scale],
+        "base": [type(g.base_dist).__name__, g.base_dist.low, g.base_dist.high, list(g.transforms)],
+        "moments": [g.mean, g.variance, g.stddev, g.entropy(), scalar.mean, ints.variance],
+        "density": [g.prob(_t(VAL23)), g.log_prob(_t(VAL23)), g.cdf(_t(VAL23))],
+        "f64": [g64.mean, g64.variance, g64.log_prob(_t(VAL23)), g64.cdf(_t(VAL23, "float64"))],
+        "bcast": [bcast.log_prob(_t(VAL23)), bcast.entropy()],
+        "probs": expect_error(lambda: g.probs(_t(VAL23))),
+        "sample": [g.sample([2]), scalar.sample(), bcast.sample([1, 2]), g64.sample([2])],
+        "rsample": [g.rsample(), scalar.rsample([3])],
+    }
+    bad = {
+        "loc_str": lambda: D.Gumbel("0", 1.0),
+        "scale_list": lambda: D.Gumbel(0.0, [1.0]),
+        "loc_numpy": lambda: D.Gumbel(np.zeros(2, "float32"), 1.0),
+        "shape_mismatch": lambda: D.Gumbel(_t(LOC23), _t(SCALE23[:, :2].copy())),
+    }
+    out["errors"] = {k: expect_error(f) for k, f in bad.items()}
+    return out
+
+
+def case_distribution_grads():
+    def lognormal(loc, scale, v):
+        d = D.LogNormal(loc, scale)
+        return [d.log_prob(v), d.entropy(), d.mean, d.variance]
+
+    def gumbel(loc, scale, v):
+        d = D.Gumbel(loc, scale)
+        return [d.log_prob(v), d.cdf(v), d.entropy(), d.mean, d.stddev]
+
+    def rsamples(loc, scale):
+        paddle.seed(15)
+        return [
+            D.LogNormal(loc, scale).rsample([2]),
+            D.Gumbel(loc, scale).rsample([2]),
+            D.TransformedDistribution(D.Normal(loc, scale), [D.TanhTransform()]).rsample(),
+        ]
+
+    def samples(loc, scale):
+        paddle.seed(16)
+        return [D.LogNormal(loc, scale).sample([2]), D.Gumbel(loc, scale).sample([2])]
+
+    def independent(loc, scale, v):
+        d = D.Independent(D.Normal(loc, scale), 1)
+        return [d.log_prob(v), d.entropy()]
+
+    return {
+        "lognormal": backprop(lognormal, LOC23, SCALE23, VAL23),
+        "gumbel": backprop(gumbel, LOC23, SCALE23, VAL23),
+        "rsample": backprop(rsamples, LOC23, SCALE23),
+        "sample": backprop(samples, LOC23, SCALE23),
+        "independent": backprop(independent, LOC23, SCALE23, VAL23),
+    }
