@@ -6,6 +6,7 @@ missing file raises a RuntimeError that says where to put it."""
 from . import (  # noqa: F401
     cifar,
     common,
+    conll05,
     flowers,
     image,
     imdb,
@@ -13,9 +14,12 @@ from . import (  # noqa: F401
     mnist,
     uci_housing,
     voc2012,
+    wmt14,
 )
 
 # the modules that common.fetch_all() visits
-__all_modules__ = ("cifar", "flowers", "imdb", "imikolov", "mnist", "uci_housing", "voc2012")
+__all_modules__ = (
+    "cifar", "conll05", "flowers", "imdb", "imikolov", "mnist", "uci_housing", "voc2012", "wmt14",
+)  # fmt: skip
 
 __all__ = []

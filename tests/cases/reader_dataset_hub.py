@@ -15,10 +15,12 @@ import warnings
 import numpy as np
 import paddle.dataset.cifar
 import paddle.dataset.common
+import paddle.dataset.conll05
 import paddle.dataset.imdb
 import paddle.dataset.imikolov
 import paddle.dataset.mnist
 import paddle.dataset.uci_housing
+import paddle.dataset.wmt14
 import paddle.reader as R
 from _util import expect_error
 
@@ -203,6 +205,41 @@ def case_legacy_text_readers():
         finally:
             common.DATA_HOME = saved
             imdb.MD5, imikolov.MD5 = saved_md5
+    return out
+
+
+def _gz(text: str) -> bytes:
+    return gzip.compress(text.encode())
+
+
+def case_legacy_wmt14_conll05():
+    out = {}
+    with tempfile.TemporaryDirectory() as d, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        wmt = os.path.join(d, "wmt14.tgz")
+        _tar(
+            wmt,
+            {
+                "wmt14/src.dict": b"<s>\n<e>\n<unk>\nle\nchat\nnoir\n",
+                "wmt14/trg.dict": b"<s>\n<e>\n<unk>\nthe\ncat\n",
+                "wmt14/train/train": b"le chat\tthe cat\nle chien noir\tthe dog\nbad line\n",
+                "wmt14/test/test": b"chat\tcat\n",
+            },
+        )
+        out["wmt_train"] = list(paddle.dataset.wmt14.reader_creator(wmt, "train/train", 5)())
+        out["wmt_test"] = list(paddle.dataset.wmt14.reader_creator(wmt, "test/test", 100)())
+        words = "The\ncat\nsat\n.\n\nDogs\nbark\n\n"
+        props = "-\t(A0*\t*\n-\t*)\t(A0*)\nsit\t(V*)\t*\nstop\t*\t(V*)\n\n-\t(A0*)\nbark\t(V*)\n\n"
+        conll = os.path.join(d, "conll.tar.gz")
+        _tar(conll, {"w.gz": _gz(words), "p.gz": _gz(props)})
+        corpus = paddle.dataset.conll05.corpus_reader(conll, "w.gz", "p.gz")
+        out["conll_corpus"] = list(corpus())
+        word_dict = {"The": 1, "cat": 2, "sat": 3, "Dogs": 4}
+        labels = {"B-A0": 0, "I-A0": 1, "B-V": 2, "I-V": 3, "O": 4}
+        reader = paddle.dataset.conll05.reader_creator(
+            corpus, word_dict, {"sit": 7, "bark": 8}, labels
+        )
+        out["conll_reader"] = list(reader())
     return out
 
 
