@@ -67,14 +67,16 @@ class TransformedDistribution(Distribution):
     def log_prob(self, value: Tensor) -> Tensor:
         """The base ``log_prob`` of the inverted ``value`` minus each transform's forward
         log-det-Jacobian, each summed over the event axes it does not cover."""
-        log_prob = 0.0
+        # Paddle computes ((0 - j1) - j2 ...) + base; base - (j1 + j2 ...) rounds identically
+        # (negation is exact) with one op less per transform
+        log_det = None
         y = value
         rank = len(self.event_shape)
         for t in reversed(self._transforms):
             x = t.inverse(y)
             rank += t._domain.event_rank - t._codomain.event_rank
-            log_prob = log_prob - _sum_rightmost(
-                t.forward_log_det_jacobian(x), rank - t._domain.event_rank
-            )
+            term = _sum_rightmost(t.forward_log_det_jacobian(x), rank - t._domain.event_rank)
+            log_det = term if log_det is None else log_det + term
             y = x
-        return log_prob + _sum_rightmost(self._base.log_prob(y), rank - len(self._base.event_shape))
+        base = _sum_rightmost(self._base.log_prob(y), rank - len(self._base.event_shape))
+        return base if log_det is None else base - log_det
