@@ -241,12 +241,14 @@ def _sample_outputs(row, colptr, input_nodes, sample_size, eids, return_eids, we
 
 
 def _check_sampler_args(kernel: str, row, colptr, input_nodes, eids, return_eids) -> None:
+    """The kernel's dtype is that of ``row`` (``input_nodes`` for the weighted sampler): the
+    other index Tensors must share it."""
     if return_eids and eids is None:
         raise ValueError("`eids` should not be None if `return_eids` is True.")
-    named = {"colptr": colptr, "input_nodes": input_nodes}
+    named = {"row": row, "colptr": colptr, "input_nodes": input_nodes}
     if return_eids:
         named["eids"] = eids
-    _same_dtype(kernel, row, named)
+    _same_dtype(kernel, input_nodes if kernel == "weighted_sample_neighbors" else row, named)
 
 
 @op(
@@ -286,7 +288,7 @@ def sample_neighbors(
 
 @op(
     "weighted_sample_neighbors",
-    tensors=("row", "colptr", "edge_weight", "input_nodes"),
+    tensors=("input_nodes", "row", "colptr", "edge_weight"),  # the kernel's dtype: input_nodes
     namespaces=("paddle.geometric",),
     method=None,
     composite=True,
