@@ -29,7 +29,7 @@ def _gemm_kernel():
         n_out, vol = nbr.shape
         w = weight.reshape(vol * weight.shape[-2], weight.shape[-1])
         g = jnp.take(values, nbr, axis=0, mode="fill", fill_value=0)
-        return jnp.matmul(g.reshape(n_out, -1), w, precision="highest")
+        return jnp.matmul(g.reshape(n_out, w.shape[0]), w, precision="highest")
 
     return f
 
@@ -149,7 +149,22 @@ def _check_operands(x, weight, bias, nsp: int) -> None:
             f"conv: the weight's input channels ({weight.shape[-2]}, its shape is "
             f"{list(weight.shape)}) must equal the input's channels ({c_in})"
         )
-    if bias is not None and (bias.ndim != 1 or bias.shape[0] != weight.shape[-1]):
+
+
+def _check_bias(bias, out_shape) -> None:
+    """Paddle adds the bias as a sparse + dense add: shapes that do not broadcast are a
+    ValueError, any bias but [C_out] is refused."""
+    xs, ys = list(out_shape), list(bias.shape)
+    n = max(len(xs), len(ys))
+    xa, ya = [1] * (n - len(xs)) + xs, [1] * (n - len(ys)) + ys
+    for i, (a, b) in enumerate(zip(xa, ya)):
+        if a != b and not (0 < a <= 1) and not (0 < b <= 1):
+            raise ValueError(
+                "(InvalidArgument) Broadcast dimension mismatch. Operands could not be "
+                f"broadcast together with the shape of X = {xs} and the shape of Y = {ys}. "
+                f"Received [{a}] in X is not equal to [{b}] in Y at i:{i}."
+            )
+    if ys != [xs[-1]]:
         raise NotImplementedError("(Unimplemented) Not support Sparse + Dense in GPU mode")
 
 
@@ -170,10 +185,12 @@ def sparse_conv(
         check_geometry(spatial, kernel, pad, dilation, stride)
     rb = rulebook(x, kernel, pad, dilation, stride, subm)
     vals = conv_values(values_tensor(x), weight, rb)
+    shape = [x.shape[0], *rb.out_spatial, int(weight.shape[-1])]
     if bias is not None:
         from .. import add
 
+        _check_bias(bias, shape)
+
         vals = add(vals, bias)
-    shape = [x.shape[0], *rb.out_spatial, int(weight.shape[-1])]
     idx = rb.out_indices.astype(x._sp_indices.dtype)
     return coo_from(idx, vals, shape)

@@ -25,6 +25,9 @@ def _normalize(layer, x, use_global_stats, op: str):
             f"received: the shape of scale is [{n}]\n  [Hint: Expected scale.dims()[0] == C, "
             f"but received scale.dims()[0]:{n} != C:{c}.]"
         )
+    stats = (layer._mean, layer._variance)
+    for s in stats:  # never differentiated (see below)
+        s.stop_gradient = True
     vals = F.batch_norm(
         values_tensor(x),
         layer._mean,
@@ -37,6 +40,9 @@ def _normalize(layer, x, use_global_stats, op: str):
         data_format="NCHW",
         use_global_stats=use_global_stats,
     )
+    if not vals.stop_gradient:  # Paddle's in-place kernel marks its statistics as outputs
+        for s in stats:
+            s.stop_gradient = False
     return coo_from(x._sp_indices, vals, x.shape, coalesced=x._sp_coalesced)
 
 

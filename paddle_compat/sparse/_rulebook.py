@@ -3,8 +3,10 @@ output sites are active and, for each output site and kernel offset, which input
 it (a neighbour map [n_out, kernel_volume]; ``n_in`` marks "none").
 
 A regular conv's active outputs are every site some input reaches through some kernel
-offset; a submanifold conv's are the input sites (Paddle resets its padding to
-``kernel // 2`` and its stride to 1). Output sites come sorted (batch, then spatial
+offset; a submanifold conv's are those whose linear index in the output grid is an input
+site's linear index in the input grid (Paddle resets its padding to ``kernel // 2`` and its
+stride to 1, so with an odd kernel and dilation 1 the grids agree and the output sites are
+the input's; otherwise this is Paddle's rule, reproduced). Output sites come sorted (batch, then spatial
 coordinates in order), as Paddle's CPU kernels give them. Offset ``k`` of kernel position
 ``(k_d, k_h, k_w)`` (C order) maps input coordinate ``i`` to output ``(i + pad - k * dil) /
 stride``: the cross-correlation of Paddle's dense conv with weights [*kernel, C_in, C_out].
@@ -66,27 +68,22 @@ def _build(indices, spatial, kernel, pad, dil, stride, subm: bool) -> Rulebook:
     pad_, dil_, st_ = (np.asarray(v, np.int64)[:, None, None] for v in (pad, dil, stride))
     num = coords[:, None, :] + pad_ - off[:, :, None] * dil_  # [nsp, K, n_in]
     out = num // st_
-    hi = np.asarray(out_sp, np.int64)[:, None, None]
-    ok = ((num % st_ == 0) & (num >= 0) & (out < hi)).all(axis=0)  # [K, n_in]
-    if subm:  # an output must be an input site
-        in_sp = np.asarray(spatial, np.int64)[:, None, None]
-        ok &= (out < in_sp).all(axis=0)
-        in_keys = _lin(batch, coords, spatial)
-        order = np.argsort(in_keys, kind="stable")
-        sorted_keys = in_keys[order]
-        cand = _lin(np.broadcast_to(batch, (vol, n_in)), np.where(ok, out, 0), spatial)
-        pos = np.searchsorted(sorted_keys, cand).clip(max=max(n_in - 1, 0))
-        ok &= sorted_keys[pos] == cand if n_in else ok
-        keys = cand
-    else:
-        keys = _lin(np.broadcast_to(batch, (vol, n_in)), np.where(ok, out, 0), out_sp)
+    # the whole window must lie in the padded input (Paddle's check: no output at all where
+    # the kernel is larger than the padded input, though the output size is then 1)
+    last = coords[:, None, :] + (np.asarray(kernel)[:, None, None] - 1 - off[:, :, None]) * dil_
+    fits = last - pad_ < np.asarray(spatial, np.int64)[:, None, None]
+    ok = ((num % st_ == 0) & (num >= 0) & fits).all(axis=0)  # [K, n_in]
+    keys = _lin(np.broadcast_to(batch, (vol, n_in)), np.where(ok, out, 0), out_sp)
+    if subm:  # an output's linear index (in the output grid) must be an input's (in its own)
+        in_keys = np.unique(_lin(batch, coords, spatial))
+        pos = np.searchsorted(in_keys, keys).clip(max=max(len(in_keys) - 1, 0))
+        ok &= in_keys[pos] == keys
     k_ids, in_ids = np.nonzero(ok)
     hit = keys[k_ids, in_ids]
     out_keys, pos = np.unique(hit, return_inverse=True)
     nbr = np.full((len(out_keys), vol), n_in, np.int32)
     nbr[pos, k_ids] = in_ids
-    grid = spatial if subm else out_sp
-    out_idx = _unlin(out_keys, grid) if len(out_keys) else np.zeros((1 + nsp, 0), np.int64)
+    out_idx = _unlin(out_keys, out_sp) if len(out_keys) else np.zeros((1 + nsp, 0), np.int64)
     return Rulebook(out_idx.reshape(1 + nsp, -1), out_sp, nbr, n_in)
 
 
