@@ -71,6 +71,7 @@ def sparse_coo_tensor(
                 f"dense_dim({dense_dim}), but get {len(shape)}"
             )
     out = SparseCooTensor(idx._value, vals._value, shape, stop_gradient)
+    out.__dict__["_sp_created"] = True  # not a leaf for gradients (as Paddle)
     if not stop_gradient and not vals.stop_gradient:  # gradients reach ``values``
         attach_values(out, vals)
     return out

@@ -86,6 +86,17 @@ class _SparseTensor(Tensor):
     def _part_tensor(self, a) -> Tensor:
         return Tensor(a, stop_gradient=self.stop_gradient)
 
+    @property
+    def grad(self):
+        """A sparse leaf's gradient: a sparse Tensor of its structure (see _values.py)."""
+        from ._values import sparse_grad
+
+        return sparse_grad(self)
+
+    @grad.setter
+    def grad(self, g) -> None:
+        Tensor.grad.fset(self, g)
+
 
 class SparseCooTensor(_SparseTensor):
     """A COO Tensor: int ``indices`` [sparse_dim, nnz] and ``values`` [nnz, *dense_dims]."""

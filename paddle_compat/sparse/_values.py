@@ -56,10 +56,13 @@ def gather_values(dense: Tensor, idx: np.ndarray) -> Tensor:
 
 
 def sparse_grad(x):
-    """``x.grad`` of a sparse leaf: its values Tensor's gradient in ``x``'s structure."""
+    """``x.grad`` of a sparse leaf: its values Tensor's gradient in ``x``'s structure (None
+    for the output of ``sparse_coo_tensor``, which Paddle does not count as a leaf)."""
     vt = x.__dict__.get("_sp_vt")
-    g = None if vt is None else vt.grad
-    if g is None:
+    if vt is None or vt.grad is None or x.__dict__.get("_sp_created") or x._grad is not None:
+        return x._grad
+    if not isinstance(x, SparseCooTensor):
         return None
-    out = SparseCooTensor(x._sp_indices, g._value, x._sp_shape, False, coalesced=x._sp_coalesced)
-    return out
+    return SparseCooTensor(
+        x._sp_indices, vt.grad._value, x._sp_shape, False, coalesced=x._sp_coalesced
+    )

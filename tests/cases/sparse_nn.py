@@ -327,3 +327,18 @@ def case_errors():
         "bn_channels": lambda: S.nn.BatchNorm(3)(x3),
     }
     return {k: expect_error(f) for k, f in errs.items()}
+
+
+def case_sparse_leaf_grad():
+    """A sparse leaf (stop_gradient set False on it) gets a sparse gradient; the output of
+    sparse_coo_tensor is no leaf (its grad stays None, as Paddle's)."""
+    dense = randn(1, 4, 4, 3, 2, seed=48) * (rng(49).random((1, 4, 4, 3, 1)) < 0.5)
+    x = paddle.to_tensor(dense.astype("float32")).to_sparse_coo(4)
+    x.stop_gradient = False
+    w = paddle.to_tensor(randn(3, 3, 3, 2, 2, seed=50), stop_gradient=False)
+    y = F.max_pool3d(F.subm_conv3d(x, w), 2, 1)
+    (y.values() * paddle.to_tensor(randn(*y.values().shape, seed=51))).sum().backward()
+    made = S.sparse_coo_tensor([[0, 0], [0, 1], [1, 2], [0, 1]], [[1.0, 2.0], [3.0, 4.0]],
+                               [1, 4, 4, 3, 2], stop_gradient=False)  # fmt: skip
+    F.subm_conv3d(made, w).values().sum().backward()
+    return [x.is_leaf, _parts(x.grad), w.grad, made.grad]
