@@ -74,8 +74,8 @@ def case_lookahead_adam_minimize():
     ops, params_grads = la.minimize(loss)
     return {
         "steps": out,
-        "minimize": [ops, [[p.name, g] for p, g in params_grads], w],
-        "inner_state": sorted(adam.state_dict().keys()),
+        "minimize": [ops, [[p is w, g] for p, g in params_grads], w],
+        "inner_state": sorted(_state(adam, [w])),
         "global_step": la._global_step_var,
     }
 
