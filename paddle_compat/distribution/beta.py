@@ -28,6 +28,11 @@ class Beta(ExponentialFamily):
             alpha = paddle.full(shape=[], fill_value=alpha)
         if isinstance(beta, numbers.Real):
             beta = paddle.full(shape=[], fill_value=beta)
+        if not (isinstance(alpha, Tensor) and isinstance(beta, Tensor)):
+            raise ValueError(
+                "(InvalidArgument) broadcast_tensors(): argument 'input' (position 0) must be "
+                "list of Tensors"
+            )
         self.alpha, self.beta = paddle.broadcast_tensors([alpha, beta])
         self._dirichlet = Dirichlet(paddle.stack([self.alpha, self.beta], -1))
         super().__init__(self._dirichlet._batch_shape)
@@ -55,6 +60,11 @@ class Beta(ExponentialFamily):
 
     def entropy(self) -> Tensor:
         return self._dirichlet.entropy()
+
+    def kl_divergence(self, other) -> Tensor:
+        """Not a method of Paddle's Beta (it raises NotImplementedError): use
+        ``paddle.distribution.kl_divergence(p, q)``."""
+        raise NotImplementedError
 
     @property
     def _natural_parameters(self) -> tuple[Tensor, Tensor]:

@@ -67,6 +67,11 @@ class Dirichlet(ExponentialFamily):
             - ((alpha - 1.0) * paddle.digamma(alpha)).sum(-1)
         )
 
+    def kl_divergence(self, other) -> Tensor:
+        """Not a method of Paddle's Dirichlet (it raises NotImplementedError): use
+        ``paddle.distribution.kl_divergence(p, q)``."""
+        raise NotImplementedError
+
     @property
     def _natural_parameters(self) -> tuple[Tensor]:
         return (self.concentration,)
