@@ -12,7 +12,7 @@ from .._core.registry import run_kernel
 from .._core.tensor import Tensor
 from ..nn._layers.conv import _update_padding
 from ..utils.layers_utils import convert_to_list
-from ._rulebook import Rulebook, rulebook
+from ._rulebook import Rulebook, merge_duplicates, rulebook
 from ._tensor import SparseCooTensor
 from ._values import coo_from, values_tensor
 
@@ -184,7 +184,7 @@ def sparse_conv(
     else:
         check_geometry(spatial, kernel, pad, dilation, stride)
     rb = rulebook(x, kernel, pad, dilation, stride, subm)
-    vals = conv_values(values_tensor(x), weight, rb)
+    vals = conv_values(merge_duplicates(values_tensor(x), rb, "sum"), weight, rb)
     shape = [x.shape[0], *rb.out_spatial, int(weight.shape[-1])]
     if bias is not None:
         from .. import add

@@ -12,7 +12,7 @@ from .._core.registry import run_kernel
 from ..nn._layers.conv import _update_padding
 from ..utils.layers_utils import convert_to_list
 from ._conv import check_channels_values, check_float, check_geometry
-from ._rulebook import rulebook
+from ._rulebook import merge_duplicates, rulebook
 from ._tensor import SparseCooTensor
 from ._values import coo_from, values_tensor
 
@@ -83,6 +83,7 @@ def max_pool3d(
     check_channels_values(x, "max_pool3d")
     check_geometry(list(x.shape[1:-1]), kernel, pad, [1, 1, 1], stride)
     rb = rulebook(x, kernel, pad, [1, 1, 1], stride, False)
-    vals = run_kernel(("sparse_max_pool",), _max_kernel, [values_tensor(x), rb.neighbours])
+    vt = merge_duplicates(values_tensor(x), rb, "max")
+    vals = run_kernel(("sparse_max_pool",), _max_kernel, [vt, rb.neighbours])
     shape = [x.shape[0], *rb.out_spatial, x.shape[-1]]
     return coo_from(rb.out_indices.astype(x._sp_indices.dtype), vals, shape)

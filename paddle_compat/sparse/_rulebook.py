@@ -24,7 +24,10 @@ class Rulebook:
     out_indices: np.ndarray  # [1 + nsp, n_out] int64: batch, spatial coordinates
     out_spatial: tuple[int, ...]
     neighbours: np.ndarray  # [n_out, kernel_volume] int32, n_in where no input feeds
-    n_in: int
+    n_in: int  # distinct input sites
+    # the distinct input site of each input row when some site is stored twice (an
+    # uncoalesced input: Paddle counts every copy), else None
+    duplicates: np.ndarray | None = None
 
 
 def out_size(size: int, k: int, pad: int, dil: int, stride: int) -> int:
@@ -58,8 +61,14 @@ def _unlin(keys, dims) -> np.ndarray:
 
 def _build(indices, spatial, kernel, pad, dil, stride, subm: bool) -> Rulebook:
     idx = np.asarray(indices).astype(np.int64)
-    batch, coords = idx[0], idx[1:]
-    nsp, n_in = len(spatial), idx.shape[1]
+    nsp = len(spatial)
+    in_keys, first, inverse = np.unique(
+        _lin(idx[0], idx[1:], spatial), return_index=True, return_inverse=True
+    )
+    duplicates = inverse.astype(np.int32) if len(in_keys) < idx.shape[1] else None
+    if duplicates is not None:
+        idx = idx[:, first]
+    batch, coords, n_in = idx[0], idx[1:], idx.shape[1]
     if subm:
         pad, stride = [k // 2 for k in kernel], [1] * nsp
     out_sp = tuple(out_size(*a) for a in zip(spatial, kernel, pad, dil, stride))
@@ -75,7 +84,6 @@ def _build(indices, spatial, kernel, pad, dil, stride, subm: bool) -> Rulebook:
     ok = ((num % st_ == 0) & (num >= 0) & fits).all(axis=0)  # [K, n_in]
     keys = _lin(np.broadcast_to(batch, (vol, n_in)), np.where(ok, out, 0), out_sp)
     if subm:  # an output's linear index (in the output grid) must be an input's (in its own)
-        in_keys = np.unique(_lin(batch, coords, spatial))
         pos = np.searchsorted(in_keys, keys).clip(max=max(len(in_keys) - 1, 0))
         ok &= in_keys[pos] == keys
     k_ids, in_ids = np.nonzero(ok)
@@ -84,7 +92,22 @@ def _build(indices, spatial, kernel, pad, dil, stride, subm: bool) -> Rulebook:
     nbr = np.full((len(out_keys), vol), n_in, np.int32)
     nbr[pos, k_ids] = in_ids
     out_idx = _unlin(out_keys, out_sp) if len(out_keys) else np.zeros((1 + nsp, 0), np.int64)
-    return Rulebook(out_idx.reshape(1 + nsp, -1), out_sp, nbr, n_in)
+    return Rulebook(out_idx.reshape(1 + nsp, -1), out_sp, nbr, n_in, duplicates)
+
+
+def merge_duplicates(vt, rb: Rulebook, how: str):
+    """The values of the distinct input sites: duplicates summed (conv, which is linear) or
+    their max (pooling)."""
+    if rb.duplicates is None:
+        return vt
+    import jax
+
+    from .._core.registry import run_kernel
+
+    seg = jax.ops.segment_sum if how == "sum" else jax.ops.segment_max
+    n = rb.n_in
+    key = ("sparse_merge_duplicates", how, n)
+    return run_kernel(key, lambda: lambda v, i: seg(v, i, num_segments=n), [vt, rb.duplicates])
 
 
 def rulebook(x, kernel, pad, dil, stride, subm: bool) -> Rulebook:

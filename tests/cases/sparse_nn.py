@@ -342,3 +342,18 @@ def case_sparse_leaf_grad():
                                [1, 4, 4, 3, 2], stop_gradient=False)  # fmt: skip
     F.subm_conv3d(made, w).values().sum().backward()
     return [x.is_leaf, _parts(x.grad), w.grad, made.grad]
+
+
+def case_uncoalesced_input():
+    """A site stored twice counts twice (conv) / as the max of its copies (pooling)."""
+    idx = [[0, 0, 0, 0, 0], [1, 2, 1, 0, 2], [1, 0, 1, 2, 2]]
+    vals = randn(5, 2, seed=52)
+    w = randn(3, 3, 2, 2, seed=53)
+    fn = _conv_program(idx, [1, 3, 3, 2], F.conv2d, padding=1)
+    out = {"conv": backprop(fn, vals, w, randn(2, seed=54))}
+    # forward only: Paddle's submanifold backward is off for unsorted input (case_conv_grads)
+    x = S.sparse_coo_tensor(idx, vals, [1, 3, 3, 2])
+    out["subm"] = _parts(F.subm_conv2d(x, paddle.to_tensor(w)))
+    pooled = F.max_pool3d(S.sparse_coo_tensor([[0] * 5, *idx], vals, [1, 1, 3, 3, 2]), [1, 2, 2], 1)
+    out["pool"] = _parts(pooled)
+    return out
