@@ -200,10 +200,6 @@ def _check_send_uv(v: dict) -> None:
 
 
 # -- kernels ---------------------------------------------------------------------------------
-def _as_rows(x: jax.Array, shape: list[int]) -> jax.Array:
-    return x.reshape(shape)
-
-
 def _message(x: jax.Array, y: jax.Array, message_op: str) -> jax.Array:
     """Paddle's message ops: ``sub`` adds -y, ``div`` multiplies by 1 / (y + 1e-12)."""
     if message_op == "sub":
@@ -329,7 +325,7 @@ def send_ue_recv(
     the messages into ``dst_index`` (sum/mean/max/min)."""
     out_size = _static_out_size(out_size)
     xs, ys = _padded_shapes(list(x.shape), list(y.shape))
-    x, y = _as_rows(x, xs), _as_rows(y, ys)
+    x, y = x.reshape(xs), y.reshape(ys)
     rows = out_size if out_size is not None and out_size > 0 else x.shape[0]
     src, dst = _flat(src_index), _flat(dst_index)
     if src.shape[0] == 0:
@@ -357,7 +353,7 @@ def send_uv(
     """One message per edge: ``x[src_index]`` combined with ``y[dst_index]``
     (add/sub/mul/div)."""
     xs, ys = _padded_shapes(list(x.shape), list(y.shape))
-    x, y = _as_rows(x, xs), _as_rows(y, ys)
+    x, y = x.reshape(xs), y.reshape(ys)
     return _message(x[_flat(src_index)], y[_flat(dst_index)], message_op)
 
 
