@@ -535,6 +535,19 @@ def case_poisson_samples():
     }
 
 
+def case_stream_continues():
+    """A sample's draws end where Paddle's do: the next draw from the stream is Paddle's."""
+    draws = {
+        "dirichlet": lambda: Dirichlet(T([0.3, 2.0, 5.0])).sample([3]),
+        "beta": lambda: Beta(T([0.5, 20.0]), 2.0).sample([2]),
+        "binomial": lambda: Binomial(T([4, 300]), T([0.2, 0.45])).sample([2]),
+        "poisson": lambda: Poisson(T([2.0, 60.0])).sample([2]),
+        "multinomial": lambda: Multinomial(5, T([0.2, 0.8])).sample([2]),
+        "lkj": lambda: LKJCholesky(3, 1.0, "cvine").sample([2]),
+    }
+    return {k: seeded(lambda f=f: [f(), paddle.rand([3]), f()]) for k, f in draws.items()}
+
+
 def case_poisson_errors():
     return {
         "list": expect_error(lambda: Poisson([1.0])),
