@@ -1,6 +1,7 @@
 """``paddle.sparse`` math: unary ops on the stored values (the structure is kept, as in Paddle),
 ``cast``, ``pow``, ``mask_as`` and the elementwise ``add``/``subtract``/``multiply``/``divide``
-of two sparse Tensors of one layout. Eager only; no autograd through sparse values."""
+of two sparse Tensors of one layout. Eager only; the ops on stored values keep them on the
+tape (``_values.py``), the binary ones do not."""
 
 from __future__ import annotations
 
