@@ -6,12 +6,17 @@ Marsaglia and Tsang's (2000) rejection method, in the element's float type:
 - ``alpha < 1`` is boosted first: one uniform ``u``, scale ``(1 - u) ** (1 / alpha)``,
   ``alpha + 1`` (``alpha == 0`` draws nothing and gives 0);
 - ``d = alpha - 1/3`` (``1/3`` is a float32 constant), ``c = 1 / sqrt(9 d)``; repeat: a
-  standard normal ``x`` (redrawn while ``1 + c x <= 0``), ``v = (1 + c x) ** 3``, a uniform
-  ``u' = 1 - u``, accept ``d v`` when ``u' < 1 - 0.0331 x**4`` or
+  standard normal ``x`` (redrawn while ``y = 1 + c x <= 0``), ``v = y**3``, a uniform
+  ``u' = 1 - u``; accept ``scale * d * v`` when ``u' < 1 - 0.0331 x**4`` (the squeeze) or
   ``log u' < x**2 / 2 + d (1 - v + log v)``;
 - every normal comes from a fresh ``std::normal_distribution`` (the polar method's second
   value is dropped), every uniform is one ``generate_canonical`` draw;
 - the result is at least the float type's smallest normal number.
+
+The walk is vectorized: for a chunk of draws, the polar method's outcome and the squeeze test
+are computed for every position at once; a short Python loop then only follows positions
+(element by element, as the kernel consumes draws), and the samples are computed for all
+elements at once from the positions it found. The rare log test runs per element.
 """
 
 from __future__ import annotations
@@ -26,52 +31,7 @@ import numpy as np
 from . import libm
 from .mt19937 import MT19937_64
 
-_CHUNK = 256  # draws fetched at a time; unused ones go back to the engine
-
-
-class _Draws:
-    """The engine's canonical floats, read one at a time, with the polar method's outcome for
-    a pair starting at each position computed for a whole chunk at once."""
-
-    def __init__(self, engine: MT19937_64, st: type):
-        self.engine, self.st = engine, st
-        self.u = np.empty(0, st)
-        self.j = 0
-
-    def _refill(self, need: int) -> None:
-        self.engine.give_back(len(self.u) - self.j)
-        st = self.st
-        self.u = self.engine.canonical(max(_CHUNK, need), st)
-        self.j = 0
-        # C++ computes 2 * u - 1 in double and narrows it: one rounding to st is the same
-        w = st(2) * self.u - st(1)
-        x, y = w[:-1], w[1:]
-        r2 = x * x + y * y
-        ok = (r2 <= 1) & (r2 != 0)
-        self.ok = ok.tolist()
-        safe = np.where(ok, r2, st(0.5))  # rejected pairs: any value, never read
-        self.normal_at = (y * np.sqrt(st(-2) * _log(safe) / safe)).tolist()
-        self.uniform_at = self.u.tolist()
-
-    def uniform(self) -> float:
-        if self.j >= len(self.u):
-            self._refill(1)
-        self.j += 1
-        return self.uniform_at[self.j - 1]
-
-    def normal(self) -> float:
-        while True:
-            if self.j + 2 > len(self.u):
-                self._refill(2)
-            p = self.j
-            self.j += 2
-            if self.ok[p]:
-                return self.normal_at[p]
-
-    def close(self) -> None:
-        self.engine.give_back(len(self.u) - self.j)
-        self.u = np.empty(0, self.st)
-        self.j = 0
+_F32_REDRAW = -1.0 + 2.0**-25  # float32: fl(c * x) <= -1 exactly when c * x <= this
 
 
 def _log(x: np.ndarray) -> np.ndarray:
@@ -79,54 +39,130 @@ def _log(x: np.ndarray) -> np.ndarray:
 
 
 @functools.cache
-def _libm_powf():
-    """The platform libm's ``powf`` (the one Paddle's kernel calls), or None."""
+def _libm(name: str):
+    """The platform libm's float32 function ``name`` (the one Paddle's kernel calls), or None."""
     try:
-        fn = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6").powf
+        fn = getattr(ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6"), name)
     except (OSError, AttributeError):
         return None
-    fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float, ctypes.c_float]
+    fn.restype = ctypes.c_float
+    fn.argtypes = [ctypes.c_float] * (2 if name == "powf" else 1)
     return fn
 
 
-def _pow(base, exponent, st: type):
-    """libm ``powf``/``pow`` of two st scalars: glibc's powf is not correctly rounded near
-    ties, so it is called itself (without a C libm: the float64 power, rounded)."""
-    powf = _libm_powf() if st is np.float32 else None
-    if powf is not None:
-        return st(powf(float(base), float(exponent)))
-    return st(math.pow(float(base), float(exponent)))
+def _log1(x: float, st: type) -> float:
+    """libm ``logf``/``log`` of one value."""
+    if st is np.float64:
+        return math.log(x) if x > 0 else float(_log(np.array([x]))[0])
+    logf = _libm("logf")
+    return logf(x) if logf is not None else float(_log(np.array([x], st))[0])
 
 
-def _one(alpha, draws: _Draws, st: type):
-    """One sample of Gamma(alpha, 1) in the float type ``st`` (numpy scalar arithmetic, so
-    every operation rounds as the C++ kernel's does)."""
+def _pow(base: np.ndarray, exponent: np.ndarray, st: type) -> np.ndarray:
+    """Elementwise libm ``powf``/``pow``: glibc's powf is not correctly rounded, so it is called
+    itself (without a C libm: the float64 power, rounded); ``math.pow`` is libm's ``pow``."""
+    powf = _libm("powf") if st is np.float32 else math.pow
+    if powf is None:
+        powf = math.pow
+    vals = [powf(b, e) for b, e in zip(base.tolist(), exponent.tolist(), strict=True)]
+    return np.array(vals, np.float64).astype(st)
+
+
+class _Chunk:
+    """``m`` canonical draws and, for a normal starting at each position ``p``: the position
+    after its accepted pair (``end[p]``, -1 when the chunk has none) and its value; for that
+    normal followed by the uniform at ``end[p]``, the squeeze test; and ``fast[p]``, the
+    position after the uniform when the squeeze accepts a normal of at least -2 (for any
+    ``c < 0.49`` that needs no redraw), else -1."""
+
+    def __init__(self, engine: MT19937_64, st: type, m: int):
+        one = st(1)
+        self.u = u = engine.canonical(m, st)
+        self.m = m
+        # C++ computes 2 * u - 1 in double and narrows it: one rounding to st is the same
+        w = st(2) * u - st(1)
+        x, y = w[:-1], w[1:]
+        r2 = x * x + y * y
+        ok = (r2 <= 1) & (r2 != 0)
+        safe = np.where(ok, r2, st(0.5))  # rejected pairs: any value, never read
+        value = y * np.sqrt(st(-2) * _log(safe) / safe)
+        end = np.full(m, -1, np.int64)
+        normal = np.zeros(m, st)
+        for parity in (0, 1):
+            idx = np.arange(parity, m - 1, 2)
+            cand = np.where(ok[idx], np.arange(len(idx)), len(idx))
+            nxt = np.minimum.accumulate(cand[::-1])[::-1]
+            found = nxt < len(idx)
+            end[idx[found]] = idx[nxt[found]] + 2
+            normal[idx[found]] = value[idx[nxt[found]]]
+        has_uniform = (end >= 0) & (end < m)
+        self.end = np.where(has_uniform, end, -1)
+        self.normal = normal
+        u_next = one - u[np.where(has_uniform, end, 0)]
+        xx = normal * normal
+        self.squeeze = (u_next < one - st(np.float32(0.0331)) * xx * xx) & has_uniform
+        self.fast = np.where(self.squeeze & (normal >= -2), end + 1, -1).tolist()
+
+
+def _log_test(x, u, d, c, st: type) -> bool:
+    """The second acceptance test, ``log u' < x**2 / 2 + d (1 - v + log v)`` in st."""
     one = st(1)
-    scale = one
-    a = st(alpha)
-    if a < one:
-        if a == 0:
-            return st(0)
-        u = st(draws.uniform())
-        scale = scale * _pow(one - u, one / a, st)
-        a = a + one
-    d = a - st(np.float32(1) / np.float32(3))
-    c = one / np.sqrt(st(9) * d)
-    k = st(np.float32(0.0331))
-    while True:
-        while True:
-            x = st(draws.normal())
-            y = one + c * x
-            if y > 0:
-                break
+    with np.errstate(all="ignore"):  # inf/nan alpha: C++'s IEEE results, without warnings
+        x = st(x)
+        y = one + c * x
         v = y * y * y
-        u = one - st(draws.uniform())
-        xx = x * x
-        if u < one - k * xx * xx:
-            return scale * d * v
-        logs = _log(np.array([u, v], st))
-        if logs[0] < st(0.5) * xx + d * (one - v + logs[1]):
-            return scale * d * v
+        u = one - st(u)
+        return bool(st(_log1(u, st)) < st(0.5) * (x * x) + d * (one - v + st(_log1(v, st))))
+
+
+def _slow(chunk: _Chunk, p: int, c: float, d: float, st: type) -> tuple[int, int]:
+    """One element's attempts from position ``p`` (redraws and the log test): (the accepted
+    normal's position, the position after its uniform), or (-1, -1) when the chunk ends."""
+    end, normal, squeeze, u = chunk.end, chunk.normal, chunk.squeeze, chunk.u
+    redraw = _F32_REDRAW if st is np.float32 else -1.0
+    while True:
+        while True:  # a normal with 1 + c x > 0
+            if p >= chunk.m or end[p] < 0:
+                return -1, -1
+            if not c * float(normal[p]) <= redraw:
+                break
+            p = int(end[p])
+        q = int(end[p])  # the uniform's position
+        if squeeze[p] or _log_test(normal[p], u[q], st(d), st(c), st):
+            return p, q + 1
+        p = q + 1
+
+
+def _walk(chunk: _Chunk, lo: int, kind, c, d, st: type, pre, at) -> tuple[int, int]:
+    """Follow the kernel's draws for elements ``lo, lo + 1, ...`` from the chunk's start.
+    ``kind``: 0 alpha 0 (no draws); 1/2 ``c < 0.49`` (the fast table applies) without/with the
+    boost; 3/4 other ``c`` without/with it. ``pre[i]`` is the boost uniform's position,
+    ``at[i]`` the accepted normal's. Returns (the first element not done for lack of draws,
+    the position it starts at)."""
+    fast, m = chunk.fast, chunk.m
+    s = 0
+    for i in range(lo, len(kind)):
+        k = kind[i]
+        if k == 0:
+            continue
+        p = s
+        if k == 2 or k == 4:
+            if p >= m:
+                return i, s
+            pre[i] = p
+            p += 1
+        if k < 3 and p < m:
+            f = fast[p]
+            if f > 0:
+                at[i] = p
+                s = f
+                continue
+        p, f = _slow(chunk, p, c[i], d[i], st)
+        if p < 0:
+            return i, s
+        at[i] = p
+        s = f
+    return len(kind), s
 
 
 def standard_gamma_array(engine: MT19937_64, alpha: np.ndarray) -> np.ndarray:
@@ -134,12 +170,39 @@ def standard_gamma_array(engine: MT19937_64, alpha: np.ndarray) -> np.ndarray:
     element by element in C order as Paddle's CPU kernel does."""
     alpha = np.asarray(alpha)
     st = np.float64 if alpha.dtype == np.float64 else np.float32
-    flat = alpha.astype(st).ravel()
-    out = np.empty(flat.size, st)
-    draws = _Draws(engine, st)
-    try:
-        for i, a in enumerate(flat.tolist()):
-            out[i] = _one(a, draws, st)
-    finally:
-        draws.close()
-    return np.maximum(out, np.finfo(st).tiny).reshape(alpha.shape)
+    a = alpha.astype(st).ravel()
+    n = a.size
+    one = st(1)
+    small = a < one
+    zero = a == 0
+    boosted = np.where(small, a + one, a)
+    d = boosted - st(np.float32(1) / np.float32(3))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        c = one / np.sqrt(st(9) * d)
+    kind = np.where(c < 0.49, 1, 3) + small
+    kind = np.where(zero, 0, kind).tolist()
+    pre = np.full(n, -1, np.int64)
+    at = np.full(n, -1, np.int64)
+    out = np.zeros(n, st)
+    c_l, d_l = c.tolist(), d.tolist()
+    i, grow = 0, 1
+    while i < n:
+        m = min(5 * (n - i) + 64, 1 << 20) * grow  # more when the last chunk finished nothing
+        chunk = _Chunk(engine, st, m)
+        j, s = _walk(chunk, i, kind, c_l, d_l, st, pre, at)
+        engine.give_back(m - s)
+        grow = 2 * grow if j == i else 1
+        done = np.arange(i, j)
+        done = done[~zero[done]]
+        with np.errstate(over="ignore", invalid="ignore"):
+            y = one + c[done] * chunk.normal[at[done]]
+            v = y * y * y
+            scale = np.ones(len(done), st)
+            boost = small[done]
+            if boost.any():
+                k = done[boost]
+                scale[boost] = _pow(one - chunk.u[pre[k]], one / a[k], st)
+            out[done] = scale * d[done] * v
+        i = j
+    tiny = np.finfo(st).tiny
+    return np.where(out > tiny, out, tiny).reshape(alpha.shape)

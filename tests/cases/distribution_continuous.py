@@ -388,3 +388,20 @@ def case_dtypes_and_shapes():
         D.Gamma(1.0, 1.0).sample([2]).stop_gradient,
     ]
     return out
+
+
+def case_standard_gamma_stream():
+    """Gamma.rsample's primitive, paddle.standard_gamma, on edge shapes (0, subnormal, huge,
+    negative, inf, nan) and 1000 random ones in [0, 3), float32 and float64; then the stream's
+    next uniforms."""
+    edge = np.array([np.nan, np.inf, -0.5, -2.0, 0.0, 1e-38, 1e-45, 1e30, 0.4999, 1.0, 5.0])
+    rand = np.random.default_rng(5).uniform(0, 3, 1000)
+    out = {}
+    for dt in ("float32", "float64"):
+        paddle.seed(77)
+        out[dt] = [
+            paddle.standard_gamma(_t(edge, dt)),
+            paddle.standard_gamma(_t(rand, dt)),
+            paddle.rand([3]),
+        ]
+    return out
