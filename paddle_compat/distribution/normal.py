@@ -34,6 +34,14 @@ def _gaussian(shape: list[int], dtype, seed: int) -> Tensor:
     )
 
 
+def _broadcast_shape(a: Tensor, b: Tensor) -> list[int]:
+    """The shape of ``a + b`` (computed without an op; incompatible shapes raise as ``+``)."""
+    try:
+        return list(np.broadcast_shapes(tuple(a.shape), tuple(b.shape)))
+    except ValueError:
+        return list((a + b).shape)
+
+
 def _float_params(dist: Distribution, a, b) -> tuple[Tensor, Tensor, object]:
     """Paddle's conversion of two real parameters given as numbers, lists or numpy arrays:
     broadcast float32 Tensors, cast to the first float32/float64 numpy array's dtype."""
@@ -118,9 +126,12 @@ class Normal(Distribution):
         if not isinstance(shape, Iterable):
             raise TypeError("sample shape must be Iterable object.")
         shape = list(shape)
-        output_shape = shape + list((self.loc + self.scale).shape)
+        output_shape = shape + _broadcast_shape(self.loc, self.scale)
         eps = _gaussian(output_shape, self.dtype, seed)
-        out = eps * (paddle.zeros(output_shape, dtype=self.dtype) + self.scale) + self.loc
+        if _dtype_str(self.scale) == str(self.dtype):  # zeros(shape) + scale: scale, broadcast
+            out = eps * self.scale + self.loc
+        else:
+            out = eps * (paddle.zeros(output_shape, dtype=self.dtype) + self.scale) + self.loc
         if self.all_arg_is_float:
             return paddle.reshape(out, shape)
         return out
@@ -136,12 +147,16 @@ class Normal(Distribution):
     def entropy(self) -> Tensor:
         """Differential entropy: ``0.5 + 0.5 log(2 pi) + log(scale)`` (complex:
         ``1 + log(pi) + 2 log(scale)``), of the batch shape."""
-        batch_shape = list((self.loc + self.scale).shape)
+        batch_shape = _broadcast_shape(self.loc, self.scale)
         if self._complex_gaussian:
             zero = paddle.full(batch_shape, 0.0, self.scale.dtype)
             return (1.0 + zero) + (math.log(math.pi) + 2.0 * paddle.log(self.scale + zero))
-        zero = paddle.full(batch_shape, 0.0, self.dtype)
-        return (0.5 + zero) + (0.5 * math.log(2 * math.pi) + paddle.log(self.scale + zero))
+        if _dtype_str(self.scale) != str(self.dtype):
+            zero = paddle.full(batch_shape, 0.0, self.dtype)
+            return (0.5 + zero) + (0.5 * math.log(2 * math.pi) + paddle.log(self.scale + zero))
+        # Paddle's (0.5 + zeros) + (c + log(scale + zeros)), with the zeros left out
+        out = 0.5 + (0.5 * math.log(2 * math.pi) + paddle.log(self.scale))
+        return out if list(out.shape) == batch_shape else paddle.broadcast_to(out, batch_shape)
 
     def log_prob(self, value: Tensor) -> Tensor:
         """Log density of ``value``."""

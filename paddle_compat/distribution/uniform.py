@@ -9,7 +9,7 @@ import paddle_compat as paddle
 from .._core.tensor import Tensor
 from .distribution import Distribution
 from .kl import register_kl
-from .normal import _dtype_str, _float_params
+from .normal import _broadcast_shape, _dtype_str, _float_params
 
 __all__ = ["Uniform"]
 
@@ -39,10 +39,12 @@ class Uniform(Distribution):
         """Samples of shape ``shape + batch_shape``: ``low + (high - low) * u`` (as in Paddle,
         gradients reach Tensor bounds); a nonzero ``seed`` fixes the draws."""
         shape = list(shape)
-        output_shape = shape + list((self.low + self.high).shape)
+        output_shape = shape + _broadcast_shape(self.low, self.high)
         u = paddle.uniform(output_shape, dtype=self.dtype, min=0.0, max=1.0, seed=seed)
-        out = u * (paddle.zeros(output_shape, dtype=self.dtype) + (self.high - self.low))
-        out = out + self.low
+        width = self.high - self.low
+        if _dtype_str(width) != str(self.dtype):  # Paddle's zeros(shape) + width promotes
+            width = paddle.zeros(output_shape, dtype=self.dtype) + width
+        out = u * width + self.low
         if self.all_arg_is_float:
             return paddle.reshape(out, shape)
         return out
