@@ -1,13 +1,10 @@
-"""Paddle's CPU samplers for the gamma (``standard_gamma``, ``dirichlet``), ``binomial`` and
-``poisson`` kernels, on the host and bit for bit, so seeded ``sample`` calls of the
-distributions give real Paddle's numbers.
+"""Paddle's CPU ``dirichlet``, ``binomial`` and ``poisson`` kernels on the host, bit for bit,
+so seeded ``sample`` calls of the distributions give real Paddle's numbers.
 
 Each kernel walks its elements in order, drawing from the global ``mt19937_64`` engine:
 
-- gamma: Marsaglia and Tsang's rejection method in the input's float type, with a fresh
-  ``std::normal_distribution`` and ``std::uniform_real_distribution`` for every draw (the
-  polar method's second value is never used); ``alpha < 1`` is boosted by one uniform draw;
-  the result is at least the type's smallest normal number;
+- dirichlet: Paddle's standard gamma draws (``_core/host_gamma.py``) divided by their sum
+  over the last axis;
 - binomial: in the probability's float type, the inversion method (geometric waiting times)
   when ``n * min(p, 1 - p) < 10``, else Hormann's BTRS with Paddle's Stirling tail table;
   C++'s promotions to double where the code mixes double literals are followed;
@@ -29,18 +26,12 @@ import numpy as np
 
 import paddle_compat as paddle
 
+from .._core import host_gamma
 from .._core import random as _rng
 from .._core.mt19937 import canonical
 from .._core.tensor import Tensor
 
-__all__ = [
-    "binomial",
-    "binomial_array",
-    "gamma_array",
-    "poisson",
-    "poisson_array",
-    "standard_gamma",
-]
+__all__ = ["binomial", "binomial_array", "dirichlet", "poisson", "poisson_array"]
 
 _libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
 
@@ -54,8 +45,6 @@ def _fn(name: str, ctype):
 _logf = _fn("logf", ctypes.c_float)
 _log1pf = _fn("log1pf", ctypes.c_float)
 _lgamma = _fn("lgamma", ctypes.c_double)
-_powf = _libm.powf
-_powf.restype, _powf.argtypes = ctypes.c_float, [ctypes.c_float, ctypes.c_float]
 _pack, _unpack = struct.Struct("f").pack, struct.Struct("f").unpack
 
 
@@ -95,63 +84,7 @@ class _Math:
         self.single = single
         self.r = _f32 if single else float
         self.log = _logf if single else math.log
-        self.pow = _powf if single else math.pow
         self.log1p = _log1pf if single else math.log1p
-
-
-def _normal(uni: _Uniforms, m: _Math) -> float:
-    """One value of a fresh ``std::normal_distribution<T>(0, 1)`` (the polar method; the pair's
-    first value is returned, its second dropped with the distribution)."""
-    r = m.r
-    while True:
-        x = r(2.0 * uni() - 1.0)
-        y = r(2.0 * uni() - 1.0)
-        r2 = r(r(x * x) + r(y * y))
-        if r2 <= 1.0 and r2 != 0.0:
-            break
-    return r(y * r(math.sqrt(r(r(-2.0 * m.log(r2)) / r2))))
-
-
-_THIRD = _f32(1.0 / 3.0)  # the kernel's float literals, also in its double instantiation
-_SQUEEZE = _f32(0.0331)
-
-
-def _gamma_one(alpha: float, uni: _Uniforms, m: _Math) -> float:
-    r = m.r
-    scale = 1.0
-    if alpha < 1.0:
-        if alpha == 0.0:
-            return 0.0
-        scale = r(m.pow(r(1.0 - uni()), r(1.0 / alpha)))
-        alpha = r(alpha + 1.0)
-    d = r(alpha - _THIRD)
-    c = r(1.0 / r(math.sqrt(r(9.0 * d))))
-    while True:
-        while True:
-            x = _normal(uni, m)
-            y = r(1.0 + r(c * x))
-            if y > 0:
-                break
-        v = r(r(y * y) * y)
-        u = r(1.0 - uni())
-        xx = r(x * x)
-        if u < r(1.0 - r(r(_SQUEEZE * xx) * xx)):
-            return r(r(scale * d) * v)
-        if m.log(u) < r(r(0.5 * xx) + r(d * r(r(1.0 - v) + m.log(v)))):
-            return r(r(scale * d) * v)
-
-
-def gamma_array(engine, alpha: np.ndarray) -> np.ndarray:
-    """Paddle's CPU ``standard_gamma`` of float32/float64 ``alpha`` (same shape and dtype)."""
-    a = np.asarray(alpha)
-    m = _Math(a.dtype == np.float32)
-    tiny = float(np.finfo(a.dtype).tiny)
-    uni = _Uniforms(engine, a.dtype)
-    try:
-        out = [max(tiny, _gamma_one(v, uni, m)) for v in a.ravel().tolist()]
-    finally:
-        uni.close()
-    return np.array(out, a.dtype).reshape(a.shape)
 
 
 _TAIL = (
@@ -364,14 +297,6 @@ def _host_engine_for(x: Tensor):
     return _rng.host_engine()
 
 
-def standard_gamma(alpha: Tensor) -> Tensor:
-    """``paddle.standard_gamma(alpha)`` with Paddle's CPU numbers when eager."""
-    eng = _host_engine_for(alpha)
-    if eng is None:
-        return paddle.standard_gamma(alpha)
-    return paddle.to_tensor(gamma_array(eng, alpha.numpy()))
-
-
 def binomial(count: Tensor, prob: Tensor) -> Tensor:
     """``paddle.binomial(count, prob)`` (int64) with Paddle's CPU numbers when eager."""
     eng = _host_engine_for(prob)
@@ -396,5 +321,5 @@ def dirichlet(alpha: Tensor) -> Tensor:
     if eng is None:
         g = paddle.standard_gamma(alpha)
         return g / g.sum(-1, keepdim=True)
-    g = gamma_array(eng, alpha.numpy())
+    g = host_gamma.standard_gamma_array(eng, alpha.numpy())
     return paddle.to_tensor(g / g.sum(-1, keepdims=True, dtype=g.dtype))
