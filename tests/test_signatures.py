@@ -17,7 +17,9 @@ import pytest
 import paddle
 
 HERE = Path(__file__).parent
-GOLDEN = json.loads((HERE / "goldens" / "signatures.json").read_text())["signatures"]
+_RECORDED = json.loads((HERE / "goldens" / "signatures.json").read_text())
+GOLDEN = _RECORDED["signatures"]
+REFUSED = _RECORDED["refused_keywords"]  # paddle.<fn>(x, ...): the torch-style keywords refused
 GAPS_FILE = HERE / "data" / "signature_gaps.txt"
 
 
@@ -78,6 +80,31 @@ def test_known_gaps_are_still_gaps():
     """A name on the gaps list that matches now (or no longer exists) must leave the list."""
     stale = sorted(_gaps() - set(DIFFERENCES))
     assert not stale, f"remove from {GAPS_FILE.name}: {stale}"
+
+
+def _refuses(fn, keyword: str) -> bool:
+    try:
+        fn(**{keyword: paddle.ones([2, 2])})
+    except TypeError as e:
+        return f"unexpected keyword argument '{keyword}'" in str(e)
+    except Exception:
+        pass
+    return False
+
+
+def test_torch_style_keywords_accepted_as_in_paddle():
+    """Paddle 3.3 takes ``input=`` for ``x`` and ``other=`` for ``y`` on some functions only;
+    ours accept and refuse the same ones (a refused keyword is a TypeError)."""
+    wrong = []
+    for qualified, refused in sorted(REFUSED.items()):
+        fn = _ours(qualified)
+        params = GOLDEN.get(qualified) or []
+        if fn is None:
+            continue
+        for kw, param in (("input", "x"), ("other", "y")):
+            if param in [p[0] for p in params] and _refuses(fn, kw) != (kw in refused):
+                wrong.append(f"{qualified}({kw}=): Paddle {'refuses' if kw in refused else 'accepts'}")
+    assert not wrong, f"{len(wrong)} differ:\n" + "\n".join(wrong)
 
 
 @pytest.mark.parametrize(

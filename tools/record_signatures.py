@@ -2,7 +2,9 @@
 ``paddle.fft``, ``paddle.signal`` (the names in each module's ``__all__``) and every
 ``paddle.Tensor`` method into
 tests/goldens/signatures.json: parameter names, kinds and default values (``repr``), from
-``inspect.signature``. Facts only, no source. ``tests/test_signatures.py`` compares ours.
+``inspect.signature``, and for each ``paddle.<fn>(x, ...)`` which of the PyTorch-style
+keywords ``input=``/``other=`` it refuses. Facts only, no source. ``tests/test_signatures.py``
+compares ours.
 
 Run with the project's venv; real Paddle runs in a subprocess of the side venv, from ``/`` so
 ``import paddle`` is real Paddle:
@@ -63,7 +65,29 @@ for ns in json.loads(sys.argv[1]):
         continue
     for name, obj in callables(ns):
         out[f"{ns}.{name}"] = params(obj)
-print(json.dumps({"version": paddle.__version__, "signatures": out}))
+
+# the PyTorch-style keywords (input for x, other for y) that obj refuses: a call with only
+# that keyword raises "unexpected keyword argument"
+def refused_keywords(obj, names):
+    refused = []
+    for kw, param in (("input", "x"), ("other", "y")):
+        if param not in names:
+            continue
+        try:
+            obj(**{kw: paddle.ones([2, 2])})
+        except TypeError as e:
+            if f"unexpected keyword argument '{kw}'" in str(e):
+                refused.append(kw)
+        except BaseException:
+            pass
+    return refused
+
+refused = {}
+for name, obj in callables("paddle"):
+    names = [p[0] for p in (out.get(f"paddle.{name}") or [])]
+    if names and names[0] == "x":
+        refused[f"paddle.{name}"] = refused_keywords(obj, names)
+print(json.dumps({"version": paddle.__version__, "signatures": out, "refused_keywords": refused}))
 """
 
 

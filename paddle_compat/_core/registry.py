@@ -49,6 +49,9 @@ from .tensor import Tensor
 _MISSING = inspect.Parameter.empty
 _RESERVED = ("name", "out")  # Paddle's name and out=: handled by call_op, never the function's
 _DEFAULT_ALIASES = {"input": "x", "other": "y"}
+# ``aliases=`` for the ops whose Paddle 3.3 function refuses the PyTorch-style keywords
+# ``input=``/``other=`` (a None alias drops a default one; tests/test_signatures.py checks)
+NO_TORCH_KEYWORDS = {"input": None, "other": None}
 
 
 @dataclass(eq=False, repr=False)
@@ -60,6 +63,7 @@ class OpDef:
     methods: tuple[str, ...]  # Tensor method names, the primary one first
     inplace: tuple[str, ...]  # in-place variant names, the primary one first
     tensor_inplace: bool  # the in-place variants are also Tensor methods
+    inplace_keywords: bool  # the in-place variants take the keyword aliases too
     aliases: dict[str, str]
     namespaces: tuple[str, ...]
     differentiable: bool
@@ -141,6 +145,7 @@ def op(
     inplace: str | None = None,
     inplace_aliases: tuple[str, ...] = (),
     tensor_inplace: bool | None = None,
+    inplace_keywords: bool = False,
     aliases: dict[str, str] | None = None,
     namespaces: tuple[str, ...] = ("paddle",),
     differentiable: bool = True,
@@ -165,8 +170,10 @@ def op(
         method_aliases: more Tensor method names (``lt`` for ``less_than``).
     inplace: name of the in-place variant, e.g. ``"add_"``: a function in every namespace of
         the op and a Tensor method when the op has one (or ``tensor_inplace=True``);
-        inplace_aliases: more names for it (``clamp_`` for ``clip_``).
-    aliases: extra keyword names accepted for parameters (``input`` -> ``x`` is default).
+        inplace_aliases: more names for it (``clamp_`` for ``clip_``); inplace_keywords: it
+        takes the op's keyword aliases (``input=``, ``other=``), as a few of Paddle's do.
+    aliases: extra keyword names accepted for parameters (``input`` -> ``x`` and ``other`` ->
+        ``y`` are default; ``NO_TORCH_KEYWORDS`` turns those off).
     namespaces: public modules the op appears in (``"paddle"``, ``"paddle.linalg"``,
         ``"paddle.nn.functional"``); extra_names: other public names there (``cat``).
     dtypes: the dtype names the first tensor argument may have; any other raises
@@ -232,7 +239,10 @@ def op(
             ),
             inplace=((inplace,) if inplace else ()) + tuple(inplace_aliases),
             tensor_inplace=bool(method) if tensor_inplace is None else tensor_inplace,
-            aliases={**_DEFAULT_ALIASES, **(aliases or {})},
+            inplace_keywords=inplace_keywords,
+            aliases={
+                k: v for k, v in {**_DEFAULT_ALIASES, **(aliases or {})}.items() if v is not None
+            },
             namespaces=tuple(namespaces),
             differentiable=differentiable,
             composite=composite,

@@ -69,7 +69,8 @@ def make_inplace(od: OpDef, name: str | None = None):
     """``x.op_(...)``: compute ``op`` then rebind x's array and autograd history to the result."""
     name = name or od.inplace[0]
 
-    def inplace(x, *args, **kwargs):
+    def inplace(*args, **kwargs):
+        x, args, kwargs = _inplace_target(od, name, args, kwargs)
         if not x.stop_gradient and x._node is None and autograd.is_grad_enabled():
             raise ValueError(
                 f"(InvalidArgument) Leaf Tensor (shape {x.shape}) that doesn't stop gradient "
@@ -85,6 +86,25 @@ def make_inplace(od: OpDef, name: str | None = None):
     inplace.__doc__ = f"In-place version of ``{od.name}``."
     inplace.__wrapped__ = _InplaceSignature(od)
     return inplace
+
+
+def _inplace_target(od: OpDef, name: str, args: tuple, kwargs: dict):
+    """(the Tensor an in-place call writes, the other args, kwargs): the first argument, by
+    position or by its own name; Paddle's in-place functions refuse ``input=``/``other=``
+    unless the op says ``inplace_keywords``."""
+    for k in ("input", "other"):
+        if k in kwargs and not od.inplace_keywords:
+            raise TypeError(f"{name}() got an unexpected keyword argument '{k}'")
+    if args:
+        return args[0], args[1:], kwargs
+    first = od.params[0]
+    key = (
+        first if first in kwargs else next((k for k in kwargs if od.aliases.get(k) == first), None)
+    )
+    if key is None:
+        raise TypeError(f"{name}() missing 1 required positional argument: '{first}'")
+    kwargs = dict(kwargs)
+    return kwargs.pop(key), (), kwargs
 
 
 class _InplaceSignature:

@@ -11,7 +11,7 @@ from jax import lax
 
 from .._core import dtype as _dt
 from .._core import trace_state
-from .._core.registry import op
+from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor
 
 
@@ -52,7 +52,7 @@ def shape(input: Tensor) -> Tensor:  # noqa: A002
     return known_tensor(dims if dims else np.zeros((0,), np.int64), jnp.int64)
 
 
-@op("is_empty", tensor_modules=("logic",), differentiable=False)
+@op("is_empty", tensor_modules=("logic",), differentiable=False, aliases=NO_TORCH_KEYWORDS)
 def is_empty(x: jax.Array, name: str | None = None) -> jax.Array:
     """0-d bool Tensor: True when x has no elements."""
     return jnp.asarray(x.size == 0)
@@ -76,7 +76,7 @@ def is_floating_point(x: Tensor) -> bool:
     return _dt.is_floating(_tensor_arg(x, "is_floating_point"))
 
 
-@op("is_integer", composite=True)
+@op("is_integer", composite=True, aliases=NO_TORCH_KEYWORDS)
 def is_integer(x: Tensor) -> bool:
     """True for integer Tensors (bool is not an integer)."""
     return _dt.is_integer(_tensor_arg(x, "is_integer"))
@@ -87,7 +87,7 @@ def _is_cplx(x) -> bool:
     return jnp.issubdtype(x.dtype, jnp.complexfloating)
 
 
-@op("real")
+@op("real", aliases=NO_TORCH_KEYWORDS)
 def real(x: jax.Array, name: str | None = None) -> jax.Array:
     """Real part of a complex Tensor."""
     if not _is_cplx(x):
@@ -95,7 +95,7 @@ def real(x: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.real(x)
 
 
-@op("imag")
+@op("imag", aliases=NO_TORCH_KEYWORDS)
 def imag(x: jax.Array, name: str | None = None) -> jax.Array:
     """Imaginary part of a complex Tensor."""
     if not _is_cplx(x):
@@ -103,13 +103,13 @@ def imag(x: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.imag(x)
 
 
-@op("conj", tensor_modules=("math",))
+@op("conj", tensor_modules=("math",), aliases=NO_TORCH_KEYWORDS)
 def conj(x: jax.Array, name: str | None = None) -> jax.Array:
     """Complex conjugate (real Tensors are returned unchanged)."""
     return jnp.conj(x) if _is_cplx(x) else x
 
 
-@op("angle", tensor_modules=("math",))
+@op("angle", tensor_modules=("math",), aliases=NO_TORCH_KEYWORDS)
 def angle(x: jax.Array, name: str | None = None) -> jax.Array:
     """Argument of each element (0 or pi for real numbers)."""
     if not (_is_cplx(x) or jnp.issubdtype(x.dtype, jnp.floating)):
@@ -151,7 +151,7 @@ def jax_complex(r, i):
     return lax.complex(r, i)
 
 
-@op("as_complex", tensor_modules=("manipulation",))
+@op("as_complex", tensor_modules=("manipulation",), aliases=NO_TORCH_KEYWORDS)
 def as_complex(x: jax.Array, name: str | None = None) -> jax.Array:
     """[..., 2] real Tensor -> [...] complex Tensor (last dim = real, imaginary)."""
     if x.ndim == 0 or x.shape[-1] != 2:
@@ -164,7 +164,7 @@ def as_complex(x: jax.Array, name: str | None = None) -> jax.Array:
     return jax_complex(x[..., 0], x[..., 1])
 
 
-@op("as_real", tensor_modules=("manipulation",))
+@op("as_real", tensor_modules=("manipulation",), aliases=NO_TORCH_KEYWORDS)
 def as_real(x: jax.Array, name: str | None = None) -> jax.Array:
     """[...] complex Tensor -> [..., 2] real Tensor."""
     if not _is_cplx(x):

@@ -12,7 +12,7 @@ from .._core import dtype as _dt
 from .._core.autograd import rebind_inplace
 from .._core.dtype import DTypeLike
 from .._core.place import Place, current_device, put, to_jax_device
-from .._core.registry import op
+from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor, to_device
 
 
@@ -410,6 +410,7 @@ def _assign(x: jax.Array) -> jax.Array:
     composite=True,
     tensor_modules=("attribute", "creation", "search"),
     method=None,
+    aliases=NO_TORCH_KEYWORDS,
 )
 def assign(x: Tensor, output: Tensor | None = None) -> Tensor:
     """A copy of ``x`` (gradient flows through). A non-Tensor ``x`` keeps numpy's dtype
@@ -422,7 +423,7 @@ def assign(x: Tensor, output: Tensor | None = None) -> Tensor:
     return out if output is None else rebind_inplace(output, out)
 
 
-@op("clone", composite=True, method=None)
+@op("clone", composite=True, method=None, aliases=NO_TORCH_KEYWORDS)
 def clone(x: Tensor, name: str | None = None) -> Tensor:
     """A copy of ``x``; gradients flow back to ``x``."""
     return _assign(x)

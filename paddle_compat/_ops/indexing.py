@@ -25,7 +25,7 @@ from jax import lax
 from .._core import autograd, runtime_checks, trace_state, views
 from .._core import dtype as _dt
 from .._core.autograd import rebind_inplace
-from .._core.registry import op, run_kernel
+from .._core.registry import NO_TORCH_KEYWORDS, op, run_kernel
 from .._core.tensor import Tensor
 
 # plan tokens: ("F",) whole dim, ("I",) int (dynamic start), ("T", k) 0-d int Tensor k,
@@ -581,7 +581,7 @@ def slice(
     return _getitem(x, tuple(idx))
 
 
-@op("strided_slice", composite=True)
+@op("strided_slice", composite=True, aliases=NO_TORCH_KEYWORDS)
 def strided_slice(
     x: Tensor,
     axes: Sequence[int],

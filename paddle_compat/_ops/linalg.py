@@ -12,7 +12,7 @@ import jax.numpy as jnp
 
 from .._core import dtype as _dt
 from .._core.dtype import DTypeLike
-from .._core.registry import op
+from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor
 from .search import check_axis
 
@@ -166,7 +166,7 @@ def matrix_norm(
     return _matrix_norm_impl(x, p, axes, keepdim)
 
 
-@op("dist", amp="black", tensors=("x", "y"), promote=("x", "y"))
+@op("dist", amp="black", tensors=("x", "y"), promote=("x", "y"), aliases=NO_TORCH_KEYWORDS)
 def dist(x: jax.Array, y: jax.Array, p: float = 2, name: str | None = None) -> jax.Array:
     """p-norm of ``x - y`` (broadcast) over all entries."""
     try:
@@ -180,7 +180,7 @@ def dist(x: jax.Array, y: jax.Array, p: float = 2, name: str | None = None) -> j
     return vector_norm_impl(d, float(p), None, False)
 
 
-@op("cdist", tensors=("x", "y"))
+@op("cdist", tensors=("x", "y"), aliases=NO_TORCH_KEYWORDS)
 def cdist(
     x: jax.Array,
     y: jax.Array,
@@ -201,7 +201,13 @@ def cdist(
     return vector_norm_impl(d, float(p), (d.ndim - 1,), False)
 
 
-@op("cross", tensors=("x", "y"), promote=("x", "y"), namespaces=_BOTH, aliases={"dim": "axis"})
+@op(
+    "cross",
+    tensors=("x", "y"),
+    promote=("x", "y"),
+    namespaces=_BOTH,
+    aliases={"dim": "axis", **NO_TORCH_KEYWORDS},
+)
 def cross(x: jax.Array, y: jax.Array, axis: int = 9, name: str | None = None) -> jax.Array:
     """Cross product of 3-vectors along ``axis`` (default: the first axis of size 3)."""
     if x.shape != y.shape:
@@ -243,7 +249,13 @@ def _check_mv(vals):
             )
 
 
-@op("mv", tensors=("x", "vec"), dtypes=("float32", "float64"), check=_check_mv)
+@op(
+    "mv",
+    tensors=("x", "vec"),
+    dtypes=("float32", "float64"),
+    check=_check_mv,
+    aliases=NO_TORCH_KEYWORDS,
+)
 def mv(x: jax.Array, vec: jax.Array, name: str | None = None) -> jax.Array:
     """Matrix-vector product of a [M, N] matrix and an [N] vector (same float dtype)."""
     for a, what, rank in ((x, "X", 2), (vec, "Vec", 1)):
@@ -266,7 +278,7 @@ def mv(x: jax.Array, vec: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.matmul(x, vec, precision="highest")
 
 
-@op("matrix_transpose", namespaces=_BOTH)
+@op("matrix_transpose", namespaces=_BOTH, aliases=NO_TORCH_KEYWORDS)
 def matrix_transpose(x: jax.Array, name: str | None = None) -> jax.Array:
     """Swap the last two dims (x needs at least 2)."""
     if x.ndim < 2:
@@ -318,7 +330,14 @@ def matrix_power(x: jax.Array, n: int, name: str | None = None) -> jax.Array:
     return jnp.linalg.matrix_power(x, int(n))
 
 
-@op("vecdot", tensors=("x", "y"), promote=("x", "y"), namespaces=_BOTH, method=None)
+@op(
+    "vecdot",
+    tensors=("x", "y"),
+    promote=("x", "y"),
+    namespaces=_BOTH,
+    method=None,
+    aliases=NO_TORCH_KEYWORDS,
+)
 def vecdot(x: jax.Array, y: jax.Array, axis: int = -1, name: str | None = None) -> jax.Array:
     """Dot product of vectors along ``axis`` (conjugating x), broadcast over other axes."""
     return jnp.sum(jnp.conj(x) * y, axis=axis)

@@ -12,7 +12,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core.registry import call_op, op
+from .._core.registry import NO_TORCH_KEYWORDS, call_op, op
 from .._core.tensor import Tensor
 from .linalg import FLOATS, check_square
 
@@ -73,7 +73,7 @@ def inv(x: Tensor, name: str | None = None) -> Tensor:
     return _finite_or_raise(_inv(x), "Input is not invertible.")
 
 
-@op("inverse", tensor_modules=("math",), composite=True)
+@op("inverse", tensor_modules=("math",), composite=True, aliases=NO_TORCH_KEYWORDS)
 def inverse(x: Tensor, name: str | None = None) -> Tensor:
     """Same as ``paddle.linalg.inv``."""
     return inv(x)
@@ -173,7 +173,7 @@ def _cholesky(x, upper):
     return jnp.conj(_mT(low)) if upper else low
 
 
-@op("cholesky", composite=True, namespaces=_BOTH)
+@op("cholesky", composite=True, namespaces=_BOTH, aliases=NO_TORCH_KEYWORDS)
 def cholesky(x: Tensor, upper: bool = False, name: str | None = None) -> Tensor:
     """Cholesky factor (lower, or upper if ``upper``) of Hermitian positive-definite matrices."""
     return _finite_or_raise(
@@ -253,7 +253,7 @@ def eigh(x: jax.Array, UPLO: str = "L", name: str | None = None) -> tuple[jax.Ar
     return w, v
 
 
-@op("eigvalsh", dtypes=FLOATS, kernel="eigh", namespaces=_BOTH)
+@op("eigvalsh", dtypes=FLOATS, kernel="eigh", namespaces=_BOTH, aliases=NO_TORCH_KEYWORDS)
 def eigvalsh(x: jax.Array, UPLO: str = "L", name: str | None = None) -> jax.Array:  # noqa: N803
     """Eigenvalues (ascending) of Hermitian matrices, read from one triangle."""
     _check_eigh(x, UPLO)

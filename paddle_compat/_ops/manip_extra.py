@@ -17,7 +17,7 @@ from .._core import dtype as _dt
 from .._core import runtime_checks
 from .._core.dtype import DTypeLike
 from .._core.place import Place, put, to_jax_device
-from .._core.registry import op
+from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor
 from .manipulation import _same_dtypes, _sections, _split_at, axis_of, int_list, tensor_list
 from .manipulation_gather import put_along_axis as _put_along_axis
@@ -32,7 +32,7 @@ def _flip_axes(axis, nd):
     return tuple(a % nd for a in axes)
 
 
-@op("flip", extra_names=("reverse",))
+@op("flip", extra_names=("reverse",), aliases=NO_TORCH_KEYWORDS)
 def flip(x: jax.Array, axis: int | Sequence[int], name: str | None = None) -> jax.Array:
     """Reverse the order of elements along ``axis``."""
     return jnp.flip(x, _flip_axes(axis, x.ndim)) if x.ndim else x
@@ -64,7 +64,7 @@ def roll(
     return jnp.roll(x, sh, [axis_of(a, x.ndim) for a in axes])
 
 
-@op("rot90")
+@op("rot90", aliases=NO_TORCH_KEYWORDS)
 def rot90(
     x: jax.Array,
     k: int = 1,
@@ -98,7 +98,13 @@ def diagonal(
     return jnp.diagonal(x, offset, a1, a2)
 
 
-@op("tensor_unfold", tensor_modules=(), extra_names=("unfold",), method="unfold")
+@op(
+    "tensor_unfold",
+    tensor_modules=(),
+    extra_names=("unfold",),
+    method="unfold",
+    aliases=NO_TORCH_KEYWORDS,
+)
 def tensor_unfold(
     x: jax.Array, axis: int, size: int, step: int, name: str | None = None
 ) -> jax.Array:
@@ -124,7 +130,7 @@ def meshgrid(*args: jax.Array | Sequence[jax.Array], indexing: str = "ij") -> li
     return list(jnp.meshgrid(*[a.reshape(-1) for a in xs], indexing=indexing))
 
 
-@op("crop", method=None)
+@op("crop", method=None, aliases=NO_TORCH_KEYWORDS)
 def crop(
     x: jax.Array,
     shape: Sequence[int] | None = None,
@@ -166,7 +172,7 @@ def _td_axes(axes, nx):
     return a, b
 
 
-@op("tensordot", tensors=("x", "y"))
+@op("tensordot", tensors=("x", "y"), aliases=NO_TORCH_KEYWORDS)
 def tensordot(
     x: jax.Array,
     y: jax.Array,
@@ -183,7 +189,13 @@ def tensordot(
     return jnp.tensordot(x, y, (a, b))
 
 
-@op("numel", tensor_modules=("stat",), differentiable=False, composite=True)
+@op(
+    "numel",
+    tensor_modules=("stat",),
+    differentiable=False,
+    composite=True,
+    aliases=NO_TORCH_KEYWORDS,
+)
 def numel(x: Tensor, name: str | None = None) -> Tensor:
     """Number of elements as an int64 0-d Tensor (known while tracing, like shapes)."""
     from .attribute import known_tensor
@@ -320,7 +332,7 @@ def block_diag(inputs: Sequence[jax.Array], name: str | None = None) -> jax.Arra
     return out
 
 
-@op("as_strided")
+@op("as_strided", aliases=NO_TORCH_KEYWORDS)
 def as_strided(
     x: jax.Array,
     shape: Sequence[int],
@@ -450,7 +462,7 @@ def triu_indices(
     return _tri_indices(row, col, offset, dtype, False)
 
 
-@op("diagflat", tensor_modules=("creation",), method=True)
+@op("diagflat", tensor_modules=("creation",), method=True, aliases=NO_TORCH_KEYWORDS)
 def diagflat(x: jax.Array, offset: int = 0, name: str | None = None) -> jax.Array:
     """2-D Tensor with the flattened x on diagonal ``offset``."""
     return jnp.diag(x.reshape(-1), k=offset)

@@ -19,7 +19,7 @@ from jax import lax
 
 from .._core import dtype as _dt
 from .._core.dtype import DTypeLike
-from .._core.registry import op
+from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor
 
 
@@ -148,7 +148,12 @@ def _same_dtypes(xs, what):
 
 
 # -- dtype ------------------------------------------------------------------------------------
-@op("cast", tensor_modules=("linalg", "manipulation", "math", "stat"), inplace="cast_")
+@op(
+    "cast",
+    tensor_modules=("linalg", "manipulation", "math", "stat"),
+    inplace="cast_",
+    aliases=NO_TORCH_KEYWORDS,
+)
 def cast(x: jax.Array, dtype: DTypeLike) -> jax.Array:
     """Convert ``x`` to ``dtype`` (float -> int truncates toward zero)."""
     return x.astype(_dt.to_dtype(dtype).np)
@@ -248,7 +253,7 @@ def _view_dtype(x, dtype):
 
 @op(
     "view",
-    aliases={"size": "shape_or_dtype", "dtype": "shape_or_dtype"},
+    aliases={"size": "shape_or_dtype", "dtype": "shape_or_dtype", **NO_TORCH_KEYWORDS},
     prebind=pack_ints("shape_or_dtype"),
     view=True,  # a dtype view changes the dtype: views.share keeps it a copy
 )
@@ -262,7 +267,7 @@ def view(
     return jnp.reshape(x, infer_shape(x.shape, s, "view"))
 
 
-@op("view_as", composite=True)
+@op("view_as", composite=True, aliases=NO_TORCH_KEYWORDS)
 def view_as(x: Tensor, other: Tensor, name: str | None = None) -> Tensor:
     """Reshape ``x`` to ``other``'s shape."""
     return reshape(x, list(other.shape))
@@ -343,7 +348,7 @@ def permute(input: jax.Array, dims: Sequence[int]) -> jax.Array:
     return jnp.transpose(input, _perm(dims, input.ndim))
 
 
-@op("moveaxis")
+@op("moveaxis", aliases=NO_TORCH_KEYWORDS)
 def moveaxis(
     x: jax.Array,
     source: int | Sequence[int],
@@ -437,7 +442,11 @@ def unsqueeze(x: jax.Array, axis: int | Sequence[int], name: str | None = None) 
 
 
 # -- join / split -----------------------------------------------------------------------------
-@op("concat", extra_names=("cat", "concatenate"), aliases={"tensors": "x", "dim": "axis"})
+@op(
+    "concat",
+    extra_names=("cat", "concatenate"),
+    aliases={"tensors": "x", "dim": "axis", **NO_TORCH_KEYWORDS},
+)
 def concat(
     x: Sequence[jax.Array], axis: int = 0, name: str | None = None, *, out: Tensor | None = None
 ) -> jax.Array:
@@ -458,7 +467,7 @@ def concat(
     return jnp.concatenate(xs, axis=ax)
 
 
-@op("stack", aliases={"tensors": "x", "dim": "axis"})
+@op("stack", aliases={"tensors": "x", "dim": "axis", **NO_TORCH_KEYWORDS})
 def stack(
     x: Sequence[jax.Array], axis: int = 0, name: str | None = None, *, out: Tensor | None = None
 ) -> jax.Array:
@@ -525,7 +534,7 @@ def _check_split(vals):
         )
 
 
-@op("split", check=_check_split)
+@op("split", check=_check_split, aliases=NO_TORCH_KEYWORDS)
 def split(
     x: jax.Array, num_or_sections: int | Sequence[int], axis: int = 0, name: str | None = None
 ) -> list[jax.Array]:
@@ -561,7 +570,7 @@ def tensor_split(
     )
 
 
-@op("hsplit")
+@op("hsplit", aliases=NO_TORCH_KEYWORDS)
 def hsplit(
     x: jax.Array, num_or_indices: int | Sequence[int], name: str | None = None
 ) -> list[jax.Array]:
@@ -571,7 +580,7 @@ def hsplit(
     return tensor_split.fn(x, num_or_indices, 1 if x.ndim > 1 else 0)
 
 
-@op("vsplit")
+@op("vsplit", aliases=NO_TORCH_KEYWORDS)
 def vsplit(
     x: jax.Array, num_or_indices: int | Sequence[int], name: str | None = None
 ) -> list[jax.Array]:
@@ -581,7 +590,7 @@ def vsplit(
     return tensor_split.fn(x, num_or_indices, 0)
 
 
-@op("dsplit")
+@op("dsplit", aliases=NO_TORCH_KEYWORDS)
 def dsplit(
     x: jax.Array, num_or_indices: int | Sequence[int], name: str | None = None
 ) -> list[jax.Array]:
@@ -598,7 +607,7 @@ def unbind(input: jax.Array, axis: int = 0) -> list[jax.Array]:
     return [jnp.squeeze(p, ax) for p in _split_at(input, [1] * input.shape[ax], ax)]
 
 
-@op("unstack")
+@op("unstack", aliases=NO_TORCH_KEYWORDS)
 def unstack(x: jax.Array, axis: int = 0, num: int | None = None) -> list[jax.Array]:
     """Same as unbind; ``num`` must equal the dim size when given."""
     ax = axis_of(axis, x.ndim)
@@ -617,7 +626,7 @@ def _stack_fn(op_name, fn, doc):
         return fn(xs)
 
     f.__doc__ = doc
-    op(op_name, method=None)(f)
+    op(op_name, method=None, aliases=NO_TORCH_KEYWORDS)(f)
 
 
 _stack_fn("hstack", jnp.hstack, "Concatenate along dim 1 (dim 0 for 1-D inputs).")

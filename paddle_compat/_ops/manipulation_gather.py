@@ -16,7 +16,7 @@ from .._core import runtime_checks as _rc
 from .._core import trace_state
 from .._core.autograd import rebind_inplace
 from .._core.op_args import Overload
-from .._core.registry import op
+from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor
 from .manipulation import axis_of, int_list
 
@@ -164,6 +164,7 @@ def gather(
         "(InvalidArgument) Input(index[-1)] has wrong value, it is [{bad}]",
         "(InvalidArgument) The value of Input(index) must be no less than [{lo}]",
     ),
+    aliases=NO_TORCH_KEYWORDS,
 )
 def gather_nd(x: jax.Array, index: jax.Array, name: str | None = None) -> jax.Array:
     """``x[index[..., 0], index[..., 1], ...]`` over the last dim of ``index``."""
@@ -334,6 +335,7 @@ def scatter(
     "scatter_nd_add",
     tensors=("x", "index", "updates"),
     check=lambda v: _check_columns(v, "x", IndexError, _ND_MSG),
+    aliases=NO_TORCH_KEYWORDS,
 )
 def scatter_nd_add(
     x: jax.Array, index: jax.Array, updates: jax.Array, name: str | None = None
@@ -365,6 +367,7 @@ def scatter_nd(
     tensors=("x", "index", "value"),
     aliases={"dim": "axis", "source": "value"},
     inplace="index_add_",
+    inplace_keywords=True,
     check=_check_slices("index_add", ValueError),
 )
 def index_add(
@@ -389,6 +392,7 @@ def index_add(
     tensors=("x", "index", "value"),
     inplace="index_fill_",
     check=_check_slices("index_fill", IndexError, _KERNEL_MSG),
+    aliases=NO_TORCH_KEYWORDS,
 )
 def index_fill(
     x: jax.Array, index: jax.Array, axis: int, value: jax.Array, name: str | None = None
@@ -407,7 +411,7 @@ def _index_put_kernel(x, indices, value, accumulate=False):
     return x.at[idx].add(v, mode="drop") if accumulate else x.at[idx].set(v, mode="drop")
 
 
-@op("index_put", composite=True, inplace="index_put_")
+@op("index_put", composite=True, inplace="index_put_", inplace_keywords=True)
 def index_put(
     x: Tensor,
     indices: Sequence[Tensor],
@@ -576,7 +580,7 @@ def where(
     return _where(condition, _scalar_tensor(x), _scalar_tensor(y))
 
 
-@op("where_", tensor_modules=("search",), composite=True)
+@op("where_", tensor_modules=("search",), composite=True, aliases=NO_TORCH_KEYWORDS)
 def where_(
     condition: Tensor,
     x: Tensor | None = None,
@@ -598,7 +602,9 @@ def where_(
     return rebind_inplace(x, out)
 
 
-@op("masked_fill", tensors=("x", "mask", "value"), inplace="masked_fill_")
+@op(
+    "masked_fill", tensors=("x", "mask", "value"), inplace="masked_fill_", aliases=NO_TORCH_KEYWORDS
+)
 def masked_fill(
     x: jax.Array, mask: jax.Array, value: jax.Array, name: str | None = None
 ) -> jax.Array:
@@ -608,7 +614,12 @@ def masked_fill(
     return jnp.where(mask.astype(bool), v, x)
 
 
-@op("masked_scatter", tensors=("x", "mask", "value"), inplace="masked_scatter_")
+@op(
+    "masked_scatter",
+    tensors=("x", "mask", "value"),
+    inplace="masked_scatter_",
+    aliases=NO_TORCH_KEYWORDS,
+)
 def masked_scatter(
     x: jax.Array, mask: jax.Array, value: jax.Array, name: str | None = None
 ) -> jax.Array:
@@ -673,7 +684,7 @@ def repeat_interleave(
 
 
 # -- *_scatter --------------------------------------------------------------------------------
-@op("select_scatter", tensors=("x", "values"))
+@op("select_scatter", tensors=("x", "values"), aliases=NO_TORCH_KEYWORDS)
 def select_scatter(
     x: jax.Array, values: jax.Array, axis: int, index: int, name: str | None = None
 ) -> jax.Array:
@@ -689,7 +700,7 @@ def select_scatter(
     return x.at[sl].set(values)
 
 
-@op("slice_scatter", tensors=("x", "value"))
+@op("slice_scatter", tensors=("x", "value"), aliases=NO_TORCH_KEYWORDS)
 def slice_scatter(
     x: jax.Array,
     value: jax.Array,
@@ -707,7 +718,7 @@ def slice_scatter(
     return x.at[tuple(sl)].set(value)
 
 
-@op("diagonal_scatter", tensors=("x", "y"))
+@op("diagonal_scatter", tensors=("x", "y"), aliases=NO_TORCH_KEYWORDS)
 def diagonal_scatter(
     x: jax.Array,
     y: jax.Array,

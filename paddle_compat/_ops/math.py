@@ -10,7 +10,7 @@ import numpy as np
 
 from .._core import dtype as _dt
 from .._core import runtime_checks
-from .._core.registry import op
+from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor
 
 
@@ -46,6 +46,7 @@ def add(
     method_aliases=("sub",),
     inplace_aliases=("sub_",),
     inplace="subtract_",
+    inplace_keywords=True,
     extra_names=("sub",),
     **_ARITH,
 )
@@ -80,6 +81,7 @@ def _times_alpha(x, y, alpha):
     method_aliases=("mul",),
     inplace_aliases=("mul_",),
     inplace="multiply_",
+    inplace_keywords=True,
     extra_names=("mul",),
     **_ARITH,
 )
@@ -106,6 +108,7 @@ def _check_divide(v):
 @op(
     "divide",
     inplace="divide_",
+    inplace_keywords=True,
     extra_names=("div",),
     method_aliases=("div",),
     inplace_aliases=("div_",),
@@ -194,7 +197,7 @@ def remainder(
     return jnp.remainder(x, y)
 
 
-@op("pow", amp="black", inplace="pow_", aliases={"exponent": "y"}, **_ARITH)
+@op("pow", amp="black", inplace="pow_", aliases={"exponent": "y", "other": None}, **_ARITH)
 def pow(
     x: jax.Array, y: jax.Array, name: str | None = None, *, out: Tensor | None = None
 ) -> jax.Array:  # noqa: A001 - Paddle's name
@@ -215,22 +218,22 @@ def minimum(
     return jnp.minimum(x, y)
 
 
-@op("fmax", **_BIN)
+@op("fmax", **_BIN, aliases=NO_TORCH_KEYWORDS)
 def fmax(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.fmax(x, y)
 
 
-@op("fmin", **_BIN)
+@op("fmin", **_BIN, aliases=NO_TORCH_KEYWORDS)
 def fmin(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.fmin(x, y)
 
 
-@op("atan2", **_BIN)
+@op("atan2", **_BIN, aliases=NO_TORCH_KEYWORDS)
 def atan2(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.arctan2(_float_in(x), _float_in(y))
 
 
-@op("heaviside", **_BIN)
+@op("heaviside", **_BIN, aliases=NO_TORCH_KEYWORDS)
 def heaviside(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.heaviside(x, y)
 
@@ -257,6 +260,8 @@ def _abs_float_jvp(primals, tangents):
 
 # O: Paddle's function takes the keyword ``out`` (the others only ``name``).
 _O = {"out": True}
+# P: Paddle's function refuses the PyTorch-style keyword ``input=``
+_P = {"aliases": NO_TORCH_KEYWORDS}
 _UNARY = {
     "exp": (jnp.exp, True, {**_BLACK, **_O}),
     "expm1": (jnp.expm1, True, {**_BLACK, **_O}),
@@ -268,22 +273,22 @@ _UNARY = {
     "rsqrt": (jax.lax.rsqrt, True, {**_BLACK, **_O}),
     "sin": (jnp.sin, True, _O),
     "cos": (jnp.cos, True, _O),
-    "tan": (jnp.tan, True, _BLACK),
+    "tan": (jnp.tan, True, {**_BLACK, **_P}),
     "asin": (jnp.arcsin, True, _BLACK),
     "acos": (jnp.arccos, True, {**_BLACK, **_O}),
-    "atan": (jnp.arctan, True, {}),
+    "atan": (jnp.arctan, True, _P),
     "sinh": (jnp.sinh, True, {**_BLACK, **_O}),
     "cosh": (jnp.cosh, True, {**_BLACK, **_O}),
     "tanh": (jnp.tanh, True, {**_F, **_O}),
-    "asinh": (jnp.arcsinh, True, {}),
+    "asinh": (jnp.arcsinh, True, _P),
     "acosh": (jnp.arccosh, True, _O),
     "atanh": (jnp.arctanh, True, {**_BLACK, **_O}),
     "sigmoid": (jax.nn.sigmoid, True, {**_F, **_O}),
-    "erf": (jsp.erf, True, {}),
-    "erfinv": (jsp.erfinv, True, _BLACK),
-    "lgamma": (jsp.gammaln, True, {}),
-    "digamma": (jsp.digamma, True, {}),
-    "reciprocal": (jnp.reciprocal, True, _BLACK),
+    "erf": (jsp.erf, True, _P),
+    "erfinv": (jsp.erfinv, True, {**_BLACK, **_P}),
+    "lgamma": (jsp.gammaln, True, _P),
+    "digamma": (jsp.digamma, True, _P),
+    "reciprocal": (jnp.reciprocal, True, {**_BLACK, **_P}),
     "floor": (jnp.floor, False, _O),
     "ceil": (jnp.ceil, False, _O),
     "trunc": (jnp.trunc, False, {"input": True}),
@@ -292,8 +297,8 @@ _UNARY = {
         False,
         _O,
     ),
-    "neg": (jnp.negative, False, {}),
-    "square": (jnp.square, False, _BLACK),
+    "neg": (jnp.negative, False, _P),
+    "square": (jnp.square, False, {**_BLACK, **_P}),
     "sign": (jnp.sign, False, {"inplace": None, **_O}),
     "frac": (lambda x: x - jnp.trunc(x), True, _O),
 }
@@ -361,7 +366,7 @@ def round(
     return jnp.round(x, decimals)
 
 
-@op("logit", inplace="logit_")
+@op("logit", inplace="logit_", aliases=NO_TORCH_KEYWORDS)
 def logit(x: jax.Array, eps: float | None = None, name: str | None = None) -> jax.Array:
     x = _float_in(x)
     if eps is not None:
@@ -369,7 +374,7 @@ def logit(x: jax.Array, eps: float | None = None, name: str | None = None) -> ja
     return jnp.log(x / (1 - x))
 
 
-@op("scale", inplace="scale_")
+@op("scale", inplace="scale_", aliases=NO_TORCH_KEYWORDS)
 def scale(
     x: jax.Array,
     scale: float = 1.0,
@@ -406,12 +411,23 @@ def clip(
     return jnp.clip(x, lo, hi)
 
 
-@op("lerp", tensors=("x", "y", "weight"), promote=("x", "y", "weight"), inplace="lerp_")
+@op(
+    "lerp",
+    tensors=("x", "y", "weight"),
+    promote=("x", "y", "weight"),
+    inplace="lerp_",
+    aliases=NO_TORCH_KEYWORDS,
+)
 def lerp(x: jax.Array, y: jax.Array, weight: jax.Array, name: str | None = None) -> jax.Array:
     return x + weight * (y - x)
 
 
-@op("addmm", inplace="addmm_", tensors=("input", "x", "y"), aliases={"input": "input"})
+@op(
+    "addmm",
+    inplace="addmm_",
+    tensors=("input", "x", "y"),
+    aliases={"input": "input", "other": None},
+)
 def addmm(
     input: jax.Array,
     x: jax.Array,
@@ -538,6 +554,7 @@ def logical_not(x: jax.Array, name: str | None = None, *, out: Tensor | None = N
     inplace="bitwise_and_",
     differentiable=False,
     **{k: v for k, v in _BIN.items()},
+    aliases=NO_TORCH_KEYWORDS,
 )
 def bitwise_and(
     x: jax.Array, y: jax.Array, out: Tensor | None = None, name: str | None = None
@@ -545,14 +562,28 @@ def bitwise_and(
     return jnp.bitwise_and(x, y)
 
 
-@op("bitwise_or", tensor_modules=("logic",), inplace="bitwise_or_", differentiable=False, **_BIN)
+@op(
+    "bitwise_or",
+    tensor_modules=("logic",),
+    inplace="bitwise_or_",
+    inplace_keywords=True,
+    differentiable=False,
+    **_BIN,
+)
 def bitwise_or(
     x: jax.Array, y: jax.Array, out: Tensor | None = None, name: str | None = None
 ) -> jax.Array:
     return jnp.bitwise_or(x, y)
 
 
-@op("bitwise_xor", tensor_modules=("logic",), inplace="bitwise_xor_", differentiable=False, **_BIN)
+@op(
+    "bitwise_xor",
+    tensor_modules=("logic",),
+    inplace="bitwise_xor_",
+    differentiable=False,
+    **_BIN,
+    aliases=NO_TORCH_KEYWORDS,
+)
 def bitwise_xor(
     x: jax.Array, y: jax.Array, out: Tensor | None = None, name: str | None = None
 ) -> jax.Array:
@@ -567,12 +598,19 @@ def bitwise_xor(
     inplace="bitwise_not_",
     inplace_aliases=("bitwise_invert_",),
     differentiable=False,
+    aliases=NO_TORCH_KEYWORDS,
 )
 def bitwise_not(x: jax.Array, out: Tensor | None = None, name: str | None = None) -> jax.Array:
     return jnp.logical_not(x) if x.dtype == jnp.bool_ else jnp.bitwise_not(x)
 
 
-@op("bitwise_left_shift", inplace="bitwise_left_shift_", differentiable=False, **_BIN)
+@op(
+    "bitwise_left_shift",
+    inplace="bitwise_left_shift_",
+    differentiable=False,
+    **_BIN,
+    aliases=NO_TORCH_KEYWORDS,
+)
 def bitwise_left_shift(
     x: jax.Array,
     y: jax.Array,
@@ -583,7 +621,13 @@ def bitwise_left_shift(
     return jnp.left_shift(x, y)
 
 
-@op("bitwise_right_shift", inplace="bitwise_right_shift_", differentiable=False, **_BIN)
+@op(
+    "bitwise_right_shift",
+    inplace="bitwise_right_shift_",
+    differentiable=False,
+    **_BIN,
+    aliases=NO_TORCH_KEYWORDS,
+)
 def bitwise_right_shift(
     x: jax.Array,
     y: jax.Array,
@@ -612,7 +656,13 @@ def isfinite(x: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.isfinite(x)
 
 
-@op("allclose", tensor_modules=("logic",), tensors=("x", "y"), differentiable=False)
+@op(
+    "allclose",
+    tensor_modules=("logic",),
+    tensors=("x", "y"),
+    differentiable=False,
+    aliases=NO_TORCH_KEYWORDS,
+)
 def allclose(
     x: jax.Array,
     y: jax.Array,
@@ -636,7 +686,13 @@ def isclose(
     return jnp.isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
-@op("equal_all", tensor_modules=("logic",), tensors=("x", "y"), differentiable=False)
+@op(
+    "equal_all",
+    tensor_modules=("logic",),
+    tensors=("x", "y"),
+    differentiable=False,
+    aliases=NO_TORCH_KEYWORDS,
+)
 def equal_all(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.all(x == y) if x.shape == y.shape else jnp.asarray(False)
 
@@ -715,19 +771,19 @@ def dot(
     return jnp.sum(x * y, axis=-1)
 
 
-@op("outer", extra_names=("ger",), tensors=("x", "y"), promote=("x", "y"))
+@op("outer", extra_names=("ger",), tensors=("x", "y"), promote=("x", "y"), aliases={"other": None})
 def outer(
     x: jax.Array, y: jax.Array, name: str | None = None, *, out: Tensor | None = None
 ) -> jax.Array:
     return jnp.outer(x, y)
 
 
-@op("inner", tensors=("x", "y"), promote=("x", "y"))
+@op("inner", tensors=("x", "y"), promote=("x", "y"), aliases=NO_TORCH_KEYWORDS)
 def inner(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.inner(x, y)
 
 
-@op("kron", tensors=("x", "y"), promote=("x", "y"))
+@op("kron", tensors=("x", "y"), promote=("x", "y"), aliases=NO_TORCH_KEYWORDS)
 def kron(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.kron(x, y)
 

@@ -12,7 +12,7 @@ import jax.scipy.special as jsp
 from jax import lax
 
 from .._core import dtype as _dt
-from .._core.registry import op
+from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor
 from ._methods import make_inplace
 
@@ -41,19 +41,26 @@ _BIN = dict(tensors=("x", "y"))
 
 
 # -- binary ------------------------------------------------------------------------------------
-@op("hypot", inplace="hypot_", **_BIN)
+@op("hypot", inplace="hypot_", **_BIN, aliases=NO_TORCH_KEYWORDS)
 def hypot(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     """sqrt(x**2 + y**2) elementwise."""
     return jnp.hypot(*_same_float(x, y))
 
 
-@op("logaddexp", **_BIN)
+@op("logaddexp", **_BIN, aliases=NO_TORCH_KEYWORDS)
 def logaddexp(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     """log(exp(x) + exp(y)) without overflow."""
     return jnp.logaddexp(*_same_float(x, y))
 
 
-@op("copysign", inplace="copysign_", promote=("x", "y"), promote_0d="keep_nd", **_BIN)
+@op(
+    "copysign",
+    inplace="copysign_",
+    promote=("x", "y"),
+    promote_0d="keep_nd",
+    **_BIN,
+    aliases=NO_TORCH_KEYWORDS,
+)
 def copysign(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     """Magnitude of x with the sign of y (int inputs keep their dtype)."""
     if jnp.issubdtype(x.dtype, jnp.inexact):
@@ -62,13 +69,13 @@ def copysign(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.where(neg, -jnp.abs(x), jnp.abs(x)).astype(x.dtype)
 
 
-@op("nextafter", promote=("x", "y"), differentiable=False, **_BIN)
+@op("nextafter", promote=("x", "y"), differentiable=False, **_BIN, aliases=NO_TORCH_KEYWORDS)
 def nextafter(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     """The next representable float after x in the direction of y."""
     return jnp.nextafter(x, y)
 
 
-@op("ldexp", inplace="ldexp_", **_BIN)
+@op("ldexp", inplace="ldexp_", **_BIN, aliases=NO_TORCH_KEYWORDS)
 def ldexp(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     """x * 2**y; y must be an integer Tensor."""
     if not jnp.issubdtype(y.dtype, jnp.integer):
@@ -99,13 +106,13 @@ def _gcd(x, y):
     return _float_gcd(x, y)
 
 
-@op("gcd", inplace="gcd_", promote=("x", "y"), differentiable=False, **_BIN)
+@op("gcd", inplace="gcd_", inplace_keywords=True, promote=("x", "y"), differentiable=False, **_BIN)
 def gcd(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     """Greatest common divisor (non-negative), elementwise."""
     return _gcd(x, y)
 
 
-@op("lcm", inplace="lcm_", promote=("x", "y"), differentiable=False, **_BIN)
+@op("lcm", inplace="lcm_", inplace_keywords=True, promote=("x", "y"), differentiable=False, **_BIN)
 def lcm(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     """Least common multiple (non-negative), elementwise; 0 when either side is 0."""
     if jnp.issubdtype(x.dtype, jnp.integer):
@@ -114,14 +121,14 @@ def lcm(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.where(g == 0, 0, jnp.abs(x * y) / jnp.where(g == 0, 1, g)).astype(x.dtype)
 
 
-@op("gammainc", inplace="gammainc_", **_BIN)
+@op("gammainc", inplace="gammainc_", **_BIN, aliases=NO_TORCH_KEYWORDS)
 def gammainc(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     """Regularized lower incomplete gamma function P(x, y)."""
     x, y = _same_float(x, y)
     return jsp.gammainc(x, y)
 
 
-@op("gammaincc", inplace="gammaincc_", **_BIN)
+@op("gammaincc", inplace="gammaincc_", **_BIN, aliases=NO_TORCH_KEYWORDS)
 def gammaincc(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     """Regularized upper incomplete gamma function Q(x, y)."""
     x, y = _same_float(x, y)
@@ -129,21 +136,21 @@ def gammaincc(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
 
 
 # -- unary -------------------------------------------------------------------------------------
-@op("deg2rad")
+@op("deg2rad", aliases=NO_TORCH_KEYWORDS)
 def deg2rad(x: jax.Array, name: str | None = None) -> jax.Array:
     """Degrees to radians."""
     x = _float_in(x)
     return x * jnp.asarray(_math.pi / 180.0, x.dtype)
 
 
-@op("rad2deg")
+@op("rad2deg", aliases=NO_TORCH_KEYWORDS)
 def rad2deg(x: jax.Array, name: str | None = None) -> jax.Array:
     """Radians to degrees."""
     x = _float_in(x)
     return x * jnp.asarray(180.0 / _math.pi, x.dtype)
 
 
-@op("sgn", dtypes=_dt.INEXACT, dtype_error=TypeError)
+@op("sgn", dtypes=_dt.INEXACT, dtype_error=TypeError, aliases=NO_TORCH_KEYWORDS)
 def sgn(x: jax.Array, name: str | None = None) -> jax.Array:
     """Sign; for complex x, x / |x| (0 stays 0). Float and complex only."""
     if jnp.issubdtype(x.dtype, jnp.complexfloating):
@@ -152,7 +159,7 @@ def sgn(x: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.sign(x)
 
 
-@op("stanh")
+@op("stanh", aliases=NO_TORCH_KEYWORDS)
 def stanh(
     x: jax.Array, scale_a: float = 0.67, scale_b: float = 1.7159, name: str | None = None
 ) -> jax.Array:
@@ -161,13 +168,13 @@ def stanh(
     return scale_b * jnp.tanh(scale_a * x)
 
 
-@op("sinc", dtypes=_dt.FLOATING, dtype_error=TypeError, inplace="sinc_")
+@op("sinc", dtypes=_dt.FLOATING, dtype_error=TypeError, inplace="sinc_", aliases=NO_TORCH_KEYWORDS)
 def sinc(x: jax.Array, name: str | None = None) -> jax.Array:
     """sin(pi x) / (pi x), 1 at 0. Float only."""
     return jnp.sinc(x)
 
 
-@op("signbit", differentiable=False)
+@op("signbit", differentiable=False, aliases=NO_TORCH_KEYWORDS)
 def signbit(x: jax.Array, name: str | None = None) -> jax.Array:
     """True where the sign bit is set (-0.0 included)."""
     if jnp.issubdtype(x.dtype, jnp.floating):
@@ -177,7 +184,7 @@ def signbit(x: jax.Array, name: str | None = None) -> jax.Array:
     return x < 0
 
 
-@op("isposinf", differentiable=False)
+@op("isposinf", differentiable=False, aliases=NO_TORCH_KEYWORDS)
 def isposinf(x: jax.Array, name: str | None = None) -> jax.Array:
     """True where x is +inf."""
     if not jnp.issubdtype(x.dtype, jnp.floating):
@@ -185,7 +192,7 @@ def isposinf(x: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.isposinf(x)
 
 
-@op("isneginf", differentiable=False)
+@op("isneginf", differentiable=False, aliases=NO_TORCH_KEYWORDS)
 def isneginf(x: jax.Array, name: str | None = None) -> jax.Array:
     """True where x is -inf."""
     if not jnp.issubdtype(x.dtype, jnp.floating):
@@ -193,7 +200,7 @@ def isneginf(x: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.isneginf(x)
 
 
-@op("isreal", differentiable=False)
+@op("isreal", differentiable=False, aliases=NO_TORCH_KEYWORDS)
 def isreal(x: jax.Array, name: str | None = None) -> jax.Array:
     """True where the imaginary part is 0 (always True for real dtypes)."""
     if jnp.issubdtype(x.dtype, jnp.complexfloating):
@@ -201,7 +208,7 @@ def isreal(x: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.ones(x.shape, jnp.bool_)
 
 
-@op("nan_to_num", inplace="nan_to_num_")
+@op("nan_to_num", inplace="nan_to_num_", aliases=NO_TORCH_KEYWORDS)
 def nan_to_num(
     x: jax.Array,
     nan: float = 0.0,
@@ -218,13 +225,13 @@ def nan_to_num(
     return jnp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
 
 
-@op("negative", method=True)
+@op("negative", method=True, aliases=NO_TORCH_KEYWORDS)
 def negative(x: jax.Array, name: str | None = None) -> jax.Array:
     """-x."""
     return jnp.negative(x)
 
 
-@op("positive")
+@op("positive", aliases=NO_TORCH_KEYWORDS)
 def positive(x: jax.Array, name: str | None = None) -> jax.Array:
     """+x (a copy); bool tensors are refused."""
     if x.dtype == jnp.bool_:
@@ -234,7 +241,7 @@ def positive(x: jax.Array, name: str | None = None) -> jax.Array:
     return x
 
 
-@op("gammaln", inplace="gammaln_")
+@op("gammaln", inplace="gammaln_", aliases=NO_TORCH_KEYWORDS)
 def gammaln(x: jax.Array, name: str | None = None) -> jax.Array:
     """log |Gamma(x)| (float only)."""
     if not jnp.issubdtype(x.dtype, jnp.floating):
@@ -255,10 +262,10 @@ def _bessel(fn):
 for _n, _fn in (("i0", jsp.i0), ("i0e", jsp.i0e), ("i1", jsp.i1), ("i1e", jsp.i1e)):
     _f = _bessel(_fn)
     _f.__doc__ = f"Modified Bessel function ``{_n}``."
-    op(_n, inplace="i0_" if _n == "i0" else None)(_f)
+    op(_n, inplace="i0_" if _n == "i0" else None, aliases=NO_TORCH_KEYWORDS)(_f)
 
 
-@op("polygamma", inplace="polygamma_")
+@op("polygamma", inplace="polygamma_", aliases=NO_TORCH_KEYWORDS)
 def polygamma(x: jax.Array, n: int, name: str | None = None) -> jax.Array:
     """The n-th derivative of digamma."""
     if not isinstance(n, int) or n < 0:
@@ -271,7 +278,7 @@ def polygamma(x: jax.Array, n: int, name: str | None = None) -> jax.Array:
     return jsp.polygamma(jnp.asarray(n, jnp.int32), x)
 
 
-@op("multigammaln", inplace="multigammaln_")
+@op("multigammaln", inplace="multigammaln_", aliases=NO_TORCH_KEYWORDS)
 def multigammaln(x: jax.Array, p: float, name: str | None = None) -> jax.Array:
     """Log of the multivariate gamma function of dimension p."""
     if not isinstance(p, int) or p < 1:  # Paddle asserts p >= 1
@@ -282,7 +289,7 @@ def multigammaln(x: jax.Array, p: float, name: str | None = None) -> jax.Array:
     return c + jnp.sum(jsp.gammaln(x[..., None] + js), axis=-1)
 
 
-@op("frexp", dtypes=_dt.FLOATING, dtype_error=TypeError)
+@op("frexp", dtypes=_dt.FLOATING, dtype_error=TypeError, aliases=NO_TORCH_KEYWORDS)
 def frexp(x: jax.Array, name: str | None = None) -> tuple[jax.Array, jax.Array]:
     """(mantissa, exponent) with x = mantissa * 2**exponent, both in x's float dtype."""
     m, e = jnp.frexp(x)
@@ -302,7 +309,7 @@ def _increment(x, value=1.0):
 _increment_inplace = make_inplace(_increment)
 
 
-@op("increment", composite=True)
+@op("increment", composite=True, aliases=NO_TORCH_KEYWORDS)
 def increment(x: Tensor, value: float = 1.0, name: str | None = None) -> Tensor:
     """Add ``value`` to a one-element Tensor in place and return it."""
     return _increment_inplace(x, value)

@@ -13,7 +13,7 @@ from jax import lax
 
 from .._core import dtype as _dt
 from .._core.dtype import DTypeLike
-from .._core.registry import op
+from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor
 from .manipulation import axis_of
 
@@ -59,7 +59,7 @@ def _check_index_dtype(dtype, what):
         )
 
 
-@op("cummax")
+@op("cummax", aliases=NO_TORCH_KEYWORDS)
 def cummax(
     x: jax.Array, axis: int | None = None, dtype: DTypeLike = "int64", name: str | None = None
 ) -> tuple[jax.Array, jax.Array]:
@@ -68,7 +68,7 @@ def cummax(
     return _cum_extreme(x, axis, dtype, True)
 
 
-@op("cummin")
+@op("cummin", aliases=NO_TORCH_KEYWORDS)
 def cummin(
     x: jax.Array, axis: int | None = None, dtype: DTypeLike = "int64", name: str | None = None
 ) -> tuple[jax.Array, jax.Array]:
@@ -77,7 +77,7 @@ def cummin(
     return _cum_extreme(x, axis, dtype, False)
 
 
-@op("logcumsumexp")
+@op("logcumsumexp", aliases=NO_TORCH_KEYWORDS)
 def logcumsumexp(
     x: jax.Array, axis: int | None = None, dtype: DTypeLike | None = None, name: str | None = None
 ) -> jax.Array:
@@ -146,7 +146,7 @@ def _trap_parts(y, x, dx, axis):
     return avg * jnp.asarray(1.0 if dx is None else dx, y.dtype), ax
 
 
-@op("trapezoid", tensors=("y", "x"), aliases={"input": "y"})
+@op("trapezoid", tensors=("y", "x"), aliases={"input": "y", "other": None})
 def trapezoid(
     y: jax.Array,
     x: jax.Array | None = None,
@@ -159,7 +159,7 @@ def trapezoid(
     return jnp.sum(parts, axis=ax)
 
 
-@op("cumulative_trapezoid", tensors=("y", "x"), aliases={"input": "y"})
+@op("cumulative_trapezoid", tensors=("y", "x"), aliases={"input": "y", "other": None})
 def cumulative_trapezoid(
     y: jax.Array,
     x: jax.Array | None = None,
@@ -208,7 +208,7 @@ def multiplex(inputs: Sequence[jax.Array], index: jax.Array, name: str | None = 
     return stacked[index.reshape(-1).astype(jnp.int32), rows]
 
 
-@op("renorm", amp="black", inplace="renorm_")
+@op("renorm", amp="black", inplace="renorm_", aliases=NO_TORCH_KEYWORDS)
 def renorm(x: jax.Array, p: float, axis: int, max_norm: float) -> jax.Array:
     """Scale each slice along ``axis`` whose p-norm exceeds ``max_norm`` down to max_norm."""
     ax = axis_of(axis, x.ndim)
@@ -218,7 +218,7 @@ def renorm(x: jax.Array, p: float, axis: int, max_norm: float) -> jax.Array:
     return x * scale
 
 
-@op("reduce_as", tensors=("x", "target"))
+@op("reduce_as", tensors=("x", "target"), aliases=NO_TORCH_KEYWORDS)
 def reduce_as(x: jax.Array, target: jax.Array, name: str | None = None) -> jax.Array:
     """Sum ``x`` over the dims broadcast against ``target`` so it takes target's shape."""
     lead = x.ndim - target.ndim
@@ -254,7 +254,7 @@ def _take(x, index, mode="raise"):
     return jnp.take(flat, idx, mode="clip")
 
 
-@op("take", composite=True)
+@op("take", composite=True, aliases=NO_TORCH_KEYWORDS)
 def take(x: Tensor, index: Tensor, mode: str = "raise", name: str | None = None) -> Tensor:
     """Elements of flattened ``x`` at ``index`` (mode 'raise', 'wrap' or 'clip')."""
     from .._core import runtime_checks
@@ -280,7 +280,7 @@ def take(x: Tensor, index: Tensor, mode: str = "raise", name: str | None = None)
     return _take(x, index, mode)
 
 
-@op("isin", tensors=("x", "test_x"), differentiable=False)
+@op("isin", tensors=("x", "test_x"), differentiable=False, aliases=NO_TORCH_KEYWORDS)
 def isin(
     x: jax.Array,
     test_x: jax.Array,
@@ -305,7 +305,7 @@ def isin(
     return mask[: x.size].reshape(x.shape)
 
 
-@op("vander")
+@op("vander", aliases=NO_TORCH_KEYWORDS)
 def vander(
     x: jax.Array, n: int | None = None, increasing: bool = False, name: str | None = None
 ) -> jax.Array:
@@ -319,7 +319,7 @@ def vander(
     return jnp.vander(x, N=n, increasing=increasing)
 
 
-@op("cartesian_prod", tensors=("x",), method=None)
+@op("cartesian_prod", tensors=("x",), method=None, aliases=NO_TORCH_KEYWORDS)
 def cartesian_prod(x: Sequence[jax.Array], name: str | None = None) -> jax.Array:
     """Cartesian product of 1-D Tensors (rows are tuples)."""
     xs = list(x)
@@ -335,7 +335,7 @@ def cartesian_prod(x: Sequence[jax.Array], name: str | None = None) -> jax.Array
     return jnp.stack([g.reshape(-1) for g in grids], axis=1)
 
 
-@op("combinations")
+@op("combinations", aliases=NO_TORCH_KEYWORDS)
 def combinations(
     x: jax.Array, r: int = 2, with_replacement: bool = False, name: str | None = None
 ) -> jax.Array:
@@ -353,7 +353,12 @@ def combinations(
     return x[idx] if idx.size else jnp.zeros((0, r), x.dtype)
 
 
-@op("baddbmm", tensors=("input", "x", "y"), aliases={"input": "input"}, inplace="baddbmm_")
+@op(
+    "baddbmm",
+    tensors=("input", "x", "y"),
+    aliases={"input": "input", "other": None},
+    inplace="baddbmm_",
+)
 def baddbmm(
     input: jax.Array,
     x: jax.Array,

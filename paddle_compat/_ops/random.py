@@ -27,7 +27,7 @@ from .._core import host_random as _host
 from .._core import random as _rng
 from .._core.dtype import DTypeLike
 from .._core.place import Place
-from .._core.registry import op
+from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor
 from .creation import created, pack_size
 
@@ -382,7 +382,7 @@ def randint(
     return _randint(_shape(shape), dt, int(low), int(high))
 
 
-@op("randint_like", composite=True, method=None)
+@op("randint_like", composite=True, method=None, aliases=NO_TORCH_KEYWORDS)
 def randint_like(
     x: Tensor,
     low: int = 0,
@@ -452,7 +452,7 @@ def randperm(
 
 
 # -- sampling from tensors ---------------------------------------------------------------------
-@op("bernoulli", composite=True, method=None)
+@op("bernoulli", composite=True, method=None, aliases=NO_TORCH_KEYWORDS)
 def bernoulli(x: Tensor, p: float | None = None, name: str | None = None) -> Tensor:
     """0/1 samples (dtype of x) with probabilities ``x`` (or the scalar ``p``)."""
     dt = _dtype(x.dtype, _FLOATS, "bernoulli")
@@ -509,7 +509,7 @@ def multinomial(
     return r
 
 
-@op("poisson", composite=True, method=None)
+@op("poisson", composite=True, method=None, aliases=NO_TORCH_KEYWORDS)
 def poisson(x: Tensor, name: str | None = None) -> Tensor:
     """Poisson samples with rates ``x`` (dtype of x; zero gradient)."""
     _dtype(x.dtype, _FLOATS, "poisson")
@@ -520,7 +520,7 @@ def poisson(x: Tensor, name: str | None = None) -> Tensor:
     return _poisson_counts(x, Tensor(counts))
 
 
-@op("standard_gamma", composite=True, method=None)
+@op("standard_gamma", composite=True, method=None, aliases=NO_TORCH_KEYWORDS)
 def standard_gamma(x: Tensor, name: str | None = None) -> Tensor:
     """Gamma(x, 1) samples."""
     dt = _dtype(x.dtype, _FLOATS, "standard_gamma")
@@ -544,14 +544,14 @@ def uniform_(x, min=0, max=1.0, seed=0, name=None):  # noqa: A002
     return _fill(x, _uniform(seed, tuple(x.shape), dt, min, max), "uniform_")
 
 
-@op("normal_", composite=True)
+@op("normal_", composite=True, aliases=NO_TORCH_KEYWORDS)
 def normal_(x: Tensor, mean: float = 0.0, std: float = 1.0, name: str | None = None) -> Tensor:
     """Fill ``x`` with normal samples."""
     dt = _float_inplace(x, "gaussian_inplace")
     return _fill(x, _normal(tuple(x.shape), dt, float(mean), float(std)), "normal_")
 
 
-@op("log_normal_", composite=True)
+@op("log_normal_", composite=True, aliases=NO_TORCH_KEYWORDS)
 def log_normal_(x: Tensor, mean: float = 1.0, std: float = 2.0, name: str | None = None) -> Tensor:
     """Fill ``x`` with log-normal samples."""
     dt = _float_inplace(x, "gaussian_inplace")
@@ -574,7 +574,7 @@ def exponential_(x, lam=1.0, name=None):
     return _fill(x, r, "exponential_", check_leaf=False)
 
 
-@op("bernoulli_", composite=True)
+@op("bernoulli_", composite=True, aliases=NO_TORCH_KEYWORDS)
 def bernoulli_(x: Tensor, p: float = 0.5, name: str | None = None) -> Tensor:
     """Fill ``x`` with 0/1 samples of probability ``p`` (a float or a Tensor)."""
     dt = _float_inplace(x, "uniform_inplace")
@@ -589,7 +589,7 @@ def bernoulli_(x: Tensor, p: float = 0.5, name: str | None = None) -> Tensor:
     return _fill(x, r, "bernoulli_")
 
 
-@op("cauchy_", tensor_modules=("creation",), composite=True)
+@op("cauchy_", tensor_modules=("creation",), composite=True, aliases=NO_TORCH_KEYWORDS)
 def cauchy_(x: Tensor, loc: float = 0, scale: float = 1, name: str | None = None) -> Tensor:
     """Fill ``x`` with Cauchy samples."""
     dt = _float_inplace(x, "gaussian_inplace")
@@ -597,7 +597,7 @@ def cauchy_(x: Tensor, loc: float = 0, scale: float = 1, name: str | None = None
     return _fill(x, r, "cauchy_")
 
 
-@op("geometric_", tensor_modules=("creation",), composite=True)
+@op("geometric_", tensor_modules=("creation",), composite=True, aliases=NO_TORCH_KEYWORDS)
 def geometric_(x: Tensor, probs: float, name: str | None = None) -> Tensor:
     """Fill ``x`` with (continuous, as Paddle's) geometric samples log(u) / log(1 - probs)."""
     if not _dt.is_inexact_np(x.dtype.np):

@@ -12,7 +12,7 @@ import numpy as np
 
 from .._core import dtype as _dt
 from .._core.dtype import DTypeLike
-from .._core.registry import op
+from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor
 
 _DIM = {"dim": "axis"}  # Paddle 3.3 also takes PyTorch's dim= for axis
@@ -59,7 +59,7 @@ def sum(
     return jnp.sum(x, axis=norm_axis(axis, x.ndim), dtype=_acc_dtype(x, dtype), keepdims=keepdim)
 
 
-@op("nansum")
+@op("nansum", aliases=NO_TORCH_KEYWORDS)
 def nansum(
     x: jax.Array,
     axis: int | Sequence[int] | None = None,
@@ -94,7 +94,7 @@ def mean(
     return jax.lax.div(total, jnp.full(total.shape, builtins.max(count, 1), x.dtype))
 
 
-@op("nanmean")
+@op("nanmean", aliases=NO_TORCH_KEYWORDS)
 def nanmean(
     x: jax.Array,
     axis: int | Sequence[int] | None = None,
@@ -128,7 +128,7 @@ def _check_nonempty(x, name):
         raise ValueError(f"(InvalidArgument) {name} of an empty tensor (shape {list(x.shape)}).")
 
 
-@op("max")
+@op("max", aliases=NO_TORCH_KEYWORDS)
 def max(
     x: jax.Array,
     axis: int | Sequence[int] | None = None,
@@ -139,7 +139,7 @@ def max(
     return jnp.max(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
-@op("min")
+@op("min", aliases=NO_TORCH_KEYWORDS)
 def min(
     x: jax.Array,
     axis: int | Sequence[int] | None = None,
@@ -253,7 +253,7 @@ def _var(x, ax, ddof, keepdim):
     return ss / jnp.asarray(builtins.max(n - ddof, 0), ss.dtype)
 
 
-@op("std", amp="black", tensor_modules=("stat",))
+@op("std", amp="black", tensor_modules=("stat",), aliases=NO_TORCH_KEYWORDS)
 def std(
     x: jax.Array,
     axis: int | Sequence[int] | None = None,
@@ -374,7 +374,7 @@ def any(
     return jnp.any(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
-@op("count_nonzero", differentiable=False)
+@op("count_nonzero", differentiable=False, aliases=NO_TORCH_KEYWORDS)
 def count_nonzero(
     x: jax.Array,
     axis: int | Sequence[int] | None = None,

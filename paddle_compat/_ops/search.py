@@ -12,7 +12,7 @@ import numpy as np
 from .._core import dtype as _dt
 from .._core import runtime_checks, trace_state
 from .._core.dtype import DTypeLike
-from .._core.registry import op
+from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor
 from . import _std_sort
 
@@ -78,7 +78,7 @@ def topk(
     return values, indices
 
 
-@op("sort")
+@op("sort", aliases=NO_TORCH_KEYWORDS)
 def sort(
     x: jax.Array,
     axis: int = -1,
@@ -165,7 +165,7 @@ def _kthvalue(x, k, axis, keepdim):
     return vals, idx.astype(jnp.int64)
 
 
-@op("kthvalue", composite=True)
+@op("kthvalue", composite=True, aliases=NO_TORCH_KEYWORDS)
 def kthvalue(
     x: Tensor, k: int, axis: int | None = None, keepdim: bool = False, name: str | None = None
 ) -> tuple[Tensor, Tensor]:
@@ -192,7 +192,7 @@ def _mode(x, axis, keepdim):
     return vals, idx.astype(jnp.int64)
 
 
-@op("mode", composite=True)
+@op("mode", composite=True, aliases=NO_TORCH_KEYWORDS)
 def mode(
     x: Tensor, axis: int = -1, keepdim: bool = False, name: str | None = None
 ) -> tuple[Tensor, Tensor]:
@@ -276,6 +276,7 @@ def bucketize(
         "< {hi}, but got {bad}. Please check input value.",
         nonneg=True,
     ),
+    aliases=NO_TORCH_KEYWORDS,
 )
 def index_sample(x: jax.Array, index: jax.Array) -> jax.Array:
     """out[i, j] = x[i, index[i, j]] for 2-D ``x`` and ``index``."""
@@ -380,7 +381,7 @@ def _index_dtype(dtype):
     return d.np
 
 
-@op("unique", tensor_modules=("manipulation",), composite=True)
+@op("unique", tensor_modules=("manipulation",), composite=True, aliases=NO_TORCH_KEYWORDS)
 def unique(
     x: Tensor,
     return_index: bool = False,

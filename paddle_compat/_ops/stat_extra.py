@@ -11,7 +11,7 @@ import numpy as np
 
 from .._core import dtype as _dt
 from .._core import trace_state
-from .._core.registry import op
+from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor
 from .reduction import norm_axis
 
@@ -65,7 +65,7 @@ def quantile(
     return _quantile(x, q, axis, keepdim, interpolation, jnp.quantile, "quantile")
 
 
-@op("nanquantile")
+@op("nanquantile", aliases=NO_TORCH_KEYWORDS)
 def nanquantile(
     x: jax.Array,
     q: float | Sequence[float],
@@ -77,7 +77,7 @@ def nanquantile(
     return _quantile(x, q, axis, keepdim, interpolation, jnp.nanquantile, "nanquantile")
 
 
-@op("nanmedian")
+@op("nanmedian", aliases=NO_TORCH_KEYWORDS)
 def nanmedian(
     x: jax.Array,
     axis: int | Sequence[int] | None = None,
@@ -134,7 +134,7 @@ def _bincount(x, weights, length):
     return jnp.zeros((length,), w.dtype).at[x].add(w)
 
 
-@op("bincount", tensor_modules=("linalg",), composite=True)
+@op("bincount", tensor_modules=("linalg",), composite=True, aliases=NO_TORCH_KEYWORDS)
 def bincount(
     x: Tensor, weights: Tensor | None = None, minlength: int = 0, name: str | None = None
 ) -> Tensor:
@@ -248,7 +248,13 @@ def histogram_bin_edges(
     return jnp.linspace(lo, hi, bins + 1).astype(jnp.float32)
 
 
-@op("histogramdd", tensor_modules=("linalg",), tensors=("x", "weights"), differentiable=False)
+@op(
+    "histogramdd",
+    tensor_modules=("linalg",),
+    tensors=("x", "weights"),
+    differentiable=False,
+    aliases=NO_TORCH_KEYWORDS,
+)
 def histogramdd(
     x: jax.Array,
     bins: int | Sequence[int] = 10,

@@ -8,7 +8,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ..._core.registry import op
+from ..._core.registry import NO_TORCH_KEYWORDS, op
 
 _F = dict(namespaces=("paddle.nn.functional",), method=None)
 
@@ -186,7 +186,7 @@ def temporal_shift(
     return jnp.moveaxis(out, 1, -1) if data_format == "NHWC" else out
 
 
-@op("pdist", namespaces=("paddle.nn.functional", "paddle"), method=None)
+@op("pdist", namespaces=("paddle.nn.functional", "paddle"), method=None, aliases=NO_TORCH_KEYWORDS)
 def pdist(x: jax.Array, p: float = 2.0, name: str | None = None) -> jax.Array:
     """p-norm distances between all row pairs i < j of x [N, M] (condensed, N(N-1)/2)."""
     if x.ndim != 2:
