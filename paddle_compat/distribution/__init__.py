@@ -51,7 +51,13 @@ _WHERE = {
 __all__ = ["Distribution", "ExponentialFamily", "kl_divergence", "register_kl", *_WHERE]
 
 
+# Paddle's submodules, attributes of paddle.distribution as soon as it is imported
+_MODULES = {"constraint", "variable", "transform", "kl", "distribution", "exponential_family"}
+
+
 def __getattr__(name):
     if name in _WHERE:
         return getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+    if name in _MODULES or name in _WHERE.values():
+        return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'paddle.distribution' has no attribute '{name}'")
