@@ -144,17 +144,22 @@ def __getattr__(name):
 _HAPI = ("Model", "summary", "flops")
 _SUBMODULES = (
     "amp",
+    "audio",
     "autograd",
     "base",
     "callbacks",
     "compat",
     "cuda",
+    "dataset",
     "device",
     "distributed",
+    "distribution",
     "fft",
     "framework",
     "functional",
+    "geometric",
     "hapi",
+    "hub",
     "incubate",
     "inference",
     "io",
@@ -166,6 +171,7 @@ _SUBMODULES = (
     "profiler",
     "quantization",
     "random",
+    "reader",
     "regularizer",
     "signal",
     "sparse",
@@ -173,19 +179,10 @@ _SUBMODULES = (
     "static",
     "sysconfig",
     "tensor",
+    "text",
     "utils",
     "version",
-    "vision",
 )
 # Paddle 3.3 modules that paddle-compat does not have yet (one that gains a file here is
 # imported like the ones above, before this list is updated)
-_NOT_YET = (
-    "audio",
-    "dataset",
-    "distribution",
-    "geometric",
-    "hub",
-    "onnx",
-    "reader",
-    "text",
-)
+_NOT_YET = ("onnx",)

@@ -62,6 +62,12 @@ def test_no_hand_lists_of_op_names():
 
 def test_registry_names_are_unique_and_public_names_resolve():
     seen: dict[str, str] = {}
+    for _ in range(3):  # public modules imported here may register more ops (paddle.geometric)
+        n = len(REGISTRY)
+        for ns in {ns for od in list(REGISTRY.values()) for ns in od.namespaces}:
+            importlib.import_module(ns.replace("paddle", "paddle_compat", 1))
+        if len(REGISTRY) == n:
+            break
     for od in REGISTRY.values():
         for ns in od.namespaces:
             mod = importlib.import_module(ns.replace("paddle", "paddle_compat", 1))
@@ -76,7 +82,7 @@ def test_registry_names_are_unique_and_public_names_resolve():
             assert callable(getattr(paddle.Tensor, m)), f"Tensor.{m}"
 
 
-@pytest.mark.parametrize("name", ["geometric", "distribution", "not_a_paddle_api"])
+@pytest.mark.parametrize("name", ["onnx", "not_a_paddle_api"])
 def test_missing_api_is_an_attribute_error(name):
     assert not hasattr(paddle, name)
     with pytest.raises(AttributeError, match=f"'{name}'"):
@@ -84,8 +90,8 @@ def test_missing_api_is_an_attribute_error(name):
 
 
 def test_missing_paddle_module_names_the_paddle_api():
-    with pytest.raises(AttributeError, match=r"paddle\.distribution is not implemented"):
-        paddle.distribution  # noqa: B018
+    with pytest.raises(AttributeError, match=r"paddle\.onnx is not implemented"):
+        paddle.onnx  # noqa: B018
 
 
 def test_every_lazy_submodule_exists():
@@ -96,13 +102,13 @@ def test_every_lazy_submodule_exists():
 
 def test_import_of_a_missing_module_names_it():
     out = subprocess.run(
-        [sys.executable, "-c", "import paddle.distribution"],
+        [sys.executable, "-c", "import paddle.onnx"],
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert out.returncode != 0
-    assert "ModuleNotFoundError: No module named 'paddle.distribution'" in out.stderr
+    assert "ModuleNotFoundError: No module named 'paddle.onnx'" in out.stderr
     assert "paddle_compat" not in out.stderr.splitlines()[-1]
 
 

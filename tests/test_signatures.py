@@ -103,7 +103,9 @@ def test_torch_style_keywords_accepted_as_in_paddle():
             continue
         for kw, param in (("input", "x"), ("other", "y")):
             if param in [p[0] for p in params] and _refuses(fn, kw) != (kw in refused):
-                wrong.append(f"{qualified}({kw}=): Paddle {'refuses' if kw in refused else 'accepts'}")
+                wrong.append(
+                    f"{qualified}({kw}=): Paddle {'refuses' if kw in refused else 'accepts'}"
+                )
     assert not wrong, f"{len(wrong)} differ:\n" + "\n".join(wrong)
 
 
