@@ -33,11 +33,15 @@ _FLOATS = ("float32", "float64")
 
 def _first_max(x, axis: int):
     """(index, value) of the maximum along ``axis`` as Paddle's kernel finds it: the first of
-    equal maxima, and a NaN wins only in the first position (later ones never compare greater)."""
+    equal maxima, and a NaN wins only in the first position (later ones never compare greater).
+    Two plain reductions (max, then the smallest index holding it): XLA's CPU argmax is a
+    slower paired reduction."""
     pos = jax.lax.broadcasted_iota(jnp.int32, x.shape, axis)
     x = jnp.where(jnp.isnan(x) & (pos > 0), jnp.asarray(-jnp.inf, x.dtype), x)
-    idx = jnp.argmax(x, axis=axis)
-    return idx, jnp.take_along_axis(x, jnp.expand_dims(idx, axis), axis).squeeze(axis)
+    best = jnp.max(x, axis=axis)
+    at = jnp.where(x == jnp.expand_dims(best, axis), pos, x.shape[axis])
+    idx = jnp.where(jnp.isnan(best), 0, jnp.min(at, axis=axis))  # NaN first: index 0
+    return idx, best
 
 
 @op(
