@@ -182,6 +182,7 @@ _SUBMODULES = (
     "text",
     "utils",
     "version",
+    "vision",
 )
 # Paddle 3.3 modules that paddle-compat does not have yet (one that gains a file here is
 # imported like the ones above, before this list is updated)

@@ -120,8 +120,8 @@ CASES = [
         "out: 'Tensor | None' = None) -> 'Tensor'",
     ),
     (
-        paddle.clip,
-        "(x: 'Tensor', min: 'Tensor | None' = None, max: 'Tensor | None' = None, "
+        paddle.clip,  # composite: Python number bounds become Tensors of x's dtype
+        "(x: 'Tensor', min: 'float | Tensor | None' = None, max: 'float | Tensor | None' = None, "
         "name: 'str | None' = None, *, out: 'Tensor | None' = None) -> 'Tensor'",
     ),
     (

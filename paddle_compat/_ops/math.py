@@ -11,7 +11,7 @@ import numpy as np
 from .._core import dtype as _dt
 from .._core import runtime_checks
 from .._core.registry import NO_TORCH_KEYWORDS, op
-from .._core.tensor import Tensor
+from .._core.tensor import Tensor, constant_array
 
 
 def _float_in(x):
@@ -389,6 +389,32 @@ def scale(
     return x * s + b if bias_after_scale else (x + b) * s
 
 
+@op("_clip", tensors=("x", "min", "max"), namespaces=(), method=None)
+def _clip(x: jax.Array, min: jax.Array | None, max: jax.Array | None) -> jax.Array:  # noqa: A002
+    lo = None if min is None else min.astype(x.dtype)
+    hi = None if max is None else max.astype(x.dtype)
+    return jnp.clip(x, lo, hi)
+
+
+def _clip_bound(v, x: Tensor, what: str):
+    """A clip bound as a one-element Tensor: a Python number in ``x``'s dtype (exactly, also
+    for float64), a Tensor as given (Paddle reads it as a scalar)."""
+    if v is None or isinstance(v, Tensor) and v.size == 1:
+        return v
+    if isinstance(v, Tensor):
+        raise ValueError(
+            f"(InvalidArgument) The Scalar only supports Tensor with 1 element, but now Tensor "
+            f"has `{v.size}` elements (clip's '{what}')"
+        )
+    if isinstance(v, np.ndarray | np.generic):
+        v = v.item()
+    if not isinstance(v, int | float):
+        raise TypeError(
+            f"clip(): '{what}' must be a number or a Tensor, but got {type(v).__name__}"
+        )
+    return Tensor(constant_array((), v, x._val.dtype))
+
+
 @op(
     "clip",
     extra_names=("clamp",),
@@ -396,19 +422,22 @@ def scale(
     inplace_aliases=("clamp_",),
     inplace="clip_",
     tensors=("x", "min", "max"),
+    composite=True,
 )
 def clip(
-    x: jax.Array,
-    min: jax.Array | None = None,
-    max: jax.Array | None = None,
+    x: Tensor,
+    min: float | Tensor | None = None,
+    max: float | Tensor | None = None,
     name: str | None = None,
     *,
     out: Tensor | None = None,
-) -> jax.Array:  # noqa: A002
-    """Clamp to [min, max]; min/max may be numbers or Tensors, and keep x's dtype."""
-    lo = None if min is None else jnp.asarray(min).astype(x.dtype)
-    hi = None if max is None else jnp.asarray(max).astype(x.dtype)
-    return jnp.clip(x, lo, hi)
+) -> Tensor:  # noqa: A002
+    """Clamp to [min, max]; the result keeps x's dtype (Python float bounds make an integer
+    ``x`` float32, as in Paddle)."""
+    if isinstance(min, float) or isinstance(max, float):
+        if _dt.is_integer(x.dtype) or x.dtype == _dt.bool_:
+            x = x.astype(_dt.default_float())
+    return _clip(x, _clip_bound(min, x, "min"), _clip_bound(max, x, "max"))
 
 
 @op(

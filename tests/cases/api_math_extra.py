@@ -424,3 +424,24 @@ def case_abs_grad_at_zero():
         backprop(lambda v: paddle.sqrt(paddle.abs(v)), x),
         backprop(paddle.abs, x.astype("float64")),
     ]
+
+
+def case_clip_bounds():
+    # Python bounds are exact in x's dtype (float64 too); a Tensor bound must have one
+    # element; float bounds make an integer x float32
+    x64 = paddle.to_tensor([0.5, 1.0, -1.0], "float64")
+    x32 = paddle.to_tensor([0.5, 1.0, -1.0], "float32")
+    xi = paddle.to_tensor([1, 5, 3], "int32")
+    return {
+        "f64_exact": paddle.clip(x64, 1e-300, 1 - 2.2e-16),
+        "f32_f64_tensor": paddle.clip(x32, min=paddle.to_tensor(0.7, "float64")),
+        "f64_f32_tensor": paddle.clip(x64, min=paddle.to_tensor(0.7, "float32")),
+        "int_tensor_bound": paddle.clip(x32, max=paddle.to_tensor(0, "int64")),
+        "int_float_bounds": paddle.clip(xi, 2.5, 4.5),
+        "int_int_bounds": paddle.clip(xi, 2, 4),
+        "only_max": paddle.clip(x32, max=0.25),
+        "two_element_bound": expect_error(
+            lambda: paddle.clip(x32, min=paddle.to_tensor([0.1, 0.2]))
+        ),
+        "grad": backprop(lambda a: paddle.clip(a, -0.5, 0.75), np.array([0.5, 1.0, -1.0])),
+    }
