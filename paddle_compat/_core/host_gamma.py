@@ -58,14 +58,23 @@ def _log1(x: float, st: type) -> float:
     return logf(x) if logf is not None else float(_log(np.array([x], st))[0])
 
 
+def _libm_pow(base: float, exponent: float) -> float:
+    """``math.pow`` (libm's ``pow``) with C's inf/nan instead of Python's errors."""
+    try:
+        return math.pow(base, exponent)
+    except OverflowError:
+        return math.inf
+    except ValueError:
+        return math.nan
+
+
 def _pow(base: np.ndarray, exponent: np.ndarray, st: type) -> np.ndarray:
     """Elementwise libm ``powf``/``pow``: glibc's powf is not correctly rounded, so it is called
-    itself (without a C libm: the float64 power, rounded); ``math.pow`` is libm's ``pow``."""
-    powf = _libm("powf") if st is np.float32 else math.pow
-    if powf is None:
-        powf = math.pow
+    itself (without a C libm: the float64 power, rounded)."""
+    powf = (_libm("powf") if st is np.float32 else None) or _libm_pow
     vals = [powf(b, e) for b, e in zip(base.tolist(), exponent.tolist(), strict=True)]
-    return np.array(vals, np.float64).astype(st)
+    with np.errstate(over="ignore"):
+        return np.array(vals, np.float64).astype(st)
 
 
 class _Chunk:
