@@ -37,6 +37,8 @@ class DType:
     def __eq__(self, other) -> bool:
         if isinstance(other, DType):
             return self.name == other.name
+        if other is None:  # to_dtype(None) is the default dtype, but no dtype equals None
+            return False
         try:
             return to_dtype(other) is self
         except (TypeError, ValueError):

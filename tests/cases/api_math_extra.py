@@ -10,6 +10,7 @@ from _util import backprop, expect_error, randn
 import paddle
 
 TOLERANCE = {
+    "case_python_float_with_float64": (1e-15, 0.0),  # float64 exact: no float32 rounding
     "case_special_unary": (1e-5, 1e-5),
     "case_special_grads": (1e-4, 1e-5),
     "case_gammainc": (1e-5, 1e-6),
@@ -445,3 +446,10 @@ def case_clip_bounds():
         ),
         "grad": backprop(lambda a: paddle.clip(a, -0.5, 0.75), np.array([0.5, 1.0, -1.0])),
     }
+
+
+def case_python_float_with_float64():
+    # a Python float operand is exact against a float64 Tensor (it was rounded via float32)
+    x = paddle.to_tensor([1.0, 3.0], "float64")
+    # (not x ** 0.1: Paddle rounds a Python float exponent to float32, docs/porting.md)
+    return [x + 0.1, 0.1 + x, x * 0.1, x / 0.1, x - 0.1, 0.1 - x, 2.5**x]
