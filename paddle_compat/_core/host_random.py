@@ -19,7 +19,7 @@ import numpy as np
 
 from . import dtype as _dt
 from . import libm
-from .mt19937 import MT19937_64, canonical
+from .mt19937 import MT19937_64
 
 _MASK32 = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)
@@ -282,32 +282,3 @@ def truncated_normal_array(engine, shape, dtype_name: str, mean, std, a, b) -> n
             z = z - (erf(z).astype(np.float64) - q) * (math.sqrt(math.pi) / 2) * np.exp(z * z)
     v = math.sqrt(2) * z * std + mean
     return v.astype(target).reshape(shape)
-
-
-def poisson_array(engine, rates: np.ndarray) -> np.ndarray | None:
-    """Paddle's CPU ``poisson``: libstdc++'s ``poisson_distribution`` per element. For a mean
-    below 12 that is the product method (multiply double uniforms until the product falls to
-    exp(-mean)); the rejection method for larger means is not reproduced: None then (the op
-    draws from the key instead)."""
-    flat = np.asarray(rates, np.float64).ravel()
-    if flat.size and not (flat < 12).all():
-        return None
-    out = np.empty(flat.size, np.int64)
-    u: list[float] = []
-    j = 0
-    for i, mean in enumerate(flat.tolist()):
-        thr = math.exp(-mean)
-        prod, x = 1.0, 0
-        while True:
-            if j == len(u):  # the previous chunk is used up: draw the next one
-                u = canonical(engine.draw(64 + int(mean) * 4), np.float64).tolist()
-                j = 0
-            prod *= u[j]
-            j += 1
-            if prod <= thr:
-                break
-            x += 1
-        out[i] = x
-    if u:
-        engine.give_back(len(u) - j)
-    return out.reshape(np.shape(rates))

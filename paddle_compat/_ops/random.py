@@ -6,8 +6,9 @@ Every public op here is a thin composite with two paths:
 
 - eager: it samples on the host from the global generator's engine with Paddle's own samplers
   (``_core.host_random``), so after ``paddle.seed(n)`` the numbers are real Paddle's, bit for
-  bit, and nothing is compiled. ``binomial``, ``cauchy_`` and ``poisson``
-  with a rate of 12 or more are not reproduced yet: they take the second path;
+  bit, and nothing is compiled (``standard_gamma``: ``_core.host_gamma``; ``binomial`` and
+  ``poisson``: ``_core.host_discrete``). ``cauchy_`` is not reproduced yet: it takes the
+  second path;
 - compiled (under ``to_static`` or a JAX transform): it draws a fresh key from the generator and
   passes it as a *tensor input* to a private jitted kernel, so the generator state is threaded
   through the compiled function. These values differ from Paddle's (same distributions).
@@ -22,7 +23,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import dtype as _dt
-from .._core import host_gamma
+from .._core import host_discrete, host_gamma
 from .._core import host_random as _host
 from .._core import random as _rng
 from .._core.dtype import DTypeLike
@@ -514,10 +515,9 @@ def poisson(x: Tensor, name: str | None = None) -> Tensor:
     """Poisson samples with rates ``x`` (dtype of x; zero gradient)."""
     _dtype(x.dtype, _FLOATS, "poisson")
     eng = _rng.host_engine()
-    counts = _host.poisson_array(eng, x.numpy()) if eng is not None else None
-    if counts is None:  # compiled, or a rate of 12 or more: the key's numbers
+    if eng is None or x.dtype not in (_dt.float32, _dt.float64):  # compiled: the key's numbers
         return _poisson(_key(), x)
-    return _poisson_counts(x, Tensor(counts))
+    return _poisson_counts(x, Tensor(host_discrete.poisson_array(eng, x.numpy())))
 
 
 @op("standard_gamma", composite=True, method=None, aliases=NO_TORCH_KEYWORDS)
@@ -532,8 +532,12 @@ def standard_gamma(x: Tensor, name: str | None = None) -> Tensor:
 
 @op("binomial", tensors=("count", "prob"), composite=True, method=None)
 def binomial(count: Tensor, prob: Tensor, name: str | None = None) -> Tensor:
-    """int64 Binomial(count, prob) samples."""
-    return _binomial(_key(), count, prob)
+    """int64 Binomial(count, prob) samples (drawn in prob's float type, as Paddle's kernel)."""
+    eng = _rng.host_engine()
+    if eng is None or prob.dtype not in (_dt.float32, _dt.float64):
+        return _binomial(_key(), count, prob)
+    n, p = np.broadcast_arrays(count.numpy().astype(prob.dtype.np), prob.numpy())
+    return Tensor(host_discrete.binomial_array(eng, n, p))
 
 
 # -- in-place fills ----------------------------------------------------------------------------

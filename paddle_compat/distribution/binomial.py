@@ -8,7 +8,6 @@ from collections.abc import Sequence
 import paddle_compat as paddle
 
 from .._core.tensor import Tensor
-from ._host_sampling import binomial
 from .distribution import Distribution
 from .kl import register_kl
 
@@ -59,7 +58,7 @@ class Binomial(Distribution):
             out_shape = tuple(shape) + tuple(self.batch_shape)
             count = paddle.broadcast_to(self.total_count, shape=out_shape)
             prob = paddle.broadcast_to(self.probs, shape=out_shape)
-            return paddle.cast(binomial(paddle.cast(count, dtype="int32"), prob), self.dtype)
+            return paddle.cast(paddle.binomial(paddle.cast(count, dtype="int32"), prob), self.dtype)
 
     def entropy(self) -> Tensor:
         """``-sum p(x) log p(x)`` over the support ``0..max(total_count)``."""

@@ -8,8 +8,9 @@ from collections.abc import Sequence
 
 import paddle_compat as paddle
 
+from .._core import host_gamma
+from .._core import random as _rng
 from .._core.tensor import Tensor
-from ._host_sampling import dirichlet
 from .exponential_family import ExponentialFamily
 from .kl import register_kl
 
@@ -43,7 +44,7 @@ class Dirichlet(ExponentialFamily):
         shape = shape if isinstance(shape, tuple) else tuple(shape)
         alpha = self.concentration.expand(self._extend_shape(shape))
         with paddle.no_grad():
-            return dirichlet(alpha)
+            return _dirichlet_sample(alpha)
 
     def prob(self, value: Tensor) -> Tensor:
         return paddle.exp(self.log_prob(value))
@@ -89,3 +90,14 @@ def _kl_dirichlet_dirichlet(p: Dirichlet, q: Dirichlet) -> Tensor:
         - (a.lgamma() - b.lgamma()).sum(-1)
         + ((a - b) * (a.digamma() - a0.digamma().unsqueeze(-1))).sum(-1)
     )
+
+
+def _dirichlet_sample(alpha: Tensor) -> Tensor:
+    """Paddle's ``dirichlet`` kernel: standard gamma draws divided by their sum over the last
+    axis (the division done on the host too when eager, so values match Paddle's)."""
+    eng = _rng.host_engine()
+    if eng is None or alpha.dtype not in (paddle.float32, paddle.float64):
+        g = paddle.standard_gamma(alpha)
+        return g / g.sum(-1, keepdim=True)
+    g = host_gamma.standard_gamma_array(eng, alpha.numpy())
+    return paddle.to_tensor(g / g.sum(-1, keepdims=True, dtype=g.dtype))

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 import paddle_compat as paddle
 
 from .._core.tensor import Tensor
-from ._host_sampling import poisson
 from .distribution import Distribution
 from .kl import register_kl
 
@@ -45,7 +44,7 @@ class Poisson(Distribution):
         out_shape = tuple(shape) + tuple(self.batch_shape)
         rate = paddle.broadcast_to(self.rate, shape=out_shape)
         with paddle.no_grad():
-            return poisson(rate)
+            return paddle.poisson(rate)
 
     def entropy(self) -> Tensor:
         """``-sum p(x) log p(x)`` over a bounded support (30 standard deviations above the

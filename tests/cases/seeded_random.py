@@ -135,6 +135,24 @@ def case_poisson():
     return per_seed(draw)
 
 
+def case_poisson_large_rates_and_binomial():
+    # Devroye's rejection method from a rate of 12 on; binomial's inversion and BTRS branches
+    rates = paddle.to_tensor([0.5, 11.9, 12.0, 40.0, 150.0, 1e4], "float32")
+    counts = paddle.to_tensor([[1, 10, 100, 1000, 50]], "int64")
+    probs = paddle.to_tensor([[0.3], [0.5], [0.97]], "float32")
+
+    def draw():
+        return [
+            paddle.poisson(rates),
+            paddle.poisson(rates.astype("float64")),
+            paddle.binomial(counts, probs),
+            paddle.binomial(counts.astype("float32"), probs.astype("float64")),
+            paddle.rand([2]),
+        ]
+
+    return per_seed(draw)
+
+
 def case_dropout_masks():
     x = paddle.to_tensor(np.random.RandomState(0).randn(2, 3, 4, 5).astype("float32"))
 

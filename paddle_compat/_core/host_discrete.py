@@ -1,10 +1,9 @@
-"""Paddle's CPU ``dirichlet``, ``binomial`` and ``poisson`` kernels on the host, bit for bit,
-so seeded ``sample`` calls of the distributions give real Paddle's numbers.
+"""Paddle's CPU ``binomial`` and ``poisson`` kernels on the host, bit for bit, so seeded
+``paddle.binomial``/``paddle.poisson`` (and the distributions built on them) give real
+Paddle's numbers.
 
 Each kernel walks its elements in order, drawing from the global ``mt19937_64`` engine:
 
-- dirichlet: Paddle's standard gamma draws (``_core/host_gamma.py``) divided by their sum
-  over the last axis;
 - binomial: in the probability's float type, the inversion method (geometric waiting times)
   when ``n * min(p, 1 - p) < 10``, else Hormann's BTRS with Paddle's Stirling tail table;
   C++'s promotions to double where the code mixes double literals are followed;
@@ -24,14 +23,9 @@ import struct
 
 import numpy as np
 
-import paddle_compat as paddle
+from .mt19937 import canonical
 
-from .._core import host_gamma
-from .._core import random as _rng
-from .._core.mt19937 import canonical
-from .._core.tensor import Tensor
-
-__all__ = ["binomial", "binomial_array", "dirichlet", "poisson", "poisson_array"]
+__all__ = ["binomial_array", "poisson_array"]
 
 _libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
 
@@ -285,41 +279,3 @@ def poisson_array(engine, rates: np.ndarray) -> np.ndarray:
     finally:
         uni.close()
     return np.array(out, np.int64).reshape(np.shape(rates))
-
-
-# -- Tensor-level entry points: Paddle's numbers when eager, the registry ops under a trace --
-
-
-def _host_engine_for(x: Tensor):
-    """The host engine when ``x`` is sampled eagerly in a dtype these samplers cover."""
-    if x.dtype not in (paddle.float32, paddle.float64):
-        return None
-    return _rng.host_engine()
-
-
-def binomial(count: Tensor, prob: Tensor) -> Tensor:
-    """``paddle.binomial(count, prob)`` (int64) with Paddle's CPU numbers when eager."""
-    eng = _host_engine_for(prob)
-    if eng is None:
-        return paddle.binomial(count, prob)
-    count, prob = paddle.broadcast_tensors([paddle.cast(count, prob.dtype), prob])
-    return paddle.to_tensor(binomial_array(eng, count.numpy(), prob.numpy()))
-
-
-def poisson(rate: Tensor) -> Tensor:
-    """``paddle.poisson(rate)`` (rate's dtype) with Paddle's CPU numbers when eager."""
-    eng = _host_engine_for(rate)
-    if eng is None:
-        return paddle.poisson(rate)
-    return paddle.to_tensor(poisson_array(eng, rate.numpy()).astype(rate.numpy().dtype))
-
-
-def dirichlet(alpha: Tensor) -> Tensor:
-    """Paddle's ``dirichlet`` kernel: standard gamma draws divided by their sum over the last
-    axis (the division done on the host too when eager, so values match Paddle's)."""
-    eng = _host_engine_for(alpha)
-    if eng is None:
-        g = paddle.standard_gamma(alpha)
-        return g / g.sum(-1, keepdim=True)
-    g = host_gamma.standard_gamma_array(eng, alpha.numpy())
-    return paddle.to_tensor(g / g.sum(-1, keepdims=True, dtype=g.dtype))
