@@ -98,6 +98,8 @@ NOT_IN_PADDLE_TENSOR = {
     "crop",
     "erf_",
     "expm1_",
+    "gaussian",
+    "gaussian_",
     "ger",
     "group_norm",
     "hamming_window",

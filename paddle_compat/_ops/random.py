@@ -282,6 +282,31 @@ def randn(
     return created(_normal(_shape(shape), dt, 0.0, 1.0), device, requires_grad, pin_memory)
 
 
+@op("gaussian", tensors=(), composite=True, method=None, namespaces=(), tensor_modules=("random",))
+def gaussian(
+    shape: int | Sequence[int] | Tensor,
+    mean: complex = 0.0,
+    std: float = 1.0,
+    seed: int = 0,
+    dtype: DTypeLike | None = None,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+    device: str | Place | None = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """``paddle.tensor.random.gaussian``: normal samples of ``shape``; a nonzero ``seed`` draws
+    from a fresh generator of that seed (the global one is left alone)."""
+    dt = _dtype(dtype, _FLOATS_C, "gaussian")
+    shape, std = _shape(shape), float(std)
+    r = _draw(
+        lambda e: _host.normal_array(e, shape, dt, mean, std),
+        lambda k: _rand_normal(k, mean, std, shape, dt),
+        int(seed),
+    )
+    return created(r, device, requires_grad)
+
+
 @op("standard_normal", tensors=(), composite=True, method=None)
 def standard_normal(
     shape: int | Sequence[int] | Tensor,
@@ -553,6 +578,22 @@ def normal_(x: Tensor, mean: float = 0.0, std: float = 1.0, name: str | None = N
     """Fill ``x`` with normal samples."""
     dt = _float_inplace(x, "gaussian_inplace")
     return _fill(x, _normal(tuple(x.shape), dt, float(mean), float(std)), "normal_")
+
+
+@op("gaussian_", composite=True, namespaces=(), method=None, tensor_modules=("random",))
+def gaussian_(
+    x: Tensor, mean: complex = 0.0, std: float = 1.0, seed: int = 0, name: str | None = None
+) -> Tensor:
+    """``paddle.tensor.random.gaussian_``: fill ``x`` with normal samples (a nonzero ``seed``:
+    from a fresh generator of that seed)."""
+    dt = _float_inplace(x, "gaussian_inplace")
+    shape, std = tuple(x.shape), float(std)
+    r = _draw(
+        lambda e: _host.normal_array(e, shape, dt, mean, std),
+        lambda k: _rand_normal(k, mean, std, shape, dt),
+        int(seed),
+    )
+    return _fill(x, r, "gaussian_")
 
 
 @op("log_normal_", composite=True, aliases=NO_TORCH_KEYWORDS)

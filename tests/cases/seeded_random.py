@@ -153,6 +153,24 @@ def case_poisson_large_rates_and_binomial():
     return per_seed(draw)
 
 
+def case_tensor_random_gaussian():
+    R = paddle.tensor.random
+
+    def draw():
+        x = paddle.zeros([5])
+        R.gaussian_(x, 1.0, 0.5)
+        return [
+            R.gaussian([3]),
+            R.gaussian([2], 1.0, 2.0, dtype="float64"),
+            R.gaussian([3], seed=5),  # a fresh generator: the global stream is left alone
+            R.gaussian([2], mean=1 + 1j, dtype="complex64"),
+            x,
+            paddle.rand([2]),
+        ]
+
+    return per_seed(draw)
+
+
 def case_dropout_masks():
     x = paddle.to_tensor(np.random.RandomState(0).randn(2, 3, 4, 5).astype("float32"))
 
