@@ -9,9 +9,7 @@ import numpy as np
 
 import paddle_compat as paddle
 
-from .._core import host_random
 from .._core.tensor import Tensor
-from .._ops import random as _random_ops
 from .distribution import Distribution
 from .kl import register_kl
 
@@ -20,18 +18,6 @@ __all__ = ["Normal"]
 
 def _dtype_str(t: Tensor) -> str:
     return str(t.dtype).replace("paddle.", "")
-
-
-def _gaussian(shape: list[int], dtype, seed: int) -> Tensor:
-    """Paddle's ``gaussian`` op with mean 0 and std 1 (complex dtypes: mean 0j, each part
-    with std 1/sqrt(2)); a nonzero ``seed`` draws from a fresh engine of that seed."""
-    dt = str(dtype).replace("paddle.", "")
-    shape = [int(s) for s in shape]
-    return _random_ops._draw(
-        lambda e: host_random.normal_array(e, shape, dt, 0.0, 1.0),
-        lambda k: _random_ops._rand_normal(k, 0.0, 1.0, tuple(shape), dt),
-        int(seed),
-    )
 
 
 def _broadcast_shape(a: Tensor, b: Tensor) -> list[int]:
@@ -127,7 +113,7 @@ class Normal(Distribution):
             raise TypeError("sample shape must be Iterable object.")
         shape = list(shape)
         output_shape = shape + _broadcast_shape(self.loc, self.scale)
-        eps = _gaussian(output_shape, self.dtype, seed)
+        eps = paddle.tensor.random.gaussian(output_shape, 0.0, 1.0, seed, self.dtype)
         if _dtype_str(self.scale) == str(self.dtype):  # zeros(shape) + scale: scale, broadcast
             out = eps * self.scale + self.loc
         else:
