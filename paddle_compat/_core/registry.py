@@ -123,6 +123,7 @@ _TENSOR_MODULE_OF_FILE = {
     "math": "math",
     "math_extra": "math",
     "math_misc": "math",
+    "math_products": "math",
     "reduction": "math",
 }
 
