@@ -42,6 +42,8 @@ __all__ = [
 # -- environment, data parallel, fleet, recompute, optimizer sharding, DistModel -------------
 from . import fleet  # noqa: E402
 from ._data_parallel import DataParallel  # noqa: E402
+from ._dataset import InMemoryDataset, QueueDataset  # noqa: E402
+from ._dist_attr import DistAttr  # noqa: E402
 from ._dist_model import DistModel, Strategy, to_static  # noqa: E402
 from ._env import (  # noqa: E402
     Group,
@@ -63,13 +65,17 @@ from ._optimizer import (  # noqa: E402
     ShardingStage3,
     shard_optimizer,
 )
+from ._scaler import shard_scaler  # noqa: E402
 from ._shard_dataloader import ShardDataloader, shard_dataloader  # noqa: E402
 
 __all__ += [
     "DataParallel",
+    "DistAttr",
     "DistModel",
     "Group",
+    "InMemoryDataset",
     "ParallelEnv",
+    "QueueDataset",
     "ShardDataloader",
     "ShardingStage1",
     "ShardingStage2",
@@ -88,5 +94,6 @@ __all__ += [
     "new_group",
     "shard_dataloader",
     "shard_optimizer",
+    "shard_scaler",
     "to_static",
 ]

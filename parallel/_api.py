@@ -14,10 +14,16 @@ the array's sharding, plus what ``set_dist_attr`` records for what a sharding ca
 Inside ``to_static`` a tensor's placements are known only where ``shard_tensor``/``reshard``
 set them (and for the function's inputs and state); other intermediate results report None,
 and ``reshard`` accepts them (their layout is up to GSPMD).
+
+A process that sees a single device is Paddle's single-card run (rank 0 of a job that started
+only it): a mesh naming more processes is then metadata. Tensors placed on it keep their global
+value on the one device and report the mesh and placements they were given (Paddle's rank 0
+would hold only its own shard and fail on any op that needs another rank).
 """
 
 from __future__ import annotations
 
+import warnings
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -49,8 +55,30 @@ from paddle_compat._core.seams import (
     to_partition_spec,
 )
 
-
 # -- placing arrays ------------------------------------------------------------------------------
+_warned_single_device = False
+
+
+def on_single_device(mesh: ProcessMesh) -> bool:
+    """Whether ``mesh`` names more processes than a single-device process has: its tensors
+    keep their global value on that device (see the module docstring)."""
+    n = len(jax.devices())
+    return n == 1 and max(mesh.process_ids) >= n
+
+
+def _warn_single_device(mesh: ProcessMesh) -> None:
+    global _warned_single_device
+    if not _warned_single_device:
+        _warned_single_device = True
+        warnings.warn(
+            f"ProcessMesh {mesh} names {mesh.size} processes but JAX sees one device: "
+            "distributed tensors keep their global value on it, unsharded (on CPU, set "
+            "XLA_FLAGS=--xla_force_host_platform_device_count=N before importing jax to "
+            "shard over N devices).",
+            stacklevel=4,
+        )
+
+
 def _grad_back(src):
     """Backward of a placement change: the cotangent goes back to the source's layout."""
     sharding = None if is_tracer(src) else src.sharding
@@ -79,7 +107,7 @@ def _grad_layout_hook(p: Parameter):
         v = array_of(g)
         if is_tracer(v):
             a = dist_attr(p, stale_ok=True)
-            if a is None:
+            if a is None or on_single_device(a[0]):
                 return None
             spec = to_partition_spec(a[1], a[0].dim_names, v.ndim)
             return Tensor(jax.lax.with_sharding_constraint(v, NamedSharding(a[0].jax_mesh, spec)))
@@ -95,7 +123,11 @@ def _placed(x: Tensor, mesh: ProcessMesh, placements, key: str) -> Tensor:
     """A new Tensor with ``x``'s value laid out as ``placements``; differentiable."""
     v = array_of(x)
     placements = normalize_placements(placements, mesh.ndim, v.ndim)
-    out = Tensor(place_array(v, mesh, placements))
+    if on_single_device(mesh):
+        _warn_single_device(mesh)
+        out = Tensor(v)
+    else:
+        out = Tensor(place_array(v, mesh, placements))
     set_dist_attr(out, mesh, placements)
     if is_grad_enabled() and not x.stop_gradient and is_inexact_np(v.dtype):
         record((key,), None, [x], [v], (True,), [out], custom=_grad_back(v))
@@ -195,7 +227,9 @@ def unshard_dtensor(dist_tensor: Tensor) -> Tensor:
     if not dist_tensor.is_dist():
         return dist_tensor
     v = array_of(dist_tensor)
-    if is_tracer(v):
+    if is_tracer(v) and on_single_device(dist_tensor.process_mesh):
+        dense = v
+    elif is_tracer(v):
         mesh = dist_tensor.process_mesh
         dense = jax.lax.with_sharding_constraint(v, NamedSharding(mesh.jax_mesh, PartitionSpec()))
     elif v.is_fully_addressable:
