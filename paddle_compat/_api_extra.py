@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import jax
 import numpy as np
 
-from ._core import deferred, runtime_checks
+from ._core import deferred, runtime_checks, views
 from ._core import dtype as _dt
 from ._core.random import seed as _seed
 from ._core.registry import call_op
@@ -244,12 +244,63 @@ def to_dlpack(x: Tensor):
 
 
 def from_dlpack(dlpack, *, device=None, copy=None) -> Tensor:
-    """A Tensor from a DLPack capsule or any object with ``__dlpack__``."""
+    """A Tensor from a DLPack capsule or any object with ``__dlpack__``.
+
+    Paddle shares the source's memory. JAX copies it, so here writes to the Tensor
+    (``y[0, 0] = 10``, ``y.add_(z)``) are copied back into a writable host source (a numpy
+    array), but writes to the source after the call do not show in the Tensor."""
     if type(dlpack).__name__ == "PyCapsule":
-        arr = jax.dlpack.from_dlpack(_Capsule(dlpack))
-    else:
-        arr = jax.dlpack.from_dlpack(dlpack)
-    return Tensor(arr)
+        return Tensor(jax.dlpack.from_dlpack(_Capsule(dlpack)))
+    host = _host_view(dlpack) if not copy else None
+    if host is None:
+        return Tensor(jax.dlpack.from_dlpack(dlpack))
+    t = Tensor(jax.device_put(host))
+    if host.flags.writeable:
+        mirror = _HostMirror(host)
+        views.share(t, mirror, _same, _replace)
+        if mirror._alias is not None:
+            t.__dict__["_host_mirror"] = mirror  # lives as long as the Tensor
+    return t
+
+
+def _host_view(src) -> np.ndarray | None:
+    """A numpy array over the memory of a CPU DLPack source (None for other devices and for
+    dtypes numpy cannot view)."""
+    try:
+        if src.__dlpack_device__()[0] != 1:  # kDLCPU
+            return None
+        return np.from_dlpack(src)
+    except (AttributeError, TypeError, ValueError, BufferError, RuntimeError):
+        return None
+
+
+def _same(root):
+    return root
+
+
+def _replace(root, value):
+    return value
+
+
+class _HostMirror:
+    """The host array a ``from_dlpack`` Tensor came from, as a member of the Tensor's view
+    group (``_core/views.py``): each write to the Tensor is copied into it."""
+
+    __slots__ = ("_host", "_alias", "_version", "__weakref__")
+
+    def __init__(self, host: np.ndarray):
+        self._host, self._alias, self._version = host, None, 0
+
+    @property
+    def _val(self):
+        return self._host
+
+    @_val.setter
+    def _val(self, value) -> None:
+        if value.shape == self._host.shape:
+            np.copyto(self._host, np.asarray(value))
+        else:  # an in-place reshape of the Tensor: same elements in row-major order
+            self._host.reshape(-1)[...] = np.asarray(value).reshape(-1)
 
 
 class _Capsule:

@@ -101,6 +101,8 @@ class Tensor(TensorApiMixin):
         if value is None:
             value = jnp.zeros((0,), jnp.float32)
             self.__dict__["_uninitialized"] = True  # Paddle's empty Tensor()
+            if name is None:
+                name = f"generated_tensor_{next(_tensor_names)}"
         elif not isinstance(value, _ARRAY_TYPES):
             if isinstance(stop_gradient, list | tuple) and not isinstance(value, list | tuple):
                 # Paddle's Tensor(dtype, dims, name, type, persistable[, mesh, placements]):
@@ -112,6 +114,8 @@ class Tensor(TensorApiMixin):
                     a = np.asarray(value)
                     value = a.astype(_dt.default_float().np) if a.dtype.kind in "iuf" else a
                 value = to_device(value)
+                if name is None:  # Paddle names a Tensor made from host data at creation
+                    name = f"generated_tensor_{next(_tensor_names)}"
         self._val = value
         self.stop_gradient = stop_gradient
         self._grad_slot = None
@@ -128,8 +132,11 @@ class Tensor(TensorApiMixin):
 
     @property
     def name(self) -> str:
+        """Paddle's naming: ``generated_tensor_N`` from creation for Tensors made from host
+        data (``to_tensor``, ``Tensor(...)``), ``eager_in_tmp_N`` for ``detach`` (the same
+        counter), ``eager_tmp_M`` given on first read to op results (a counter of its own)."""
         if self._name is None:
-            self._name = f"generated_tensor_{next(_tensor_names)}"
+            self._name = f"eager_tmp_{next(_tmp_names)}"
         return self._name
 
     @name.setter
@@ -386,7 +393,7 @@ class Tensor(TensorApiMixin):
 
     def detach(self, /) -> Tensor:
         """A Tensor that shares this one's data without its autograd history."""
-        out = Tensor(self._val, stop_gradient=True)
+        out = Tensor(self._val, stop_gradient=True, name=f"eager_in_tmp_{next(_tensor_names)}")
         views.share(self, out)
         return out
 
@@ -588,9 +595,10 @@ class UniqueNameGenerator:
 
 
 _name_generator = UniqueNameGenerator()  # the current one (swapped by unique_name.switch)
-# ``generated_tensor_N`` names of Tensors: one process-wide counter that switch() leaves alone
-# (Paddle's C++ counter)
+# Tensor names (``Tensor.name``): process-wide counters that switch() leaves alone (Paddle's
+# C++ ones): ``generated_tensor_N``/``eager_in_tmp_N`` share one, ``eager_tmp_M`` has its own
 _tensor_names = itertools.count()
+_tmp_names = itertools.count()
 
 
 def _unique_name(prefix: str) -> str:

@@ -60,6 +60,12 @@ def _tensor_cls():
     return Tensor
 
 
+def _dense_tensor_cls():
+    from .._core.tensor_api import DenseTensor
+
+    return DenseTensor
+
+
 def _is_layer(obj) -> bool:
     import sys
 
@@ -97,7 +103,14 @@ def _numpy_to_tensor(arr: np.ndarray, name: str | None = None):
     t = Tensor(put(arr, current_device()), stop_gradient=True)
     if name:
         t.name = name
-    return t
+    return _static_form(t)
+
+
+def _static_form(t):
+    """In static mode Paddle loads every array as a ``DenseTensor``."""
+    from .._core import static_mode
+
+    return _dense_tensor_cls()(t) if static_mode.is_static() else t
 
 
 def reduce_tensor(t):
@@ -240,6 +253,8 @@ class _Pickler(pickle.Pickler):
             return (tuple, ((name, _tensor_to_numpy(obj)),))
         if isinstance(obj, jax.Array):
             return _host_array(obj).__reduce_ex__(self._proto)
+        if isinstance(obj, _dense_tensor_cls()):  # Paddle's form, read back by paddle.load
+            return (eval, ("data", {"data": _tensor_to_numpy(obj._t)}))
         if _is_layer(obj):
             raise ValueError(_LAYER_ERROR)
         return NotImplemented
@@ -526,7 +541,7 @@ def _load_binary(path, return_numpy: bool):
         return _host_array(arr) if arr.dtype == ml_dtypes.bfloat16 else arr
     from .._core.place import current_device, put
 
-    return _tensor_cls()(put(arr, current_device()), stop_gradient=True)
+    return _static_form(_tensor_cls()(put(arr, current_device()), stop_gradient=True))
 
 
 def load(path, **configs) -> Any:

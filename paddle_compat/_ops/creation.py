@@ -9,6 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import dtype as _dt
+from .._core import tensor as _tensor
 from .._core.autograd import rebind_inplace
 from .._core.dtype import DTypeLike
 from .._core.place import Place, current_device, put, to_jax_device
@@ -109,10 +110,13 @@ def to_tensor(
     stop_gradient: bool = True,
 ) -> Tensor:
     """Create a Tensor from Python data, a numpy array or a Tensor."""
+    name = None  # a copy of a Tensor keeps its name; a cast copy is named on first read
     if isinstance(data, Tensor):
         arr = data._value
-        if dtype is not None:
+        if dtype is not None and _dt.to_dtype(dtype) != data.dtype:
             arr = arr.astype(_dt.to_dtype(dtype).np)
+        else:
+            name = data._name
     elif isinstance(data, jax.Array):
         arr = data if dtype is None else data.astype(_dt.to_dtype(dtype).np)
     else:
@@ -123,7 +127,9 @@ def to_tensor(
         arr = put(arr, dev)
     elif isinstance(data, Tensor) or isinstance(data, jax.Array):
         arr = jnp.array(arr, copy=True)
-    return Tensor(arr, stop_gradient=stop_gradient)
+    if not isinstance(data, Tensor):
+        name = f"generated_tensor_{next(_tensor._tensor_names)}"
+    return Tensor(arr, stop_gradient=stop_gradient, name=name)
 
 
 # -- Paddle 3.3's keyword arguments of the creation ops: device, requires_grad, pin_memory --------

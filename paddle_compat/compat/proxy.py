@@ -193,8 +193,8 @@ def enable_torch_proxy(*, scope=None, blocked_modules=None, backend="torch", sil
                 f"{scope}."
             )
         _FINDER.scope |= scope
-    if _FINDER in sys.meta_path:
-        sys.meta_path.remove(_FINDER)
+    # as Paddle: each call adds the finder again and disable_compat removes one, so after
+    # enable_compat twice one disable_compat leaves ``import torch`` answered
     sys.meta_path.insert(0, _FINDER)
 
 
@@ -227,10 +227,10 @@ def use_torch_proxy_guard(*, enable: bool = True, scope=None, silent: bool = Fal
     try:
         yield
     finally:
-        if was_on:
-            enable_torch_proxy(scope=None, silent=True)
-        else:
+        if enable:  # takes back the finder this guard added
             disable_torch_proxy()
+        else:
+            enable_torch_proxy(scope=None, silent=True)
         _FINDER.globally, _FINDER.scope = state[0], state[1]
 
 

@@ -349,8 +349,15 @@ class Executor:
             feeds = {v.name: _feed_tensor(v, feed) for v in runner.data}
             outs = runner.fn(feeds)
         if return_numpy:
-            return [np.asarray(t._value) for t in outs]
+            return [_fetched(t) for t in outs]
         return outs
+
+
+def _fetched(t: Tensor) -> np.ndarray:
+    """A fetched value as numpy: Paddle's executor gives int64 as C ``long long`` (numpy's
+    ``longlong``, which prints ``dtype=int64``), not numpy's default ``int_``."""
+    a = np.asarray(t._value)
+    return a.view(np.longlong) if a.dtype == np.int64 else a
 
 
 def _feed_tensor(v: Variable, feed: dict) -> Tensor:
