@@ -260,3 +260,95 @@ def case_one_process_mesh():
         "u_val": u,
         "mesh": str(d.process_mesh),
     }
+
+
+# -- DistAttr, dtensor_from_fn, shard_scaler, datasets ---------------------------------------------
+def case_dist_attr():
+    m = dist.ProcessMesh([[2, 4, 5], [0, 1, 3]], dim_names=["x", "y"])
+    out = {}
+    for specs in (["x", "y"], [None, "y"], ["y", None, None], [None, None], [], ["x", "x"]):
+        a = dist.DistAttr(mesh=m, sharding_specs=specs)
+        out[str(specs)] = [str(a), a.dims_mapping, a.multi_dims_mapping, a.sharding_specs]
+    a = dist.DistAttr(mesh=m, sharding_specs=["x", None, None])
+    a._set_partial_dims([1])
+    out["partial"] = [str(a), a._is_partial(), sorted(a._partial_dims())]
+    a._clean_partial_status()
+    a.multi_dims_mapping = [[0, 1], [], []]
+    a.dynamic_dims = [True, False, False]
+    a.batch_dim, a.chunk_id = -1, 3
+    out["set"] = [str(a), a.dims_mapping, a.annotated, a.is_annotated("dims_mapping")]
+    a.reset()
+    out["reset"] = [str(a), a.annotated]
+    b = dist.DistAttr(mesh=m, sharding_specs=["x", None])
+    out["eq"] = [b == dist.DistAttr(mesh=m, sharding_specs=["x", None]), b.process_mesh == m]
+    out["errors"] = [
+        expect_error(lambda: dist.DistAttr(mesh=m, sharding_specs=["z"])),
+        expect_error(lambda: dist.DistAttr(mesh=m, sharding_specs="x")),
+        expect_error(lambda: dist.DistAttr(mesh=[[0, 1]], sharding_specs=["x"])),
+        expect_error(lambda: dist.DistAttr(mesh=m, sharding_specs=["x", 0])),
+        expect_error(lambda: a._set_partial_dims([0]) if a.dims_mapping[0] == 0 else 1 / 0),
+    ]
+    return out
+
+
+def case_dtensor_from_fn():
+    m = _mesh()
+    a = dist.dtensor_from_fn(paddle.ones, m, [dist.Shard(0), dist.Replicate()], shape=[4, 2])
+    b = dist.dtensor_from_fn(paddle.arange, m, [dist.Replicate(), dist.Shard(0)], 8)
+    return [
+        [repr(p) for p in a.placements],
+        a._local_value(),
+        str(a.process_mesh),
+        [repr(p) for p in b.placements],
+        b._local_value(),
+    ]
+
+
+def case_shard_scaler():
+    """shard_scaler returns the scaler itself."""
+    s = paddle.amp.GradScaler(init_loss_scaling=1024)
+    return [dist.shard_scaler(s) is s, expect_error(lambda: dist.shard_scaler(3))]
+
+
+def _slot_vars(names, dtype="int64", shape=(None, 1)):
+    return [paddle.static.data(name=n, shape=list(shape), dtype=dtype, lod_level=1) for n in names]
+
+
+def case_dataset_desc():
+    import tempfile
+
+    paddle.enable_static()
+    try:
+        q = dist.QueueDataset()
+        empty_q = q._desc()
+        q.init(batch_size=4, use_var=_slot_vars(["f"], "float32", (None, 3)))
+        d = dist.InMemoryDataset()
+        empty_d = d._desc()
+        d.init(batch_size=2, thread_num=3, use_var=_slot_vars(["s1", "s2"]))
+        d._init_distributed_settings(parse_ins_id=True, parse_content=True, fea_eval=True)
+        settings = [d.parse_ins_id, d.parse_content, d.fea_eval, d.merge_by_lineid]
+        d.update_settings(batch_size=5, use_var=_slot_vars(["s3"]))
+        with tempfile.TemporaryDirectory() as tmp:
+            path = f"{tmp}/part-0"
+            with open(path, "w") as f:
+                f.write("2 1 2 2 5 4\n1 9 1 8\n1 7 3 1 2 3\n")
+            m = dist.InMemoryDataset()
+            m.init(batch_size=2, thread_num=1, use_var=_slot_vars(["a", "b"]))
+            m.set_filelist([path])
+            m.load_into_memory()
+            size = m.get_memory_data_size()
+        return {
+            "empty": [empty_q, empty_d],
+            "queue": q._desc(),
+            "memory": d._desc(),
+            "settings": settings,
+            "threads": [d.thread_num, d.queue_num, q.thread_num],
+            "size": [int(size), type(size).__name__],
+            "errors": [
+                expect_error(lambda: d.update_settings(use_var=_slot_vars(["i32"], "int32"))),
+                expect_error(lambda: q.init(foo=1)),
+                expect_error(lambda: d.set_date("2021-11-11")),
+            ],
+        }
+    finally:
+        paddle.disable_static()
