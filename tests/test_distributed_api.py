@@ -365,3 +365,11 @@ def test_single_device_process_keeps_global_values():
         "[Shard(dim=0)] [Replicate()] paddle.Size([4, 4]) True",
         "paddle.Size([2, 4]) paddle.Size([4, 4])",
     ]
+
+
+def test_dataset_module_paths():
+    import paddle.distributed.fleet.dataset.dataset as module
+
+    assert dist.fleet.InMemoryDataset is dist.InMemoryDataset is module.InMemoryDataset
+    assert dist.fleet.dataset.QueueDataset is dist.QueueDataset
+    assert "InMemoryDataset" not in dist.fleet.__all__ and "QueueDataset" in dist.__all__

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import dataset as dataset
 from . import recompute, utils
 from ._fleet import (
     CommunicateTopology,
@@ -13,6 +14,11 @@ from ._fleet import (
     UserDefinedRoleMaker,
 )
 from ._strategy import DistributedStrategy
+
+# the datasets are fleet attributes but not in its __all__, as in Paddle
+from .dataset import DatasetBase as DatasetBase
+from .dataset import InMemoryDataset as InMemoryDataset
+from .dataset import QueueDataset as QueueDataset
 
 fleet = Fleet()
 init = fleet.init
