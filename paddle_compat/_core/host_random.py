@@ -187,28 +187,81 @@ def bernoulli_array(engine, probs: np.ndarray, dtype_name: str) -> np.ndarray:
     return (u < p).astype(target)
 
 
+def _lower_bound(cum: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Per row of ``cum`` (rows, k), the binary search of Paddle's kernel for each of the
+    row's uniforms ``u`` (rows, s): the first index whose value is not below the uniform,
+    probing ``left + (right - left) // 2`` as the kernel does (its answer on unsorted rows,
+    e.g. with nans, included), vectorized over all rows and uniforms."""
+    rows, k = cum.shape
+    flat = np.append(cum.ravel(), cum.dtype.type(0))  # a finished search may probe index k
+    start = (np.arange(rows, dtype=np.int64) * k)[:, None]
+    left = np.broadcast_to(start, u.shape).copy()  # indices into flat
+    right = left + k
+    for _ in range(k.bit_length()):  # each probe halves the interval; an empty one stays
+        mid = (left + right) >> 1
+        below = flat[mid] < u
+        below &= right > left
+        np.copyto(left, mid + 1, where=below)
+        np.copyto(right, mid, where=~below)
+    return left - start
+
+
+def _count_below(cum: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """``_lower_bound`` for rows of finite sorted values: how many values of the row are below
+    each uniform. Short rows are compared with each uniform at once; a few long rows take numpy's searchsorted each; many take one searchsorted on
+    (row, value) keys: int64 ``row << 32 | float32 bits`` (nonnegative float32 values order as
+    their bits), or complex128 ``row + value * 1j`` (complex numbers sort by real part, then
+    imaginary part)."""
+    rows, k = cum.shape
+    if k * u.shape[1] <= 1024:  # small rows: compare with every value
+        return (cum[:, None, :] < u[:, :, None]).sum(axis=2, dtype=np.int64)
+    if rows <= 64:
+        return np.stack([np.searchsorted(c, q, side="left") for c, q in zip(cum, u, strict=True)])
+    row = np.arange(rows, dtype=np.int64)[:, None]
+    if cum.dtype == np.float32:  # + 0 turns -0.0 into 0.0
+        keys = (cum + np.float32(0)).view(np.int32) + (row << 32)
+        queries = u.view(np.int32) + (row << 32)
+    else:
+        keys = np.empty(cum.shape, np.complex128)
+        keys.real, keys.imag = row, cum
+        queries = np.empty(u.shape, np.complex128)
+        queries.real, queries.imag = row, u
+    found = np.searchsorted(keys.ravel(), queries.ravel(), side="left").reshape(u.shape)
+    return found - row * k
+
+
 def multinomial_array(engine, probs: np.ndarray, num_samples: int, replacement: bool):
-    """Paddle's CPU ``multinomial``: per row, the first category whose normalized running sum
-    reaches a uniform sample; without replacement the drawn category's weight is zeroed and
-    the row renormalized before the next draw."""
+    """Paddle's CPU ``multinomial``: per row, the running sums of the probabilities over their
+    total (the last one set to 1); each sample is the first category whose value is not below
+    a uniform. Without replacement the drawn category's share is then taken from it and the
+    ones after it, and all are divided by what is left (1 - share). The rows' uniforms come in
+    row order, so one draw serves all rows."""
     st = np.float64 if probs.dtype == np.float64 else np.float32
     rows = np.asarray(probs, st).reshape(-1, probs.shape[-1])
-    out = np.empty((rows.shape[0], num_samples), np.int64)
-    last = rows.shape[1] - 1
-
-    def first_reaching(w, u):
-        cum = np.cumsum(w, dtype=st)
-        return np.minimum(np.searchsorted(cum / cum[-1], u, side="left"), last)
-
-    for i, row in enumerate(rows):
+    n_rows, k = rows.shape
+    u = uniform(engine, n_rows * num_samples, 0.0, 1.0, st).reshape(n_rows, num_samples)
+    with np.errstate(all="ignore"):  # inf weights: the kernel's nans, without warnings
+        cum = np.cumsum(rows, axis=-1, dtype=st)
+        cum /= cum[:, -1:]
+        cum[:, -1] = 1
         if replacement:
-            out[i] = first_reaching(row, uniform(engine, num_samples, 0.0, 1.0, st))
-            continue
-        w = row.copy()
+            ordered = np.isfinite(cum).all() and (np.diff(cum, axis=1) >= 0).all()
+            found = (_count_below if ordered else _lower_bound)(cum, u)
+            return found.reshape(probs.shape[:-1] + (num_samples,))
+        out = np.empty(u.shape, np.int64)
+        at, cols = np.arange(n_rows), np.arange(k)
+        after = np.empty(cum.shape, bool)
         for s in range(num_samples):
-            k = int(first_reaching(w, uniform(engine, 1, 0.0, 1.0, st))[0])
-            out[i, s] = k
-            w[k] = 0
+            ids = _lower_bound(cum, u[:, s : s + 1])[:, 0]
+            out[:, s] = ids
+            if s == num_samples - 1:
+                break
+            before = np.where(ids > 0, cum[at, ids - 1], st(0))
+            share = (cum[at, ids] - before)[:, None]
+            np.greater_equal(cols, ids[:, None], out=after)
+            np.subtract(cum, share, out=cum, where=after)
+            cum /= st(1) - share
+            cum[:, -1] = 1
     return out.reshape(probs.shape[:-1] + (num_samples,))
 
 
