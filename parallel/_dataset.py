@@ -104,6 +104,35 @@ def parse_line(line: str, slots: list[_Slot], ins_id: bool, content: bool) -> tu
     return head[0], head[1], values
 
 
+def _parse_lines(lines, slots: list[_Slot], ins_id: bool, content: bool) -> Iterator[tuple]:
+    """``parse_line`` over many lines, with a lean loop; a line it cannot take is handed to
+    ``parse_line``, which raises the error that names the problem."""
+    convs = [int if s.type == "uint64" else float for s in slots]
+    skip = 2 * (ins_id + content)
+    for line in lines:
+        tokens = line.split()
+        try:
+            if skip and (tokens[0] != "1" or (content and ins_id and tokens[2] != "1")):
+                raise ValueError
+            pos = skip
+            values = []
+            for conv in convs:
+                n = int(tokens[pos])
+                end = pos + 1 + n
+                if n <= 0 or end > len(tokens):
+                    raise ValueError
+                values.append(list(map(conv, tokens[pos + 1 : end])))
+                pos = end
+        except (IndexError, ValueError):
+            parse_line(line, slots, ins_id, content)  # raises the detailed error
+            raise  # pragma: no cover - parse_line accepted what the lean loop did not
+        yield (
+            tokens[1] if ins_id else "",
+            tokens[skip - 1] if content else "",
+            values,
+        )
+
+
 def _int64(vals: list[int]) -> np.ndarray:
     try:
         return np.array(vals, dtype=np.int64)
@@ -245,8 +274,8 @@ class DatasetBase:
             print(f"cat: {path}: {e.strerror}", file=sys.stderr)
             return
         with f:
-            for line in f:  # a blank line is an error, as in Paddle
-                yield parse_line(line, self._slots, self.parse_ins_id, self.parse_content)
+            # a blank line is an error, as in Paddle
+            yield from _parse_lines(f, self._slots, self.parse_ins_id, self.parse_content)
 
     def _read_all(self) -> Iterator[tuple]:
         self._check_commands()
