@@ -33,8 +33,9 @@ def _write(path: str, lines: int) -> None:
 
 
 def measure(lines: int) -> dict:
-    import paddle
     import paddle.distributed as dist
+
+    import paddle
 
     paddle.enable_static()
     slots = [
