@@ -13,12 +13,14 @@ Paddle feeds batches to ``Executor.train_from_dataset``; here ``_feed_batches()`
 them as feed dicts ``{slot name: numpy array}`` (a slot's values of the batch's instances,
 concatenated, shaped ``[-1, *shape[1:]]`` of its variable), the feed of ``Executor.run``.
 
-Differences from Paddle: one process's data only, so ``global_shuffle`` (and
-``get_memory_data_size(fleet)``) span every process only through ``jax.distributed`` sizes;
-a multi-process global shuffle (instances sent between trainers) and ``merge_size`` (merging
-instances by line id after it) are not implemented. Shuffles use Python's ``random`` (Paddle's
-C++ engine is not reproduced). ``release_memory`` empties the memory (Paddle keeps reporting
-the old size until the next load).
+Differences from Paddle: a dataset holds one process's data. ``global_shuffle`` with one
+trainer shuffles it locally; across several trainers (instances sent between processes), and
+with ``merge_size`` (merging instances by line id), it raises NotImplementedError.
+``get_memory_data_size(fleet)`` sums the processes' sizes under ``jax.distributed``. Shuffles
+use Python's ``random`` (Paddle's C++ engine is not reproduced). ``release_memory`` empties
+the memory (Paddle keeps reporting the old size until the next load), a second
+``load_into_memory`` replaces the first, and a malformed line raises ValueError (Paddle's C++
+reader aborts the process).
 """
 
 from __future__ import annotations

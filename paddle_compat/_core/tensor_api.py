@@ -515,6 +515,26 @@ def reconstruct_from_(self, /, other: Tensor) -> None:
     self._node, self._out_idx = other._node, other._out_idx
 
 
+def set_tensor(self, value=None, /, **ignored) -> None:
+    """Make x hold ``value``'s data (its shape and dtype; x keeps its name, ``stop_gradient``
+    and autograd history). Keywords are ignored, as Paddle's C++ method ignores them."""
+    from .tensor import Tensor
+
+    if not isinstance(value, Tensor):
+        shown = "None" if value is None else _type_name(value)
+        raise ValueError(
+            f"(InvalidArgument) set_tensor(): argument 'value' (position 0) must be Tensor, "
+            f"but got {shown}"
+        )
+    self._set_value(value._value)
+    self.__dict__.pop("_uninitialized", None)
+
+
+def _type_name(value) -> str:
+    t = type(value)
+    return t.__qualname__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
+
+
 def _is_shared_buffer_with(self, other: Tensor) -> bool:
     """True when x and ``other`` hold the same array (e.g. after ``x.set_(other)``)."""
     return self._val is getattr(other, "_val", None)
@@ -565,6 +585,7 @@ _METHODS = {
     "set_": set_,
     "resize_": resize_,
     "reconstruct_from_": reconstruct_from_,
+    "set_tensor": set_tensor,
     "_is_shared_buffer_with": _is_shared_buffer_with,
     "_share_buffer_to": _share_buffer_to,
     "_unsafe_share_buffer_to": _share_buffer_to,

@@ -369,3 +369,63 @@ def cov(
 def corrcoef(x: jax.Array, rowvar: bool = True, name: str | None = None) -> jax.Array:
     """Pearson correlation coefficients of the rows (or columns) of ``x``."""
     return jnp.clip(jnp.corrcoef(x, rowvar=rowvar), -1, 1).astype(x.dtype)
+
+_FP8 = ("float8_e4m3fn", "float8_e5m2")
+_GEMM_ACTS = {
+    "identity": lambda v: v,
+    "relu": jax.nn.relu,
+    "gelu": lambda v: jax.nn.gelu(v, approximate=False),
+}
+
+
+@op(
+    "fp8_fp8_half_gemm_fused",
+    tensors=("x", "y", "bias"),
+    dtypes=_FP8,
+    namespaces=_LINALG,
+    method=None,
+    differentiable=False,
+    aliases=NO_TORCH_KEYWORDS,
+)
+def fp8_fp8_half_gemm_fused(
+    x: jax.Array,
+    y: jax.Array,
+    transpose_x: bool = False,
+    transpose_y: bool = False,
+    bias: jax.Array | None = None,
+    scale: float = 1.0,
+    output_dtype: str = "float16",
+    act: str = "identity",
+    name: str | None = None,
+) -> jax.Array:
+    """``act(scale * (x @ y) + bias)`` of float8 matrices (either one transposed first when
+    asked), accumulated in float32 and returned as ``output_dtype`` (float16 or bfloat16).
+
+    Paddle runs this only on GPUs (its CPU build raises "kernel not registered"); here it runs
+    on every device. ``act`` is "identity", "relu" or "gelu" (the exact, erf form)."""
+    if str(y.dtype) not in _FP8:
+        raise RuntimeError(
+            "(NotFound) The kernel `fp8_fp8_half_gemm_fused` takes float8_e4m3fn or "
+            f"float8_e5m2 for y, but received {y.dtype}."
+        )
+    if output_dtype not in ("float16", "bfloat16"):
+        raise ValueError("The output_dtype must be float16 or bfloat16")
+    if act not in _GEMM_ACTS:
+        raise ValueError(f"act must be one of {list(_GEMM_ACTS)}, but received {act!r}.")
+    if x.ndim < 2 or y.ndim < 2:
+        raise ValueError(
+            f"x and y must have rank 2 or more, but received shapes {list(x.shape)} and "
+            f"{list(y.shape)}."
+        )
+    a, b = x.astype(jnp.float32), y.astype(jnp.float32)
+    a = jnp.swapaxes(a, -1, -2) if transpose_x else a
+    b = jnp.swapaxes(b, -1, -2) if transpose_y else b
+    if a.shape[-1] != b.shape[-2]:
+        raise ValueError(
+            f"the inner dimensions differ: x gives {a.shape[-1]} and y gives {b.shape[-2]} "
+            f"(transpose_x={transpose_x}, transpose_y={transpose_y})."
+        )
+    out = jnp.matmul(a, b, precision=jax.lax.Precision.HIGHEST) * jnp.float32(scale)
+    if bias is not None:
+        out = out + bias.astype(jnp.float32)
+    return _GEMM_ACTS[act](out).astype(_dt.to_dtype(output_dtype).np)
