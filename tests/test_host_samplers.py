@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from paddle_compat._core import host_random
+from paddle_compat._core import host_discrete, host_random
 from paddle_compat._core.mt19937 import MT19937_64
 
 
@@ -79,3 +79,65 @@ def test_multinomial_without_replacement_equals_paddle(seed):
     p = ((((np.arange(1, 21) * 7919) % 13 + 1) / 13.0) ** 20).astype("float32")
     got = host_random.multinomial_array(MT19937_64(seed), p, 15, False)
     assert got.tolist() == _PADDLE_WITHOUT_REPLACEMENT[seed]
+
+
+def _binomial_loop(engine, count, prob):
+    """Paddle's CPU binomial kernel: every element in turn from one stream of uniforms."""
+    count, prob = np.broadcast_arrays(count, prob)
+    m = host_discrete._Math(prob.dtype == np.float32)
+    uni = host_discrete._Uniforms(engine, prob.dtype)
+    pairs = zip(count.ravel().tolist(), prob.ravel().tolist(), strict=True)
+    out = [host_discrete._binomial_one(n, p, uni, m) for n, p in pairs]
+    uni.close()
+    return np.array(out, np.int64).reshape(prob.shape)
+
+
+def _poisson_loop(engine, rates):
+    """Paddle's CPU poisson kernel: every element in turn from one stream of uniforms."""
+    uni = host_discrete._Uniforms(engine, np.float64)
+    out = [
+        (host_discrete._poisson_devroye if r >= 12 else host_discrete._poisson_product)(r, uni)
+        for r in np.asarray(rates, np.float64).ravel().tolist()
+    ]
+    uni.close()
+    return np.array(out, np.int64).reshape(np.shape(rates))
+
+
+def _shared_params(rng, values):
+    """An array whose elements share a few parameter values (the tables' case) or not."""
+    size = int(rng.choice([1, 40, 300, 1200]))
+    kinds = int(rng.choice([1, 2, 4, size]))
+    chosen = rng.choice(values, kinds) * rng.random(kinds) ** rng.choice([0, 1])
+    return chosen[rng.integers(0, kinds, size)]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_binomial_equals_the_kernel_loop(seed):
+    rng = np.random.default_rng(100 + seed)
+    for _ in range(12):
+        dtype = rng.choice(["float32", "float64"])
+        count = _shared_params(rng, [0, 1, 7, 20, 100, 1000, 3e7]).round()
+        prob = rng.choice([0.0, 0.03, 0.3, 0.5, 0.8, 0.99, 1.0], len(count))
+        if rng.random() < 0.5:
+            prob = np.full(len(count), prob[0])
+        count, prob = count.astype(dtype), prob.astype(dtype)
+        engine_seed = int(rng.integers(1 << 32))
+        a, b = MT19937_64(engine_seed), MT19937_64(engine_seed)
+        fast = host_discrete.binomial_array(a, count, prob)
+        np.testing.assert_array_equal(fast, _binomial_loop(b, count, prob))
+        np.testing.assert_array_equal(a.draw(3), b.draw(3))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_poisson_equals_the_kernel_loop(seed):
+    rng = np.random.default_rng(200 + seed)
+    for _ in range(12):
+        rates = _shared_params(rng, [0.0, 0.01, 0.7, 4.0, 11.99, 12.0, 60.0]).astype(
+            rng.choice(["float32", "float64"])
+        )
+        engine_seed = int(rng.integers(1 << 32))
+        a, b = MT19937_64(engine_seed), MT19937_64(engine_seed)
+        np.testing.assert_array_equal(
+            host_discrete.poisson_array(a, rates), _poisson_loop(b, rates)
+        )
+        np.testing.assert_array_equal(a.draw(3), b.draw(3))

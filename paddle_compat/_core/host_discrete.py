@@ -11,7 +11,11 @@ Each kernel walks its elements in order, drawing from the global ``mt19937_64`` 
   12, Devroye's rejection method from 12 on, with its own cached normal pair).
 
 The math functions are the platform libm's (as Paddle's kernels call them), through ctypes.
-These samplers are sequential Python loops (each element's draw count depends on its draws).
+Each element's draw count depends on its draws, so the elements are walked in order over a
+chunk of uniforms. Parameters shared by many elements (binomial; poisson below a rate of 12)
+get tables computed with numpy for every start position of the chunk (the sample and where
+the next element starts), so the walk only looks them up; other elements run the scalar
+samplers (Devroye's poisson always does).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import struct
 
 import numpy as np
 
+from . import libm
 from .mt19937 import canonical
 
 __all__ = ["binomial_array", "poisson_array"]
@@ -166,18 +171,209 @@ def _binomial_one(n: float, p: float, uni: _Uniforms, m: _Math) -> int:
     return int(n) - sampler(n, q, uni, m)
 
 
+class _OutOfDraws(Exception):
+    """A scalar sampler reached the end of the walk's chunk of draws."""
+
+
+class _ChunkReader:
+    """The uniforms of a chunk from a position on, for the scalar samplers."""
+
+    def __init__(self, values: list[float], at: int):
+        self.values, self.at = values, at
+
+    def __call__(self) -> float:
+        if self.at >= len(self.values):
+            raise _OutOfDraws
+        self.at += 1
+        return self.values[self.at - 1]
+
+
+def _walk(engine, dtype, plan, tables, scalar, expected: float) -> list:
+    """Draw each element's sample in order, as the kernel does, from chunks of uniforms.
+    ``plan[i]``: -1 no draws (``scalar(i, None)`` gives the value), a table group ``g >= 0``,
+    or -2 the scalar sampler ``scalar(i, reader)``. ``tables(u)`` gives, per group and for
+    every chunk position ``s``, the position after the element's draws (-1 past the chunk) and
+    its value. ``expected``: about how many draws an element takes."""
+    n = len(plan)
+    out: list = [0] * n
+    i, grow = 0, 1
+    while i < n:
+        m = (int(expected * (n - i) * 1.1) + 64) * grow
+        raw = engine.draw(m)
+        u = canonical(raw, dtype)
+        nexts, values = tables(u)
+        floats = None
+        s, start = 0, i
+        while i < n:
+            g = plan[i]
+            if g >= 0:
+                nx = nexts[g][s] if s < m else -1
+                if nx < 0:
+                    break
+                out[i] = values[g][s]
+                s = nx
+            elif g == -1:
+                out[i] = scalar(i, None)
+            else:
+                if floats is None:
+                    floats = u.astype(np.float64).tolist()
+                reader = _ChunkReader(floats, s)
+                try:
+                    out[i] = scalar(i, reader)
+                except _OutOfDraws:
+                    break
+                s = reader.at
+            i += 1
+        engine.give_back(m - s)
+        grow = 2 * grow if i == start else 1
+    return out
+
+
+def _groups(count: np.ndarray, prob: np.ndarray, ok: np.ndarray, least: int):
+    """Unique (count, prob) pairs among the elements marked ``ok`` that have at least
+    ``least`` elements: (their pairs, each element's group or -2)."""
+    key = count.astype(np.complex128) + 1j * prob.astype(np.complex128)
+    plan = np.full(key.shape, -2, np.int64)
+    if not ok.any():
+        return [], plan
+    uniq, inverse, counts = np.unique(key[ok], return_inverse=True, return_counts=True)
+    keep = counts >= least
+    ids = np.cumsum(keep) - 1
+    plan[ok] = np.where(keep[inverse], ids[inverse], -2)
+    return [(float(z.real), float(z.imag)) for z in uniq[keep]], plan
+
+
 def binomial_array(engine, count: np.ndarray, prob: np.ndarray) -> np.ndarray:
     """Paddle's CPU ``binomial`` of float32/float64 ``count`` and ``prob`` (broadcast, same
-    dtype): int64 samples."""
+    dtype): int64 samples. Parameters shared by many elements get tables over the chunk's
+    draws (each start position's sample and next position, vectorized); the rest run the
+    scalar samplers in turn."""
     count, prob = np.broadcast_arrays(np.asarray(count), np.asarray(prob))
     m = _Math(prob.dtype == np.float32)
-    uni = _Uniforms(engine, prob.dtype)
-    try:
-        pairs = zip(count.ravel().tolist(), prob.ravel().tolist(), strict=True)
-        out = [_binomial_one(n, p, uni, m) for n, p in pairs]
-    finally:
-        uni.close()
+    n_flat, p_flat = count.ravel().astype(np.float64), prob.ravel().astype(np.float64)
+    trivial = (n_flat <= 0) | (p_flat <= 0) | (p_flat >= 1)
+    limit = 2.0**24  # the tables' sums and counts stay exact below this
+    ok = ~trivial & (n_flat < limit) & np.isfinite(n_flat) & ~np.isnan(p_flat)
+    least = max(32, len(n_flat) // 10)  # a table costs about as much as this many scalars
+    params, plan = _groups(n_flat, p_flat, ok, least)
+    plan[trivial] = -1
+    kinds = [_binomial_kind(n, p, m) for n, p in params]
+    n_l, p_l = n_flat.tolist(), p_flat.tolist()
+
+    def scalar(i, reader):
+        return _binomial_one(n_l[i], p_l[i], reader, m)
+
+    def tables(u):
+        nexts, values = [], []
+        for (n, _), (btrs, q, flip) in zip(params, kinds, strict=True):
+            nx, x = (_btrs_table if btrs else _inversion_table)(n, q, u, m)
+            nexts.append(nx.tolist())
+            values.append((int(n) - x if flip else x).tolist())
+        return nexts, values
+
+    mean = n_flat * np.minimum(p_flat, 1 - p_flat)  # inversion takes X + 1 draws, BTRS ~2.3
+    expected = float(np.mean(np.where(trivial, 0, np.where(mean < 10, mean + 1, 2.4))))
+    out = _walk(engine, prob.dtype, plan.tolist(), tables, scalar, max(expected, 0.1))
     return np.array(out, np.int64).reshape(prob.shape)
+
+
+def _binomial_kind(n: float, p: float, m: _Math) -> tuple[bool, float, bool]:
+    """(whether BTRS runs, the probability it runs with, whether the result is n - X)."""
+    if p <= 0.5:
+        return m.r(n * p) >= 10.0, p, False
+    q = m.r(1.0 - p)
+    return m.r(n * q) >= 10.0, q, True
+
+
+def _log_array(x: np.ndarray) -> np.ndarray:
+    """libm logf (float32 ``x``) or log (float64) of an array: -inf at 0, nan below, as C's."""
+    good = (x > 0) & np.isfinite(x)
+    safe = np.where(good, x, x.dtype.type(1))
+    out = libm.logf(safe) if x.dtype == np.float32 else libm.log(safe)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(good, out, np.log(x))
+
+
+# The tables compute in the float type: a float32 operation on float32 values is the double
+# result rounded once, which is what the scalar samplers' ``m.r`` does.
+
+
+def _inversion_table(n: float, p: float, u: np.ndarray, m: _Math):
+    """Inversion from every start position: geometric waiting times ``ceil(log u / log q)``
+    are summed until they pass n, so the draw that ends an element is found by a search in
+    their running sums (exact integers: each time is capped at n + 1)."""
+    ft = u.dtype.type
+    with np.errstate(divide="ignore", invalid="ignore"):
+        geom = _log_array(u) / ft(m.log1p(-p))
+    cap = math.floor(n) + 1
+    waits = np.where(np.isfinite(geom), np.minimum(np.ceil(geom), cap), cap).astype(np.int64)
+    sums = np.concatenate([[0], np.cumsum(waits)])
+    end = np.searchsorted(sums, sums[:-1] + n, side="right")  # one past the ending draw
+    resolved = end <= len(u)
+    return np.where(resolved, end, -1), np.where(resolved, end - 1 - np.arange(len(u)), 0)
+
+
+def _stirling_tail_array(k: np.ndarray) -> np.ndarray:
+    """``_stirling_tail`` of integer-valued ``k >= 0`` in its float type."""
+    ft = k.dtype.type
+    kp1 = k + ft(1)
+    kp1sq = (kp1 * kp1).astype(np.float64)
+    series = (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / kp1.astype(np.float64)
+    table = np.array(_TAIL, ft)[np.minimum(k, 9).astype(np.int64)]
+    return np.where(k <= 9, table, series.astype(ft))
+
+
+def _btrs_table(n: float, p: float, u: np.ndarray, m: _Math):
+    """BTRS from every start position: an attempt takes two draws, so an element's sample is
+    the first accepted attempt of its start's parity."""
+    rs, ft = m.r, u.dtype.type
+    stddev = rs(math.sqrt(rs(rs(n * p) * rs(1.0 - p))))
+    b = rs(1.15 + 2.53 * stddev)
+    a = rs(-0.0873 + 0.0248 * b + 0.01 * p)
+    c = rs(rs(n * p) + 0.5)
+    v_r = rs(0.92 - 4.2 / b)
+    ratio = rs(p / rs(1.0 - p))
+    alpha = rs((2.83 + 5.1 / b) * stddev)
+    mode = math.floor(rs(rs(n + 1.0) * p))
+    nm1 = rs(rs(n - mode) + 1.0)
+    head = (mode + 0.5) * m.log(rs(rs(mode + 1.0) / rs(ratio * nm1)))
+    tails = _stirling_tail(int(mode), m) + _stirling_tail(int(n - mode), m)
+    with np.errstate(all="ignore"):
+        x = u[:-1] - ft(0.5)
+        v = u[1:]
+        us = ft(0.5) - np.abs(x)
+        k = np.floor((ft(rs(2.0 * a)) / us + ft(b)) * x + ft(c))
+        valid = np.isfinite(k) & (k >= 0) & ~(k > ft(n))
+        quick = (us >= 0.07) & (v <= v_r)
+        k = np.where(valid, k, ft(0))
+        v2 = _log_array(v * ft(alpha) / (ft(a) / (us * us) + ft(b)))
+        nk1 = (ft(n) - k) + ft(1)
+        k64 = k.astype(np.float64)
+        bound = head + (ft(rs(n + 1.0)) * _log_array(ft(nm1) / nk1)).astype(np.float64)
+        bound += (k64 + 0.5) * _log_array(ft(ratio) * nk1 / (k + ft(1))).astype(np.float64)
+        bound += tails
+        bound -= _stirling_tail_array(k).astype(np.float64)
+        bound -= _stirling_tail_array(np.trunc(n - k64).astype(ft)).astype(np.float64)
+        accept = valid & (quick | (v2 <= bound.astype(ft)))
+    return _first_accepted(accept, k.astype(np.int64), 2)
+
+
+def _first_accepted(accept: np.ndarray, value: np.ndarray, width: int):
+    """Per start position of a chunk of ``len(accept) + width - 1`` draws: attempts of
+    ``width`` draws run at the start, start + width, ...; the position after the first
+    accepted one (-1 when none is in the chunk) and its value."""
+    total = len(accept) + width - 1
+    nxt = np.full(total, -1, np.int64)
+    val = np.zeros(total, np.int64)
+    for phase in range(width):
+        idx = np.arange(phase, len(accept), width)
+        cand = np.where(accept[idx], np.arange(len(idx)), len(idx))
+        first = np.minimum.accumulate(cand[::-1])[::-1]
+        found = first < len(idx)
+        at = idx[first[found]]
+        nxt[idx[found]] = at + width
+        val[idx[found]] = value[at]
+    return nxt, val
 
 
 # libstdc++'s constants of Devroye's method (sqrt(pi / 2), pi / 4, 1 / 78, e^(1 / 78))
@@ -270,12 +466,42 @@ def _poisson_product(mean: float, uni: _Uniforms) -> int:
         x += 1
 
 
+def _product_table(mean: float, u: np.ndarray):
+    """``_poisson_product`` from every start position: the running products of the uniforms
+    from each start, all starts at once, until they fall to exp(-mean)."""
+    thr = math.exp(-mean)
+    nxt = np.full(len(u), -1, np.int64)
+    val = np.zeros(len(u), np.int64)
+    at, prod, k = np.arange(len(u)), u.copy(), 0
+    while len(at):
+        done = prod <= thr
+        nxt[at[done]] = at[done] + k + 1
+        val[at[done]] = k
+        k += 1
+        more = ~done & (at + k < len(u))  # past the chunk: left at -1
+        at, prod = at[more], prod[more]
+        prod *= u[at + k]
+    return nxt, val
+
+
 def poisson_array(engine, rates: np.ndarray) -> np.ndarray:
-    """Paddle's CPU ``poisson`` of float32/float64 ``rates``: int64 counts."""
-    flat = np.asarray(rates, np.float64).ravel().tolist()
-    uni = _Uniforms(engine, np.float64)
-    try:
-        out = [(_poisson_devroye if r >= 12 else _poisson_product)(r, uni) for r in flat]
-    finally:
-        uni.close()
+    """Paddle's CPU ``poisson`` of float32/float64 ``rates``: int64 counts. Rates below 12
+    shared by many elements get tables over the chunk's draws (each start position's count
+    and next position, vectorized); the rest run the scalar samplers in turn."""
+    flat = np.asarray(rates, np.float64).ravel()
+    ok = flat < 12  # nan: the scalar sampler, as before
+    least = max(32, len(flat) // 10)  # a table costs about as much as this many scalars
+    means, plan = _groups(flat, np.zeros_like(flat), ok, least)
+    rate_l = flat.tolist()
+
+    def scalar(i, reader):
+        r = rate_l[i]
+        return (_poisson_devroye if r >= 12 else _poisson_product)(r, reader)
+
+    def tables(u):
+        pairs = [_product_table(mean, u.astype(np.float64)) for mean, _ in means]
+        return [nx.tolist() for nx, _ in pairs], [x.tolist() for _, x in pairs]
+
+    expected = float(np.mean(np.where(flat < 12, np.maximum(flat, 0) + 1, 3.5))) if len(flat) else 1
+    out = _walk(engine, np.float64, plan.tolist(), tables, scalar, expected)
     return np.array(out, np.int64).reshape(np.shape(rates))
