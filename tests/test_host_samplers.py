@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from paddle_compat._core import host_discrete, host_random
+from paddle_compat._core import host_discrete, host_gamma, host_random
 from paddle_compat._core.mt19937 import MT19937_64
 
 
@@ -140,4 +140,67 @@ def test_poisson_equals_the_kernel_loop(seed):
         np.testing.assert_array_equal(
             host_discrete.poisson_array(a, rates), _poisson_loop(b, rates)
         )
+        np.testing.assert_array_equal(a.draw(3), b.draw(3))
+
+
+def _gamma_loop(engine, alpha):
+    """Paddle's CPU standard_gamma kernel (Marsaglia and Tsang), one element and one draw at a
+    time: fresh polar-method normals, libm logs and powers, arithmetic in alpha's type."""
+    st = np.float64 if alpha.dtype == np.float64 else np.float32
+    one, out = st(1), []
+
+    def uniform():
+        return host_random.uniform(engine, 1, 0.0, 1.0, st)[0]
+
+    def normal():
+        while True:
+            x, y = st(2) * uniform() - st(1), st(2) * uniform() - st(1)
+            r2 = x * x + y * y
+            if r2 <= 1 and r2 != 0:
+                return y * np.sqrt(st(-2) * host_random.log(np.array([r2]))[0] / r2)
+
+    with np.errstate(all="ignore"):
+        for a in np.asarray(alpha, st).ravel():
+            if a == 0:
+                out.append(st(0))
+                continue
+            scale = one
+            if a < one:
+                base = np.array([one - uniform()], st)
+                scale = host_gamma._pow(base, np.array([one / a], st), st)[0]
+                a = a + one
+            d = a - st(np.float32(1) / np.float32(3))
+            c = one / np.sqrt(st(9) * d)
+            while True:
+                while True:
+                    x = normal()
+                    y = one + c * x
+                    if y > 0:
+                        break
+                v = y * y * y
+                u = one - uniform()
+                log_u = host_random.log(np.array([u], st))[0]
+                if u < one - st(np.float32(0.0331)) * (x * x) * (x * x) or host_gamma._log_test(
+                    x, log_u, d, c, st
+                ):
+                    out.append(scale * d * v)
+                    break
+    tiny = np.finfo(st).tiny
+    res = np.array(out, st)
+    return np.where(res > tiny, res, tiny).reshape(alpha.shape)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_standard_gamma_equals_the_kernel_loop(seed):
+    rng = np.random.default_rng(300 + seed)
+    for _ in range(6):
+        size = int(rng.choice([1, 20, 200]))
+        alpha = rng.choice([0.0, 1e-3, 0.3, 0.9, 1.0, 2.5, 40.0], size) * rng.random(size) ** (
+            rng.choice([0, 1])
+        )
+        alpha = alpha.astype(rng.choice(["float32", "float64"]))
+        engine_seed = int(rng.integers(1 << 32))
+        a, b = MT19937_64(engine_seed), MT19937_64(engine_seed)
+        fast = host_gamma.standard_gamma_array(a, alpha)
+        np.testing.assert_array_equal(fast, _gamma_loop(b, alpha))
         np.testing.assert_array_equal(a.draw(3), b.draw(3))

@@ -25,6 +25,7 @@ import ctypes
 import ctypes.util
 import functools
 import math
+import struct
 
 import numpy as np
 
@@ -111,23 +112,39 @@ class _Chunk:
         xx = normal * normal
         self.squeeze = (u_next < one - st(np.float32(0.0331)) * xx * xx) & has_uniform
         self.fast = np.where(self.squeeze & (normal >= -2), end + 1, -1).tolist()
+        # log u' of the log test (where the squeeze fails): it depends on the draw only
+        tested = np.flatnonzero(has_uniform & ~self.squeeze)
+        self.log_u = np.zeros(m, st)
+        self.log_u[tested] = _log(one - u[self.end[tested]])
 
 
-def _log_test(x, u, d, c, st: type) -> bool:
-    """The second acceptance test, ``log u' < x**2 / 2 + d (1 - v + log v)`` in st."""
-    one = st(1)
-    with np.errstate(all="ignore"):  # inf/nan alpha: C++'s IEEE results, without warnings
-        x = st(x)
-        y = one + c * x
-        v = y * y * y
-        u = one - st(u)
-        return bool(st(_log1(u, st)) < st(0.5) * (x * x) + d * (one - v + st(_log1(v, st))))
+_F32 = struct.Struct("f")
+
+
+def _round32(v: float) -> float:
+    """A double rounded to float32 (a float32 operation on float32 values is the double
+    result rounded once)."""
+    try:
+        return _F32.unpack(_F32.pack(v))[0]
+    except OverflowError:  # beyond float32's range: inf, as C's conversion
+        return float(np.float32(v))
+
+
+def _log_test(x, log_u, d, c, st: type) -> bool:
+    """The second acceptance test, ``log u' < x**2 / 2 + d (1 - v + log v)`` in st (on
+    Python floats, each operation rounded to st)."""
+    r = _round32 if st is np.float32 else float
+    x, d, c = float(x), float(d), float(c)
+    y = r(1.0 + r(c * x))
+    v = r(r(y * y) * y)
+    rhs = r(r(0.5 * r(x * x)) + r(d * r(r(1.0 - v) + _log1(v, st))))
+    return float(log_u) < rhs
 
 
 def _slow(chunk: _Chunk, p: int, c: float, d: float, st: type) -> tuple[int, int]:
     """One element's attempts from position ``p`` (redraws and the log test): (the accepted
     normal's position, the position after its uniform), or (-1, -1) when the chunk ends."""
-    end, normal, squeeze, u = chunk.end, chunk.normal, chunk.squeeze, chunk.u
+    end, normal, squeeze = chunk.end, chunk.normal, chunk.squeeze
     redraw = _F32_REDRAW if st is np.float32 else -1.0
     while True:
         while True:  # a normal with 1 + c x > 0
@@ -137,7 +154,7 @@ def _slow(chunk: _Chunk, p: int, c: float, d: float, st: type) -> tuple[int, int
                 break
             p = int(end[p])
         q = int(end[p])  # the uniform's position
-        if squeeze[p] or _log_test(normal[p], u[q], st(d), st(c), st):
+        if squeeze[p] or _log_test(normal[p], chunk.log_u[p], st(d), st(c), st):
             return p, q + 1
         p = q + 1
 
