@@ -229,6 +229,15 @@ def _walk(engine, dtype, plan, tables, scalar, expected: float) -> list:
     return out
 
 
+def _sequential(engine, dtype, n: int, scalar) -> np.ndarray:
+    """``scalar(i, uniforms)`` for each element in turn (uniforms drawn 256 at a time)."""
+    uni = _Uniforms(engine, dtype)
+    try:
+        return np.array([scalar(i, uni) for i in range(n)], np.int64)
+    finally:
+        uni.close()
+
+
 def _groups(count: np.ndarray, prob: np.ndarray, ok: np.ndarray, least: int):
     """Unique (count, prob) pairs among the elements marked ``ok`` that have at least
     ``least`` elements: (their pairs, each element's group or -2)."""
@@ -271,6 +280,8 @@ def binomial_array(engine, count: np.ndarray, prob: np.ndarray) -> np.ndarray:
             values.append((int(n) - x if flip else x).tolist())
         return nexts, values
 
+    if not params:  # no tables: the plain loop over a stream of uniforms
+        return _sequential(engine, prob.dtype, len(n_flat), scalar).reshape(prob.shape)
     mean = n_flat * np.minimum(p_flat, 1 - p_flat)  # inversion takes X + 1 draws, BTRS ~2.3
     expected = float(np.mean(np.where(trivial, 0, np.where(mean < 10, mean + 1, 2.4))))
     out = _walk(engine, prob.dtype, plan.tolist(), tables, scalar, max(expected, 0.1))
@@ -502,6 +513,8 @@ def poisson_array(engine, rates: np.ndarray) -> np.ndarray:
         pairs = [_product_table(mean, u.astype(np.float64)) for mean, _ in means]
         return [nx.tolist() for nx, _ in pairs], [x.tolist() for _, x in pairs]
 
-    expected = float(np.mean(np.where(flat < 12, np.maximum(flat, 0) + 1, 3.5))) if len(flat) else 1
+    if not means:  # no tables: the plain loop over a stream of uniforms
+        return _sequential(engine, np.float64, len(flat), scalar).reshape(np.shape(rates))
+    expected = float(np.mean(np.where(flat < 12, np.maximum(flat, 0) + 1, 3.5)))
     out = _walk(engine, np.float64, plan.tolist(), tables, scalar, expected)
     return np.array(out, np.int64).reshape(np.shape(rates))
