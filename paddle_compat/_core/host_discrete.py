@@ -514,7 +514,12 @@ def poisson_array(engine, rates: np.ndarray) -> np.ndarray:
         return [nx.tolist() for nx, _ in pairs], [x.tolist() for _, x in pairs]
 
     if not means:  # no tables: the plain loop over a stream of uniforms
-        return _sequential(engine, np.float64, len(flat), scalar).reshape(np.shape(rates))
+        uni = _Uniforms(engine, np.float64)
+        try:
+            out = [(_poisson_devroye if r >= 12 else _poisson_product)(r, uni) for r in rate_l]
+        finally:
+            uni.close()
+        return np.array(out, np.int64).reshape(np.shape(rates))
     expected = float(np.mean(np.where(flat < 12, np.maximum(flat, 0) + 1, 3.5)))
     out = _walk(engine, np.float64, plan.tolist(), tables, scalar, expected)
     return np.array(out, np.int64).reshape(np.shape(rates))
