@@ -502,8 +502,12 @@ def _check_multinomial(x, num_samples, replacement):
     if isinstance(v, jax.core.Tracer):
         return
     a = np.asarray(v, dtype=np.float64).reshape(-1, x.shape[-1])
-    if (a < 0).any():
-        raise ValueError("(InvalidArgument) The input of multinomial distribution should be >= 0")
+    bad = a[(a < 0) | np.isnan(a)]
+    if bad.size:
+        raise ValueError(
+            "(InvalidArgument) The input of multinomial distribution should be >= 0, but got "
+            f"{bad[0]:f}."
+        )
     if (a.sum(-1) <= 0).any():
         raise ValueError(
             "(InvalidArgument) The sum of one multinomial distribution probability should be > 0"

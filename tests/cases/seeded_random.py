@@ -171,6 +171,24 @@ def case_tensor_random_gaussian():
     return per_seed(draw)
 
 
+def case_multinomial_without_replacement():
+    # Paddle's kernel renormalises its running sums after each draw (float32 can repeat a
+    # category); peaked weights make the order depend on it
+    p = ((((np.arange(1, 21) * 7919) % 13 + 1) / 13.0) ** 20).astype("float32")
+    rows = np.stack([p, p[::-1]]).astype("float64")
+
+    def draw():
+        return [
+            paddle.multinomial(paddle.to_tensor(p), 15, False),
+            paddle.multinomial(paddle.to_tensor(rows), 6, False),
+            paddle.rand([2]),
+        ]
+
+    out = per_seed(draw)
+    out.append(expect_error(lambda: paddle.multinomial(paddle.to_tensor([0.2, np.nan]), 1)))
+    return out
+
+
 def case_dropout_masks():
     x = paddle.to_tensor(np.random.RandomState(0).randn(2, 3, 4, 5).astype("float32"))
 
