@@ -340,6 +340,8 @@ SINGLE_DEVICE = textwrap.dedent(
     y = net(paddle.ones([2, 4]))
     y.sum().backward()
     print(y.shape, net.weight.grad.shape)
+    t = dist.shard_tensor(paddle.arange(4.0), mesh, [dist.Shard(0)])
+    print(t._local_value().tolist(), t._local_value().shape)  # rank 0's piece, as in Paddle
     """
 )
 
@@ -364,6 +366,7 @@ def test_single_device_process_keeps_global_values():
         "1 True",
         "[Shard(dim=0)] [Replicate()] paddle.Size([4, 4]) True",
         "paddle.Size([2, 4]) paddle.Size([4, 4])",
+        "[0.0, 1.0] paddle.Size([2])",
     ]
 
 

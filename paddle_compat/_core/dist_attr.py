@@ -365,11 +365,15 @@ def local_array(t):
     if not mesh.contains(rank):
         return None
     coord = mesh.coordinate_of(rank)
-    device = jax.devices()[rank]
-    spec = to_partition_spec(pls, mesh.dim_names, v.ndim)
-    stored_as_placed = not any(isinstance(p, Partial) for p in pls) and (
-        _even_spec(spec, v.shape, mesh.jax_mesh) == spec
-    )
+    devices = jax.devices()
+    if len(devices) == 1 and mesh.size > 1:  # a label-only mesh on one device: rank 0's piece
+        device, stored_as_placed = devices[0], False
+    else:
+        device = devices[rank]
+        spec = to_partition_spec(pls, mesh.dim_names, v.ndim)
+        stored_as_placed = not any(isinstance(p, Partial) for p in pls) and (
+            _even_spec(spec, v.shape, mesh.jax_mesh) == spec
+        )
     if stored_as_placed:  # the device's shard is the local value
         for shard in v.addressable_shards:
             if shard.device == device:
