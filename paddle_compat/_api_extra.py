@@ -344,6 +344,7 @@ def tolist(x: Tensor):
 _ELSEWHERE = {
     "batch": ("utils._batch", "batch"),
     "MmapStorage": ("base._mmap", "MmapStorage"),
+    "check_shape": ("base.data_feeder", "check_shape"),
     "enable_compat": ("compat.proxy", "enable_torch_proxy"),
     "disable_compat": ("compat.proxy", "disable_torch_proxy"),
     "use_compat_guard": ("compat.proxy", "use_torch_proxy_guard"),

@@ -92,6 +92,12 @@ NOT_SUPPORTED: dict[str, str] = {
     "paddle.library": "Paddle's custom C++ op library registration (no C++ ops here)",
     "paddle.classes": "Paddle's custom C++ class registry (no C++ classes here)",
     "paddle.ops": "Paddle's custom C++ op namespace (paddle.ops.<custom op>)",
+    "paddle.onnx": (
+        "paddle.onnx.export converts Paddle programs with paddle2onnx (not installed with "
+        "Paddle either: it raises ImportError); the JAX exporter jax2onnx 0.17.1 pins "
+        "orbax-checkpoint<0.11.37 (we need 0.12) and pulls in flax, equinox, onnxruntime, "
+        "netron, huggingface-hub, so it cannot be an optional extra now"
+    ),
 }
 
 

@@ -179,9 +179,9 @@ class Tensor(TensorApiMixin):
         trace_state.note_grad_written(self)
         self._grad_slot = g
 
-    @property
-    def value(self):
-        return self._value
+    def value(self) -> Tensor:
+        """This Tensor itself (Paddle's ``x.value()``)."""
+        return self
 
     # -- metadata -----------------------------------------------------------------------------
     @property

@@ -6,6 +6,7 @@ from the registry (``_ops/_methods.py``)."""
 from __future__ import annotations
 
 import enum
+import inspect
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -76,7 +77,7 @@ def _new_method(name: str, creator: str, filled: bool):
     if filled:
 
         def method(
-            self,
+            var,
             size,
             fill_value,
             *,
@@ -85,7 +86,7 @@ def _new_method(name: str, creator: str, filled: bool):
             requires_grad=False,
             pin_memory=False,
         ) -> Tensor:
-            out = _call_op(creator, size, fill_value, dtype=dtype or self.dtype)
+            out = _call_op(creator, size, fill_value, dtype=dtype or var.dtype)
             out.stop_gradient = not requires_grad
             return out
     else:
@@ -104,12 +105,20 @@ def _new_method(name: str, creator: str, filled: bool):
             out.stop_gradient = not requires_grad
             return out
 
+        method.__signature__ = inspect.signature(_new_signature)  # Paddle's, ints packed
     method.__name__ = name
     method.__doc__ = (
         f"``x.{name}(size)``: a new Tensor with x's dtype (``paddle.{creator}``); the shape "
         "may also be given as several ints, and dtype is keyword-only, as in Paddle."
     )
     return method
+
+
+def _new_signature(
+    var, size, *, dtype=None, device=None, requires_grad=False, pin_memory=False
+) -> Tensor:
+    """What ``inspect.signature(paddle.Tensor.new_zeros)`` shows (``x.new_zeros(2, 3)`` packs
+    the ints into ``size``)."""
 
 
 def type_as(self, other: Tensor) -> Tensor:

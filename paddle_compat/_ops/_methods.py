@@ -3,6 +3,8 @@ op registry: the one place where this happens."""
 
 from __future__ import annotations
 
+import inspect
+
 from .._core import amp_state, autograd
 from .._core.autograd import rebind_inplace
 from .._core.registry import REGISTRY, OpDef, call_op
@@ -69,7 +71,13 @@ def make_inplace(od: OpDef, name: str | None = None):
     """``x.op_(...)``: compute ``op`` then rebind x's array and autograd history to the result."""
     name = name or od.inplace[0]
 
+    signature = getattr(od.fn, "__inplace_signature__", None)
+    if signature is not None and any(p.kind in _VARIADIC for p in signature.parameters.values()):
+        signature = None  # shown only: the call goes to the op as it is (its prebind)
+
     def inplace(*args, **kwargs):
+        if signature is not None:
+            args, kwargs = _bind_inplace(signature, name, args, kwargs)
         x, args, kwargs = _inplace_target(od, name, args, kwargs)
         if not x.stop_gradient and x._node is None and autograd.is_grad_enabled():
             raise ValueError(
@@ -86,6 +94,28 @@ def make_inplace(od: OpDef, name: str | None = None):
     inplace.__doc__ = f"In-place version of ``{od.name}``."
     inplace.__wrapped__ = _InplaceSignature(od)
     return inplace
+
+
+_VARIADIC = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+
+
+def _bind_inplace(signature, name: str, args: tuple, kwargs: dict):
+    """(args, kwargs) of the op for a call bound to the in-place variant's own signature
+    (``@inplace_signature``): the Tensor by position, the rest by keyword, without the
+    ``name``/``out`` Paddle's in-place variants ignore."""
+    for k in kwargs:
+        if k not in signature.parameters:
+            raise TypeError(f"{name}() got an unexpected keyword argument '{k}'")
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError as e:
+        raise TypeError(f"{name}(): {e}") from None
+    values = dict(bound.arguments)
+    first = next(iter(signature.parameters))
+    x = values.pop(first)
+    values.pop("name", None)
+    values.pop("out", None)
+    return (x,), values
 
 
 def _inplace_target(od: OpDef, name: str, args: tuple, kwargs: dict):
@@ -120,6 +150,9 @@ class _InplaceSignature:
 
     @property
     def __signature__(self):
+        own = getattr(self.od.fn, "__inplace_signature__", None)
+        if own is not None:
+            return own
         sig = self.od.__signature__
         return sig.replace(parameters=[p for n, p in sig.parameters.items() if n != "out"])
 

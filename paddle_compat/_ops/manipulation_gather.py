@@ -18,6 +18,7 @@ from .._core.autograd import rebind_inplace
 from .._core.op_args import Overload
 from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor
+from ._inplace_signature import inplace_signature
 from .manipulation import axis_of, int_list
 
 
@@ -302,6 +303,10 @@ def _torch_style_scatter(args: tuple, kwargs: dict):
     return Overload("put_along_axis", call, {"broadcast": False, **extra})
 
 
+def _scatter_inplace(*args, **kwargs):  # Paddle's scatter_: its overloads take any form
+    pass
+
+
 @op(
     "scatter",
     amp="black_always",
@@ -310,6 +315,7 @@ def _torch_style_scatter(args: tuple, kwargs: dict):
     check=_check_scatter,
     prebind=_torch_style_scatter,
 )
+@inplace_signature(_scatter_inplace)
 def scatter(
     x: jax.Array,
     index: jax.Array,

@@ -12,6 +12,7 @@ from .._core import dtype as _dt
 from .._core import runtime_checks
 from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor, constant_array
+from ._inplace_signature import inplace_signature
 
 
 def _float_in(x):
@@ -633,6 +634,10 @@ def bitwise_not(x: jax.Array, out: Tensor | None = None, name: str | None = None
     return jnp.logical_not(x) if x.dtype == jnp.bool_ else jnp.bitwise_not(x)
 
 
+def _shift_inplace(x, y, is_arithmetic=True, out=None, name=None):  # out kept, and ignored
+    pass
+
+
 @op(
     "bitwise_left_shift",
     inplace="bitwise_left_shift_",
@@ -640,6 +645,7 @@ def bitwise_not(x: jax.Array, out: Tensor | None = None, name: str | None = None
     **_BIN,
     aliases=NO_TORCH_KEYWORDS,
 )
+@inplace_signature(_shift_inplace)
 def bitwise_left_shift(
     x: jax.Array,
     y: jax.Array,
@@ -657,6 +663,7 @@ def bitwise_left_shift(
     **_BIN,
     aliases=NO_TORCH_KEYWORDS,
 )
+@inplace_signature(_shift_inplace)
 def bitwise_right_shift(
     x: jax.Array,
     y: jax.Array,

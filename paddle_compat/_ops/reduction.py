@@ -14,6 +14,7 @@ from .._core import dtype as _dt
 from .._core.dtype import DTypeLike
 from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor
+from ._inplace_signature import inplace_signature
 
 _DIM = {"dim": "axis"}  # Paddle 3.3 also takes PyTorch's dim= for axis
 
@@ -336,7 +337,12 @@ def cumsum(
     return jnp.cumsum(x, axis=int(axis), dtype=None if dtype is None else _dt.to_dtype(dtype).np)
 
 
+def _cumprod_inplace(x, dim=None, dtype=None, name=None):  # Paddle's cumprod_: dtype positional
+    pass
+
+
 @op("cumprod", amp="black", inplace="cumprod_")
+@inplace_signature(_cumprod_inplace)
 def cumprod(
     x: jax.Array,
     dim: int | None = None,

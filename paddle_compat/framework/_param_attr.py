@@ -9,6 +9,7 @@ import numpy as np
 
 from .._core import dtype as _dt
 from .._core.tensor import Parameter, _unique_name
+from .._core.tensor_api import TensorApiMixin
 
 __all__ = ["ParamAttr", "WeightNormParamAttr", "create_parameter"]
 
@@ -201,3 +202,6 @@ def create_parameter(
         attr.name = name
     prefix = _unique_name("create_parameter")
     return _make_parameter(shape, dtype, attr, is_bias, default_initializer, prefix)
+
+
+TensorApiMixin.create_parameter = create_parameter  # as in Paddle, also a plain function there
