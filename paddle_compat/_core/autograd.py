@@ -12,7 +12,7 @@ import weakref
 import jax
 import jax.numpy as jnp
 
-from . import deferred, op_observers, trace_state
+from . import deferred, op_observers, trace_state, views
 from .dtype import is_inexact_np
 from .tensor import Tensor, constant_array, is_shared_zeros
 
@@ -689,8 +689,10 @@ def _key(t: Tensor):
 
 
 def rebind_inplace(x: Tensor, out: Tensor) -> Tensor:
-    """Make ``x`` hold ``out``'s array and autograd history (in-place semantics)."""
-    x._set_value(out._val)
+    """Make ``x`` hold ``out``'s array and autograd history (in-place semantics); where
+    ``out`` is a view of x (``x.t_()``, ``x.unsqueeze_(0)``) x becomes that view instead."""
+    if out._alias is None or not views.adopt(x, out):
+        x._set_value(out._val)
     x._node, x._out_idx = out._node, out._out_idx
     if out._node is not None:
         x.stop_gradient = False

@@ -193,8 +193,9 @@ def op(
         returns an ``Overload`` for a call in another op's form (Paddle's overloaded APIs:
         ``scatter(input, dim, index, src)`` is ``put_along_axis``).
     view: the result is a Paddle view of the first tensor argument: an in-place write to either
-        shows in the other (``_core/views.py``); True for a shape-only op, else a function of
-        the bound arguments and that input giving the view's (get, put) pair.
+        shows in the other (``_core/views.py``); True for a reshape-like op, else a function of
+        the bound arguments and that input giving a ``views.View`` (a list of them for a list
+        result, ``views.STRICT`` for ``view(shape)``, None for a copy).
     promote_0d: Paddle's arithmetic and comparison ops let a 0-D Tensor operand mix kinds
         (``int32[2] + float64[]`` is float64, ``dtype.promote_with_0d``); "keep_nd": within a
         kind the N-D operand's dtype wins, "kind": within a kind the usual promotion.
@@ -325,8 +326,8 @@ def _run_overload(call: Overload):
 
 def _share_view(od: OpDef, vals: dict, res) -> None:
     base = vals[od.tensors[0]]
-    if isinstance(res, Tensor) and isinstance(base, Tensor):
-        views.share(base, res, *(() if od.view is True else od.view(vals, base)))
+    if isinstance(base, Tensor):
+        views.share_op(base, res, od.view, vals)
 
 
 def _call_bound(od: OpDef, vals: dict):

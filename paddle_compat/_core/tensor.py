@@ -471,7 +471,8 @@ class Tensor(TensorApiMixin):
         return Tensor(arr, stop_gradient=self.stop_gradient)
 
     def data_ptr(self, /) -> int:
-        return self._value.unsafe_buffer_pointer()
+        """The address of the first element (a view's: its buffer's plus its offset)."""
+        return views.data_ptr(self)
 
     @property
     def data(self):
@@ -505,6 +506,9 @@ class Tensor(TensorApiMixin):
         return self.get_strides()
 
     def contiguous(self, /) -> Tensor:
+        """This Tensor, with row-major strides: a strided view gets its own buffer in place
+        (as Paddle does), so later writes to its former base no longer show in it."""
+        views.make_contiguous(self)
         return self
 
     @property

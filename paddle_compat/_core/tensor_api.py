@@ -354,9 +354,10 @@ class DenseTensor:
 
 
 # -- storage layout: strides, offset, set_, resize_ --------------------------------------------
-# Every Tensor here owns a contiguous array: its strides are the row-major ones and its offset
-# 0. ``set_`` records the (shape, strides, byte offset) it was given, as Paddle reports them,
-# until the Tensor is next written.
+# A Tensor's strides are the row-major ones and its offset 0, except for Paddle's views
+# (``_core/views.py`` keeps each view's strides and byte offset into its buffer) and after
+# ``set_``, which records the (shape, strides, byte offset) it was given, as Paddle reports
+# them, until the Tensor is next written.
 
 
 def _contiguous_strides(shape) -> list[int]:
@@ -374,6 +375,11 @@ def _layout(self):
     lay = self.__dict__.get("_set_layout")
     if lay is not None and lay[0] == self._version:
         return lay
+    if self._alias is not None:
+        from . import views
+
+        view = views.layout(self)
+        return None if view is None else (self._version, *view)
     return None
 
 

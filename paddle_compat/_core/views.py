@@ -1,22 +1,44 @@
-"""Paddle's views: the results of ``reshape``, ``view``, ``squeeze``, ``unsqueeze``, ``flatten``,
-``transpose``/``t``, basic indexing (``x[0]``, ``x[:, 1:]``) and ``detach`` share memory with
-their input in Paddle, so an in-place write to either one (``x[0] = 10``, ``y.add_(z)``) shows
-in the other.
+"""Paddle's views: in eager mode many results share memory with their input (reshape/view/
+flatten/squeeze/unsqueeze/unflatten, transpose/permute/moveaxis/swapaxes/t, basic indexing,
+slice/strided_slice/narrow, diagonal, unbind, as_strided, Tensor.unfold, view(dtype),
+real/imag/as_real/as_complex, detach), so an in-place write to either one (``x[0] = 10``,
+``y.add_(z)``, ``x.zero_()``) shows in the other. Copies in Paddle (and here): split/chunk/
+tensor_split/h|v|dsplit, unstack, expand/broadcast_to, clone, and a reshape/flatten whose
+strides cannot describe the new shape (``x.t().reshape([-1])``).
 
 JAX arrays are immutable, so the Tensors that share one buffer form a ``_Group`` instead: the
 group keeps the buffer's current array (its root value) and each member a ``_Link`` with the
 two functions of its view: ``get`` (root value -> the member's value) and ``put`` (root value,
 the member's new value -> the new root value). A write to one member (the one way a Tensor's
 value changes, ``Tensor._set_value``) computes the new root value and gives every other live
-member its new value. Groups form in eager execution only: inside ``to_static`` or deferred
-execution a view is a copy (writes there are values of the traced program)."""
+member its new value. A link also knows the member's strides and byte offset into the buffer
+as Paddle reports them (``Tensor.stride()``, ``offset``, ``is_contiguous()``, ``data_ptr()``),
+computed on first use from the rule of the op that made it; reshape-like ops use them to
+decide, as Paddle does, whether the result can be a view at all.
+
+An op declares its view with ``op(view=...)``: True for a reshape-like op (view when the
+strides allow, else a copy), or a function of the bound arguments and the input Tensor giving
+a ``View`` (a list of them for ``unbind``), ``STRICT`` (``view(shape)``: raise where the
+strides do not allow a view) or None (a copy). An in-place view op (``x.t_()``,
+``x.unsqueeze_(0)``) makes x itself the view (``adopt``): the buffer is unchanged.
+
+Autograd is as in Paddle 3.3.1: a write through a view changes the base's value but not its
+autograd history (``y = x[0]; y.scale_(2); x.sum().backward()`` gives ones).
+
+Groups form in eager execution only: inside ``to_static`` or deferred execution a view is a
+copy (writes there are values of the traced program)."""
 
 from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
 
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
 from . import deferred, trace_state
+from . import dtype as _dt
 
 
 class _Group:
@@ -35,18 +57,51 @@ class _Group:
 
 
 class _Link:
-    __slots__ = ("group", "get", "put")
+    """A member's place in its group: get/put of its view of the root value, its layout (None:
+    row-major at byte offset 0; a (strides, offset) pair; or a ``_Lazy`` one), the shape and
+    dtype a write must keep to stay in the group, and the uid of the Tensor it was made from."""
 
-    def __init__(self, group: _Group, get: Callable, put: Callable):
-        self.group, self.get, self.put = group, get, put
+    __slots__ = ("group", "get", "put", "lay", "shape", "dtype", "src")
+
+    def __init__(self, group, get, put, lay, shape, dtype, src):
+        self.group, self.get, self.put, self.lay = group, get, put, lay
+        self.shape, self.dtype, self.src = shape, dtype, src
+
+
+class View:
+    """What an op's ``view=`` function gives for one output: ``get``/``put`` of the input's
+    value (``root``: of the group's root value, ``as_strided``), and its layout ``rule``: a
+    function (input shape, strides, byte offset, itemsize) -> (strides, byte offset), applied
+    on first use; or the layout itself: None (row-major at offset 0) or (strides, offset)."""
+
+    __slots__ = ("get", "put", "rule", "root")
+
+    def __init__(self, get: Callable, put: Callable, rule=None, root: bool = False):
+        self.get, self.put, self.rule, self.root = get, put, rule, root
+
+
+STRICT = "strict"  # view(shape): a reshape that raises where Paddle's strides allow no view
+
+
+class _Lazy:
+    """A layout computed on first use from the base's layout at the time the view was made."""
+
+    __slots__ = ("rule", "base", "shape", "itemsize", "value")
+
+    def __init__(self, rule, base, shape, itemsize):
+        self.rule, self.base, self.shape, self.itemsize = rule, base, shape, itemsize
+        self.value = None
+
+    def resolve(self):
+        if self.value is None:
+            st, off = _strides_offset(self.base, self.shape)
+            self.value = self.rule(self.shape, st, off, self.itemsize)
+            self.base = None
+        return self.value
 
 
 def _eager() -> bool:
     return trace_state._ctx is None and not deferred._enabled and trace_state.jax_idle()
-
-
-def _reshape_pair(shape):
-    return (lambda b: b.reshape(shape)), (lambda b, v: v.reshape(b.shape))
 
 
 def _identity_get(r):  # the root's own link
@@ -57,61 +112,95 @@ def _identity_put(r, v):
     return v
 
 
-def _reshaped(get, put, old_shape, new_shape):
-    """A member's (get, put) after its own shape changed in place."""
-    return (lambda r: get(r).reshape(new_shape)), (lambda r, v: put(r, v.reshape(old_shape)))
+def row_major(shape) -> list[int]:
+    st, acc = [], 1
+    for d in reversed(shape):
+        st.append(acc)
+        acc *= int(d)
+    return st[::-1]
 
 
-def share(base, view, get: Callable | None = None, put: Callable | None = None) -> None:
-    """Make ``view`` (computed from ``base``) a view of it: ``get(b)`` is the view's value for
-    ``base``'s value ``b`` and ``put(b, v)`` is ``base``'s value after the view becomes ``v``
-    (default: the same elements in row-major order, another shape)."""
+def _strides_offset(lay, shape):
+    if lay is None:
+        return row_major(shape), 0
+    if lay.__class__ is _Lazy:
+        return lay.resolve()
+    return lay
+
+
+# -- joining, writing, leaving ----------------------------------------------------------------
+def _same_layout(shape, st, off, isz):
+    return st, off
+
+
+def share(base, view, spec: View | Callable | None = None, put: Callable | None = None) -> None:
+    """Make ``view`` (computed from ``base``) a view of it, as ``spec`` says (default: the same
+    elements in row-major order, another shape: ``detach``, reshape); ``share(base, view, get,
+    put)`` is a view with ``base``'s layout (``from_dlpack``'s host mirror)."""
     if base is view or not _eager():
         return
+    if put is not None:
+        spec = View(spec, put, _same_layout)
     b, v = base._val, view._val
-    if b.dtype != v.dtype or not hasattr(b, "reshape") or not hasattr(v, "reshape"):
+    if not hasattr(b, "reshape") or not hasattr(v, "reshape"):  # deferred values
         return
-    if get is None:
-        if b.size != v.size:
+    if spec is None or spec is STRICT:
+        spec = reshape_view(base, v.shape, spec is STRICT)
+        if spec is None:
             return
-        get, put = _reshape_pair(v.shape)
     link = base._alias
+    if spec.root and (b.dtype if link is None else link.group.value.dtype) != v.dtype:
+        return  # as_strided of a view of another dtype: a copy here
     if link is None:
         group = _Group(b)
-        link = base._alias = _Link(group, _identity_get, _identity_put)
+        link = base._alias = _Link(
+            group, _identity_get, _identity_put, None, b.shape, b.dtype, base._uid
+        )
         group.add(base)
     group = link.group
-    if link.get is not _identity_get:  # a view of a view: compose with the base's own link
+    get, put, rule = spec.get, spec.put, spec.rule
+    if spec.root:
+        if link.get is not _identity_get:  # read the buffer, not the base's elements
+            v = view._val = get(group.value)
+    elif link.get is not _identity_get:  # a view of a view: compose with the base's own link
         bget, bput = link.get, link.put
         get, put = (
             (lambda r, g=get: g(bget(r))),
             (lambda r, w, p=put: bput(r, p(bget(r), w))),
         )
+    if rule is not None and rule.__class__ is not tuple:
+        rule = _Lazy(rule, link.lay, b.shape, b.dtype.itemsize)
     group.add(view)
-    view._alias = _Link(group, get, put)
+    view._alias = _Link(group, get, put, rule, v.shape, v.dtype, base._uid)
+
+
+def share_op(base, res, view, vals: dict) -> None:
+    """``op(view=...)``'s result ``res`` (a Tensor or a list of them) joins ``base``'s group."""
+    if not _eager():
+        return
+    spec = None if view is True else view(vals, base)
+    if isinstance(res, list | tuple):
+        if spec is not None:
+            for r, s in zip(res, spec):
+                share(base, r, s)
+    elif spec is not None or view is True:
+        share(base, res, spec)
 
 
 def propagate(t, value) -> None:
     """After ``t``'s value became ``value``: the group's buffer and its other members follow.
-    An in-place reshape (``reshape_``) stays in the group; a write that changes ``t``'s size
-    or dtype (``resize_``, ``set_``) takes it out (Paddle gives it a new buffer)."""
+    A write that changes ``t``'s shape or dtype (``resize_``, ``set_``, a ``reshape_`` its
+    strides cannot describe) takes it out (Paddle gives it a new buffer)."""
     link = t._alias
     if not _eager() or value.__class__ is deferred.Pending:
         return
+    if value.shape != link.shape or value.dtype != link.dtype:
+        t._alias = None
+        return
     group = link.group
     try:
-        get, put = link.get, link.put
-        old = get(group.value)
-        if value.dtype != old.dtype or value.size != old.size:
-            root = None
-        else:
-            if value.shape != old.shape:  # an in-place reshape (reshape_, squeeze_...)
-                get, put = _reshaped(get, put, old.shape, value.shape)
-                link = t._alias = _Link(group, get, put)
-            root = put(group.value, value)
+        root = link.put(group.value, value)
     except Exception:  # noqa: BLE001 - a write the view cannot take back: t leaves the group
-        root = None
-    if root is None:
         t._alias = None
         return
     group.value = root
@@ -121,3 +210,348 @@ def propagate(t, value) -> None:
             continue
         m._val = m._alias.get(root)
         m._version += 1
+
+
+def adopt(x, out) -> bool:
+    """An in-place view op (``x.t_()``, ``x.unsqueeze_(0)``): x becomes ``out``, the view of
+    x the op made, with the buffer unchanged; False when ``out`` is no such view."""
+    ol, xl = out._alias, x._alias
+    if ol is None or xl is None or ol.src != x._uid or ol.group is not xl.group:
+        return False
+    trace_state.note_written(x)
+    x._val = out._val
+    x._version += 1
+    group = ol.group
+    alone = xl.get is _identity_get and all(
+        r() is None or r() is x or r() is out for r in group.members
+    )
+    if alone:  # x owned the buffer alone: no group is needed
+        x._alias = out._alias = None
+    else:
+        x._alias = _Link(group, ol.get, ol.put, ol.lay, ol.shape, ol.dtype, ol.src)
+    return True
+
+
+def make_contiguous(t) -> None:
+    """``Tensor.contiguous()``: a view whose strides are not row-major gets its own buffer
+    (Paddle copies it in place and returns the same Tensor)."""
+    if t._alias is not None and not is_contiguous(t):
+        t._alias = None
+
+
+# -- layout queries ---------------------------------------------------------------------------
+def layout(t):
+    """(strides in elements, byte offset) of a group member, None for any other Tensor."""
+    link = t._alias
+    if link is None or link.lay is None:
+        return None
+    st, off = _strides_offset(link.lay, link.shape)
+    return list(st), off
+
+
+def is_contiguous(t) -> bool:
+    lay = layout(t)
+    if lay is None:
+        return True
+    shape = t._val.shape
+    return lay[0] == (list(shape) if 0 in shape else row_major(shape))
+
+
+def data_ptr(t) -> int:
+    """The address of t's first element: a view's is its buffer's plus its offset."""
+    link = t._alias
+    if link is None or not _eager():
+        return t._value.unsafe_buffer_pointer()
+    lay = layout(t)
+    return link.group.value.unsafe_buffer_pointer() + (lay[1] if lay else 0)
+
+
+# -- the views of ops -------------------------------------------------------------------------
+def _view_strides(shape, strides, new_shape):
+    """Strides that read ``shape``/``strides``'s elements in row-major order as ``new_shape``,
+    or None when no strides can (Paddle then copies, or refuses ``view``)."""
+    shape, new_shape = list(shape), list(new_shape)
+    if not shape:
+        return row_major(new_shape)
+    if 0 in shape:
+        return list(strides) if shape == new_shape else row_major(new_shape)
+    out = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    base = strides[-1]
+    t_numel = v_numel = 1
+    for d in range(len(shape) - 1, -1, -1):
+        t_numel *= shape[d]
+        if d == 0 or (shape[d - 1] != 1 and strides[d - 1] != t_numel * base):
+            while view_d >= 0 and (v_numel < t_numel or new_shape[view_d] == 1):
+                out[view_d] = v_numel * base
+                v_numel *= new_shape[view_d]
+                view_d -= 1
+            if v_numel != t_numel:
+                return None
+            if d > 0:
+                base, t_numel, v_numel = strides[d - 1], 1, 1
+    return out if view_d == -1 else None
+
+
+def _layout_of(strides, offset, shape):
+    return None if offset == 0 and list(strides) == row_major(shape) else (list(strides), offset)
+
+
+def reshape_view(base, shape, strict: bool = False) -> View | None:
+    """The same elements in row-major order as ``shape``: a view when ``base``'s strides allow
+    (always for a row-major base), else None (a copy) or, ``strict``, Paddle's ValueError."""
+    shape = tuple(shape)
+    get, put = (lambda b: b.reshape(shape)), (lambda b, v: v.reshape(b.shape))
+    link = base._alias
+    if link is None or link.lay is None:
+        return View(get, put)
+    st, off = _strides_offset(link.lay, link.shape)
+    new = _view_strides(link.shape, st, shape)
+    if new is None:
+        if strict:
+            raise ValueError("(InvalidArgument) The Tensor can not be viewed, please call reshape.")
+        return None
+    return View(get, put, _layout_of(new, off, shape))
+
+
+def permute_view(perm) -> View:
+    """transpose/permute/moveaxis/swapaxes/t: the dims of the input in ``perm`` order."""
+    perm = list(perm)
+    inv = np.argsort(perm).tolist()
+    return View(
+        lambda b: b.transpose(perm),
+        lambda b, v: v.transpose(inv),
+        lambda shape, st, off, isz: ([st[p] for p in perm], off),
+    )
+
+
+def _normalize_index(shape, index) -> tuple:
+    """Basic indexing (ints, slices, None, one Ellipsis) as ints and explicit slices."""
+    items = index if type(index) is tuple else (index,)
+    n_dims = sum(1 for i in items if i is not None and i is not Ellipsis)
+    out, d = [], 0
+    for i in items:
+        if i is Ellipsis:
+            for _ in range(len(shape) - n_dims):
+                out.append(slice(0, shape[d], 1))
+                d += 1
+        elif i is None:
+            out.append(None)
+        elif type(i) is int:
+            out.append(i + shape[d] if i < 0 else i)
+            d += 1
+        else:
+            out.append(slice(*i.indices(shape[d])))
+            d += 1
+    out.extend(slice(0, shape[k], 1) for k in range(d, len(shape)))
+    return tuple(out)
+
+
+def index_view(shape, index) -> View:
+    """Basic indexing ``x[index]`` (also narrow, slice, strided_slice, unbind's outputs)."""
+    idx = _normalize_index(shape, index)
+
+    def rule(shape, st, off, isz):
+        out_shape, out_st, d = [], [], 0
+        for i in idx:
+            if i is None:
+                continue
+            if type(i) is int:
+                off += i * st[d] * isz
+            else:
+                n = len(range(i.start, i.stop, i.step))
+                if n:
+                    off += i.start * st[d] * isz
+                out_shape.append(n)
+                out_st.append(st[d] * i.step)
+            d += 1
+        if 0 in out_shape:
+            off = 0  # Paddle reports an empty view's offset as 0
+        if any(i is None for i in idx):  # new size-1 dims: strides as unsqueeze gives them
+            sizes = iter(out_shape)
+            full = [1 if i is None else next(sizes) for i in idx if type(i) is not int]
+            out_st = _view_strides(out_shape, out_st, full)
+        return out_st, off
+
+    return View(lambda b: b[idx], lambda b, v: b.at[idx].set(v), rule)
+
+
+def unbind_views(shape, axis: int) -> list[View]:
+    """unbind's outputs: the slices ``x[..., i, ...]`` along ``axis``."""
+    pre = (slice(None),) * axis
+    return [index_view(shape, pre + (i,)) for i in range(shape[axis])]
+
+
+def diagonal_view(ndim: int, offset: int, axis1: int, axis2: int) -> View:
+    """diagonal: the (axis1, axis2) diagonals as the last dim."""
+    a1, a2 = axis1 % ndim, axis2 % ndim
+
+    def put(b, v):
+        n = v.shape[-1]
+        rows = np.arange(n) + max(-offset, 0)
+        cols = np.arange(n) + max(offset, 0)
+        bt = jnp.moveaxis(b, (a1, a2), (-2, -1))
+        return jnp.moveaxis(bt.at[..., rows, cols].set(v), (-2, -1), (a1, a2))
+
+    def rule(shape, st, off, isz):
+        n = max(0, min(shape[a1] - max(-offset, 0), shape[a2] - max(offset, 0)))
+        if n:
+            off += (offset * st[a2] if offset >= 0 else -offset * st[a1]) * isz
+        rest = [s for i, s in enumerate(st) if i not in (a1, a2)]
+        return rest + [st[a1] + st[a2]], off
+
+    return View(lambda b: jnp.diagonal(b, offset, a1, a2), put, rule)
+
+
+def _strided_index(shape, strides, start: int) -> np.ndarray:
+    idx = np.full(tuple(shape), start, np.int64)
+    for d, (n, s) in enumerate(zip(shape, strides)):
+        idx += (np.arange(n, dtype=np.int64) * s).reshape([n] + [1] * (len(shape) - d - 1))
+    return idx
+
+
+def unfold_view(shape, axis: int, size: int, step: int) -> View:
+    """Tensor.unfold: windows of ``size`` every ``step`` along ``axis``, as a new last dim."""
+    count = (shape[axis] - size) // step + 1
+
+    def rule(shape, st, off, isz):
+        return st[:axis] + [st[axis] * step] + st[axis + 1 :] + [st[axis]], off
+
+    rel, _ = rule(shape, row_major(shape), 0, 1)
+    out_shape = tuple(shape[:axis]) + (count,) + tuple(shape[axis + 1 :]) + (size,)
+    idx = jnp.asarray(_strided_index(out_shape, rel, 0))
+    return View(
+        lambda b: b.reshape(-1)[idx],
+        lambda b, v: b.reshape(-1).at[idx].set(v).reshape(b.shape),
+        rule,
+    )
+
+
+def strided_view(shape, stride, offset: int, itemsize: int) -> View:
+    """as_strided: ``shape``/``stride`` (elements) from byte ``offset`` of the buffer itself."""
+    idx = jnp.asarray(_strided_index(shape, stride, offset // itemsize))
+    return View(
+        lambda r: r.reshape(-1)[idx],
+        lambda r, v: r.reshape(-1).at[idx].set(v).reshape(r.shape),
+        _layout_of(stride, offset, shape),
+        root=True,
+    )
+
+
+# -- reinterpreting views: view(dtype), real/imag, as_real/as_complex ----------------------------
+def _to_bytes(x):
+    """x's bytes: shape [..., n * itemsize] uint8 (a 0-d x gives [itemsize])."""
+    if x.dtype == jnp.bool_:
+        u = x.astype(jnp.uint8)[..., None]
+    elif jnp.issubdtype(x.dtype, jnp.complexfloating):
+        parts = jnp.stack([jnp.real(x), jnp.imag(x)], axis=-1)
+        u = lax.bitcast_convert_type(parts, jnp.uint8).reshape(x.shape + (-1,))
+    elif x.dtype.itemsize == 1:
+        u = lax.bitcast_convert_type(x, jnp.uint8)[..., None]
+    else:
+        u = lax.bitcast_convert_type(x, jnp.uint8)
+    return u.reshape(x.shape[:-1] + (-1,)) if x.ndim else u
+
+
+def _from_bytes(u, dt, shape):
+    """Bytes [..., m] -> dtype ``dt`` of ``shape``."""
+    dt = np.dtype(dt)
+    u = u.reshape(tuple(shape) + (dt.itemsize,))
+    if dt == np.bool_:
+        return u[..., 0] != 0
+    if dt.kind == "c":
+        half = np.dtype(f"f{dt.itemsize // 2}")
+        parts = lax.bitcast_convert_type(u.reshape(tuple(shape) + (2, -1)), half)
+        return lax.complex(parts[..., 0], parts[..., 1])
+    if dt.itemsize == 1:
+        return lax.bitcast_convert_type(u[..., 0], dt)
+    return lax.bitcast_convert_type(u, dt)
+
+
+def _view_shape(shape, a: int, b: int):
+    if a == b:
+        return tuple(shape)
+    return tuple(shape[:-1]) + (shape[-1] * a // b,)
+
+
+def reinterpret(x, dtype):
+    """x's bytes read as ``dtype`` (Paddle's ``view(dtype)``): an itemsize change scales the
+    last dim."""
+    dt = np.dtype(dtype)
+    a, b = x.dtype.itemsize, dt.itemsize
+    if x.dtype.kind in "bc" or dt.kind in "bc":  # bool and complex go through the bytes
+        return _from_bytes(_to_bytes(x), dt, _view_shape(x.shape, a, b))
+    if a == b:
+        return lax.bitcast_convert_type(x, dt)
+    if a > b:  # one element -> a/b elements along a new last dim, merged into the last dim
+        return lax.bitcast_convert_type(x, dt).reshape(_view_shape(x.shape, a, b))
+    k = b // a
+    return lax.bitcast_convert_type(x.reshape(x.shape[:-1] + (x.shape[-1] // k, k)), dt)
+
+
+def _reinterpret_back(b, v):
+    """The base ``b`` after its reinterpreting view became ``v``."""
+    if v.dtype == jnp.bool_:  # keep the bytes whose truth did not change (Paddle's raw bytes)
+        old = _to_bytes(b)
+        old = old.reshape(v.shape) if old.size == v.size else old
+        new = jnp.where((old != 0) == v, old, v.astype(jnp.uint8))
+        return _from_bytes(new, b.dtype, b.shape)
+    return reinterpret(v, b.dtype).reshape(b.shape)
+
+
+def _dtype_error(what: str):
+    return ValueError(f"(InvalidArgument) {what}")
+
+
+def dtype_view(base, dtype) -> View:
+    """view(dtype): the same bytes as another dtype; Paddle refuses an itemsize change when the
+    last dim's stride is not 1."""
+    dt = _dt.to_dtype(dtype).np
+    src = base._val.dtype
+    a, b = src.itemsize, dt.itemsize
+    if a != b:
+        lay = layout(base)
+        last = lay[0][-1] if lay is not None and lay[0] else 1
+        if last != 1:
+            where = "-1" if a > b else str(base._val.ndim - 1)
+            raise _dtype_error(
+                f"input.strides[{where}] must be 1 to view {_dt.to_dtype(src).name} as "
+                f"{_dt.to_dtype(dt).name}, but got {last}"
+            )
+
+    def rule(shape, st, off, isz):
+        if a == b or not st:
+            return list(st), off
+        k = a // b if a > b else b // a
+        return ([s * k for s in st[:-1]] if a > b else [s // k for s in st[:-1]]) + [1], off
+
+    return View(lambda v: reinterpret(v, dt), _reinterpret_back, rule)
+
+
+def complex_part_view(imag: bool) -> View:
+    """real(x)/imag(x) of a complex x: every other float of its buffer."""
+
+    def rule(shape, st, off, isz):
+        return [2 * s for s in st], off + (isz // 2 if imag else 0)
+
+    if imag:
+        return View(jnp.imag, lambda b, v: lax.complex(jnp.real(b), v), rule)
+    return View(jnp.real, lambda b, v: lax.complex(v, jnp.imag(b)), rule)
+
+
+def as_real_view() -> View:
+    """as_real: a complex [...] Tensor's floats as [..., 2]."""
+    return View(
+        lambda b: jnp.stack([jnp.real(b), jnp.imag(b)], axis=-1),
+        lambda b, v: lax.complex(v[..., 0], v[..., 1]),
+        lambda shape, st, off, isz: ([2 * s for s in st] + [1], off),
+    )
+
+
+def as_complex_view() -> View:
+    """as_complex: a float [..., 2] Tensor's pairs as complex numbers."""
+    return View(
+        lambda b: lax.complex(b[..., 0], b[..., 1]),
+        lambda b, v: jnp.stack([jnp.real(v), jnp.imag(v)], axis=-1),
+        lambda shape, st, off, isz: ([s // 2 for s in st[:-1]], off),
+    )

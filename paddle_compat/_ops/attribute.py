@@ -10,7 +10,7 @@ import numpy as np
 from jax import lax
 
 from .._core import dtype as _dt
-from .._core import trace_state
+from .._core import trace_state, views
 from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor
 
@@ -87,7 +87,7 @@ def _is_cplx(x) -> bool:
     return jnp.issubdtype(x.dtype, jnp.complexfloating)
 
 
-@op("real", aliases=NO_TORCH_KEYWORDS)
+@op("real", aliases=NO_TORCH_KEYWORDS, view=lambda vals, x: views.complex_part_view(False))
 def real(x: jax.Array, name: str | None = None) -> jax.Array:
     """Real part of a complex Tensor."""
     if not _is_cplx(x):
@@ -95,7 +95,7 @@ def real(x: jax.Array, name: str | None = None) -> jax.Array:
     return jnp.real(x)
 
 
-@op("imag", aliases=NO_TORCH_KEYWORDS)
+@op("imag", aliases=NO_TORCH_KEYWORDS, view=lambda vals, x: views.complex_part_view(True))
 def imag(x: jax.Array, name: str | None = None) -> jax.Array:
     """Imaginary part of a complex Tensor."""
     if not _is_cplx(x):
@@ -151,7 +151,12 @@ def jax_complex(r, i):
     return lax.complex(r, i)
 
 
-@op("as_complex", tensor_modules=("manipulation",), aliases=NO_TORCH_KEYWORDS)
+@op(
+    "as_complex",
+    tensor_modules=("manipulation",),
+    aliases=NO_TORCH_KEYWORDS,
+    view=lambda vals, x: views.as_complex_view(),
+)
 def as_complex(x: jax.Array, name: str | None = None) -> jax.Array:
     """[..., 2] real Tensor -> [...] complex Tensor (last dim = real, imaginary)."""
     if x.ndim == 0 or x.shape[-1] != 2:
@@ -164,7 +169,12 @@ def as_complex(x: jax.Array, name: str | None = None) -> jax.Array:
     return jax_complex(x[..., 0], x[..., 1])
 
 
-@op("as_real", tensor_modules=("manipulation",), aliases=NO_TORCH_KEYWORDS)
+@op(
+    "as_real",
+    tensor_modules=("manipulation",),
+    aliases=NO_TORCH_KEYWORDS,
+    view=lambda vals, x: views.as_real_view(),
+)
 def as_real(x: jax.Array, name: str | None = None) -> jax.Array:
     """[...] complex Tensor -> [..., 2] real Tensor."""
     if not _is_cplx(x):

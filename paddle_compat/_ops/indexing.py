@@ -408,21 +408,9 @@ def _getitem_view(x: Tensor, index):
     """``Tensor.__getitem__``: basic indexing (ints, slices, None, ...) gives a view of x, as
     in Paddle (``_core/views.py``); advanced indexing a copy."""
     out = _getitem(x, index)
-    if _basic(index):
-        views.share(
-            x,
-            out,
-            lambda b: _getitem(Tensor(b), index)._val,
-            lambda b, v: _put(b, index, v),
-        )
+    if _basic(index) and views._eager():
+        views.share(x, out, views.index_view(x._val.shape, index))
     return out
-
-
-def _put(base, index, value):
-    """``base`` (an array) with ``base[index] = value``: a basic-indexing view's write."""
-    t = Tensor(base)
-    _setitem(t, index, Tensor(value))
-    return t._val
 
 
 def _basic(index) -> bool:
@@ -578,7 +566,7 @@ def slice(
     idx = [_pyslice(None, None, None)] * x.ndim
     for a, s, e in zip(axes, starts, ends):
         idx[a] = _pyslice(s, e, None)
-    return _getitem(x, tuple(idx))
+    return _getitem_view(x, tuple(idx))
 
 
 @op("strided_slice", composite=True, aliases=NO_TORCH_KEYWORDS)
@@ -599,4 +587,4 @@ def strided_slice(
     idx = [_pyslice(None, None, None)] * x.ndim
     for a, s, e, st in zip(axes, starts, ends, strides):
         idx[a] = _pyslice(s, e, st)
-    return _getitem(x, tuple(idx))
+    return _getitem_view(x, tuple(idx))

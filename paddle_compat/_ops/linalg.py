@@ -11,6 +11,7 @@ import jax
 import jax.numpy as jnp
 
 from .._core import dtype as _dt
+from .._core import views
 from .._core.dtype import DTypeLike
 from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor
@@ -228,7 +229,7 @@ def cross(x: jax.Array, y: jax.Array, axis: int = 9, name: str | None = None) ->
     return jnp.cross(x, y, axis=axis)
 
 
-@op("t", inplace="t_", view=lambda vals, x: ((lambda b: b.T), (lambda b, v: v.T)))
+@op("t", inplace="t_", view=lambda vals, x: views.permute_view(range(x.ndim)[::-1]))
 def t(input: jax.Array, name: str | None = None) -> jax.Array:
     """Transpose of a tensor with at most 2 dimensions (0-D and 1-D are returned as is)."""
     x = input
@@ -369,6 +370,7 @@ def cov(
 def corrcoef(x: jax.Array, rowvar: bool = True, name: str | None = None) -> jax.Array:
     """Pearson correlation coefficients of the rows (or columns) of ``x``."""
     return jnp.clip(jnp.corrcoef(x, rowvar=rowvar), -1, 1).astype(x.dtype)
+
 
 _FP8 = ("float8_e4m3fn", "float8_e5m2")
 _GEMM_ACTS = {

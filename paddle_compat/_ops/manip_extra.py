@@ -14,7 +14,7 @@ import numpy as np
 from jax import lax
 
 from .._core import dtype as _dt
-from .._core import runtime_checks
+from .._core import runtime_checks, views
 from .._core.dtype import DTypeLike
 from .._core.place import Place, put, to_jax_device
 from .._core.registry import NO_TORCH_KEYWORDS, op
@@ -87,7 +87,12 @@ def rot90(
     return jnp.rot90(x, k, (a0, a1))
 
 
-@op("diagonal", tensor_modules=("linalg",), namespaces=("paddle", "paddle.linalg"))
+@op(
+    "diagonal",
+    tensor_modules=("linalg",),
+    namespaces=("paddle", "paddle.linalg"),
+    view=lambda vals, x: views.diagonal_view(x.ndim, vals["offset"], vals["axis1"], vals["axis2"]),
+)
 def diagonal(
     x: jax.Array, offset: int = 0, axis1: int = 0, axis2: int = 1, name: str | None = None
 ) -> jax.Array:
@@ -104,6 +109,9 @@ def diagonal(
     extra_names=("unfold",),
     method="unfold",
     aliases=NO_TORCH_KEYWORDS,
+    view=lambda vals, x: views.unfold_view(
+        x._val.shape, axis_of(vals["axis"], x.ndim), vals["size"], vals["step"]
+    ),
 )
 def tensor_unfold(
     x: jax.Array, axis: int, size: int, step: int, name: str | None = None
@@ -207,7 +215,14 @@ def numel(x: Tensor, name: str | None = None) -> Tensor:
     return known_tensor(int(n), jnp.int64)
 
 
-@op("narrow")
+def _narrow_view(vals, x):
+    shape = x._val.shape
+    ax = axis_of(vals["dim"], len(shape))
+    s = vals["start"] + shape[ax] if vals["start"] < 0 else vals["start"]
+    return views.index_view(shape, (slice(None),) * ax + (slice(s, s + vals["length"]),))
+
+
+@op("narrow", view=_narrow_view)
 def narrow(input: jax.Array, dim: int, start: int, length: int) -> jax.Array:
     """``length`` elements of dim ``dim`` from ``start`` (negative start counts back)."""
     x = input
@@ -332,7 +347,13 @@ def block_diag(inputs: Sequence[jax.Array], name: str | None = None) -> jax.Arra
     return out
 
 
-@op("as_strided", aliases=NO_TORCH_KEYWORDS)
+@op(
+    "as_strided",
+    aliases=NO_TORCH_KEYWORDS,
+    view=lambda vals, x: views.strided_view(
+        int_list(vals["shape"]), int_list(vals["stride"]), vals["offset"], x.dtype.itemsize
+    ),
+)
 def as_strided(
     x: jax.Array,
     shape: Sequence[int],

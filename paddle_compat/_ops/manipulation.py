@@ -18,6 +18,7 @@ import numpy as np
 from jax import lax
 
 from .._core import dtype as _dt
+from .._core import views
 from .._core.dtype import DTypeLike
 from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor
@@ -235,35 +236,53 @@ def reshape(x: jax.Array, shape: Sequence[int], name: str | None = None) -> jax.
     return jnp.reshape(x, infer_shape(x.shape, shape))
 
 
-def _view_dtype(x, dtype):
-    dt = _dt.to_dtype(dtype).np
-    a, b = x.dtype.itemsize, dt.itemsize
+def _is_dtype(s) -> bool:
+    return isinstance(s, str | _dt.DType | type | np.dtype)
+
+
+def _check_view(vals):
+    """Paddle's view(dtype) errors for an itemsize change (the strides are checked by
+    views.dtype_view, which knows them)."""
+    s, x = vals["shape_or_dtype"], vals["x"]
+    if not _is_dtype(s) or not isinstance(x, Tensor):
+        return
+    src, dst = x.dtype, _dt.to_dtype(s)
+    a, b = src.np.itemsize, dst.np.itemsize
     if a == b:
-        return lax.bitcast_convert_type(x, dt)
-    if a > b:  # one element -> a/b elements along a new last dim, merged into the last dim
-        y = lax.bitcast_convert_type(x, dt)
-        return y.reshape(x.shape[:-1] + (x.shape[-1] * (a // b),))
-    k = b // a
-    if x.ndim == 0 or x.shape[-1] % k:
+        return
+    shape = x._val.shape
+    if not shape:
         raise ValueError(
-            f"view as {dtype}: the last dimension of x ({list(x.shape)}) must be divisible by {k}."
+            f"(InvalidArgument) input.strides[-1] must be 1 to view {src.name} as {dst.name}, "
+            "but got 0"
         )
-    return lax.bitcast_convert_type(x.reshape(x.shape[:-1] + (x.shape[-1] // k, k)), dt)
+    if a < b and shape[-1] % (b // a):
+        raise ValueError(
+            f"(InvalidArgument) input.shape[{len(shape) - 1}]({shape[-1]}) must be multiple of "
+            f"{b // a} to view {src.name} as {dst.name}"
+        )
+
+
+def _view_spec(vals, x):
+    s = vals["shape_or_dtype"]
+    return views.dtype_view(x, s) if _is_dtype(s) else views.STRICT
 
 
 @op(
     "view",
     aliases={"size": "shape_or_dtype", "dtype": "shape_or_dtype", **NO_TORCH_KEYWORDS},
     prebind=pack_ints("shape_or_dtype"),
-    view=True,  # a dtype view changes the dtype: views.share keeps it a copy
+    check=_check_view,
+    view=_view_spec,
 )
 def view(
     x: jax.Array, shape_or_dtype: Sequence[int] | DTypeLike, name: str | None = None
 ) -> jax.Array:
-    """Reshape (shape) or reinterpret the bits (dtype) of ``x``."""
+    """Reshape (shape) or reinterpret the bytes (dtype) of ``x`` (a view: Paddle refuses a
+    shape its strides cannot describe)."""
     s = shape_or_dtype
-    if isinstance(s, str | _dt.DType | type) or isinstance(s, np.dtype):
-        return _view_dtype(x, s)
+    if _is_dtype(s):
+        return views.reinterpret(x, _dt.to_dtype(s).np)
     return jnp.reshape(x, infer_shape(x.shape, s, "view"))
 
 
@@ -273,7 +292,7 @@ def view_as(x: Tensor, other: Tensor, name: str | None = None) -> Tensor:
     return reshape(x, list(other.shape))
 
 
-@op("unflatten", aliases={"dim": "axis", "sizes": "shape"})
+@op("unflatten", aliases={"dim": "axis", "sizes": "shape"}, view=True)
 def unflatten(x: jax.Array, axis: int, shape: Sequence[int], name: str | None = None) -> jax.Array:
     """Split dim ``axis`` into ``shape`` (one -1 allowed)."""
     ax = axis_of(axis, x.ndim)
@@ -323,32 +342,44 @@ def _check_transpose(vals):
         )
 
 
-def _transpose_view(perm):
-    """(get, put) of a transpose view (views.share)."""
-    inv = np.argsort(perm).tolist()
-    return (lambda b: b.transpose(perm)), (lambda b, v: v.transpose(inv))
-
-
 @op(
     "transpose",
     tensor_modules=("einsum", "linalg", "manipulation"),
     inplace="transpose_",
     check=_check_transpose,
     prebind=dims_to_perm,
-    view=lambda vals, x: _transpose_view(_perm(vals["perm"], x.ndim)),
+    view=lambda vals, x: views.permute_view(_perm(vals["perm"], x.ndim)),
 )
 def transpose(x: jax.Array, perm: Sequence[int], name: str | None = None) -> jax.Array:
     """Permute the dims of ``x``."""
     return jnp.transpose(x, _perm(perm, x.ndim))
 
 
-@op("permute", tensor_modules=("linalg",), prebind=pack_varargs("dims"))
+@op(
+    "permute",
+    tensor_modules=("linalg",),
+    prebind=pack_varargs("dims"),
+    view=lambda vals, x: views.permute_view(_perm(vals["dims"], x.ndim)),
+)
 def permute(input: jax.Array, dims: Sequence[int]) -> jax.Array:
     """Tensor.permute(*dims) / permute(list): same as transpose."""
     return jnp.transpose(input, _perm(dims, input.ndim))
 
 
-@op("moveaxis", aliases=NO_TORCH_KEYWORDS)
+def _moveaxis_perm(vals, nd):
+    src, dst = int_list(vals["source"]), int_list(vals["destination"])
+    src, dst = [a % nd for a in src], [a % nd for a in dst]
+    perm = [a for a in range(nd) if a not in src]
+    for d, a in sorted(zip(dst, src)):
+        perm.insert(d, a)
+    return perm
+
+
+@op(
+    "moveaxis",
+    aliases=NO_TORCH_KEYWORDS,
+    view=lambda vals, x: views.permute_view(_moveaxis_perm(vals, x.ndim)),
+)
 def moveaxis(
     x: jax.Array,
     source: int | Sequence[int],
@@ -373,13 +404,24 @@ def moveaxis(
     return jnp.moveaxis(x, src, dst)
 
 
-@op("swapaxes", tensor_modules=(), extra_names=("swapdims",), prebind=dims_to_perm)
+@op(
+    "swapaxes",
+    tensor_modules=(),
+    extra_names=("swapdims",),
+    prebind=dims_to_perm,
+    view=lambda vals, x: views.permute_view(_perm(vals["perm"], x.ndim)),
+)
 def swapaxes(x: jax.Array, perm: Sequence[int], name: str | None = None) -> jax.Array:
     """transpose under Paddle's alias names: ``swapaxes(x, 0, 1)`` swaps two dims."""
     return jnp.transpose(x, _perm(perm, x.ndim))
 
 
-@op("swapdims", namespaces=(), prebind=dims_to_perm)
+@op(
+    "swapdims",
+    namespaces=(),
+    prebind=dims_to_perm,
+    view=lambda vals, x: views.permute_view(_perm(vals["perm"], x.ndim)),
+)
 def swapdims(x, perm, name=None):
     """Tensor.swapdims: same as swapaxes."""
     return swapaxes.fn(x, perm)
@@ -600,7 +642,11 @@ def dsplit(
     return tensor_split.fn(x, num_or_indices, 2)
 
 
-@op("unbind", aliases={"dim": "axis"})
+@op(
+    "unbind",
+    aliases={"dim": "axis"},
+    view=lambda vals, x: views.unbind_views(x._val.shape, axis_of(vals["axis"], x.ndim)),
+)
 def unbind(input: jax.Array, axis: int = 0) -> list[jax.Array]:
     """Split into the slices along ``axis`` (that dim removed)."""
     ax = axis_of(axis, input.ndim)
