@@ -59,7 +59,8 @@ class _Group:
 class _Link:
     """A member's place in its group: get/put of its view of the root value, its layout (None:
     row-major at byte offset 0; a (strides, offset) pair; or a ``_Lazy`` one), the shape and
-    dtype a write must keep to stay in the group, and the uid of the Tensor it was made from."""
+    dtype a write must keep to stay in the group, and the link of the Tensor it was made from
+    (Tensors that are one another's ``SAME`` share one link)."""
 
     __slots__ = ("group", "get", "put", "lay", "shape", "dtype", "src")
 
@@ -80,7 +81,11 @@ class View:
         self.get, self.put, self.rule, self.root = get, put, rule, root
 
 
+# markers an op's view= function may give instead of a View
+RESHAPE = "reshape"  # the same elements in row-major order (a copy where strides cannot tell)
 STRICT = "strict"  # view(shape): a reshape that raises where Paddle's strides allow no view
+SAME = "same"  # the input itself under another Tensor (detach, x[:]): shape changes are shared
+RESHAPE_SAME = "reshape_same"  # reshape/unflatten: SAME when the shape is unchanged
 
 
 class _Lazy:
@@ -133,10 +138,11 @@ def _same_layout(shape, st, off, isz):
     return st, off
 
 
-def share(base, view, spec: View | Callable | None = None, put: Callable | None = None) -> None:
-    """Make ``view`` (computed from ``base``) a view of it, as ``spec`` says (default: the same
-    elements in row-major order, another shape: ``detach``, reshape); ``share(base, view, get,
-    put)`` is a view with ``base``'s layout (``from_dlpack``'s host mirror)."""
+def share(base, view, spec=None, put: Callable | None = None) -> None:
+    """Make ``view`` (computed from ``base``) a view of it, as ``spec`` (a ``View`` or a
+    marker) says; default: ``SAME`` when shape and dtype are unchanged (``detach``), else
+    ``RESHAPE``. ``share(base, view, get, put)``: a view with ``base``'s layout
+    (``from_dlpack``'s host mirror)."""
     if base is view or not _eager():
         return
     if put is not None:
@@ -144,20 +150,27 @@ def share(base, view, spec: View | Callable | None = None, put: Callable | None 
     b, v = base._val, view._val
     if not hasattr(b, "reshape") or not hasattr(v, "reshape"):  # deferred values
         return
-    if spec is None or spec is STRICT:
+    if spec is None or spec is RESHAPE_SAME:
+        spec = SAME if v.shape == b.shape and v.dtype == b.dtype else RESHAPE
+    if spec is RESHAPE or spec is STRICT:
         spec = reshape_view(base, v.shape, spec is STRICT)
         if spec is None:
             return
     link = base._alias
-    if spec.root and (b.dtype if link is None else link.group.value.dtype) != v.dtype:
-        return  # as_strided of a view of another dtype: a copy here
+    if spec is not SAME and spec.root:
+        if (b.dtype if link is None else link.group.value.dtype) != v.dtype:
+            return  # as_strided of a view of another dtype: a copy here
     if link is None:
         group = _Group(b)
         link = base._alias = _Link(
-            group, _identity_get, _identity_put, None, b.shape, b.dtype, base._uid
+            group, _identity_get, _identity_put, None, b.shape, b.dtype, None
         )
         group.add(base)
     group = link.group
+    if spec is SAME:  # one link for both: an in-place view op on either reshapes both
+        group.add(view)
+        view._alias = link
+        return
     get, put, rule = spec.get, spec.put, spec.rule
     if spec.root:
         if link.get is not _identity_get:  # read the buffer, not the base's elements
@@ -171,20 +184,42 @@ def share(base, view, spec: View | Callable | None = None, put: Callable | None 
     if rule is not None and rule.__class__ is not tuple:
         rule = _Lazy(rule, link.lay, b.shape, b.dtype.itemsize)
     group.add(view)
-    view._alias = _Link(group, get, put, rule, v.shape, v.dtype, base._uid)
+    view._alias = _Link(group, get, put, rule, v.shape, v.dtype, link)
 
 
 def share_op(base, res, view, vals: dict) -> None:
     """``op(view=...)``'s result ``res`` (a Tensor or a list of them) joins ``base``'s group."""
     if not _eager():
         return
-    spec = None if view is True else view(vals, base)
+    spec = RESHAPE if view is True else view(vals, base)
+    if spec is None:
+        return
     if isinstance(res, list | tuple):
-        if spec is not None:
-            for r, s in zip(res, spec):
-                share(base, r, s)
-    elif spec is not None or view is True:
+        for r, s in zip(res, spec):
+            share(base, r, s)
+    else:
         share(base, res, spec)
+
+
+def _live(group):
+    return [m for m in (r() for r in group.members) if m is not None]
+
+
+def _leave(t, link, value) -> None:
+    """t takes a buffer of its own holding ``value``; the Tensors that share t's link (SAME)
+    come along."""
+    sibs = [m for m in _live(link.group) if m._alias is link and m is not t]
+    if not sibs:
+        t._alias = None
+        return
+    group = _Group(value)
+    own = _Link(group, _identity_get, _identity_put, None, value.shape, value.dtype, None)
+    for m in (t, *sibs):
+        m._alias = own
+        group.add(m)
+        if m is not t:
+            m._val = value
+            m._version += 1
 
 
 def propagate(t, value) -> None:
@@ -195,13 +230,13 @@ def propagate(t, value) -> None:
     if not _eager() or value.__class__ is deferred.Pending:
         return
     if value.shape != link.shape or value.dtype != link.dtype:
-        t._alias = None
+        _leave(t, link, value)
         return
     group = link.group
     try:
         root = link.put(group.value, value)
     except Exception:  # noqa: BLE001 - a write the view cannot take back: t leaves the group
-        t._alias = None
+        _leave(t, link, value)
         return
     group.value = root
     for r in group.members:
@@ -213,22 +248,26 @@ def propagate(t, value) -> None:
 
 
 def adopt(x, out) -> bool:
-    """An in-place view op (``x.t_()``, ``x.unsqueeze_(0)``): x becomes ``out``, the view of
-    x the op made, with the buffer unchanged; False when ``out`` is no such view."""
+    """An in-place view op (``x.t_()``, ``x.unsqueeze_(0)``): x (and the Tensors that share
+    its link) becomes ``out``, the view of x the op made, with the buffer unchanged; False
+    when ``out`` is no such view."""
     ol, xl = out._alias, x._alias
-    if ol is None or xl is None or ol.src != x._uid or ol.group is not xl.group:
+    if ol is None or xl is None or ol.src is not xl:
         return False
-    trace_state.note_written(x)
-    x._val = out._val
-    x._version += 1
-    group = ol.group
-    alone = xl.get is _identity_get and all(
-        r() is None or r() is x or r() is out for r in group.members
-    )
-    if alone:  # x owned the buffer alone: no group is needed
+    live = _live(ol.group)
+    sibs = [m for m in live if m._alias is xl]
+    if xl.get is _identity_get and len(sibs) == 1 and len(live) == 2:  # x owned it alone
+        trace_state.note_written(x)
+        x._val = out._val
+        x._version += 1
         x._alias = out._alias = None
-    else:
-        x._alias = _Link(group, ol.get, ol.put, ol.lay, ol.shape, ol.dtype, ol.src)
+        return True
+    new = _Link(ol.group, ol.get, ol.put, ol.lay, ol.shape, ol.dtype, ol.src)
+    for m in sibs:
+        trace_state.note_written(m)
+        m._val = out._val
+        m._version += 1
+        m._alias = new
     return True
 
 
@@ -236,7 +275,7 @@ def make_contiguous(t) -> None:
     """``Tensor.contiguous()``: a view whose strides are not row-major gets its own buffer
     (Paddle copies it in place and returns the same Tensor)."""
     if t._alias is not None and not is_contiguous(t):
-        t._alias = None
+        _leave(t, t._alias, t._val)
 
 
 # -- layout queries ---------------------------------------------------------------------------
@@ -341,15 +380,27 @@ def _normalize_index(shape, index) -> tuple:
             out.append(i + shape[d] if i < 0 else i)
             d += 1
         else:
-            out.append(slice(*i.indices(shape[d])))
+            start, stop, step = i.indices(shape[d])
+            out.append(slice(start, None if stop < 0 else stop, step))
             d += 1
     out.extend(slice(0, shape[k], 1) for k in range(d, len(shape)))
     return tuple(out)
 
 
-def index_view(shape, index) -> View:
-    """Basic indexing ``x[index]`` (also narrow, slice, strided_slice, unbind's outputs)."""
+def index_view(shape, index, same: bool = False):
+    """Basic indexing ``x[index]`` (also narrow, slice, strided_slice, unbind's outputs);
+    ``same``: an index that keeps every element in place (``x[:]``, ``x[...]``) gives
+    ``SAME``, as Paddle's ``__getitem__`` does."""
     idx = _normalize_index(shape, index)
+    if (
+        same
+        and len(idx) == len(shape)
+        and all(
+            i.__class__ is slice and (i.start, i.stop, i.step) == (0, n, 1)
+            for i, n in zip(idx, shape)
+        )
+    ):
+        return SAME
 
     def rule(shape, st, off, isz):
         out_shape, out_st, d = [], [], 0
@@ -359,7 +410,7 @@ def index_view(shape, index) -> View:
             if type(i) is int:
                 off += i * st[d] * isz
             else:
-                n = len(range(i.start, i.stop, i.step))
+                n = len(range(i.start, -1 if i.stop is None else i.stop, i.step))
                 if n:
                     off += i.start * st[d] * isz
                 out_shape.append(n)
@@ -508,6 +559,8 @@ def dtype_view(base, dtype) -> View:
     last dim's stride is not 1."""
     dt = _dt.to_dtype(dtype).np
     src = base._val.dtype
+    if dt == src:
+        return SAME  # Paddle returns the input itself
     a, b = src.itemsize, dt.itemsize
     if a != b:
         lay = layout(base)

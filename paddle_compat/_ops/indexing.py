@@ -404,12 +404,13 @@ def getitem(x, index):
     return _getitem(x, index)
 
 
-def _getitem_view(x: Tensor, index):
+def _getitem_view(x: Tensor, index, same: bool = True):
     """``Tensor.__getitem__``: basic indexing (ints, slices, None, ...) gives a view of x, as
-    in Paddle (``_core/views.py``); advanced indexing a copy."""
+    in Paddle (``_core/views.py``; ``same``: one that keeps every element in place is x
+    itself under another Tensor); advanced indexing a copy."""
     out = _getitem(x, index)
     if _basic(index) and views._eager():
-        views.share(x, out, views.index_view(x._val.shape, index))
+        views.share(x, out, views.index_view(x._val.shape, index, same))
     return out
 
 
@@ -566,7 +567,7 @@ def slice(
     idx = [_pyslice(None, None, None)] * x.ndim
     for a, s, e in zip(axes, starts, ends):
         idx[a] = _pyslice(s, e, None)
-    return _getitem_view(x, tuple(idx))
+    return _getitem_view(x, tuple(idx), same=False)
 
 
 @op("strided_slice", composite=True, aliases=NO_TORCH_KEYWORDS)
@@ -587,4 +588,4 @@ def strided_slice(
     idx = [_pyslice(None, None, None)] * x.ndim
     for a, s, e, st in zip(axes, starts, ends, strides):
         idx[a] = _pyslice(s, e, st)
-    return _getitem_view(x, tuple(idx))
+    return _getitem_view(x, tuple(idx), same=False)

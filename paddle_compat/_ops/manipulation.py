@@ -229,7 +229,7 @@ def _check_reshape(vals):
     inplace="reshape_",
     check=_check_reshape,
     prebind=pack_ints("shape"),
-    view=True,
+    view=lambda vals, x: views.RESHAPE_SAME,
 )
 def reshape(x: jax.Array, shape: Sequence[int], name: str | None = None) -> jax.Array:
     """New shape with the same data; 0 keeps the input dim, -1 is inferred."""
@@ -288,11 +288,15 @@ def view(
 
 @op("view_as", composite=True, aliases=NO_TORCH_KEYWORDS)
 def view_as(x: Tensor, other: Tensor, name: str | None = None) -> Tensor:
-    """Reshape ``x`` to ``other``'s shape."""
-    return reshape(x, list(other.shape))
+    """``x.view(other.shape)``: a view of ``x`` with ``other``'s shape."""
+    return view(x, list(other.shape))
 
 
-@op("unflatten", aliases={"dim": "axis", "sizes": "shape"}, view=True)
+@op(
+    "unflatten",
+    aliases={"dim": "axis", "sizes": "shape"},
+    view=lambda vals, x: views.RESHAPE_SAME,
+)
 def unflatten(x: jax.Array, axis: int, shape: Sequence[int], name: str | None = None) -> jax.Array:
     """Split dim ``axis`` into ``shape`` (one -1 allowed)."""
     ax = axis_of(axis, x.ndim)
