@@ -30,9 +30,11 @@ copy (writes there are values of the traced program)."""
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections.abc import Callable
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
@@ -143,19 +145,35 @@ def share(base, view, spec=None, put: Callable | None = None) -> None:
     marker) says; default: ``SAME`` when shape and dtype are unchanged (``detach``), else
     ``RESHAPE``. ``share(base, view, get, put)``: a view with ``base``'s layout
     (``from_dlpack``'s host mirror)."""
-    if base is view or not _eager():
+    if base is not view and _eager():
+        _join(base, view, spec if put is None else View(spec, put, _same_layout))
+
+
+def share_op(base, res, view, vals: dict) -> None:
+    """``op(view=...)``'s result ``res`` (a Tensor or a list of them) joins ``base``'s group."""
+    if not _eager():
         return
-    if put is not None:
-        spec = View(spec, put, _same_layout)
+    spec = RESHAPE if view is True else view(vals, base)
+    if spec is None:
+        return
+    if res.__class__ is list or res.__class__ is tuple:
+        for r, s in zip(res, spec):
+            _join(base, r, s)
+    elif res is not base:
+        _join(base, res, spec)
+
+
+def _join(base, view, spec) -> None:
     b, v = base._val, view._val
-    if not hasattr(b, "reshape") or not hasattr(v, "reshape"):  # deferred values
+    if b.__class__ is deferred.Pending or v.__class__ is deferred.Pending:
         return
-    if spec is None or spec is RESHAPE_SAME:
-        spec = SAME if v.shape == b.shape and v.dtype == b.dtype else RESHAPE
-    if spec is RESHAPE or spec is STRICT:
-        spec = reshape_view(base, v.shape, spec is STRICT)
-        if spec is None:
-            return
+    if spec.__class__ is not View:
+        if spec is None or spec is RESHAPE_SAME:
+            spec = SAME if v.shape == b.shape and v.dtype == b.dtype else RESHAPE
+        if spec is not SAME:
+            spec = reshape_view(base, v.shape, spec is STRICT)
+            if spec is None:
+                return
     link = base._alias
     if spec is not SAME and spec.root:
         if (b.dtype if link is None else link.group.value.dtype) != v.dtype:
@@ -185,20 +203,6 @@ def share(base, view, spec=None, put: Callable | None = None) -> None:
         rule = _Lazy(rule, link.lay, b.shape, b.dtype.itemsize)
     group.add(view)
     view._alias = _Link(group, get, put, rule, v.shape, v.dtype, link)
-
-
-def share_op(base, res, view, vals: dict) -> None:
-    """``op(view=...)``'s result ``res`` (a Tensor or a list of them) joins ``base``'s group."""
-    if not _eager():
-        return
-    spec = RESHAPE if view is True else view(vals, base)
-    if spec is None:
-        return
-    if isinstance(res, list | tuple):
-        for r, s in zip(res, spec):
-            share(base, r, s)
-    else:
-        share(base, res, spec)
 
 
 def _live(group):
@@ -340,7 +344,7 @@ def reshape_view(base, shape, strict: bool = False) -> View | None:
     """The same elements in row-major order as ``shape``: a view when ``base``'s strides allow
     (always for a row-major base), else None (a copy) or, ``strict``, Paddle's ValueError."""
     shape = tuple(shape)
-    get, put = (lambda b: b.reshape(shape)), (lambda b, v: v.reshape(b.shape))
+    get, put = (lambda b: lax.reshape(b, shape)), (lambda b, v: lax.reshape(v, b.shape))
     link = base._alias
     if link is None or link.lay is None:
         return View(get, put)
@@ -353,19 +357,33 @@ def reshape_view(base, shape, strict: bool = False) -> View | None:
     return View(get, put, _layout_of(new, off, shape))
 
 
+def _inverse(perm):
+    inv = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inv[p] = i
+    return inv
+
+
 def permute_view(perm) -> View:
     """transpose/permute/moveaxis/swapaxes/t: the dims of the input in ``perm`` order."""
-    perm = list(perm)
-    inv = np.argsort(perm).tolist()
+    perm = tuple(perm)
     return View(
-        lambda b: b.transpose(perm),
-        lambda b, v: v.transpose(inv),
+        lambda b: lax.transpose(b, perm),
+        lambda b, v: lax.transpose(v, _inverse(perm)),
         lambda shape, st, off, isz: ([st[p] for p in perm], off),
     )
 
 
+# The gets and puts of the other views are compiled once per kind, static arguments and input
+# shape (jax.jit): a write through a view recomputes every live member of its group.
+@functools.cache
+def _kernel(kind: str, *key) -> Callable:
+    return jax.jit(_BUILDERS[kind](*key))
+
+
 def _normalize_index(shape, index) -> tuple:
-    """Basic indexing (ints, slices, None, one Ellipsis) as ints and explicit slices."""
+    """Basic indexing (ints, slices, None, one Ellipsis) as ints and explicit slices (a
+    negative step's stop None where it runs past the start)."""
     items = index if type(index) is tuple else (index,)
     n_dims = sum(1 for i in items if i is not None and i is not Ellipsis)
     out, d = [], 0
@@ -387,62 +405,153 @@ def _normalize_index(shape, index) -> tuple:
     return tuple(out)
 
 
-def index_view(shape, index, same: bool = False):
-    """Basic indexing ``x[index]`` (also narrow, slice, strided_slice, unbind's outputs);
-    ``same``: an index that keeps every element in place (``x[:]``, ``x[...]``) gives
-    ``SAME``, as Paddle's ``__getitem__`` does."""
-    idx = _normalize_index(shape, index)
-    if (
-        same
-        and len(idx) == len(shape)
-        and all(
-            i.__class__ is slice and (i.start, i.stop, i.step) == (0, n, 1)
-            for i, n in zip(idx, shape)
-        )
-    ):
-        return SAME
+def _index_plan(shape, index):
+    """(structure, low corner): per item of the normalized index None, ("i",) or ("s", n,
+    step) (the static part of its kernels), and the first element each dim reads."""
+    struct, lows = [], []
+    for i in _normalize_index(shape, index):
+        if i is None:
+            struct.append(None)
+        elif type(i) is int:
+            struct.append(("i",))
+            lows.append(i)
+        else:
+            n = len(range(i.start, -1 if i.stop is None else i.stop, i.step))
+            struct.append(("s", n, i.step))
+            lows.append(min(i.start, i.start + (n - 1) * i.step) if n else 0)
+    return tuple(struct), tuple(lows)
 
+
+def _window(struct):
+    dims = [s for s in struct if s is not None]
+    sizes = tuple(1 if s[0] == "i" else (s[1] - 1) * abs(s[2]) + 1 if s[1] else 0 for s in dims)
+    picks = tuple(slice(None, None, abs(s[2])) if s[0] == "s" else slice(None) for s in dims)
+    flips = tuple(d for d, s in enumerate(dims) if s[0] == "s" and s[2] < 0)
+    out_shape = tuple(1 if s is None else s[1] for s in struct if s is None or s[0] == "s")
+    win_shape = tuple(1 if s[0] == "i" else s[1] for s in dims)
+    return sizes, picks, flips, out_shape, win_shape
+
+
+def _index_get(struct):
+    sizes, picks, flips, out_shape, _ = _window(struct)
+
+    def get(b, *lows):
+        w = lax.dynamic_slice(b, lows, sizes)[picks]
+        return (jnp.flip(w, flips) if flips else w).reshape(out_shape)
+
+    return get
+
+
+def _index_put(struct):
+    sizes, picks, flips, _, win_shape = _window(struct)
+
+    def put(b, v, *lows):
+        v = v.reshape(win_shape)
+        w = lax.dynamic_slice(b, lows, sizes).at[picks].set(jnp.flip(v, flips) if flips else v)
+        return lax.dynamic_update_slice(b, w, lows)
+
+    return put
+
+
+def _index_rule(struct, lows):
     def rule(shape, st, off, isz):
         out_shape, out_st, d = [], [], 0
-        for i in idx:
-            if i is None:
+        for s in struct:
+            if s is None:
                 continue
-            if type(i) is int:
-                off += i * st[d] * isz
+            if s[0] == "i":
+                off += lows[d] * st[d] * isz
             else:
-                n = len(range(i.start, -1 if i.stop is None else i.stop, i.step))
+                n, step = s[1], s[2]
                 if n:
-                    off += i.start * st[d] * isz
+                    off += (lows[d] if step > 0 else lows[d] + (n - 1) * -step) * st[d] * isz
                 out_shape.append(n)
-                out_st.append(st[d] * i.step)
+                out_st.append(st[d] * step)
             d += 1
         if 0 in out_shape:
             off = 0  # Paddle reports an empty view's offset as 0
-        if any(i is None for i in idx):  # new size-1 dims: strides as unsqueeze gives them
+        if None in struct:  # new size-1 dims: strides as unsqueeze gives them
             sizes = iter(out_shape)
-            full = [1 if i is None else next(sizes) for i in idx if type(i) is not int]
+            full = [1 if s is None else next(sizes) for s in struct if s is None or s[0] == "s"]
             out_st = _view_strides(out_shape, out_st, full)
         return out_st, off
 
-    return View(lambda b: b[idx], lambda b, v: b.at[idx].set(v), rule)
+    return rule
+
+
+def _keeps_all(shape, index) -> bool:
+    """Whether a basic index keeps every element in place (``x[:]``, ``x[...]``, ``x[-2:]``)."""
+    items = index if type(index) is tuple else (index,)
+    if any(i is None or type(i) is int for i in items):
+        return False
+    return all(
+        (i.start, i.stop, i.step) == (0, n, 1)
+        for i, n in zip(_normalize_index(shape, items), shape)
+    )
+
+
+class _Index:
+    """A basic-indexing view's get/put/rule, its plan (``_index_plan``) made on first use."""
+
+    __slots__ = ("shape", "index", "plan")
+
+    def __init__(self, shape, index, plan=None):
+        self.shape, self.index, self.plan = shape, index, plan
+
+    def _plan(self):
+        if self.plan is None:
+            self.plan = _index_plan(self.shape, self.index)
+        return self.plan
+
+    def get(self, b):
+        struct, lows = self._plan()
+        return _kernel("index_get", struct)(b, *lows)
+
+    def put(self, b, v):
+        struct, lows = self._plan()
+        return _kernel("index_put", struct)(b, v, *lows)
+
+    def rule(self, shape, st, off, isz):
+        return _index_rule(*self._plan())(shape, st, off, isz)
+
+    def view(self) -> View:
+        return View(self.get, self.put, self.rule)
+
+
+def index_view(shape, index, same: bool = False):
+    """Basic indexing ``x[index]`` (also narrow, slice, strided_slice); ``same``: an index that
+    keeps every element in place gives ``SAME``, as Paddle's ``__getitem__`` does."""
+    if same and _keeps_all(shape, index):
+        return SAME
+    return _Index(shape, index).view()
 
 
 def unbind_views(shape, axis: int) -> list[View]:
-    """unbind's outputs: the slices ``x[..., i, ...]`` along ``axis``."""
-    pre = (slice(None),) * axis
-    return [index_view(shape, pre + (i,)) for i in range(shape[axis])]
+    """unbind's outputs: the slices ``x[..., i, ...]`` along ``axis`` (one kernel for all)."""
+    struct, lows = _index_plan(shape, (slice(None),) * axis + (0,))
+    pre, post = lows[:axis], lows[axis + 1 :]
+    return [_Index(None, None, (struct, (*pre, i, *post))).view() for i in range(shape[axis])]
 
 
-def diagonal_view(ndim: int, offset: int, axis1: int, axis2: int) -> View:
-    """diagonal: the (axis1, axis2) diagonals as the last dim."""
-    a1, a2 = axis1 % ndim, axis2 % ndim
+def _diagonal_get(offset, a1, a2):
+    return lambda b: jnp.diagonal(b, offset, a1, a2)
 
+
+def _diagonal_put(offset, a1, a2):
     def put(b, v):
         n = v.shape[-1]
         rows = np.arange(n) + max(-offset, 0)
         cols = np.arange(n) + max(offset, 0)
         bt = jnp.moveaxis(b, (a1, a2), (-2, -1))
         return jnp.moveaxis(bt.at[..., rows, cols].set(v), (-2, -1), (a1, a2))
+
+    return put
+
+
+def diagonal_view(ndim: int, offset: int, axis1: int, axis2: int) -> View:
+    """diagonal: the (axis1, axis2) diagonals as the last dim."""
+    key = (offset, axis1 % ndim, axis2 % ndim)
+    a1, a2 = key[1], key[2]
 
     def rule(shape, st, off, isz):
         n = max(0, min(shape[a1] - max(-offset, 0), shape[a2] - max(offset, 0)))
@@ -451,7 +560,50 @@ def diagonal_view(ndim: int, offset: int, axis1: int, axis2: int) -> View:
         rest = [s for i, s in enumerate(st) if i not in (a1, a2)]
         return rest + [st[a1] + st[a2]], off
 
-    return View(lambda b: jnp.diagonal(b, offset, a1, a2), put, rule)
+    return View(
+        lambda b: _kernel("diagonal_get", *key)(b),
+        lambda b, v: _kernel("diagonal_put", *key)(b, v),
+        rule,
+    )
+
+
+def _windows(n: int, size: int, step: int) -> np.ndarray:
+    count = (n - size) // step + 1
+    return (np.arange(count)[:, None] * step + np.arange(size)[None, :]).reshape(-1)
+
+
+def _unfold_get(axis, size, step):
+    def get(b):
+        idx = _windows(b.shape[axis], size, step)
+        y = jnp.take(b, idx, axis=axis)
+        y = y.reshape(b.shape[:axis] + (idx.size // size, size) + b.shape[axis + 1 :])
+        return jnp.moveaxis(y, axis + 1, -1)
+
+    return get
+
+
+def _unfold_put(axis, size, step):
+    def put(b, v):
+        idx = _windows(b.shape[axis], size, step)
+        y = jnp.moveaxis(v, -1, axis + 1).reshape(b.shape[:axis] + (-1,) + b.shape[axis + 1 :])
+        bt = jnp.moveaxis(b, axis, 0).at[idx].set(jnp.moveaxis(y, axis, 0))
+        return jnp.moveaxis(bt, 0, axis)
+
+    return put
+
+
+def unfold_view(axis: int, size: int, step: int) -> View:
+    """Tensor.unfold: windows of ``size`` every ``step`` along ``axis``, as a new last dim (a
+    write to overlapping windows keeps one of the values written to an element)."""
+
+    def rule(shape, st, off, isz):
+        return st[:axis] + [st[axis] * step] + st[axis + 1 :] + [st[axis]], off
+
+    return View(
+        lambda b: _kernel("unfold_get", axis, size, step)(b),
+        lambda b, v: _kernel("unfold_put", axis, size, step)(b, v),
+        rule,
+    )
 
 
 def _strided_index(shape, strides, start: int) -> np.ndarray:
@@ -461,29 +613,23 @@ def _strided_index(shape, strides, start: int) -> np.ndarray:
     return idx
 
 
-def unfold_view(shape, axis: int, size: int, step: int) -> View:
-    """Tensor.unfold: windows of ``size`` every ``step`` along ``axis``, as a new last dim."""
-    count = (shape[axis] - size) // step + 1
+def _strided_get(shape, stride, start):
+    return lambda r: r.reshape(-1)[_strided_index(shape, stride, start)]
 
-    def rule(shape, st, off, isz):
-        return st[:axis] + [st[axis] * step] + st[axis + 1 :] + [st[axis]], off
 
-    rel, _ = rule(shape, row_major(shape), 0, 1)
-    out_shape = tuple(shape[:axis]) + (count,) + tuple(shape[axis + 1 :]) + (size,)
-    idx = jnp.asarray(_strided_index(out_shape, rel, 0))
-    return View(
-        lambda b: b.reshape(-1)[idx],
-        lambda b, v: b.reshape(-1).at[idx].set(v).reshape(b.shape),
-        rule,
-    )
+def _strided_put(shape, stride, start):
+    def put(r, v):
+        return r.reshape(-1).at[_strided_index(shape, stride, start)].set(v).reshape(r.shape)
+
+    return put
 
 
 def strided_view(shape, stride, offset: int, itemsize: int) -> View:
     """as_strided: ``shape``/``stride`` (elements) from byte ``offset`` of the buffer itself."""
-    idx = jnp.asarray(_strided_index(shape, stride, offset // itemsize))
+    key = (tuple(shape), tuple(stride), offset // itemsize)
     return View(
-        lambda r: r.reshape(-1)[idx],
-        lambda r, v: r.reshape(-1).at[idx].set(v).reshape(r.shape),
+        lambda r: _kernel("strided_get", *key)(r),
+        lambda r, v: _kernel("strided_put", *key)(r, v),
         _layout_of(stride, offset, shape),
         root=True,
     )
@@ -578,7 +724,7 @@ def dtype_view(base, dtype) -> View:
         k = a // b if a > b else b // a
         return ([s * k for s in st[:-1]] if a > b else [s // k for s in st[:-1]]) + [1], off
 
-    return View(lambda v: reinterpret(v, dt), _reinterpret_back, rule)
+    return View(lambda v: _kernel("reinterpret", dt)(v), lambda b, v: _kernel("back")(b, v), rule)
 
 
 def complex_part_view(imag: bool) -> View:
@@ -608,3 +754,17 @@ def as_complex_view() -> View:
         lambda b, v: jnp.stack([jnp.real(v), jnp.imag(v)], axis=-1),
         lambda shape, st, off, isz: ([s // 2 for s in st[:-1]], off),
     )
+
+
+_BUILDERS = {
+    "index_get": _index_get,
+    "index_put": _index_put,
+    "diagonal_get": _diagonal_get,
+    "diagonal_put": _diagonal_put,
+    "unfold_get": _unfold_get,
+    "unfold_put": _unfold_put,
+    "strided_get": _strided_get,
+    "strided_put": _strided_put,
+    "reinterpret": lambda dt: lambda v: reinterpret(v, dt),
+    "back": lambda: _reinterpret_back,
+}

@@ -409,7 +409,7 @@ def _getitem_view(x: Tensor, index, same: bool = True):
     in Paddle (``_core/views.py``; ``same``: one that keeps every element in place is x
     itself under another Tensor); advanced indexing a copy."""
     out = _getitem(x, index)
-    if _basic(index) and views._eager():
+    if _basic(index):
         views.share(x, out, views.index_view(x._val.shape, index, same))
     return out
 

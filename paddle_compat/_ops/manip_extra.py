@@ -110,7 +110,7 @@ def diagonal(
     method="unfold",
     aliases=NO_TORCH_KEYWORDS,
     view=lambda vals, x: views.unfold_view(
-        x._val.shape, axis_of(vals["axis"], x.ndim), vals["size"], vals["step"]
+        axis_of(vals["axis"], x.ndim), vals["size"], vals["step"]
     ),
 )
 def tensor_unfold(

@@ -360,3 +360,45 @@ def case_writes_through_views_keep_autograd_history():
     (u.sum() + x.sum()).backward()
     out["earlier_consumer"] = w.grad
     return out
+
+
+_CHAINS = {
+    "t_index_diag": lambda x: [
+        x.transpose([2, 0, 1]),
+        lambda v: v[1:],
+        lambda v: v.diagonal(0, 1, 2),
+    ],
+    "unbind_unfold": lambda x: [x.unbind(1)[2], lambda v: v.unfold(1, 2, 2)],
+    "neg_step_view": lambda x: [x[:, ::-2], lambda v: v.view("int32"), lambda v: v[0]],
+    "narrow_moveaxis": lambda x: [
+        x.narrow(2, 1, 3),
+        lambda v: paddle.moveaxis(v, 2, 0),
+        lambda v: v[1],
+    ],
+    "reshape_strided": lambda x: [x[1].reshape([2, 6]), lambda v: v[:, 1::2], lambda v: v.t()],
+    "new_axis_squeeze": lambda x: [
+        x[None, :, 1],
+        lambda v: v.squeeze(0),
+        lambda v: v.unsqueeze(-1),
+    ],
+    "as_strided_of_root": lambda x: [paddle.as_strided(x, [3, 3], [6, 2], 8), lambda v: v[1:3]],
+}
+
+
+def case_chains_of_views():
+    out = {}
+    for name, f in _CHAINS.items():
+        x = _t3()
+        first, *rest = f(x)
+        chain = [first]
+        for g in rest:
+            chain.append(g(chain[-1]))
+        leaf = chain[-1]
+        if leaf.dtype == paddle.float32:
+            leaf.add_(paddle.full_like(leaf, 1000.0))
+        else:
+            leaf.add_(paddle.ones_like(leaf))
+        x[0, 0, 0] = -1.0
+        x[1, 2, 3] = -2.0
+        out[name] = [x, *chain, [[c.stride(), c.offset, c.is_contiguous()] for c in chain]]
+    return out
