@@ -376,7 +376,7 @@ def permute_view(perm) -> View:
 
 # The gets and puts of the other views are compiled once per kind, static arguments and input
 # shape (jax.jit): a write through a view recomputes every live member of its group.
-@functools.cache
+@functools.lru_cache(maxsize=1024)
 def _kernel(kind: str, *key) -> Callable:
     return jax.jit(_BUILDERS[kind](*key))
 
