@@ -18,9 +18,12 @@ decide, as Paddle does, whether the result can be a view at all.
 
 An op declares its view with ``op(view=...)``: True for a reshape-like op (view when the
 strides allow, else a copy), or a function of the bound arguments and the input Tensor giving
-a ``View`` (a list of them for ``unbind``), ``STRICT`` (``view(shape)``: raise where the
-strides do not allow a view) or None (a copy). An in-place view op (``x.t_()``,
-``x.unsqueeze_(0)``) makes x itself the view (``adopt``): the buffer is unchanged.
+a ``View`` (a list of them for ``unbind``), a marker (``STRICT``: ``view(shape)``, raise
+where the strides allow no view; ``RESHAPE_SAME``: reshape, the input itself when the shape is
+unchanged) or None (a copy). Tensors that are Paddle's same DenseTensor (``detach``, ``x[:]``,
+a reshape to the same shape) share one link (``SAME``). An in-place view op (``x.t_()``,
+``x.unsqueeze_(0)``) makes x, and the Tensors that share its link, that view (``adopt``): the
+buffer is unchanged.
 
 Autograd is as in Paddle 3.3.1: a write through a view changes the base's value but not its
 autograd history (``y = x[0]; y.scale_(2); x.sum().backward()`` gives ones).
