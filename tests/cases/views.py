@@ -1,6 +1,9 @@
-"""Paddle's views: reshape/view/squeeze/unsqueeze/flatten/transpose/t, basic indexing and
-detach share memory with their input, so in-place writes to either show in the other;
-advanced indexing, clone and split results are copies."""
+"""Paddle's views: reshape/view/squeeze/unsqueeze/flatten/unflatten, transpose/permute/
+moveaxis/swapaxes/t, basic indexing, slice/strided_slice/narrow, diagonal, unbind, as_strided,
+Tensor.unfold, view(dtype), real/imag/as_real/as_complex and detach share memory with their
+input, so in-place writes to either show in the other; advanced indexing, clone, split/chunk/
+tensor_split, unstack, expand/broadcast_to and reshapes that strides cannot describe are
+copies. Also strides, offsets, in-place view ops, contiguous() and autograd after writes."""
 
 import paddle
 
