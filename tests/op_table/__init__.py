@@ -22,7 +22,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-CATEGORIES = ("math", "reduction", "manipulation", "creation", "linalg", "search", "nn", "fft")
+CATEGORIES = (
+    "math",
+    "reduction",
+    "manipulation",
+    "creation",
+    "linalg",
+    "search",
+    "nn",
+    "fft",
+    "geometric",
+)
 DEFAULT_TOL = (1e-5, 1e-6)
 
 # checks a row may mark as known failures (xfail) with a reason
