@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import tarfile
 
+from ..text.datasets.conll05 import _bio_labels
 from . import common
 from ._legacy import legacy
 
@@ -45,24 +46,6 @@ def load_dict(filename) -> dict:
     """Line (stripped) -> line number."""
     with open(filename) as f:
         return {line.strip(): i for i, line in enumerate(f)}
-
-
-def _bio_labels(props) -> list[str]:
-    """A predicate's bracketed argument column as B-/I-/O tags."""
-    tags, tag, inside = [], "O", False
-    for p in props:
-        if p == "*":
-            tags.append("I-" + tag if inside else "O")
-        elif p == "*)":
-            tags.append("I-" + tag)
-            inside = False
-        elif "(" in p:
-            tag = p[1 : p.find("*")]
-            tags.append("B-" + tag)
-            inside = ")" not in p
-        else:
-            raise RuntimeError(f"Unexpected label: {p}")
-    return tags
 
 
 def corpus_reader(data_path, words_name, props_name):

@@ -5,9 +5,9 @@ sequence pairs of word ids) from ``simple-examples.tgz`` in Paddle's cache
 
 from __future__ import annotations
 
-import collections
 import tarfile
 
+from ..text.datasets.imikolov import word_count
 from . import common
 from ._legacy import legacy
 
@@ -22,18 +22,6 @@ TEST_FILE = "./simple-examples/data/ptb.valid.txt"
 class DataType:
     NGRAM = 1
     SEQ = 2
-
-
-def word_count(f, word_freq=None):
-    """Add the word counts of the lines of ``f`` (and one ``<s>``/``<e>`` per line)."""
-    if word_freq is None:
-        word_freq = collections.defaultdict(int)
-    for line in f:
-        for w in line.strip().split():
-            word_freq[w] += 1
-        word_freq["<s>"] += 1
-        word_freq["<e>"] += 1
-    return word_freq
 
 
 def _archive():

@@ -18,6 +18,18 @@ MD5 = "30177ea32e27c525793142b6bf2c8e2d"
 _DATA = "./simple-examples/data/ptb.{}.txt"
 
 
+def word_count(f, word_freq=None):
+    """Add the word counts of the lines of ``f`` (plus one ``<s>`` and ``<e>`` per line)."""
+    if word_freq is None:
+        word_freq = collections.defaultdict(int)
+    for line in f:
+        for w in line.strip().split():
+            word_freq[w] += 1
+        word_freq["<s>"] += 1
+        word_freq["<e>"] += 1
+    return word_freq
+
+
 class Imikolov(Dataset):
     """PTB sentences (``mode`` 'train' or 'test'). 'NGRAM' items are ``window_size`` int64
     0-D arrays (the ids of one window over ``<s> words <e>``); 'SEQ' items are (``<s>`` +
@@ -50,14 +62,7 @@ class Imikolov(Dataset):
 
     def word_count(self, f, word_freq=None):
         """Add the word counts of the lines of ``f`` (plus one ``<s>`` and ``<e>`` per line)."""
-        if word_freq is None:
-            word_freq = collections.defaultdict(int)
-        for line in f:
-            for w in line.strip().split():
-                word_freq[w] += 1
-            word_freq["<s>"] += 1
-            word_freq["<e>"] += 1
-        return word_freq
+        return word_count(f, word_freq)
 
     def _build_work_dict(self, cutoff: int) -> dict:
         with tarfile.open(self.data_file) as tar:
