@@ -273,3 +273,13 @@ def report_train_step(title: str, ours: dict, ref: dict, twin: dict, twin_name: 
                 f"{twin['rss_bytes'] / mib:.1f} MiB"
             )
     print(json.dumps({"paddle_compat": ours, "paddle": ref, "jax": twin}))
+
+
+def print_vs_paddle(ours: dict, paddle_us: dict) -> None:
+    """A table of ``{case: us}`` timings here and under real Paddle with their ratio, then both
+    as one JSON line (for docs/benchmarks.md)."""
+    print(f"{'case':40s} {'ours us':>9s} {'Paddle us':>10s} {'/Paddle':>8s}")
+    for k, v in ours.items():
+        p = paddle_us.get(k)
+        print(f"{k:40s} {v:9.1f} {p or float('nan'):10.1f} {(v / p if p else float('nan')):8.2f}")
+    print(json.dumps({"ours_us": ours, "paddle_us": paddle_us}))
