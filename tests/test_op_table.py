@@ -293,8 +293,10 @@ def _run_row(cat, row):
 
 def public_ops() -> list[str]:
     """Registry entries reachable under a public name in one of their namespaces."""
-    import paddle.incubate  # noqa: F401  (lazy modules register their ops, whichever test
-    import paddle.vision.ops  # noqa: F401  ran first)
+    import paddle.geometric  # noqa: F401  (lazy modules register their ops, whichever test
+    import paddle.incubate  # noqa: F401  ran first)
+    import paddle.text  # noqa: F401
+    import paddle.vision.ops  # noqa: F401
 
     out = []
     for name, od in list(REGISTRY.items()):

@@ -107,6 +107,15 @@ def _reindex_tensors(x: Tensor, neighbors: np.ndarray, count: np.ndarray, api: s
 
 
 def _check_reindex_dtypes(x, neighbors, count) -> None:
+    if x.ndim == 2 and x.shape[1] != 1:
+        raise ValueError(
+            f"(InvalidArgument) The last dim of X should be 1 when it is 2D, but we get "
+            f"{x.shape[1]}"
+        )
+    if x.ndim != 2 and x.ndim != 1:
+        raise ValueError(
+            f"(InvalidArgument) The X should be 1D, when it is not 2D, but we get {x.ndim}"
+        )
     _same_dtype("graph_reindex", x, {"neighbors": neighbors})
     if _dtype_name(count) != "int32":
         raise ValueError(

@@ -1,4 +1,5 @@
-"""paddle.geometric message passing and segment reductions, and the incubate ops beside them."""
+"""paddle.geometric message passing and segment reductions, the incubate ops beside them, and
+paddle.text's viterbi_decode."""
 
 from __future__ import annotations
 
@@ -17,6 +18,10 @@ D = rand(5, 3, seed=2)
 def G(op, *args, **kw):
     return Row(op, *args, api=f"geometric.{op}", **kw)
 
+
+POT = rand(2, 4, 3, seed=3)  # viterbi potentials [batch, length, tags]
+TRANS = rand(3, 3, seed=4)
+LENS = np.array([4, 2], "int64")
 
 ROWS: list[Row] = [
     *(
@@ -53,5 +58,16 @@ ROWS: list[Row] = [
         (rand(1, 2, 4, 4), np.triu(np.full((1, 1, 4, 4), -1e4, "float32"), 1)),
         api="incubate.softmax_mask_fuse",
         xfail={"grad": "Paddle 3.3.1 gives no gradient for mask; we differentiate it"},
+    ),
+    *(
+        Row(
+            "viterbi_decode",
+            (POT, TRANS, LENS),
+            {"include_bos_eos_tag": b},
+            api="text.viterbi_decode",
+            tag=str(b),
+            grad=False,
+        )
+        for b in (True, False)
     ),
 ]
