@@ -9,7 +9,6 @@ import warnings
 from ..nn import BatchNorm1D
 from ..nn import SyncBatchNorm as _DenseSyncBatchNorm
 from ..nn import functional as F
-from ..nn._layers.norm import _BatchNormBase
 from ._conv import unimplemented
 from ._tensor import SparseCooTensor
 from ._values import coo_from, values_tensor
@@ -112,28 +111,7 @@ class SyncBatchNorm(_DenseSyncBatchNorm):
         return _normalize(self, x, None, "sync_batch_norm_")
 
     @classmethod
-    def convert_sync_batchnorm(cls, layer):
-        """Replace every batch norm in ``layer`` (and ``layer`` itself) by a SyncBatchNorm
-        sharing its parameters and statistics: the sparse ``BatchNorm`` becomes this class,
-        a dense one ``paddle.nn.SyncBatchNorm``."""
-        out = layer
-        if isinstance(layer, _BatchNormBase):
-            for attr in (layer._weight_attr, layer._bias_attr):
-                if attr is not None and not isinstance(attr, bool) and attr.name is not None:
-                    attr.name += "_sync"
-            target = SyncBatchNorm if isinstance(layer, BatchNorm) else _DenseSyncBatchNorm
-            out = target(
-                layer._num_features,
-                layer._momentum,
-                layer._epsilon,
-                layer._weight_attr,
-                layer._bias_attr,
-                layer._data_format,
-                layer._name,
-            )
-            if layer._weight_attr is not False and layer._bias_attr is not False:
-                out.weight, out.bias = layer.weight, layer.bias
-            out._mean, out._variance = layer._mean, layer._variance
-        for name, sub in layer.named_children():
-            out.add_sublayer(name, cls.convert_sync_batchnorm(sub))
-        return out
+    def _sync_class_of(cls, layer) -> type:
+        """``convert_sync_batchnorm`` (inherited) turns the sparse ``BatchNorm`` into this class
+        and a dense batch norm into ``paddle.nn.SyncBatchNorm``."""
+        return SyncBatchNorm if isinstance(layer, BatchNorm) else _DenseSyncBatchNorm

@@ -191,6 +191,11 @@ class SyncBatchNorm(_BatchNormBase):
                 setattr(self, key, p)
 
     @classmethod
+    def _sync_class_of(cls, layer: Layer) -> type:
+        """The SyncBatchNorm class that ``convert_sync_batchnorm`` puts in place of ``layer``."""
+        return SyncBatchNorm
+
+    @classmethod
     def convert_sync_batchnorm(cls, layer: Layer) -> Layer:
         """Replace every BatchNorm1D/2D/3D in ``layer`` (and ``layer`` itself) by a
         SyncBatchNorm with its settings that shares its weight, bias and running statistics
@@ -200,7 +205,7 @@ class SyncBatchNorm(_BatchNormBase):
             for attr in (layer._weight_attr, layer._bias_attr):
                 if isinstance(attr, ParamAttr) and attr.name is not None:
                     attr.name += "_sync"
-            out = SyncBatchNorm(
+            out = cls._sync_class_of(layer)(
                 layer._num_features,
                 layer._momentum,
                 layer._epsilon,
