@@ -106,7 +106,8 @@ def _reindex_tensors(x: Tensor, neighbors: np.ndarray, count: np.ndarray, api: s
     return _out(src, dt), _out(dst, dt), _out(nodes, dt)
 
 
-def _check_reindex_dtypes(x, neighbors, count) -> None:
+def _check_reindex_x(x) -> None:
+    """Paddle's graph_reindex takes x 1-D, or 2-D with a last dim of 1."""
     if x.ndim == 2 and x.shape[1] != 1:
         raise ValueError(
             f"(InvalidArgument) The last dim of X should be 1 when it is 2D, but we get "
@@ -116,6 +117,9 @@ def _check_reindex_dtypes(x, neighbors, count) -> None:
         raise ValueError(
             f"(InvalidArgument) The X should be 1D, when it is not 2D, but we get {x.ndim}"
         )
+
+
+def _check_reindex_dtypes(x, neighbors, count) -> None:
     _same_dtype("graph_reindex", x, {"neighbors": neighbors})
     if _dtype_name(count) != "int32":
         raise ValueError(
@@ -144,6 +148,7 @@ def reindex_graph(
     """Renumber the center nodes ``x`` and their sampled ``neighbors`` from 0: returns
     (reindexed sources, reindexed destinations, the original id of each new index).
     ``value_buffer``/``index_buffer`` (Paddle's GPU hash table) are accepted and unused."""
+    _check_reindex_x(x)
     _check_reindex_dtypes(x, neighbors, count)
     api = "paddle.geometric.reindex_graph"
     return _reindex_tensors(x, _host(neighbors, api), _host(count, api), api)
@@ -169,6 +174,7 @@ def reindex_heter_graph(
     """``reindex_graph`` over several edge types: ``neighbors[i]``/``count[i]`` are the
     neighbors of ``x`` under edge type ``i``, reindexed together."""
     api = "paddle.geometric.reindex_heter_graph"
+    _check_reindex_x(x)
     for arg, v in (("neighbors", neighbors), ("count", count)):
         if not isinstance(v, list | tuple):
             raise ValueError(
