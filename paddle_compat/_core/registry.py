@@ -64,6 +64,7 @@ class OpDef:
     inplace: tuple[str, ...]  # in-place variant names, the primary one first
     tensor_inplace: bool  # the in-place variants are also Tensor methods
     inplace_keywords: bool  # the in-place variants take the keyword aliases too
+    inplace_signature: inspect.Signature | None  # the in-place variants' own, where it differs
     aliases: dict[str, str]
     namespaces: tuple[str, ...]
     differentiable: bool
@@ -147,6 +148,7 @@ def op(
     inplace_aliases: tuple[str, ...] = (),
     tensor_inplace: bool | None = None,
     inplace_keywords: bool = False,
+    inplace_signature: Callable | None = None,
     aliases: dict[str, str] | None = None,
     namespaces: tuple[str, ...] = ("paddle",),
     differentiable: bool = True,
@@ -172,7 +174,10 @@ def op(
     inplace: name of the in-place variant, e.g. ``"add_"``: a function in every namespace of
         the op and a Tensor method when the op has one (or ``tensor_inplace=True``);
         inplace_aliases: more names for it (``clamp_`` for ``clip_``); inplace_keywords: it
-        takes the op's keyword aliases (``input=``, ``other=``), as a few of Paddle's do.
+        takes the op's keyword aliases (``input=``, ``other=``), as a few of Paddle's do;
+        inplace_signature: a stub whose signature the in-place variant has where Paddle's
+        differs from the op's (``cumprod_`` takes ``dtype`` by position; its ``name``/``out``
+        are accepted and ignored).
     aliases: extra keyword names accepted for parameters (``input`` -> ``x`` and ``other`` ->
         ``y`` are default; ``NO_TORCH_KEYWORDS`` turns those off).
     namespaces: public modules the op appears in (``"paddle"``, ``"paddle.linalg"``,
@@ -242,6 +247,9 @@ def op(
             inplace=((inplace,) if inplace else ()) + tuple(inplace_aliases),
             tensor_inplace=bool(method) if tensor_inplace is None else tensor_inplace,
             inplace_keywords=inplace_keywords,
+            inplace_signature=None
+            if inplace_signature is None
+            else inspect.signature(inplace_signature),
             aliases={
                 k: v for k, v in {**_DEFAULT_ALIASES, **(aliases or {})}.items() if v is not None
             },

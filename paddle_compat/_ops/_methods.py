@@ -71,7 +71,7 @@ def make_inplace(od: OpDef, name: str | None = None):
     """``x.op_(...)``: compute ``op`` then rebind x's array and autograd history to the result."""
     name = name or od.inplace[0]
 
-    signature = getattr(od.fn, "__inplace_signature__", None)
+    signature = od.inplace_signature
     if signature is not None and any(p.kind in _VARIADIC for p in signature.parameters.values()):
         signature = None  # shown only: the call goes to the op as it is (its prebind)
 
@@ -101,7 +101,7 @@ _VARIADIC = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
 
 def _bind_inplace(signature, name: str, args: tuple, kwargs: dict):
     """(args, kwargs) of the op for a call bound to the in-place variant's own signature
-    (``@inplace_signature``): the Tensor by position, the rest by keyword, without the
+    (``op(inplace_signature=...)``): the Tensor by position, the rest by keyword, without the
     ``name``/``out`` Paddle's in-place variants ignore."""
     for k in kwargs:
         if k not in signature.parameters:
@@ -150,7 +150,7 @@ class _InplaceSignature:
 
     @property
     def __signature__(self):
-        own = getattr(self.od.fn, "__inplace_signature__", None)
+        own = self.od.inplace_signature
         if own is not None:
             return own
         sig = self.od.__signature__

@@ -18,7 +18,6 @@ from .._core.autograd import rebind_inplace
 from .._core.op_args import Overload
 from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor
-from ._inplace_signature import inplace_signature
 from .manipulation import axis_of, int_list
 
 
@@ -314,8 +313,8 @@ def _scatter_inplace(*args, **kwargs):  # Paddle's scatter_: its overloads take 
     inplace="scatter_",
     check=_check_scatter,
     prebind=_torch_style_scatter,
+    inplace_signature=_scatter_inplace,
 )
-@inplace_signature(_scatter_inplace)
 def scatter(
     x: jax.Array,
     index: jax.Array,

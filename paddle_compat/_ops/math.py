@@ -12,7 +12,6 @@ from .._core import dtype as _dt
 from .._core import runtime_checks
 from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor, constant_array
-from ._inplace_signature import inplace_signature
 
 
 def _float_in(x):
@@ -644,8 +643,8 @@ def _shift_inplace(x, y, is_arithmetic=True, out=None, name=None):  # out kept, 
     differentiable=False,
     **_BIN,
     aliases=NO_TORCH_KEYWORDS,
+    inplace_signature=_shift_inplace,
 )
-@inplace_signature(_shift_inplace)
 def bitwise_left_shift(
     x: jax.Array,
     y: jax.Array,
@@ -662,8 +661,8 @@ def bitwise_left_shift(
     differentiable=False,
     **_BIN,
     aliases=NO_TORCH_KEYWORDS,
+    inplace_signature=_shift_inplace,
 )
-@inplace_signature(_shift_inplace)
 def bitwise_right_shift(
     x: jax.Array,
     y: jax.Array,

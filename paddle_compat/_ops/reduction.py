@@ -14,7 +14,6 @@ from .._core import dtype as _dt
 from .._core.dtype import DTypeLike
 from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor
-from ._inplace_signature import inplace_signature
 
 _DIM = {"dim": "axis"}  # Paddle 3.3 also takes PyTorch's dim= for axis
 
@@ -341,8 +340,7 @@ def _cumprod_inplace(x, dim=None, dtype=None, name=None):  # Paddle's cumprod_: 
     pass
 
 
-@op("cumprod", amp="black", inplace="cumprod_")
-@inplace_signature(_cumprod_inplace)
+@op("cumprod", amp="black", inplace="cumprod_", inplace_signature=_cumprod_inplace)
 def cumprod(
     x: jax.Array,
     dim: int | None = None,
