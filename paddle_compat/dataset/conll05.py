@@ -6,24 +6,24 @@ from __future__ import annotations
 import gzip
 import tarfile
 
-from ..text.datasets.conll05 import _bio_labels
+from ..text.datasets.conll05 import (  # noqa: F401  (Paddle's module constants)
+    DATA_MD5,
+    DATA_URL,
+    EMB_MD5,
+    EMB_URL,
+    TRGDICT_MD5,
+    TRGDICT_URL,
+    UNK_IDX,
+    VERBDICT_MD5,
+    VERBDICT_URL,
+    WORDDICT_MD5,
+    WORDDICT_URL,
+    _bio_labels,
+)
 from . import common
 from ._legacy import legacy
 
 __all__ = []
-
-DATA_URL = "http://paddlemodels.bj.bcebos.com/conll05st/conll05st-tests.tar.gz"
-DATA_MD5 = "387719152ae52d60422c016e92a742fc"
-WORDDICT_URL = "http://paddlemodels.bj.bcebos.com/conll05st%2FwordDict.txt"
-WORDDICT_MD5 = "ea7fb7d4c75cc6254716f0177a506baa"
-VERBDICT_URL = "http://paddlemodels.bj.bcebos.com/conll05st%2FverbDict.txt"
-VERBDICT_MD5 = "0d2977293bbb6cbefab5b0f97db1e77c"
-TRGDICT_URL = "http://paddlemodels.bj.bcebos.com/conll05st%2FtargetDict.txt"
-TRGDICT_MD5 = "d8c7f03ceb5fc2e5a0fa7503a4353751"
-EMB_URL = "http://paddlemodels.bj.bcebos.com/conll05st%2Femb"
-EMB_MD5 = "bf436eb0faa1f6f9103017f8be57cdb7"
-
-UNK_IDX = 0
 
 
 def load_label_dict(filename) -> dict:
