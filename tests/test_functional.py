@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 import jax
 import numpy as np
+import pytest
 
 import paddle
 from paddle_compat._core import functional as F
+from paddle_compat._core import gc_scope
 
 
 def _bn_net():
@@ -78,3 +83,72 @@ def test_recording_touched_finds_state_and_created():
     ids = {id(t) for t in touched}
     assert id(w) in ids and id(keep[0]) in ids and id(x) not in ids and id(out) not in ids
     assert {id(t) for t in rec.read()} == {id(x), id(w)}  # read: what existed before
+
+
+class _Cycle:
+    """Garbage only a collection frees: an object that refers to itself."""
+
+    def __init__(self):
+        self.me = self
+
+
+def _released_cycle():
+    c = _Cycle()
+    return weakref.ref(c)
+
+
+@pytest.fixture
+def no_automatic_gc():
+    gc.collect()
+    gc.disable()
+    yield
+    gc.enable()
+
+
+def test_new_objects_only_scopes_collections_to_the_block(no_automatic_gc):
+    old = _released_cycle()  # garbage from before the block: not walked inside it
+    with gc_scope.new_objects_only():
+        with gc_scope.new_objects_only():  # nested blocks share the outermost one's freeze
+            new = _released_cycle()
+            gc.collect()
+            assert new() is None and old() is not None
+        assert gc.get_freeze_count() > 0  # the inner block's end thaws nothing
+    assert gc.get_freeze_count() == 0
+    gc.collect()
+    assert old() is None
+
+
+def test_new_objects_only_keeps_a_users_own_freeze(no_automatic_gc):
+    gc.freeze()  # e.g. a server froze its heap before forking workers
+    try:
+        frozen = gc.get_freeze_count()
+        with gc_scope.new_objects_only():
+            new = _released_cycle()
+            gc.collect()
+            assert new() is None
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
+
+
+def test_discovery_collects_only_what_the_call_made(no_automatic_gc):
+    """to_static's first call drops Tensors the call released in reference cycles without a
+    full collection (which walks every object of the process: seconds in a large one)."""
+    lin = paddle.nn.Linear(2, 2)
+    made = []
+
+    def f(x):
+        c = _Cycle()
+        c.t = x * 2  # a Tensor the call creates and releases in a cycle: not state
+        made.append(weakref.ref(c))
+        return lin(x)
+
+    old = _released_cycle()
+    g = paddle.jit.to_static(f)
+    x = paddle.ones([1, 2])
+    np.testing.assert_allclose(g(x).numpy(), lin(x).numpy(), rtol=1e-6)
+    np.testing.assert_allclose(g(x).numpy(), lin(x).numpy(), rtol=1e-6)
+    assert made[0]() is None and old() is not None
+    assert gc.get_freeze_count() == 0
+    (entry,) = next(iter(g._cache.values()))
+    assert {id(r()) for r in entry.state} == {id(lin.weight), id(lin.bias)}

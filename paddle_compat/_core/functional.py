@@ -27,8 +27,8 @@ from contextlib import contextmanager
 
 import jax
 
+from . import gc_scope, trace_state
 from . import random as _random
-from . import trace_state
 from .tensor import Tensor, _uid_counter, constant_array
 
 __all__ = [
@@ -253,7 +253,10 @@ class PureFn:
     def __call__(self, state_vals, arg_vals):
         swapped = self.state + self.arg_tensors
         layouts = _sharded_layouts(swapped)  # sharded state keeps its layout when written back
-        with swap_in(swapped, list(state_vals) + list(arg_vals)) as ctx:
+        with (
+            gc_scope.new_objects_only(),
+            swap_in(swapped, list(state_vals) + list(arg_vals)) as ctx,
+        ):
             args, kwargs = jax.tree_util.tree_unflatten(self.treedef, self.leaves)
             out = self.fn(*args, **kwargs)
             out_leaves, out_def = jax.tree_util.tree_flatten(out, is_leaf=_is_tensor)

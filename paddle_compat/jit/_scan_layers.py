@@ -35,7 +35,7 @@ import warnings
 import jax
 import jax.numpy as jnp
 
-from .._core import amp_state, autograd, functional, trace_state
+from .._core import amp_state, autograd, functional, gc_scope, trace_state
 from .._core.dtype import is_inexact_np
 from .._core.tensor import Tensor
 
@@ -382,8 +382,13 @@ def _probe(call, holder, arg_tensors, st0, x):
         return None
 
     specs = [jax.ShapeDtypeStruct(jnp.shape(v), v.dtype) for v in (t._value for t in known)]
-    jax.eval_shape(fn, specs)
-    ctx = found.pop("ctx")
+    with gc_scope.new_objects_only():  # the collection below walks only what the trace made
+        jax.eval_shape(fn, specs)
+        ctx = found.pop("ctx")
+        kept = _kept_tracers(ctx)
+        if kept:
+            gc.collect()  # Tensors in released reference cycles are not kept
+            kept = _kept_tracers(ctx)
     if found["out"] != (tuple(x._value.shape), x._value.dtype):
         return (
             "blocks one by one: a block must return one Tensor with its first argument's shape "
@@ -391,14 +396,8 @@ def _probe(call, holder, arg_tensors, st0, x):
         )
     if ctx.grads:
         return "blocks one by one: the block sets .grad"
-    leaked = [t for t in (r() for r in ctx.created) if t is not None and _is_tracer(t)]
-    if leaked:
-        leaked = None
-        gc.collect()
-        leaked = [t for t in (r() for r in ctx.created) if t is not None and _is_tracer(t)]
-        if leaked:
-            return "blocks one by one: the block keeps a Tensor it creates (e.g. a cache)"
-    leaked = None
+    if kept:
+        return "blocks one by one: the block keeps a Tensor it creates (e.g. a cache)"
     ids = {id(t): j for j, t in enumerate(st0)}
     arg_ids = {id(holder)} | {id(t) for t in arg_tensors}
     written, carries = [], []
@@ -421,6 +420,11 @@ def _probe(call, holder, arg_tensors, st0, x):
 
 def _is_tracer(t) -> bool:
     return trace_state.is_tracer(t._val)
+
+
+def _kept_tracers(ctx) -> bool:
+    """Whether a Tensor the trace created is still alive holding a tracer."""
+    return any(t is not None and _is_tracer(t) for t in (r() for r in ctx.created))
 
 
 def _scan_fn(plan, n, call, holder, arg_tensors, reads, carries, st0, written):

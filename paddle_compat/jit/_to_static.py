@@ -37,7 +37,7 @@ import jax
 import jax.numpy as jnp
 from jax.extend.core import jaxpr_as_fun
 
-from .._core import amp_state, functional, runtime_checks, trace_state
+from .._core import amp_state, functional, gc_scope, runtime_checks, trace_state
 from .._core import autograd as _ag
 from .._core import registry as _reg
 from .._core.tensor import Tensor, is_shared_zeros
@@ -250,9 +250,10 @@ class StaticFunction:
 
     # -- first call: run eagerly and record the state it touches -------------------------------
     def _discover(self, key, args, kwargs):
-        with functional.recording() as rec:
-            out = self._call(*args, **kwargs)
-        state = rec.touched((args, kwargs), out)
+        with gc_scope.new_objects_only():  # touched() collects what the call released
+            with functional.recording() as rec:
+                out = self._call(*args, **kwargs)
+            state = rec.touched((args, kwargs), out)
         self._known_state[key] = [weakref.ref(x) for x in state]
         return out
 
