@@ -152,3 +152,16 @@ def test_discovery_collects_only_what_the_call_made(no_automatic_gc):
     assert gc.get_freeze_count() == 0
     (entry,) = next(iter(g._cache.values()))
     assert {id(r()) for r in entry.state} == {id(lin.weight), id(lin.bias)}
+
+
+def test_a_dropped_to_static_function_frees_its_program_without_a_collection(no_automatic_gc):
+    """Its cache entries do not refer back to it: no cycle holds the compiled program (and
+    its memory mappings) until a full collection."""
+    lin = paddle.nn.Linear(2, 2)
+    g = paddle.jit.to_static(lambda x: lin(x) * 2)
+    x = paddle.ones([1, 2])
+    g(x), g(x)  # discovered, then traced and compiled
+    assert next(iter(g._cache.values()))[0].pure is not None
+    ref = weakref.ref(g)
+    del g
+    assert ref() is None

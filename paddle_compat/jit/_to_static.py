@@ -262,7 +262,7 @@ class StaticFunction:
         entry = _Entry()
         entry.state = [weakref.ref(t) for t in state]
         entry.n_state = len(state)
-        pure = functional.functionalize(self._call, state, args, kwargs)
+        pure = functional.functionalize(_weak_call(self), state, args, kwargs)
         owners = {id(t._grad_slot): t for t in state if t._grad_slot is not None}
         entry.grad_of = [
             (i, weakref.ref(owners[id(t)])) for i, t in enumerate(state) if id(t) in owners
@@ -489,3 +489,15 @@ def _same_but_shapes(a, b) -> bool:
     if tree_a != tree_b or amp_a != amp_b or len(stat_a) != len(stat_b):
         return False
     return all(x == y or (x[0] == "T" and y[0] == "T") for x, y in zip(stat_a, stat_b))
+
+
+def _weak_call(fn: StaticFunction):
+    """``fn._call`` without a reference to ``fn``: its cache entries keep the traced function,
+    and a cycle back to ``fn`` would hold a dropped function's compiled program until a full
+    garbage collection."""
+    ref = weakref.ref(fn)
+
+    def call(*args, **kwargs):
+        return ref()._call(*args, **kwargs)
+
+    return call
