@@ -40,6 +40,7 @@ _EXTRA = [
     ("bench_attention.py", "Transformer encoder"),
     ("bench_cnn.py", "ResNet-18 CNN"),
     ("bench_dy2static.py", "Tensor control flow under to_static"),
+    ("bench_to_static_first_call.py", "First calls of a new to_static model"),
     ("bench_paddle_programs.py", "Inference programs exported by real Paddle"),
     ("bench_jit_save.py", "jit.save / jit.load round trip"),
     ("eager_startup.py", "Eager startup: import, build, first and steady forward, train step"),

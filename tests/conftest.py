@@ -10,7 +10,7 @@ os.environ.setdefault("JAX_PLATFORMS", "cpu")
 # memory mappings, and Linux stops a process at vm.max_map_count (65530 by default) with a
 # segfault inside XLA, so past MAX_MAPS a worker drops JAX's compiled-program caches (what is
 # used again is read back from the persistent compilation cache).
-MAX_MAPS, CHECK_EVERY = 30000, 20
+MAX_MAPS, CHECK_EVERY = 45000, 20
 _tests_since_check = 0
 
 
