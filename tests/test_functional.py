@@ -165,3 +165,15 @@ def test_a_dropped_to_static_function_frees_its_program_without_a_collection(no_
     ref = weakref.ref(g)
     del g
     assert ref() is None
+
+
+def test_backward_after_the_to_static_function_is_dropped():
+    """The tape node of a compiled call runs the function again in backward: it keeps what it
+    needs, not the StaticFunction (``paddle.jit.to_static(f)(x).backward()`` in a loop)."""
+    lin = paddle.nn.Linear(3, 1)
+    g = paddle.jit.to_static(lambda x: lin(x).sum())
+    g(paddle.ones([2, 3]))  # discovered
+    loss = g(paddle.ones([2, 3]))  # the compiled call, one tape node
+    del g
+    loss.backward()
+    np.testing.assert_array_equal(lin.weight.grad.numpy(), np.full([3, 1], 2.0, "float32"))

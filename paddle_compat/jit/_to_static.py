@@ -182,18 +182,15 @@ class StaticFunction:
             return None
         return [(s[1], s[2]) for s in args]
 
-    def _call(self, *args, **kwargs):
+    def _converted_fn(self):
         """The function with its control flow converted (the function itself when it cannot
         be converted, or with ``PADDLE_COMPAT_DY2STATIC=0``)."""
-        fn = self._converted
-        if fn is None:
-            fn = self._converted = convert.convert_function(self._fn) if _CONVERT else self._fn
-        with convert.converting():
-            out = fn(*args, **kwargs)
-        for leaf in jax.tree_util.tree_leaves(out, is_leaf=_is_tensor):
-            if isinstance(leaf, UndefinedVar):  # returned a variable only some paths define
-                leaf._raise()
-        return out
+        if self._converted is None:
+            self._converted = convert.convert_function(self._fn) if _CONVERT else self._fn
+        return self._converted
+
+    def _call(self, *args, **kwargs):
+        return _run_converted(self._converted_fn(), *args, **kwargs)
 
     def __call__(self, *args, **kwargs):
         if not _enabled or self._force_dynamic:
@@ -262,7 +259,11 @@ class StaticFunction:
         entry = _Entry()
         entry.state = [weakref.ref(t) for t in state]
         entry.n_state = len(state)
-        pure = functional.functionalize(_weak_call(self), state, args, kwargs)
+        # not a bound method: the entry (kept by the cache, and by a tape node whose backward
+        # runs it again) must not hold this function, or dropping it would leave a cycle
+        # holding its compiled program until a full garbage collection
+        call = functools.partial(_run_converted, self._converted_fn())
+        pure = functional.functionalize(call, state, args, kwargs)
         owners = {id(t._grad_slot): t for t in state if t._grad_slot is not None}
         entry.grad_of = [
             (i, weakref.ref(owners[id(t)])) for i, t in enumerate(state) if id(t) in owners
@@ -491,13 +492,11 @@ def _same_but_shapes(a, b) -> bool:
     return all(x == y or (x[0] == "T" and y[0] == "T") for x, y in zip(stat_a, stat_b))
 
 
-def _weak_call(fn: StaticFunction):
-    """``fn._call`` without a reference to ``fn``: its cache entries keep the traced function,
-    and a cycle back to ``fn`` would hold a dropped function's compiled program until a full
-    garbage collection."""
-    ref = weakref.ref(fn)
-
-    def call(*args, **kwargs):
-        return ref()._call(*args, **kwargs)
-
-    return call
+def _run_converted(fn, *args, **kwargs):
+    """Call a converted function (its Tensor control flow is converted while it runs)."""
+    with convert.converting():
+        out = fn(*args, **kwargs)
+    for leaf in jax.tree_util.tree_leaves(out, is_leaf=_is_tensor):
+        if isinstance(leaf, UndefinedVar):  # returned a variable only some paths define
+            leaf._raise()
+    return out
