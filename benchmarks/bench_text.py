@@ -12,13 +12,12 @@ the numbers.
 
 from __future__ import annotations
 
-import json
 import sys
 
 import numpy as np
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from _timing import best_us, paddle_side, run_inner_paddle  # noqa: E402
+from _timing import best_us, paddle_side, print_vs_paddle, run_inner_paddle  # noqa: E402
 
 SHAPES = [(8, 32, 10), (64, 128, 20), (256, 64, 50)]
 
@@ -84,11 +83,7 @@ def main() -> None:
     cases.update(_optimizer_cases(paddle, incubate))
     ours = _time(cases, lambda out: out._value.block_until_ready())
     pd = paddle_side(__file__)
-    print(f"{'case':42s} {'ours us':>9s} {'Paddle us':>10s} {'/Paddle':>8s}")
-    for k, v in ours.items():
-        p = pd.get(k)
-        print(f"{k:42s} {v:9.1f} {p or float('nan'):10.1f} {(v / p if p else float('nan')):8.2f}")
-    print(json.dumps({"ours_us": ours, "paddle_us": pd}))
+    print_vs_paddle(ours, pd)
 
 
 if __name__ == "__main__":
