@@ -14,6 +14,7 @@ import numpy as np
 
 from ._core import deferred, runtime_checks, views
 from ._core import dtype as _dt
+from ._core.place import unshared
 from ._core.random import seed as _seed
 from ._core.registry import call_op
 from ._core.tensor import Size, Tensor
@@ -254,7 +255,7 @@ def from_dlpack(dlpack, *, device=None, copy=None) -> Tensor:
     host = _host_view(dlpack) if not copy else None
     if host is None:
         return Tensor(jax.dlpack.from_dlpack(dlpack))
-    t = Tensor(jax.device_put(host))
+    t = Tensor(jax.device_put(unshared(host)))
     if host.flags.writeable:
         mirror = _HostMirror(host)
         views.share(t, mirror, _same, _replace)

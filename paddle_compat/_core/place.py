@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import jax
+import numpy as np
 
 
 class Place:
@@ -106,12 +107,27 @@ def current_device():
     return _current if _current is not None else jax.local_devices()[0]
 
 
-def put(host, device=None):
+def unshared(host):
+    """``host`` (an array or a list of arrays) safe to give to ``jax.device_put`` when the
+    caller keeps it: JAX's CPU client wraps a numpy array whose data starts on a 64-byte
+    boundary without copying it, so a later in-place write to the caller's array would change
+    the Tensor (Paddle copies). Such arrays are copied here; JAX copies the others itself."""
+    if isinstance(host, list | tuple):
+        return type(host)(unshared(h) for h in host)
+    if isinstance(host, np.ndarray) and host.nbytes and host.ctypes.data % 64 == 0:
+        return host.copy()
+    return host
+
+
+def put(host, device=None, owned: bool = False):
     """``jax.device_put`` that commits only to a device other than JAX's default: arrays on the
     default device stay uncommitted, so kernels see one signature whether a Tensor came from
     ``to_tensor``, a DataLoader, ``paddle.load`` or an op (JAX compiles committed and
     uncommitted arguments separately; a parameter flipping between them recompiles its whole
-    forward and backward)."""
+    forward and backward). Host arrays are ``unshared`` unless ``owned`` says no one else
+    holds them (then JAX may take them over without a copy)."""
+    if not owned:
+        host = unshared(host)
     if device is None or device == jax.local_devices()[0]:
         return jax.device_put(host)
     return jax.device_put(host, device)

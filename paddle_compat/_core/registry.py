@@ -44,6 +44,7 @@ from .op_errors import check_dtype, out_of_memory  # noqa: F401  (check_dtype: u
 from .op_errors import leaf_dtype as _leaf_dtype
 from .op_errors import paddle_error as _paddle_error
 from .op_signature import PublicSignature as _PublicSignature
+from .place import unshared
 from .tensor import Tensor
 
 _MISSING = inspect.Parameter.empty
@@ -515,7 +516,7 @@ def _to_array_leaf(x, target: _dt.DType | None):
         a = np.asarray(x)
         if target is None and a.dtype == np.float64:
             a = a.astype(_dt.default_float().np)
-        return jax.device_put(a)
+        return jax.device_put(unshared(a))
     if isinstance(x, jax.Array | jax.core.Tracer):
         return x
     raise TypeError(f"expected a Tensor, got {type(x).__name__}")

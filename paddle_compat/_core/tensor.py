@@ -17,6 +17,7 @@ from . import deferred, trace_state, views
 from . import dist_attr as _dist
 from . import dtype as _dt
 from .deferred import Pending
+from .place import unshared
 from .tensor_api import TensorApiMixin
 
 _uid_counter = itertools.count()
@@ -24,10 +25,11 @@ _ARRAY_TYPES = (jax.Array, jax.core.Tracer, Pending)
 
 
 def to_device(value):
-    """A host value as a device array. numpy arrays are transferred with ``device_put``:
-    ``jnp.asarray`` of a numpy array compiles a copy kernel for every new shape (JAX 0.10)."""
+    """A host value as a device array. numpy arrays are transferred with ``device_put``
+    (``jnp.asarray`` of a numpy array compiles a copy kernel for every new shape in JAX 0.10),
+    never sharing the caller's memory (``place.unshared``)."""
     if isinstance(value, np.ndarray | np.generic):
-        return jax.device_put(value)
+        return jax.device_put(unshared(value))
     return jnp.asarray(value)
 
 

@@ -93,10 +93,11 @@ class _Slot:
         self.index = index
 
 
-def to_loader_output(batch, device):
+def to_loader_output(batch, device, owned: bool = False):
     """What Paddle's loader yields for a collated batch: every ndarray/Tensor becomes a fresh
     Tensor (stop_gradient=True; uint16 arrays are bfloat16 bits), sequences become lists,
-    mappings dicts, numbers and strings stay. All ndarrays move in one ``device_put``."""
+    mappings dicts, numbers and strings stay. All ndarrays move in one ``device_put``; ``owned``:
+    the arrays are the loader's own (a worker's batch), so JAX may take them over uncopied."""
     Tensor = _tensor_cls()
     host: list[np.ndarray] = []
 
@@ -125,7 +126,7 @@ def to_loader_output(batch, device):
     out = walk(batch)
     if not host:
         return out
-    moved = put(host, device)
+    moved = put(host, device, owned)
 
     def fill(x):
         if isinstance(x, _Slot):

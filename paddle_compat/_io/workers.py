@@ -317,7 +317,7 @@ class MultiProcessIter:
                     raise batch.exception()
                 self._rcvd_idx += 1
                 self._put_indices()
-                return to_loader_output(batch, self._loader._device)
+                return to_loader_output(batch, self._loader._device, owned=True)
             if idx == self._send_idx:
                 self._finish_pass()
                 raise StopIteration
