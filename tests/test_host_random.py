@@ -60,6 +60,47 @@ def test_compiled_generator_equals_numpy(monkeypatch):
     assert all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(compiled, plain))
 
 
+GIVE_BACK_PROGRAMS = {  # (kind, n): draw n raw / float32 / float64 values, or give n back
+    "back_within_block": [("raw", 100), ("back", 30), ("raw", 40)],
+    "back_across_passes": [("raw", 5), ("raw", 312 * 9 + 7), ("back", 312 * 6), ("raw", 999)],
+    "back_twice": [("f32", 312 * 70), ("back", 312 * 3 + 1), ("back", 312 * 50), ("f64", 500)],
+    "back_whole_draw": [("raw", 17), ("raw", 312 * 130), ("back", 312 * 130), ("raw", 312 * 2)],
+    "back_to_first_block": [("raw", 300), ("f32", 312 * 66), ("back", 312 * 66 - 1), ("raw", 3)],
+    "many_compiled_calls": [("f32", 312 * 1300 + 5), ("back", 312 * 700), ("f64", 312 * 3)],
+}
+
+
+@pytest.mark.parametrize("path", ["numpy", "compiled"])
+@pytest.mark.parametrize("program", list(GIVE_BACK_PROGRAMS), ids=str)
+def test_draws_and_give_backs_follow_one_stream(monkeypatch, path, program):
+    import paddle_compat._core.mt19937 as mt
+
+    stream = MT19937_64(9).draw(312 * 1400)  # the reference: one draw, read by position
+    if path == "numpy":  # many small passes
+        monkeypatch.setattr(mt, "_NUMPY_CHUNK", 2)
+        monkeypatch.setattr(mt, "_XLA_MIN_BLOCKS", 10**9)
+    else:
+        mt.build_generator()
+        assert mt._use_xla(64)
+    e, pos = MT19937_64(9), 0
+    for kind, n in GIVE_BACK_PROGRAMS[program]:
+        if kind == "back":
+            e.give_back(n)
+            pos -= n
+            continue
+        want = stream[pos : pos + n]
+        got = (
+            e.draw(n)
+            if kind == "raw"
+            else e.canonical(n, {"f32": np.float32, "f64": np.float64}[kind])
+        )
+        assert np.array_equal(got, want if kind == "raw" else mt.canonical(want, got.dtype))
+        pos += n
+    assert np.array_equal(e.draw(400), stream[pos : pos + 400])
+    with pytest.raises(ValueError, match="past the latest draw"):
+        e.give_back(401)
+
+
 def test_generator_is_built_in_the_background_past_a_million_words(monkeypatch):
     import paddle_compat._core.mt19937 as mt
 
@@ -89,7 +130,7 @@ def test_a_failed_draw_leaves_the_engine_as_it_was(monkeypatch):
     def broken(*_):
         raise RuntimeError("device lost")
 
-    monkeypatch.setattr(mt, "_twist", broken)
+    monkeypatch.setattr(mt, "_twist_into", broken)
     with pytest.raises(RuntimeError, match="device lost"):
         e.draw(312 * 64)
     monkeypatch.undo()

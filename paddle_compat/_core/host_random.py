@@ -28,7 +28,7 @@ _S32 = np.uint64(32)
 def uniform(engine: MT19937_64, n: int, low: float, high: float, dtype) -> np.ndarray:
     """n samples of ``uniform_real_distribution<dtype>(low, high)``."""
     dt = np.dtype(dtype).type
-    return (dt(high) - dt(low)) * engine.canonical(n, dt) + dt(low)
+    return engine.canonical(n, dt, dt(high) - dt(low), dt(low))
 
 
 def log(x: np.ndarray) -> np.ndarray:
@@ -63,7 +63,10 @@ def normal(engine: MT19937_64, n: int, mean: float, std: float, dtype) -> np.nda
         out[2 * got : 2 * (got + len(take)) : 2] = y * mult
         out[2 * got + 1 : 2 * (got + len(take)) : 2] = x * mult
         got += len(take)
-    return out[:n] * dt(std) + dt(mean)
+    out = out[:n]
+    out *= dt(std)
+    out += dt(mean)
+    return out
 
 
 def _mul128(u: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -155,7 +158,7 @@ def uniform_array(engine, shape, dtype_name: str, low: float, high: float) -> np
         out = re + 1j * uniform(engine, n, lo, hi, st)
     else:
         out = uniform(engine, n, lo, hi, st)
-    return out.astype(target).reshape(shape)
+    return out.astype(target, copy=False).reshape(shape)
 
 
 def normal_array(engine, shape, dtype_name: str, mean, std: float) -> np.ndarray:
@@ -169,7 +172,7 @@ def normal_array(engine, shape, dtype_name: str, mean, std: float) -> np.ndarray
         out = (z[0::2] + st(m.real)) + 1j * (z[1::2] + st(m.imag))
     else:
         out = normal(engine, n, _attr(mean), _attr(std), st)
-    return out.astype(target).reshape(shape)
+    return out.astype(target, copy=False).reshape(shape)
 
 
 def integer_array(engine, shape, dtype_name: str, low: int, high: int) -> np.ndarray:

@@ -2,11 +2,12 @@
 seeded through ``std::seed_seq``, as real Paddle's ``paddle.seed`` does.
 
 The twist runs vectorized over numpy uint64 arrays (a 312-word block in a few steps, about 20 ns
-a word). Once a process has drawn a million words, a background thread builds the same
-recurrence as one compiled XLA loop (about 4x faster), and draws of 64 blocks (19,968 numbers)
-or more use it from then on: small programs never pay for it, and the numbers are the same. ``draw`` returns raw 64-bit outputs;
-samplers that reject some draws ask for a few extra and hand the unused tail back with
-``give_back``.
+a word), in passes of 64 blocks whose values go straight into the result while they are in
+cache. Once a process has drawn a million words, a background thread builds the same
+recurrence as one compiled XLA loop, and draws of 64 blocks (19,968 numbers) or more use it from
+then on (about 3-5 ns a word: calls chained on the device, several in flight): small programs
+never pay for it, and the numbers are the same. ``draw`` returns raw 64-bit outputs; samplers
+that reject some draws ask for a few extra and hand the unused tail back with ``give_back``.
 """
 
 from __future__ import annotations
@@ -107,13 +108,15 @@ def _temper(y):
     return y ^ (y >> np.uint64(43))
 
 
+_NUMPY_CHUNK = 64  # blocks per numpy pass: a pass's temporaries stay in the CPU's cache
 _XLA_MIN_BLOCKS = 64  # smaller draws always twist in numpy
 # Numpy-twisted words after which a process builds the compiled generator in a background
 # thread, twisting in numpy until it is ready: a small model never pays for it, a large one
-# switches to it midway. Compiling costs ~0.2 s, loading it from the persistent cache ~50 ms
+# switches to it midway. Compiling costs ~0.1 s, loading it from the persistent cache ~50 ms
 # (a marker file there says an earlier process stored it).
 _XLA_AFTER_WORDS = {"cached": 1 << 18, "cold": 1 << 20}
-_XLA_BLOCKS = 128  # blocks per call of the compiled generator
+_XLA_BLOCKS = 256  # blocks per call of the compiled generator
+_XLA_IN_FLIGHT = 4  # calls queued on the device ahead of the one being read back
 _xla_generate = None  # the compiled generator, once built
 _xla_builder: threading.Thread | None = None
 _numpy_words = 0  # words twisted in numpy by this process
@@ -125,8 +128,9 @@ def _step(word, nxt, far):  # word k + 312 from words k, k + 1 and k + 156
 
 
 def _generate(x):
-    """``_XLA_BLOCKS`` blocks after state ``x``: their state words, outputs and float32
-    ``canonical`` values (XLA's uint64 -> float32 conversion rounds as C's does)."""
+    """``_XLA_BLOCKS`` blocks after state ``x``: their state words, outputs, float32
+    ``canonical`` values (XLA's uint64 -> float32 conversion rounds as C's does) and the last
+    block's state (the next call's input, kept on the device)."""
     import jax
     import jax.numpy as jnp
 
@@ -136,11 +140,11 @@ def _generate(x):
         new = jnp.concatenate([first, _step(prev[_M:], nxt, first)])
         return new, new
 
-    _, words = jax.lax.scan(block, x, None, length=_XLA_BLOCKS, unroll=4)
+    last, words = jax.lax.scan(block, x, None, length=_XLA_BLOCKS)
     words = words.reshape(-1)
     outs = _temper(words)
     floats = jnp.minimum(outs.astype(jnp.float32) * np.float32(2.0**-64), _BELOW_ONE_32)
-    return words, outs, floats
+    return words, outs, floats, last
 
 
 def build_generator() -> None:
@@ -177,7 +181,7 @@ def _cache_marker():
         return None
     from pathlib import Path
 
-    return Path(cache_dir) / f"paddle_compat-mt19937_64-{jax.__version__}"
+    return Path(cache_dir) / f"paddle_compat-mt19937_64-v2-{jax.__version__}"
 
 
 _warm_cache: bool | None = None  # whether the marker was there (looked up once)
@@ -189,23 +193,6 @@ def _after_words() -> int:
         marker = _cache_marker()
         _warm_cache = marker is not None and marker.exists()
     return _XLA_AFTER_WORDS["cached" if _warm_cache else "cold"]
-
-
-def _xla_twist_temper(x: np.ndarray, blocks: int, floats: bool = False):
-    """``_twist_blocks`` and ``_temper`` on the compiled generator: about 5 ns a word against
-    20 in numpy. Returns the state words and the outputs, or with ``floats`` their float32
-    ``canonical`` values (only the arrays asked for leave the device)."""
-    import jax
-
-    fn, cpu = _xla_generate
-    words, outs, cur = [], [], x
-    for _ in range(-(-blocks // _XLA_BLOCKS)):
-        w, o, f = fn(jax.device_put(cur, cpu))
-        w = np.asarray(w)
-        words.append(w)
-        outs.append(np.asarray(f if floats else o))
-        cur = w[-_N:]
-    return np.concatenate(words)[: blocks * _N], np.concatenate(outs)[: blocks * _N]
 
 
 def _count_numpy_words(n: int) -> None:
@@ -230,19 +217,78 @@ def _use_xla(blocks: int) -> bool:
     return blocks >= _XLA_MIN_BLOCKS and _xla_generate is not None and _x64()
 
 
-def _twist(x: np.ndarray, blocks: int, floats: bool):
-    """The next ``blocks`` blocks after state ``x``: (state words, outputs or float32
-    canonical values, whether they are floats). The compiled generator when it is ready, else
-    numpy (the same numbers; numpy also when the compiled call fails)."""
+def _xla_chunks(x: np.ndarray, blocks: int):
+    """``_numpy_chunks`` on the compiled generator, about 3-5 ns a word against 20-30: each
+    call starts from the previous call's last state on the device, and up to
+    ``_XLA_IN_FLIGHT`` calls run ahead of the one being read back. Outputs and floats stay
+    device arrays until ``_fill`` reads the ones it needs."""
+    import jax
+
+    fn, cpu = _xla_generate
+    calls = -(-blocks // _XLA_BLOCKS)
+    queue: list = []
+    cur = jax.device_put(x, cpu)
+    for i in range(calls):
+        words, outs, floats, nxt = fn(cur)
+        queue.append((cur, words, outs, floats))
+        cur = nxt
+        while len(queue) > _XLA_IN_FLIGHT or (queue and i == calls - 1):
+            start, words, outs, floats = queue.pop(0)
+            nb = min(_XLA_BLOCKS, blocks)
+            blocks -= nb
+            yield np.asarray(start), nb, words, outs, floats
+
+
+def _numpy_chunks(x: np.ndarray, blocks: int):
+    """The next ``blocks`` blocks after state ``x`` in passes of ``_NUMPY_CHUNK`` blocks: (state
+    before the pass, blocks in it, their state words, their outputs, float32 values or None)
+    per pass."""
+    _count_numpy_words(blocks * _N)
+    for done in range(0, blocks, _NUMPY_CHUNK):
+        nb = min(_NUMPY_CHUNK, blocks - done)
+        words = _twist_blocks(x, nb)
+        yield x, nb, words, _temper(words), None
+        x = words[-_N:]
+
+
+def _scaled(values: np.ndarray, affine) -> np.ndarray:
+    """``values * scale + shift`` in place (``affine`` None: unchanged)."""
+    if affine is not None:
+        values *= affine[0]
+        values += affine[1]
+    return values
+
+
+def _twist_into(x: np.ndarray, blocks: int, dest: np.ndarray, dtype, affine=None) -> tuple:
+    """Fill ``dest`` with the outputs (``dtype`` None) or ``canonical`` values of the next
+    ``blocks`` blocks after state ``x``; returns (last state, its outputs or None, the
+    (start state, blocks) of each pass for ``give_back``). The compiled generator when it is
+    ready, else numpy (the same numbers; numpy also when the compiled call fails)."""
     if _use_xla(blocks):
         try:
-            words, out = _xla_twist_temper(x, blocks, floats)
-            return words, out, floats
+            return _fill(_xla_chunks(x, blocks), dest, dtype, affine)
         except Exception:  # noqa: BLE001 - a device error: numpy gives the same numbers
             pass
-    _count_numpy_words(blocks * _N)
-    words = _twist_blocks(x, blocks)
-    return words, _temper(words), False
+    return _fill(_numpy_chunks(x, blocks), dest, dtype, affine)
+
+
+def _fill(chunks, dest: np.ndarray, dtype, affine) -> tuple:
+    pos, passes, chunk = 0, [], None
+    for chunk in chunks:
+        start, nb, _, outs, floats = chunk
+        k = min(nb * _N, len(dest) - pos)
+        if floats is not None and dtype == np.float32:
+            dest[pos : pos + k] = np.asarray(floats)[:k]
+        elif dtype is None:
+            dest[pos : pos + k] = np.asarray(outs)[:k]
+        else:
+            dest[pos : pos + k] = canonical(np.asarray(outs)[:k], dtype)
+        _scaled(dest[pos : pos + k], affine)
+        pos += k
+        passes.append((start, nb))
+    _, nb, words, outs, floats = chunk  # the draw's last block: the engine's next state
+    last = slice((nb - 1) * _N, nb * _N)
+    return np.array(np.asarray(words)[last]), None if floats is not None else outs[last], passes
 
 
 def _forget_generator_in_child() -> None:
@@ -273,7 +319,7 @@ class MT19937_64:
             x[0] = np.uint64(1 << 63)
         self._x, self._p = x, _N
         self._out = None  # tempered outputs of the current block
-        self._undo: list = []
+        self._undo: list = [x, _N, None, [], _N]  # see _draw
 
     def seed_plain(self, seed: int) -> None:
         """``std::mt19937_64(seed)``'s own seeding (Paddle's ops with a nonzero ``seed``)."""
@@ -283,18 +329,23 @@ class MT19937_64:
             v = (6364136223846793005 * (v ^ (v >> 62)) + i + 1) & 0xFFFFFFFFFFFFFFFF
         self._x, self._p = np.array(x, np.uint64), _N
         self._out = None
-        self._undo = []
+        self._undo = [self._x, _N, None, [], _N]
 
     def draw(self, n: int) -> np.ndarray:
         """The next ``n`` raw 64-bit outputs (uint64)."""
         return self._draw(int(n), None)
 
-    def canonical(self, n: int, dtype) -> np.ndarray:
-        """``canonical(self.draw(n), dtype)``; large float32 draws get their floats from the
-        compiled generator (half the bytes off the device, no host conversion)."""
-        return self._draw(int(n), np.dtype(dtype))
+    def canonical(self, n: int, dtype, scale=None, shift=None) -> np.ndarray:
+        """``canonical(self.draw(n), dtype)``, times ``scale`` plus ``shift`` when given (two
+        roundings in ``dtype``, as ``scale * u + shift`` in numpy; applied pass by pass while the
+        values are in cache). Large float32 draws get their floats from the compiled
+        generator."""
+        affine = (
+            None if scale is None else (np.dtype(dtype).type(scale), np.dtype(dtype).type(shift))
+        )
+        return self._draw(int(n), np.dtype(dtype), affine)
 
-    def _draw(self, n: int, dtype) -> np.ndarray:
+    def _draw(self, n: int, dtype, affine=None) -> np.ndarray:
         # the new state is computed first and stored last: a draw that raises changes nothing
         x, p, out_now = self._x, self._p, self._out
         if out_now is None:
@@ -302,37 +353,43 @@ class MT19937_64:
         head = out_now[p : p + n]
         need = n - len(head)
         if need <= 0:
-            self._undo = [(x, p, out_now)]
+            self._undo = [x, p, out_now, [], p + len(head)]
             self._out, self._p = out_now, p + len(head)
-            return head.copy() if dtype is None else canonical(head, dtype)
+            return head.copy() if dtype is None else _scaled(canonical(head, dtype), affine)
         blocks = -(-need // _N)
-        words, out, floats = _twist(x, blocks, dtype == np.float32)
-        undo = [(x, p, out_now)]
-        for b in range(blocks):  # each block's state, for give_back and the next draw
-            lo = b * _N  # (a float draw keeps no raw outputs: recomputed from the state)
-            undo.append((words[lo : lo + _N], 0, None if floats else out[lo : lo + _N]))
-        if floats:
-            result = np.concatenate([canonical(head, dtype), out[:need]])
-        else:
-            raw = np.concatenate([head, out[:need]])
-            result = raw if dtype is None else canonical(raw, dtype)
-        self._undo = undo
-        self._x, self._out = undo[-1][0], undo[-1][2]
+        result = np.empty(n, np.uint64 if dtype is None else dtype)
+        h = len(head)
+        result[:h] = head if dtype is None else canonical(head, dtype)
+        _scaled(result[:h], affine)
+        last, last_out, passes = _twist_into(x, blocks, result[h:], dtype, affine)
+        # give_back's record: the state the draw started from and each pass's start state
+        # (a block's state is twisted again from there when a give_back reaches it)
+        self._undo = [x, p, out_now, passes, p + n]
+        self._x, self._out = last, last_out
         self._p = need - (blocks - 1) * _N
         return result
 
     def give_back(self, k: int) -> None:
         """Un-draw the last ``k`` outputs of the latest ``draw`` (rejection samplers)."""
-        while k > 0:
-            _, p0, _ = self._undo[-1]
-            used = self._p - p0
-            if k <= used:
-                self._p -= k
-                return
-            k -= used
-            self._undo.pop()
-            self._x, _, self._out = self._undo[-1]
-            self._p = _N
+        x0, p0, out0, passes, pos = self._undo
+        t = pos - int(k)  # position counted from the start of the draw's first block
+        if t < p0:
+            raise ValueError(f"give_back({k}) goes back past the latest draw")
+        self._undo[4] = t
+        if t <= _N:
+            self._x, self._out, self._p = x0, out0, t
+            return
+        block = (t - 1) // _N
+        if pos > _N and block == (pos - 1) // _N:  # still in the current block
+            self._p = t - block * _N
+            return
+        first = 1
+        for start, nb in passes:
+            if block < first + nb:
+                self._x = _twist_blocks(start, block - first + 1)[-_N:].copy()
+                break
+            first += nb
+        self._out, self._p = None, t - block * _N
 
     def get_state(self) -> tuple[np.ndarray, int]:
         return self._x.copy(), self._p
@@ -344,4 +401,5 @@ class MT19937_64:
                 f"an mt19937_64 state is {_N} words and an index in [0, {_N}], got "
                 f"{x.shape[0]} words and index {index}"
             )
-        self._x, self._p, self._out, self._undo = x.copy(), int(index), None, []
+        self._x, self._p, self._out = x.copy(), int(index), None
+        self._undo = [self._x, self._p, None, [], self._p]
