@@ -14,7 +14,7 @@ import numpy as np
 
 from ._core import deferred, runtime_checks, views
 from ._core import dtype as _dt
-from ._core.place import unshared
+from ._core.host_memory import unshared
 from ._core.random import seed as _seed
 from ._core.registry import call_op
 from ._core.tensor import Size, Tensor

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import paddle
-from paddle_compat._core.place import unshared
+from paddle_compat._core.host_memory import aligned_empty, unshared
 from paddle_compat._io.collate import to_loader_output
 
 
@@ -50,6 +50,9 @@ MAKERS = {
     "op_operand": lambda a: paddle.reshape(a, [-1]),
     "set_state_dict": _state_dict,
     "from_dlpack": paddle.utils.dlpack.from_dlpack,
+    "assign_initializer": lambda a: paddle.create_parameter(
+        [8, 16], "float32", default_initializer=paddle.nn.initializer.Assign(a)
+    ),
     "dataloader_no_batching": lambda a: next(iter(paddle.io.DataLoader(_One(a), batch_size=None))),
 }
 
@@ -79,3 +82,31 @@ def test_owned_batches_are_taken_over_without_a_copy():
     owned = to_loader_output(a, None, owned=True)
     assert owned._value.unsafe_buffer_pointer() == a.ctypes.data
     assert kept._value.unsafe_buffer_pointer() != a.ctypes.data
+
+
+@pytest.mark.parametrize("shape,dtype", [(1, "float32"), (7, "uint64"), ((3, 5, 2), "float64")])
+def test_aligned_empty(shape, dtype):
+    a = aligned_empty(shape, dtype)
+    assert a.ctypes.data % 64 == 0 and a.dtype == np.dtype(dtype) and a.flags.c_contiguous
+    assert a.shape == ((shape,) if isinstance(shape, int) else shape)
+
+
+@pytest.mark.skipif(jax.default_backend() != "cpu", reason="zero-copy is the CPU client's")
+@pytest.mark.parametrize("init", ["Normal", "Uniform", "XavierUniform", "KaimingNormal"])
+def test_random_initial_values_move_to_the_device_without_a_copy(monkeypatch, init):
+    from paddle_compat.nn.initializer import _initializers
+
+    moved = []
+    to_device = _initializers.to_device
+
+    def spy(value, owned=False):
+        out = to_device(value, owned)
+        moved.append(out.unsafe_buffer_pointer() == value.ctypes.data)
+        return out
+
+    monkeypatch.setattr(_initializers, "to_device", spy)
+    paddle.seed(1)
+    paddle.create_parameter(
+        [64, 48], "float32", default_initializer=getattr(paddle.nn.initializer, init)()
+    )
+    assert moved == [True]

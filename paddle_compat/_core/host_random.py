@@ -19,6 +19,7 @@ import numpy as np
 
 from . import dtype as _dt
 from . import libm
+from .host_memory import aligned_empty
 from .mt19937 import MT19937_64
 
 _MASK32 = np.uint64(0xFFFFFFFF)
@@ -36,33 +37,37 @@ def log(x: np.ndarray) -> np.ndarray:
     return libm.logf(x) if x.dtype == np.float32 else libm.log(x)
 
 
-_CHUNK_PAIRS = 1 << 17  # pairs sampled per pass: temporaries stay small and are reused
+_CHUNK_PAIRS = 1 << 17  # pairs drawn from the engine at a time (one large draw is cheapest)
+_SUB_PAIRS = 1 << 13  # pairs transformed at a time: temporaries stay in cache and are reused
 
 
 def normal(engine: MT19937_64, n: int, mean: float, std: float, dtype) -> np.ndarray:
-    """n samples of ``normal_distribution<dtype>(mean, std)`` (one distribution per call)."""
+    """n samples of ``normal_distribution<dtype>(mean, std)`` (one distribution per call):
+    the polar method on pairs of uniforms, each accepted pair giving two samples."""
     dt = np.dtype(dtype).type
     pairs_needed = (n + 1) // 2
-    out = np.empty(2 * pairs_needed, dt)
+    out = aligned_empty(2 * pairs_needed, dt)  # a parameter takes it over without a copy
     got = 0
     while got < pairs_needed:
-        want = min(pairs_needed - got, _CHUNK_PAIRS)
-        k = int(want / 0.785) + 8
+        k = int(min(pairs_needed - got, _CHUNK_PAIRS) / 0.785) + 8
         u = engine.canonical(2 * k, dt)
-        # C++ evaluates 2.0 * u - 1.0 in double and narrows it: for a float32 u of at least
-        # 2**-29 the double result is exact, below that both round to -1, so one float32
-        # rounding of 2 * u - 1 is the same number
-        x = dt(2) * u[0::2] - dt(1)
-        y = dt(2) * u[1::2] - dt(1)
-        r2 = x * x + y * y
-        take = np.flatnonzero((r2 <= 1) & (r2 != 0))[:want]
-        if len(take) == want:  # hand back the draws after the last pair used
-            engine.give_back(2 * (k - 1 - int(take[-1])))
-        x, y, r2 = x[take], y[take], r2[take]
-        mult = np.sqrt(dt(-2) * log(r2) / r2)
-        out[2 * got : 2 * (got + len(take)) : 2] = y * mult
-        out[2 * got + 1 : 2 * (got + len(take)) : 2] = x * mult
-        got += len(take)
+        for lo in range(0, k, _SUB_PAIRS):
+            # C++ evaluates 2.0 * u - 1.0 in double and narrows it: for a float32 u of at
+            # least 2**-29 the double result is exact, below that both round to -1, so one
+            # float32 rounding of 2 * u - 1 is the same number
+            sub = u[2 * lo : 2 * min(k, lo + _SUB_PAIRS)]
+            x = dt(2) * sub[0::2] - dt(1)
+            y = dt(2) * sub[1::2] - dt(1)
+            r2 = x * x + y * y
+            take = np.flatnonzero((r2 <= 1) & (r2 != 0))[: pairs_needed - got]
+            x, y, r2 = x[take], y[take], r2[take]
+            mult = np.sqrt(dt(-2) * log(r2) / r2)
+            out[2 * got : 2 * (got + len(take)) : 2] = y * mult
+            out[2 * got + 1 : 2 * (got + len(take)) : 2] = x * mult
+            got += len(take)
+            if got == pairs_needed:  # hand back the draws after the last pair used
+                engine.give_back(2 * (k - 1 - (lo + int(take[-1]))))
+                break
     out = out[:n]
     out *= dt(std)
     out += dt(mean)

@@ -17,6 +17,8 @@ import threading
 
 import numpy as np
 
+from .host_memory import aligned_empty
+
 _N, _M = 312, 156
 _MATRIX_A = np.uint64(0xB5026F5AA96619E9)
 _UPPER = np.uint64(0xFFFFFFFF80000000)
@@ -357,7 +359,7 @@ class MT19937_64:
             self._out, self._p = out_now, p + len(head)
             return head.copy() if dtype is None else _scaled(canonical(head, dtype), affine)
         blocks = -(-need // _N)
-        result = np.empty(n, np.uint64 if dtype is None else dtype)
+        result = aligned_empty(n, np.uint64 if dtype is None else dtype)
         h = len(head)
         result[:h] = head if dtype is None else canonical(head, dtype)
         _scaled(result[:h], affine)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import jax
-import numpy as np
+
+from .host_memory import unshared
 
 
 class Place:
@@ -105,18 +106,6 @@ def set_device(device: str) -> Place:
 
 def current_device():
     return _current if _current is not None else jax.local_devices()[0]
-
-
-def unshared(host):
-    """``host`` (an array or a list of arrays) safe to give to ``jax.device_put`` when the
-    caller keeps it: JAX's CPU client wraps a numpy array whose data starts on a 64-byte
-    boundary without copying it, so a later in-place write to the caller's array would change
-    the Tensor (Paddle copies). Such arrays are copied here; JAX copies the others itself."""
-    if isinstance(host, list | tuple):
-        return type(host)(unshared(h) for h in host)
-    if isinstance(host, np.ndarray) and host.nbytes and host.ctypes.data % 64 == 0:
-        return host.copy()
-    return host
 
 
 def put(host, device=None, owned: bool = False):

@@ -36,6 +36,7 @@ import numpy as np
 
 from . import amp_state, autograd, deferred, op_observers, static_mode, trace_state, views
 from . import dtype as _dt
+from .host_memory import unshared
 from .op_args import Overload
 from .op_args import bind_args as _bind
 from .op_args import write_out as _write_out
@@ -44,7 +45,6 @@ from .op_errors import check_dtype, out_of_memory  # noqa: F401  (check_dtype: u
 from .op_errors import leaf_dtype as _leaf_dtype
 from .op_errors import paddle_error as _paddle_error
 from .op_signature import PublicSignature as _PublicSignature
-from .place import unshared
 from .tensor import Tensor
 
 _MISSING = inspect.Parameter.empty

@@ -17,19 +17,20 @@ from . import deferred, trace_state, views
 from . import dist_attr as _dist
 from . import dtype as _dt
 from .deferred import Pending
-from .place import unshared
+from .host_memory import unshared
 from .tensor_api import TensorApiMixin
 
 _uid_counter = itertools.count()
 _ARRAY_TYPES = (jax.Array, jax.core.Tracer, Pending)
 
 
-def to_device(value):
+def to_device(value, owned: bool = False):
     """A host value as a device array. numpy arrays are transferred with ``device_put``
     (``jnp.asarray`` of a numpy array compiles a copy kernel for every new shape in JAX 0.10),
-    never sharing the caller's memory (``place.unshared``)."""
+    never sharing the caller's memory (``host_memory.unshared``) unless ``owned`` says nobody
+    else holds the array (an aligned one is then taken over without a copy)."""
     if isinstance(value, np.ndarray | np.generic):
-        return jax.device_put(unshared(value))
+        return jax.device_put(value if owned else unshared(value))
     return jnp.asarray(value)
 
 

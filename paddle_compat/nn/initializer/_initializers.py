@@ -100,9 +100,10 @@ def _normal(shape, param, mean: float, std: float):
 
 
 def _as_param_value(value, param):
-    """The initial array in the parameter's dtype (numpy values are cast on the host)."""
+    """The initial array in the parameter's dtype (numpy values are cast on the host; they are
+    new arrays, see ``Initializer._generate``, so the device may take them over uncopied)."""
     if isinstance(value, np.ndarray):
-        return to_device(value.astype(param.dtype.np, copy=False))
+        return to_device(value.astype(param.dtype.np, copy=False), owned=True)
     return jnp.asarray(value).astype(param.dtype.np)
 
 
@@ -139,6 +140,7 @@ class Initializer:
         return _as_param_value(self._generate(spec.shape, spec), spec)
 
     def _generate(self, shape, param):  # pragma: no cover - subclasses
+        """The initial value: a new array (numpy or JAX) that nothing else holds."""
         raise NotImplementedError
 
     # Paddle's private helper used by some user code
