@@ -116,7 +116,7 @@ _XLA_MIN_BLOCKS = 64  # smaller draws always twist in numpy
 # thread, twisting in numpy until it is ready: a small model never pays for it, a large one
 # switches to it midway. Compiling costs ~0.1 s, loading it from the persistent cache ~50 ms
 # (a marker file there says an earlier process stored it).
-_XLA_AFTER_WORDS = {"cached": 1 << 18, "cold": 1 << 20}
+_XLA_AFTER_WORDS = {"cached": 1 << 17, "cold": 1 << 20}
 _XLA_BLOCKS = 256  # blocks per call of the compiled generator
 _XLA_IN_FLIGHT = 4  # calls queued on the device ahead of the one being read back
 _xla_generate = None  # the compiled generator, once built
