@@ -64,29 +64,53 @@ def canonical(u: np.ndarray, dtype) -> np.ndarray:
     return np.minimum(f, np.nextafter(dt(1), dt(0)))
 
 
+class _Scratch(threading.local):
+    """A thread's twist buffer and, per block, the views its numpy calls read and write
+    (made once: building ~10 views a block cost a third of the twist)."""
+
+    capacity = 0
+
+    def grow(self, blocks: int) -> None:
+        self.capacity = blocks
+        self.buf = buf = np.empty((blocks + 1) * _N, np.uint64)
+        self.y, self.t = np.empty(_N - 1, np.uint64), np.empty(_N - 1, np.uint64)
+        self.views = []
+        for lo in range(0, blocks * _N, _N):
+            old, new = buf[lo : lo + _N], buf[lo + _N : lo + 2 * _N]
+            self.views.append((old[:-1], old[1:], old[_M:], new[:_M], new[: _M - 1], new[_M:-1]))
+
+
+_scratch = _Scratch()
+
+
 def _twist_blocks(x: np.ndarray, blocks: int) -> np.ndarray:
-    """The next ``blocks`` 312-word blocks of state after block ``x``, as one array. New word k
-    is ``old[k + 156] ^ f(old[k], old[k + 1])`` (``new[k - 156]`` in place of ``old[k + 156]``
+    """The next ``blocks`` 312-word blocks of state after block ``x``, as one array: a view
+    into this thread's scratch buffer, valid until its next call (copy what you keep). New word
+    k is ``old[k + 156] ^ f(old[k], old[k + 1])`` (``new[k - 156]`` in place of ``old[k + 156]``
     for the second half), so one pass computes f for words 0..310 from the old block, two XORs
     finish the block, and word 311, which needs new word 0, is done on Python ints."""
-    buf = np.empty((blocks + 1) * _N, np.uint64)
+    sc = _scratch
+    if sc.capacity < blocks:
+        sc.grow(max(blocks, _NUMPY_CHUNK))
+    buf, y, t = sc.buf, sc.y, sc.t
     buf[:_N] = x
-    y = np.empty(_N - 1, np.uint64)
-    t = np.empty(_N - 1, np.uint64)
-    for lo in range(0, blocks * _N, _N):
-        old, new = buf[lo : lo + _N], buf[lo + _N : lo + 2 * _N]
-        np.bitwise_and(old[:-1], _UPPER, out=y)
-        np.bitwise_and(old[1:], _LOWER, out=t)
-        np.bitwise_or(y, t, out=y)
-        np.bitwise_and(y, _ONE, out=t)
-        np.multiply(t, _MATRIX_A, out=t)
-        np.right_shift(y, _ONE, out=y)
-        np.bitwise_xor(y, t, out=y)
-        np.bitwise_xor(old[_M:], y[:_M], out=new[:_M])
-        np.bitwise_xor(new[: _M - 1], y[_M:], out=new[_M:-1])
-        last = (int(old[-1]) & _UPPER_INT) | (int(new[0]) & _LOWER_INT)
-        new[-1] = int(new[_M - 1]) ^ (last >> 1) ^ (_MATRIX_A_INT if last & 1 else 0)
-    return buf[_N:]
+    y_lo, y_hi = y[:_M], y[_M:]
+    band, bor, bxor = np.bitwise_and, np.bitwise_or, np.bitwise_xor
+    for i in range(blocks):
+        old_head, old_tail, old_far, new_lo, new_src, new_hi = sc.views[i]
+        band(old_head, _UPPER, y)
+        band(old_tail, _LOWER, t)
+        bor(y, t, y)
+        band(y, _ONE, t)
+        np.multiply(t, _MATRIX_A, t)
+        np.right_shift(y, _ONE, y)
+        bxor(y, t, y)
+        bxor(old_far, y_lo, new_lo)
+        bxor(new_src, y_hi, new_hi)
+        lo = (i + 1) * _N  # the new block's first word
+        last = (int(buf[lo - 1]) & _UPPER_INT) | (int(buf[lo]) & _LOWER_INT)
+        buf[lo + _N - 1] = int(buf[lo + _M - 1]) ^ (last >> 1) ^ (_MATRIX_A_INT if last & 1 else 0)
+    return buf[_N : (blocks + 1) * _N]
 
 
 def _temper(y):
@@ -248,9 +272,9 @@ def _numpy_chunks(x: np.ndarray, blocks: int):
     _count_numpy_words(blocks * _N)
     for done in range(0, blocks, _NUMPY_CHUNK):
         nb = min(_NUMPY_CHUNK, blocks - done)
-        words = _twist_blocks(x, nb)
+        words = _twist_blocks(x, nb)  # a scratch view: what is kept is copied
         yield x, nb, words, _temper(words), None
-        x = words[-_N:]
+        x = words[-_N:].copy()
 
 
 def _scaled(values: np.ndarray, affine) -> np.ndarray:
