@@ -5,7 +5,9 @@ paddle-compat against real Paddle (same run, side venv).
 
 Cases: ``Categorical.sample`` and ``paddle.multinomial`` (with and without replacement),
 ``paddle.standard_gamma`` (float32 and float64, alphas below and above 1), ``paddle.binomial``
-(the inversion and the BTRS regimes) and ``paddle.poisson`` (rates below and above 12). Prints
+(the inversion and the BTRS regimes), ``paddle.poisson`` (rates below and above 12), and the
+initial weights of model-size layers (XavierUniform and the conv's normal, tens of millions of
+draws: the compiled twist and the host polar method). Prints
 microseconds per call and the ratio ours / Paddle; the last line is the JSON of the numbers.
 """
 
@@ -50,6 +52,12 @@ def _cases(paddle) -> dict:
         "binomial [1e4] n 1000 p .3 (BTRS)": lambda: paddle.binomial(big_count, p_big),
         "poisson [1e4] rate 4": lambda: paddle.poisson(small_rate),
         "poisson [1e4] rate 50": lambda: paddle.poisson(large_rate),
+        "nn.Linear(4096, 4096) weights (16.8M uniform)": lambda: (
+            paddle.nn.Linear(4096, 4096).weight
+        ),
+        "nn.Conv2D(512, 512, 3) weights (2.4M normal)": lambda: (
+            paddle.nn.Conv2D(512, 512, 3).weight
+        ),
     }
 
 
