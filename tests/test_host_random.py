@@ -101,7 +101,7 @@ def test_draws_and_give_backs_follow_one_stream(monkeypatch, path, program):
         e.give_back(401)
 
 
-def test_generator_is_built_in_the_background_past_a_million_words(monkeypatch):
+def test_generator_is_built_in_the_background_past_128k_words(monkeypatch):
     import paddle_compat._core.mt19937 as mt
 
     started = []
@@ -114,7 +114,7 @@ def test_generator_is_built_in_the_background_past_a_million_words(monkeypatch):
     e = MT19937_64(2)
     e.draw(100_000)  # a small model: numpy only, nothing built
     assert not started and not mt._use_xla(1000)
-    e.draw(1 << 20)
+    e.draw(1 << 15)
     mt._xla_builder.join()
     assert started == [1]
     e.draw(1 << 20)  # one builder per process

@@ -3,7 +3,7 @@ seeded through ``std::seed_seq``, as real Paddle's ``paddle.seed`` does.
 
 The twist runs vectorized over numpy uint64 arrays (a 312-word block in a few steps, about 20 ns
 a word), in passes of 64 blocks whose values go straight into the result while they are in
-cache. Once a process has drawn a million words, a background thread builds the same
+cache. Once a process has drawn 128k words, a background thread builds the same
 recurrence as one compiled XLA loop, and draws of 64 blocks (19,968 numbers) or more use it from
 then on (about 3-5 ns a word: calls chained on the device, several in flight): small programs
 never pay for it, and the numbers are the same. ``draw`` returns raw 64-bit outputs; samplers
@@ -137,10 +137,10 @@ def _temper(y):
 _NUMPY_CHUNK = 64  # blocks per numpy pass: a pass's temporaries stay in the CPU's cache
 _XLA_MIN_BLOCKS = 64  # smaller draws always twist in numpy
 # Numpy-twisted words after which a process builds the compiled generator in a background
-# thread, twisting in numpy until it is ready: a small model never pays for it, a large one
-# switches to it midway. Compiling costs ~0.1 s, loading it from the persistent cache ~50 ms
-# (a marker file there says an earlier process stored it).
-_XLA_AFTER_WORDS = {"cached": 1 << 17, "cold": 1 << 20}
+# thread, twisting in numpy until it is ready: a small model (an MNIST MLP) never pays for it,
+# a large one switches to it midway. Compiling costs 0.1-0.2 s, loading it from the persistent
+# cache 25-50 ms.
+_XLA_AFTER_WORDS = 1 << 17
 _XLA_BLOCKS = 256  # blocks per call of the compiled generator
 _XLA_IN_FLIGHT = 4  # calls queued on the device ahead of the one being read back
 _xla_generate = None  # the compiled generator, once built
@@ -190,41 +190,12 @@ def build_generator() -> None:
     except Exception:  # noqa: BLE001 - no compiled generator: numpy keeps twisting
         return
     _xla_generate = (fn, cpu)
-    marker = _cache_marker()
-    if marker is not None:
-        try:
-            marker.touch()
-        except OSError:  # a read-only cache: later processes wait as if it were cold
-            pass
-
-
-def _cache_marker():
-    """The file in JAX's persistent cache directory that says the generator is stored there."""
-    import jax
-
-    cache_dir = jax.config.jax_compilation_cache_dir
-    if not cache_dir:
-        return None
-    from pathlib import Path
-
-    return Path(cache_dir) / f"paddle_compat-mt19937_64-v2-{jax.__version__}"
-
-
-_warm_cache: bool | None = None  # whether the marker was there (looked up once)
-
-
-def _after_words() -> int:
-    global _warm_cache
-    if _warm_cache is None:
-        marker = _cache_marker()
-        _warm_cache = marker is not None and marker.exists()
-    return _XLA_AFTER_WORDS["cached" if _warm_cache else "cold"]
 
 
 def _count_numpy_words(n: int) -> None:
     global _numpy_words, _xla_builder
     _numpy_words += n
-    if _xla_builder is None and _numpy_words > _after_words() and _x64():
+    if _xla_builder is None and _numpy_words >= _XLA_AFTER_WORDS and _x64():
         builder = threading.Thread(target=build_generator, name="paddle_compat-mt19937")
         _xla_builder = builder  # one attempt per process, even if it cannot start
         try:
