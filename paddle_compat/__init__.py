@@ -187,3 +187,7 @@ _SUBMODULES = (
 # Paddle 3.3 modules that paddle-compat does not have yet (one that gains a file here is
 # imported like the ones above, before this list is updated)
 _NOT_YET = ("onnx",)
+
+from ._core import gc_scope as _gc_scope  # noqa: E402
+
+_gc_scope.freeze_imported()  # the import's heap: later full collections and exit skip it

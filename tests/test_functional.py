@@ -177,3 +177,39 @@ def test_backward_after_the_to_static_function_is_dropped():
     del g
     loss.backward()
     np.testing.assert_array_equal(lin.weight.grad.numpy(), np.full([3, 1], 2.0, "float32"))
+
+
+_IMPORT_FREEZE_SCRIPT = """
+import gc, sys
+{before}
+import paddle
+from paddle_compat._core import gc_scope
+print(gc.get_freeze_count() > 0, gc_scope._imported > 0)
+with gc_scope.new_objects_only():
+    pass
+print(gc.get_freeze_count() > 0)
+"""
+
+
+@pytest.mark.parametrize(
+    "before,env,expected",
+    [
+        ("", "1", ["True True", "False"]),  # frozen by the import, thawed by the first block
+        ("", "0", ["False False", "False"]),  # PADDLE_COMPAT_GC_FREEZE=0
+        ("gc.freeze()", "1", ["True False", "True"]),  # the user's own freeze is kept
+    ],
+    ids=["default", "switched_off", "users_freeze"],
+)
+def test_import_freezes_its_heap_until_the_first_scoped_collection(before, env, expected):
+    import os
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", _IMPORT_FREEZE_SCRIPT.format(before=before)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PADDLE_COMPAT_GC_FREEZE": env},
+        timeout=120,
+    )
+    assert out.stdout.split("\n")[:2] == expected, out.stderr[-2000:]
