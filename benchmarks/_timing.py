@@ -283,3 +283,13 @@ def print_vs_paddle(ours: dict, paddle_us: dict) -> None:
         p = paddle_us.get(k)
         print(f"{k:40s} {v:9.1f} {p or float('nan'):10.1f} {(v / p if p else float('nan')):8.2f}")
     print(json.dumps({"ours_us": ours, "paddle_us": paddle_us}))
+
+
+def print_ms_rows(rows: list, ratios: dict, ours: dict, paddle: dict, digits: int = 2) -> None:
+    """``(name, ms)`` rows as an aligned table, the ``ratios`` on one line, then ours, Paddle's
+    and the ratios as one JSON line (for docs/benchmarks.md)."""
+    width = max(len(name) for name, _ in rows)
+    for name, ms in rows:
+        print(f"  {name:{width}s} {ms:8.{digits}f} ms")
+    print("  " + ", ".join(f"{k} {v:.2f}x" for k, v in ratios.items()))
+    print(json.dumps({"ours": ours, "paddle": paddle, "ratios": ratios}))

@@ -11,14 +11,13 @@ Prints milliseconds per forward and the ratios; the last line is the JSON of the
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 
 import numpy as np
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from _timing import first_and_steady_ms, paddle_side, run_inner_paddle  # noqa: E402
+from _timing import first_and_steady_ms, paddle_side, print_ms_rows, run_inner_paddle  # noqa: E402
 
 BATCH, HIDDEN, MAX_STEPS, TOL = 16, 64, 60, 1e-4
 
@@ -125,15 +124,12 @@ def main() -> None:
             ("Paddle 3.3.1 eager", ref["eager_ms"]),
             ("Paddle 3.3.1 to_static", ref["static_ms"]),
         ]
-    for name, ms in rows:
-        print(f"  {name:36s} {ms:8.2f} ms")
     ratios = {"eager/static": ours["eager_ms"] / ours["static_ms"]}
     ratios["static/jax"] = ours["static_ms"] / ours["jax_ms"]
     if ref:
         ratios["static/paddle_static"] = ours["static_ms"] / ref["static_ms"]
         ratios["eager/paddle_eager"] = ours["eager_ms"] / ref["eager_ms"]
-    print("  " + ", ".join(f"{k} {v:.2f}x" for k, v in ratios.items()))
-    print(json.dumps({"ours": ours, "paddle": ref, "ratios": ratios}))
+    print_ms_rows(rows, ratios, ours, ref)
 
 
 if __name__ == "__main__":

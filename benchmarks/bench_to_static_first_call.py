@@ -12,14 +12,13 @@ Prints the median milliseconds and the ratios; the last line is the JSON of the 
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 
 import numpy as np
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from _timing import paddle_side, run_inner_paddle  # noqa: E402
+from _timing import paddle_side, print_ms_rows, run_inner_paddle  # noqa: E402
 
 BIG, FRESH = 3_000_000, 7
 
@@ -91,14 +90,11 @@ def main() -> None:
             ("Paddle 3.3.1", ref["small_heap_ms"]),
             (f"Paddle 3.3.1, {BIG:,} more objects", ref["big_heap_ms"]),
         ]
-    for name, ms in rows:
-        print(f"  {name:44s} {ms:8.1f} ms")
     ratios = {"ours/jax": ours["small_heap_ms"] / ours["jax_ms"]}
     if ref:
         ratios["ours/paddle"] = ours["small_heap_ms"] / ref["small_heap_ms"]
         ratios["ours/paddle big heap"] = ours["big_heap_ms"] / ref["big_heap_ms"]
-    print("  " + ", ".join(f"{k} {v:.2f}x" for k, v in ratios.items()))
-    print(json.dumps({"ours": ours, "paddle": ref, "ratios": ratios}))
+    print_ms_rows(rows, ratios, ours, ref, digits=1)
 
 
 if __name__ == "__main__":
