@@ -27,6 +27,6 @@ def unshared(host):
     the Tensor (Paddle copies). Such arrays are copied here; JAX copies the others itself."""
     if isinstance(host, list | tuple):
         return type(host)(unshared(h) for h in host)
-    if isinstance(host, np.ndarray) and host.nbytes and host.ctypes.data % 64 == 0:
+    if isinstance(host, np.ndarray) and host.nbytes and host.ctypes.data % ALIGN == 0:
         return host.copy()
     return host
