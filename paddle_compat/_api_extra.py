@@ -14,10 +14,9 @@ import numpy as np
 
 from ._core import deferred, runtime_checks, views
 from ._core import dtype as _dt
-from ._core.host_memory import unshared
 from ._core.random import seed as _seed
 from ._core.registry import call_op
-from ._core.tensor import Size, Tensor
+from ._core.tensor import Size, Tensor, to_device
 
 # -- dtype aliases and constants --------------------------------------------------------------
 float = _dt.float32  # noqa: A001 - Paddle's names
@@ -255,7 +254,7 @@ def from_dlpack(dlpack, *, device=None, copy=None) -> Tensor:
     host = _host_view(dlpack) if not copy else None
     if host is None:
         return Tensor(jax.dlpack.from_dlpack(dlpack))
-    t = Tensor(jax.device_put(unshared(host)))
+    t = Tensor(to_device(host))
     if host.flags.writeable:
         mirror = _HostMirror(host)
         views.share(t, mirror, _same, _replace)

@@ -36,7 +36,6 @@ import numpy as np
 
 from . import amp_state, autograd, deferred, op_observers, static_mode, trace_state, views
 from . import dtype as _dt
-from .host_memory import unshared
 from .op_args import Overload
 from .op_args import bind_args as _bind
 from .op_args import write_out as _write_out
@@ -45,7 +44,7 @@ from .op_errors import check_dtype, out_of_memory  # noqa: F401  (check_dtype: u
 from .op_errors import leaf_dtype as _leaf_dtype
 from .op_errors import paddle_error as _paddle_error
 from .op_signature import PublicSignature as _PublicSignature
-from .tensor import Tensor
+from .tensor import Tensor, to_device
 
 _MISSING = inspect.Parameter.empty
 _RESERVED = ("name", "out")  # Paddle's name and out=: handled by call_op, never the function's
@@ -516,7 +515,7 @@ def _to_array_leaf(x, target: _dt.DType | None):
         a = np.asarray(x)
         if target is None and a.dtype == np.float64:
             a = a.astype(_dt.default_float().np)
-        return jax.device_put(unshared(a))
+        return to_device(a)
     if isinstance(x, jax.Array | jax.core.Tracer):
         return x
     raise TypeError(f"expected a Tensor, got {type(x).__name__}")
