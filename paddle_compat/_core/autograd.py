@@ -12,7 +12,7 @@ import weakref
 import jax
 import jax.numpy as jnp
 
-from . import deferred, op_observers, trace_state, views
+from . import deferred, op_observers, segment_store, trace_state, views
 from .dtype import is_inexact_np
 from .tensor import Tensor, constant_array, is_shared_zeros
 
@@ -313,6 +313,7 @@ def _vjp_fn(node: Node):
     def flat(*xs):  # (primals..., cts...) as one flat argument list, for deferred.apply
         return jitted(list(xs[:n]), list(xs[n:]))
 
+    segment_store.note(flat, ("vjp", *k))
     hit = _VJPS[k] = (vjp, flat)
     return hit
 
@@ -358,6 +359,9 @@ def _conj(a):
     return jnp.conj(a)
 
 
+segment_store.note(_conj, "autograd.conj")
+
+
 def user_grad(g, create_graph=False):
     """A cotangent as users see it, or a user's gradient as a cotangent: for complex values
     Paddle (as PyTorch) gives ``dL/d(re) + i dL/d(im)``, the conjugate of JAX's cotangent, so
@@ -380,6 +384,9 @@ def user_grad(g, create_graph=False):
 def _sum(a, b):
     """Gradient accumulation, compiled (an uncompiled ``a + b`` costs ~3x more dispatch)."""
     return a + b
+
+
+segment_store.note(_sum, "autograd.sum")
 
 
 def _add(a, b, create_graph):
@@ -555,7 +562,8 @@ _CASTS: dict = {}
 def _cast_fn(dtype):
     fn = _CASTS.get(dtype)
     if fn is None:
-        fn = _CASTS[dtype] = jax.jit(lambda a: a.astype(dtype))
+        fn = jax.jit(lambda a: a.astype(dtype))
+        _CASTS[dtype] = segment_store.note(fn, ("autograd.cast", jnp.dtype(dtype)))
     return fn
 
 

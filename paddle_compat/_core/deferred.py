@@ -35,7 +35,7 @@ import weakref
 import jax
 import numpy as np
 
-from . import lowering
+from . import lowering, segment_store
 from .trace_state import jax_idle as _jax_idle
 
 MAX_OPS = 4096  # a segment this long runs kernel by kernel: bounds the host memory it holds
@@ -126,7 +126,8 @@ class _Node:
     def __init__(self, parent, step):
         self.parent, self.step = parent, step
         self.children: dict = {}
-        self.programs: dict = {}  # tuple of live value indices -> jitted program
+        # (live value indices, input signature) -> compiled program; (live, None) -> jax.jit
+        self.programs: dict = {}
 
     def steps(self) -> list:
         out, n = [], self
@@ -177,11 +178,17 @@ class _Segment:
         live = [(i, p) for i, r in enumerate(self.refs) if (p := r()) is not None]
         key = tuple(i for i, _ in live)
         node = self.node
-        prog = node.programs.get(key)
-        if prog is None and op_by_op:  # each kernel as its own call, as eager mode runs it
-            prog = _program(node.steps(), key)
-        elif prog is None:
-            prog = node.programs[key] = _compile(node.steps(), key)
+        if op_by_op:  # each kernel as its own call, as eager mode runs it
+            prog = node.programs.get((key, None))
+            if prog is None:
+                prog = _program(node.steps(), key)
+        else:
+            # one program per input signature: from the segment store when its kernels
+            # have stable names, else jax.jit's (which retraces per signature itself)
+            key = (key, tuple((a.shape, a.dtype, a.weak_type) for a in self.inputs))
+            prog = node.programs.get(key)
+            if prog is None:
+                prog = node.programs[key] = _compile(node, key, self.inputs)
         try:
             if _jax_idle():
                 outs = prog(*self.inputs)
@@ -208,13 +215,26 @@ _PROGRAMS_COMPILED = [0]
 _programs_held = 0
 
 
-def _compile(steps, live):
+def _compile(node, key, inputs):
+    """The program for ``node``'s segment, ``key`` = (live values, input signature): read from
+    the segment store, else compiled (and stored when every kernel has a stable name)."""
     global _programs_held
     _PROGRAMS_COMPILED[0] += 1
     _programs_held += 1
     if _programs_held > MAX_PROGRAMS:
         _forget_programs()
-    return jax.jit(_program(steps, live))
+    live = key[0]
+    steps = node.steps()
+    text = segment_store.program_text(steps, live, inputs)
+    if text is None:  # process-local: one jax.jit per live set (JAX's own cache behind it)
+        prog = node.programs.get((live, None))
+        if prog is None:
+            prog = node.programs[(live, None)] = jax.jit(_program(steps, live))
+        return prog
+    prog = segment_store.load_program(text, len(inputs), len(live))
+    if prog is None:
+        prog = segment_store.compile_and_save(jax.jit(_program(steps, live)), inputs, text)
+    return prog
 
 
 def _forget_programs() -> None:
@@ -266,12 +286,18 @@ def _out_avals(fn, sig):
     key = (id(fn), sig)
     hit = _AVALS.get(key)
     if hit is None:
-        specs = [jax.ShapeDtypeStruct(s, d, weak_type=w) for s, d, w in sig]
-        out = jax.eval_shape(fn, *specs)
-        leaves, tree = jax.tree_util.tree_flatten(out)
-        avals = tuple((tuple(a.shape), a.dtype, bool(a.weak_type)) for a in leaves)
-        single = len(leaves) == 1 and isinstance(out, jax.ShapeDtypeStruct)
-        hit = _AVALS[key] = (avals, None if single else tree, fn)
+        stored = segment_store.load_avals(fn, sig)
+        if stored is not None:
+            avals, tree = stored
+        else:
+            specs = [jax.ShapeDtypeStruct(s, d, weak_type=w) for s, d, w in sig]
+            out = jax.eval_shape(fn, *specs)
+            leaves, tree = jax.tree_util.tree_flatten(out)
+            avals = tuple((tuple(a.shape), a.dtype, bool(a.weak_type)) for a in leaves)
+            if len(leaves) == 1 and isinstance(out, jax.ShapeDtypeStruct):
+                tree = None
+            segment_store.save_avals(fn, sig, avals, tree)
+        hit = _AVALS[key] = (avals, tree, fn)
     return hit
 
 

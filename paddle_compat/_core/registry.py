@@ -34,7 +34,16 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import amp_state, autograd, deferred, op_observers, static_mode, trace_state, views
+from . import (
+    amp_state,
+    autograd,
+    deferred,
+    op_observers,
+    segment_store,
+    static_mode,
+    trace_state,
+    views,
+)
 from . import dtype as _dt
 from .op_args import Overload
 from .op_args import bind_args as _bind
@@ -92,6 +101,12 @@ class OpDef:
 
     def __call__(self, *args, **kwargs):
         return call_op(self, *args, **kwargs)
+
+    def __segment_name__(self) -> str | None:
+        """The op's name in a persistent segment key (``segment_store``): only the package's
+        own ops, whose code the store's fingerprint covers."""
+        mod = getattr(self.fn, "__module__", None) or ""
+        return f"op:{self.name}" if mod.split(".")[0] == "paddle_compat" else None
 
     def __get__(self, obj, owner=None):
         """Never binds (an op stored on a class stays the op); makes the op a routine to
@@ -694,7 +709,7 @@ def get_kernel(key, make_f):
     k = _KERNELS.get(key)
     if k is None:
         f = make_f()
-        k = _KERNELS[key] = (f, jax.jit(f, inline=True))
+        k = _KERNELS[key] = (f, segment_store.note(jax.jit(f, inline=True), key))
     return k
 
 

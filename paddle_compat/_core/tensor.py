@@ -13,7 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import deferred, trace_state, views
+from . import deferred, segment_store, trace_state, views
 from . import dist_attr as _dist
 from . import dtype as _dt
 from .deferred import Pending
@@ -557,6 +557,8 @@ def _zeros_like_fn(sharding):
     fn = _ZEROS_LIKE.get(sharding)
     if fn is None:
         fn = _ZEROS_LIKE[sharding] = jax.jit(jnp.zeros_like, out_shardings=sharding)
+        if sharding is None:  # recorded by deferred execution (see segment_store)
+            segment_store.note(fn, "tensor.zeros_like")
     return fn
 
 

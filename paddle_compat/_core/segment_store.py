@@ -1,0 +1,375 @@
+"""Deferred segments kept on disk, next to JAX's persistent cache: the output shapes of each
+kernel and each segment's compiled program, so that a later process runs a recorded forward
+(or backward) without tracing, lowering or compiling anything.
+
+JAX's own persistent cache keys a program by its lowered module, so a warm process still
+traces and lowers every segment (~0.4 s for an EfficientNet-B0 forward) just to find the
+entry. Here the key is the segment's structure as deferred execution records it: each
+kernel's *name* (its op and static arguments as stable text), which earlier values it reads,
+the shapes of the arrays fed in, and a fingerprint of everything else that shapes a trace (the
+jax, jaxlib and paddle-compat sources, the device, ``XLA_FLAGS`` and JAX's tracing config).
+
+- A kernel is nameable when its cache key holds only plain values (numbers, strings, dtypes,
+  tuples, pytree structures without custom nodes, paddle-compat's own ops and module-level
+  functions). Anything else (a user's function, an object) makes its segments process-local:
+  they run as before, compiled through JAX's cache.
+- A program is compiled with JAX's persistent cache bypassed and serialized at once: XLA:CPU
+  cannot serialize again an executable that JAX read back from its cache.
+- Entries are files written atomically; an unreadable or mismatched one is a miss. The store
+  is trusted like JAX's cache (it holds compiled code and JAX's pickled metadata): keep it in
+  a directory only you can write. ``PADDLE_COMPAT_SEGMENT_CACHE=0`` turns it off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+import jax
+import numpy as np
+
+ENV = "PADDLE_COMPAT_SEGMENT_CACHE"
+VERSION = 1
+_MAGIC = b"paddle_compat segment v1\n"
+_OFF = ("0", "off", "false", "no")
+_PRIMITIVES = (type(None), bool, int, float, complex, str)
+_UNSET = object()
+_state: dict = {}  # "dir" (Path or None), "fp" (the fingerprint text)
+_bypass = threading.local()
+stats = {"avals_loaded": 0, "avals_saved": 0, "loaded": 0, "saved": 0, "failed": 0}
+
+
+def note(fn, key):
+    """Give kernel ``fn`` its cache ``key`` (named on first use); returns ``fn``."""
+    fn._segment_key = key
+    return fn
+
+
+def kernel_name(fn) -> str | None:
+    """Stable text for ``fn``'s key, or None when it has none or something in it is not
+    stable across processes."""
+    name = getattr(fn, "_segment_name", _UNSET)
+    if name is _UNSET:
+        key = getattr(fn, "_segment_key", _UNSET)
+        parts: list = []
+        name = None if key is _UNSET or not _encode(key, parts) else "".join(parts)
+        try:
+            fn._segment_name = name
+        except AttributeError:  # a function that takes no attributes: named again next time
+            pass
+    return name
+
+
+def _encode(obj, out: list) -> bool:
+    t = type(obj)
+    if t in _PRIMITIVES:
+        out.append(f"{t.__name__}:{obj!r},")
+    elif t is tuple or t is list:
+        out.append("(" if t is tuple else "[")
+        if not all(_encode(x, out) for x in obj):
+            return False
+        out.append("),")
+    elif isinstance(obj, np.dtype):
+        out.append(f"dtype:{obj.name},")
+    elif isinstance(obj, np.generic):
+        out.append(f"np.{obj.dtype.name}:{obj.item()!r},")
+    elif obj is Ellipsis:
+        out.append("...,")
+    elif isinstance(obj, jax.tree_util.PyTreeDef):
+        s = str(obj)
+        if "CustomNode" in s or " at 0x" in s:
+            return False
+        out.append(f"tree:{s},")
+    elif hasattr(t, "__segment_name__"):  # paddle-compat's OpDef
+        name = obj.__segment_name__()
+        if name is None:
+            return False
+        out.append(name + ",")
+    elif isinstance(obj, type) or callable(obj):  # classes (input types) and functions
+        mod, qual = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
+        if not isinstance(mod, str) or not isinstance(qual, str) or "<" in qual:
+            return False  # a lambda or a closure: what it captured is not in its name
+        if callable(obj) and not isinstance(obj, type) and not _own_module(mod):
+            return False  # a user's function: its source is not in the fingerprint
+        out.append(f"py:{mod}.{qual},")
+    else:
+        return False
+    return True
+
+
+def _own_module(mod: str) -> bool:
+    return mod == "paddle_compat" or mod.startswith("paddle_compat.")
+
+
+def _fingerprint() -> str:
+    """Everything outside a segment's own key that decides its trace and its compiled code."""
+    import jaxlib
+
+    h = hashlib.sha256()
+    root = Path(__file__).resolve().parent.parent
+    for dirpath, dirs, files in os.walk(root):
+        dirs.sort()
+        for f in sorted(files):
+            if f.endswith(".py"):
+                st = os.stat(os.path.join(dirpath, f))
+                h.update(f"{dirpath[len(str(root)) :]}/{f}:{st.st_size}:{st.st_mtime_ns};".encode())
+    dev = jax.devices()[0]
+    parts = (
+        VERSION,
+        jax.__version__,
+        jaxlib.__version__,
+        sys.version_info[:2],
+        h.hexdigest(),
+        dev.platform,
+        dev.device_kind,
+        getattr(dev.client, "platform_version", ""),
+        os.environ.get("XLA_FLAGS", ""),
+    )
+    return repr(parts)
+
+
+def _trace_config() -> str:
+    """JAX's tracing config now (x64, matmul precision, ...): it can change while running."""
+    from jax._src import config
+
+    return repr([c for c in config.trace_context() if " at 0x" not in repr(c)])
+
+
+def directory() -> Path | None:
+    """The store's directory (under JAX's persistent cache), or None when it is off."""
+    d = _state.get("dir", _UNSET)
+    if d is _UNSET:
+        d = None
+        cache = jax.config.jax_compilation_cache_dir
+        on = os.environ.get(ENV, "1").strip().lower() not in _OFF
+        if cache and on and jax.config.jax_enable_compilation_cache and _install_bypass():
+            fp = _fingerprint()
+            d = (
+                Path(cache)
+                / "paddle_compat_segments"
+                / hashlib.sha256(fp.encode()).hexdigest()[:16]
+            )
+            _state["fp"] = fp
+        _state["dir"] = d
+    return d
+
+
+def reset() -> None:
+    """Look up the directory and fingerprint again on next use (tests, a moved cache)."""
+    _state.clear()
+
+
+def _sig_text(sig) -> str:
+    return ";".join(f"{tuple(s)}/{np.dtype(d).name}/{int(w)}" for s, d, w in sig)
+
+
+def _path(kind: str, text: str) -> Path:
+    return directory() / kind / (hashlib.sha256(text.encode()).hexdigest() + ".bin")
+
+
+def _read(kind: str, text: str) -> bytes | None:
+    try:
+        with open(_path(kind, text), "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    head = _MAGIC + text.encode() + b"\n"
+    return data[len(head) :] if data.startswith(head) else None
+
+
+def _write(kind: str, text: str, payload: bytes) -> bool:
+    path = _path(kind, text)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(_MAGIC + text.encode() + b"\n" + payload)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------- output shapes per kernel
+
+
+def _avals_text(name: str, sig) -> str:
+    return f"{_state['fp']}|{_trace_config()}|{name}|{_sig_text(sig)}"
+
+
+def load_avals(fn, sig):
+    """``(avals, treedef or None)`` stored for ``fn`` on inputs ``sig``, or None."""
+    name = kernel_name(fn)
+    if name is None or directory() is None:
+        return None
+    data = _read("avals", _avals_text(name, sig))
+    if data is None:
+        return None
+    try:
+        rec = json.loads(data)
+        avals = tuple((tuple(s), jax.numpy.dtype(d), bool(w)) for s, d, w in rec["avals"])
+        tree = None if rec["single"] else jax.tree_util.tree_structure(_decode_tree(rec["tree"]))
+    except (ValueError, KeyError, TypeError):
+        return None
+    stats["avals_loaded"] += 1
+    return avals, tree
+
+
+def save_avals(fn, sig, avals, tree) -> None:
+    name = kernel_name(fn)
+    if name is None or directory() is None:
+        return
+    if tree is None:
+        shape = None
+    else:
+        shape = _encode_tree(jax.tree_util.tree_unflatten(tree, list(range(tree.num_leaves))))
+        if shape is _UNSET:
+            return
+    rec = {
+        "avals": [[list(s), np.dtype(d).name, bool(w)] for s, d, w in avals],
+        "single": tree is None,
+        "tree": shape,
+    }
+    if _write("avals", _avals_text(name, sig), json.dumps(rec).encode()):
+        stats["avals_saved"] += 1
+
+
+def _encode_tree(obj):
+    """A kernel's output structure as JSON (int leaves), or _UNSET for other containers."""
+    t = type(obj)
+    if t is int or obj is None:
+        return obj
+    if t is list or t is tuple:
+        items = [_encode_tree(x) for x in obj]
+        if any(x is _UNSET for x in items):
+            return _UNSET
+        return items if t is list else {"tuple": items}
+    if t is dict and all(type(k) is str for k in obj):
+        items = {k: _encode_tree(v) for k, v in obj.items()}
+        return _UNSET if any(v is _UNSET for v in items.values()) else {"dict": items}
+    return _UNSET
+
+
+def _decode_tree(obj):
+    if isinstance(obj, list):
+        return [_decode_tree(x) for x in obj]
+    if isinstance(obj, dict):
+        if "tuple" in obj:
+            return tuple(_decode_tree(x) for x in obj["tuple"])
+        return {k: _decode_tree(v) for k, v in obj["dict"].items()}
+    return obj
+
+
+# ---------------------------------------------------------------- compiled segment programs
+
+
+def program_text(steps, live, inputs) -> str | None:
+    """The store key of a segment (``steps``: (kernel, refs) pairs), or None when a kernel
+    in it has no stable name."""
+    if directory() is None:
+        return None
+    parts = [_state["fp"], _trace_config()]
+    for fn, refs in steps:
+        name = kernel_name(fn)
+        if name is None:
+            return None
+        parts.append(f"{name}{refs}")
+    parts.append(_sig_text((a.shape, a.dtype, a.weak_type) for a in inputs))
+    parts.append(repr(live))
+    return "|".join(parts)
+
+
+def load_program(text: str, n_in: int, n_out: int):
+    """The compiled program stored under ``text`` (a ``jax.stages.Compiled``), or None."""
+    payload = _read("programs", text)
+    if payload is None:
+        return None
+    from jax.experimental import serialize_executable
+
+    _initialize_custom_calls()
+    try:
+        compiled = serialize_executable.deserialize_and_load(
+            payload, *_trees(n_in, n_out), execution_devices=jax.devices()[:1]
+        )
+    except Exception:  # written by another jaxlib build, or truncated: compile afresh
+        stats["failed"] += 1
+        return None
+    stats["loaded"] += 1
+    return compiled
+
+
+def compile_and_save(jitted, inputs, text: str):
+    """Compile ``jitted`` for ``inputs`` (bypassing JAX's persistent cache, so the
+    executable can be serialized) and store it under ``text``."""
+    from jax.experimental import serialize_executable
+
+    lowered = jitted.lower(*inputs)
+    if lowered._lowering.compile_args.get("host_callbacks"):
+        return lowered.compile()  # calls back into this process's Python: never stored
+    _bypass.on = True
+    try:
+        compiled = lowered.compile()
+    finally:
+        _bypass.on = False
+    try:
+        payload, _, _ = serialize_executable.serialize(compiled)
+    except Exception:  # an executable this backend cannot serialize: run it, store nothing
+        stats["failed"] += 1
+        return compiled
+    if _write("programs", text, payload):
+        stats["saved"] += 1
+    return compiled
+
+
+def _initialize_custom_calls() -> None:
+    """What JAX sets up while lowering and a stored program skips: LAPACK's entry points
+    (a linear-algebra program loaded into a process that never lowered one would crash)."""
+    if not _state.get("custom_calls"):
+        from jax._src.lax import linalg
+
+        linalg.initialize_lapack()
+        _state["custom_calls"] = True
+
+
+_TREES: dict = {}
+
+
+def _trees(n_in: int, n_out: int):
+    k = (n_in, n_out)
+    t = _TREES.get(k)
+    if t is None:
+        t = _TREES[k] = (
+            jax.tree_util.tree_structure(((0,) * n_in, {})),
+            jax.tree_util.tree_structure([0] * n_out),
+        )
+    return t
+
+
+def _install_bypass() -> bool:
+    """Let ``compile_and_save`` skip JAX's persistent cache on its own thread (a patch of
+    ``jax._src.compilation_cache.is_cache_used``; without that hook the store stays off)."""
+    try:
+        from jax._src import compilation_cache as cc
+    except ImportError:
+        return False
+    current = getattr(cc, "is_cache_used", None)
+    if current is None:
+        return False
+    if getattr(current, "_paddle_compat_bypass", False):
+        return True
+
+    def is_cache_used(backend):
+        return False if getattr(_bypass, "on", False) else current(backend)
+
+    is_cache_used._paddle_compat_bypass = True
+    cc.is_cache_used = is_cache_used
+    return True

@@ -1,0 +1,195 @@
+"""The segment store (``_core/segment_store.py``): deferred segments' shapes and compiled
+programs on disk, so a later process runs a recorded forward without tracing or compiling.
+A child process runs the same small program twice on one cache directory; the rest checks
+which kernels get stable names and how bad or foreign entries are handled."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import paddle
+from paddle_compat._core import deferred, segment_store
+from paddle_compat._core.registry import OpDef
+
+_CHILD = r"""
+import json, hashlib
+import jax.monitoring as mon
+import numpy as np
+import paddle
+from paddle_compat._core import segment_store
+
+events = {"trace": 0, "compile": 0}
+def on_duration(event, secs, **_):
+    if "jaxpr_trace" in event:
+        events["trace"] += 1
+    elif "backend_compile" in event:
+        events["compile"] += 1
+mon.register_event_duration_secs_listener(on_duration)
+
+paddle.seed(3)
+model = paddle.nn.Sequential(
+    paddle.nn.Conv2D(2, 4, 3), paddle.nn.BatchNorm2D(4), paddle.nn.ReLU(),
+    paddle.nn.Flatten(), paddle.nn.Linear(64, 3))
+x = paddle.to_tensor(np.random.default_rng(0).standard_normal((2, 2, 6, 6)).astype("float32"))
+m = paddle.to_tensor(np.array([[2.0, 1.0], [1.0, 3.0]], "float32"))
+model.eval()
+before = dict(events)
+with paddle.no_grad():
+    fwd = model(x).numpy()
+    forward = {k: events[k] - before[k] for k in events}
+    inv = paddle.inverse(m * 2).numpy()  # LAPACK, from a stored program
+model.train()
+opt = paddle.optimizer.Adam(1e-2, parameters=model.parameters())
+for _ in range(2):
+    loss = model(x).mean()
+    loss.backward()
+    opt.step()
+    opt.clear_grad()
+digest = hashlib.sha256()
+for a in [fwd, inv] + [p.numpy() for p in model.parameters()]:
+    digest.update(a.tobytes())
+print(json.dumps({"forward": forward, "stats": segment_store.stats,
+                  "digest": digest.hexdigest(), "inv": inv.tolist()}))
+"""
+
+
+def _child(cache_dir, **env):
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={
+            **os.environ,
+            "PADDLE_COMPAT_CACHE_DIR": str(cache_dir),
+            "PADDLE_COMPAT_DEFERRED": "1",
+            **env,
+        },
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_a_second_process_runs_stored_programs_without_tracing_or_compiling(tmp_path):
+    first = _child(tmp_path)
+    assert first["stats"]["saved"] >= 3 and first["stats"]["loaded"] == 0  # fwd, inv, steps
+    assert first["forward"]["compile"] == 1  # the forward: one program
+    second = _child(tmp_path)
+    assert second["stats"]["loaded"] == first["stats"]["saved"]
+    assert second["stats"]["saved"] == second["stats"]["avals_saved"] == 0
+    assert second["forward"] == {"trace": 0, "compile": 0}
+    assert second["digest"] == first["digest"]  # the same programs: the same bits
+    np.testing.assert_allclose(second["inv"], np.linalg.inv([[4.0, 2.0], [2.0, 6.0]]), rtol=1e-6)
+
+
+def test_switched_off_the_store_writes_nothing(tmp_path):
+    out = _child(tmp_path, PADDLE_COMPAT_SEGMENT_CACHE="0")
+    assert out["stats"]["saved"] == out["stats"]["avals_saved"] == 0
+    assert not (tmp_path / "paddle_compat_segments").exists()
+
+
+def _user_fn(a):
+    return a
+
+
+def _closure():
+    return lambda a: a
+
+
+_OP = paddle.add  # an OpDef of the package
+
+
+@pytest.mark.parametrize(
+    "key,named",
+    [
+        ((_OP, (("alpha", 1.0), ("axis", -1)), (float, int), None, (None,)), True),
+        (("vjp", (_OP, ()), (True, False), (True,)), True),
+        (("x", np.dtype("float32"), np.float32(0.5), jnp.bfloat16, Ellipsis, 2 + 1j), True),
+        ((jax.tree_util.tree_structure([0, (0, 0)]),), True),
+        ("autograd.sum", True),
+        ((_user_fn,), False),  # a user's function: its source is not fingerprinted
+        ((_closure(),), False),  # a closure: what it captured is not in its name
+        ((object(),), False),
+        (({"a": 1},), False),
+    ],
+    ids=["op", "vjp", "scalars", "treedef", "string", "user_fn", "closure", "object", "dict"],
+)
+def test_which_kernel_keys_get_stable_names(key, named):
+    def fn(a):
+        return a
+
+    segment_store.note(fn, key)
+    assert (segment_store.kernel_name(fn) is not None) is named
+
+
+def test_names_keep_values_and_types_apart():
+    names = set()
+    for v in (1, 1.0, True, "1", np.float32(1), np.int64(1), -0.0, 0.0):
+
+        def fn(a):
+            return a
+
+        names.add(segment_store.kernel_name(segment_store.note(fn, ("k", v))))
+    assert len(names) == 8
+
+
+def test_a_users_op_has_no_stable_name():
+    od = OpDef.__new__(OpDef)
+    od.name, od.fn = "my_op", _user_fn
+    assert od.__segment_name__() is None
+    assert paddle.add.__segment_name__() == "op:add"
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    before = jax.config.jax_compilation_cache_dir
+    jax.config.update("jax_compilation_cache_dir", str(tmp_path))
+    monkeypatch.delenv(segment_store.ENV, raising=False)
+    segment_store.reset()
+    yield tmp_path
+    jax.config.update("jax_compilation_cache_dir", before)
+    segment_store.reset()
+
+
+def _segment(x):
+    with deferred.mode(True):
+        return (paddle.exp(x) * 3).numpy()
+
+
+def test_a_corrupt_or_foreign_entry_is_a_miss(store):
+    x = paddle.to_tensor(np.arange(5, dtype="float32"))
+    want = np.exp(np.arange(5, dtype="float32")) * 3
+    saved = segment_store.stats["saved"]
+    np.testing.assert_allclose(_segment(x), want, rtol=1e-6)
+    assert segment_store.stats["saved"] == saved + 1
+    (prog,) = list((store / "paddle_compat_segments").glob("*/programs/*.bin"))
+    data = prog.read_bytes()
+    head = data[: data.index(b"\n", len(segment_store._MAGIC)) + 1]
+    for bad in (head + b"garbage", b"another key\n" + data[len(head) :]):
+        prog.write_bytes(bad)
+        deferred._forget_programs()  # a fresh trie: the next flush reads the store
+        failed = segment_store.stats["failed"]
+        np.testing.assert_allclose(_segment(x), want, rtol=1e-6)
+        assert prog.read_bytes()[: len(head)] == head  # compiled afresh and stored again
+        assert segment_store.stats["failed"] == failed + (bad.startswith(head))
+
+
+def test_programs_that_call_back_into_python_are_never_stored(store):
+    def run(a):
+        return jax.pure_callback(np.negative, jax.ShapeDtypeStruct(a.shape, a.dtype), a)
+
+    jitted = segment_store.note(jax.jit(run), "test.callback")
+    a = jnp.arange(3.0)
+    saved = segment_store.stats["saved"]
+    compiled = segment_store.compile_and_save(jitted, [a], "callback segment")
+    np.testing.assert_array_equal(compiled(a), -np.arange(3.0))
+    assert segment_store.stats["saved"] == saved
+    assert segment_store.load_program("callback segment", 1, 1) is None
