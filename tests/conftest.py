@@ -8,8 +8,8 @@ os.environ.setdefault("JAX_PLATFORMS", "cpu")
 
 # A test worker compiles thousands of programs. Each live XLA:CPU executable takes about three
 # memory mappings, and Linux stops a process at vm.max_map_count (65530 by default) with a
-# segfault inside XLA, so past MAX_MAPS a worker drops JAX's compiled-program caches (what is
-# used again is read back from the persistent compilation cache).
+# segfault inside XLA, so past MAX_MAPS a worker drops JAX's compiled-program caches and the
+# segment store's (what is used again is read back from disk).
 MAX_MAPS, CHECK_EVERY = 45000, 20
 _tests_since_check = 0
 
@@ -32,4 +32,7 @@ def pytest_runtest_teardown(item, nextitem):
     jax = sys.modules.get("jax")
     if maps is not None and maps > MAX_MAPS and jax is not None:
         jax.clear_caches()
+        store = sys.modules.get("paddle_compat._core.segment_store")
+        if store is not None:  # eager kernels' programs, held outside JAX's caches
+            store.drop_tables()
         gc.collect()

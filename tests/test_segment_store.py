@@ -61,7 +61,7 @@ print(json.dumps({"forward": forward, "stats": segment_store.stats,
 """
 
 
-def _child(cache_dir, **env):
+def _child(cache_dir, deferred="1", **env):
     out = subprocess.run(
         [sys.executable, "-c", _CHILD],
         capture_output=True,
@@ -70,7 +70,7 @@ def _child(cache_dir, **env):
         env={
             **os.environ,
             "PADDLE_COMPAT_CACHE_DIR": str(cache_dir),
-            "PADDLE_COMPAT_DEFERRED": "1",
+            "PADDLE_COMPAT_DEFERRED": deferred,
             **env,
         },
     )
@@ -78,11 +78,13 @@ def _child(cache_dir, **env):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def test_a_second_process_runs_stored_programs_without_tracing_or_compiling(tmp_path):
-    first = _child(tmp_path)
+@pytest.mark.parametrize("mode", ["1", "0"], ids=["deferred", "op_by_op"])
+def test_a_second_process_runs_stored_programs_without_tracing_or_compiling(tmp_path, mode):
+    first = _child(tmp_path, mode)
     assert first["stats"]["saved"] >= 3 and first["stats"]["loaded"] == 0  # fwd, inv, steps
-    assert first["forward"]["compile"] == 1  # the forward: one program
-    second = _child(tmp_path)
+    if mode == "1":
+        assert first["forward"]["compile"] == 1  # the forward: one program
+    second = _child(tmp_path, mode)
     assert second["stats"]["loaded"] == first["stats"]["saved"]
     assert second["stats"]["saved"] == second["stats"]["avals_saved"] == 0
     assert second["forward"] == {"trace": 0, "compile": 0}
@@ -192,4 +194,13 @@ def test_programs_that_call_back_into_python_are_never_stored(store):
     compiled = segment_store.compile_and_save(jitted, [a], "callback segment")
     np.testing.assert_array_equal(compiled(a), -np.arange(3.0))
     assert segment_store.stats["saved"] == saved
-    assert segment_store.load_program("callback segment", 1, 1) is None
+    assert segment_store.load_program("callback segment", 1) is None
+
+
+def test_eager_kernels_hold_a_bounded_number_of_programs(store, monkeypatch):
+    monkeypatch.setattr(segment_store, "MAX_KERNEL_PROGRAMS", 3)
+    segment_store.drop_tables()
+    for n in range(1, 8):  # seven shapes: seven programs, at most three held at a time
+        x = paddle.to_tensor(np.arange(n, dtype="float32"))
+        np.testing.assert_array_equal((paddle.exp(x) * 0).numpy(), np.zeros(n, "float32"))
+        assert sum(len(t) for t in segment_store._tables) <= 3

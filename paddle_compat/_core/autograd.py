@@ -308,11 +308,8 @@ def _vjp_fn(node: Node):
         _, pullback = jax.vjp(g, *[primals[i] for i in diff_idx])
         return pullback(list(cts))
 
-    jitted = jax.jit(vjp, inline=True)
-
-    def flat(*xs):  # (primals..., cts...) as one flat argument list, for deferred.apply
-        return jitted(list(xs[:n]), list(xs[n:]))
-
+    # (primals..., cts...) as one flat argument list, for deferred.apply
+    flat = jax.jit(lambda *xs: vjp(list(xs[:n]), list(xs[n:])), inline=True)
     segment_store.note(flat, ("vjp", *k))
     hit = _VJPS[k] = (vjp, flat)
     return hit

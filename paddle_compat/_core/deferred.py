@@ -231,7 +231,7 @@ def _compile(node, key, inputs):
         if prog is None:
             prog = node.programs[(live, None)] = jax.jit(_program(steps, live))
         return prog
-    prog = segment_store.load_program(text, len(inputs), len(live))
+    prog = segment_store.load_program(text, len(inputs))
     if prog is None:
         prog = segment_store.compile_and_save(jax.jit(_program(steps, live)), inputs, text)
     return prog
@@ -345,7 +345,7 @@ def apply(fn, *arrays):
     Pending argument)."""
     rec = record(fn, arrays)
     if rec is None:
-        return fn(*[resolve(a) for a in arrays])
+        return segment_store.call(fn, [resolve(a) for a in arrays])
     outs, tree = rec
     return outs[0] if tree is None else jax.tree_util.tree_unflatten(tree, outs)
 

@@ -747,6 +747,8 @@ def run_kernel(key, make_f, inputs, differentiable=True):
                 static = True  # a value known while tracing (from shapes): a constant
                 with jax.ensure_compile_time_eval():
                     out = jitted(*arrays)
+            elif trace_state._ctx is None:  # eager: the kernel's program for these shapes
+                out = segment_store.call(jitted, arrays)
             else:
                 out = jitted(*arrays)
     except TypeError as e:

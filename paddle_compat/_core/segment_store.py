@@ -15,6 +15,10 @@ jax, jaxlib and paddle-compat sources, the device, ``XLA_FLAGS`` and JAX's traci
   they run as before, compiled through JAX's cache.
 - A program is compiled with JAX's persistent cache bypassed and serialized at once: XLA:CPU
   cannot serialize again an executable that JAX read back from its cache.
+- Op-by-op eager kernels use it too (``call``): a kernel's program for one input signature
+  is read from the store (or compiled and stored) and called directly, which also skips the
+  dispatch work of ``jax.jit`` (~1.5 us of ~8 per op). Inputs that are not plain arrays on the
+  default device (tracers, committed or sharded arrays) go through ``jax.jit`` as before.
 - Entries are files written atomically; an unreadable or mismatched one is a miss. The store
   is trusted like JAX's cache (it holds compiled code and JAX's pickled metadata): keep it in
   a directory only you can write. ``PADDLE_COMPAT_SEGMENT_CACHE=0`` turns it off.
@@ -33,6 +37,8 @@ from pathlib import Path
 import jax
 import numpy as np
 
+from . import place
+
 ENV = "PADDLE_COMPAT_SEGMENT_CACHE"
 VERSION = 1
 _MAGIC = b"paddle_compat segment v1\n"
@@ -42,6 +48,12 @@ _UNSET = object()
 _state: dict = {}  # "dir" (Path or None), "fp" (the fingerprint text)
 _bypass = threading.local()
 stats = {"avals_loaded": 0, "avals_saved": 0, "loaded": 0, "saved": 0, "failed": 0}
+# Programs eager kernels hold (each a few memory mappings): past this many every kernel's table
+# is dropped, and what runs again is read back from the store.
+MAX_KERNEL_PROGRAMS = 4096
+_ArrayImpl = type(jax.device_put(np.zeros((), np.float32)))
+_tables: list = []  # every kernel's {input avals: program}, to drop them together
+_held = [0, None]  # programs held in _tables, the default device they were made for
 
 
 def note(fn, key):
@@ -162,6 +174,7 @@ def directory() -> Path | None:
 def reset() -> None:
     """Look up the directory and fingerprint again on next use (tests, a moved cache)."""
     _state.clear()
+    drop_tables()
 
 
 def _sig_text(sig) -> str:
@@ -277,7 +290,7 @@ def program_text(steps, live, inputs) -> str | None:
     in it has no stable name."""
     if directory() is None:
         return None
-    parts = [_state["fp"], _trace_config()]
+    parts = [_state["fp"], _trace_config(), repr(place.current_device())]
     for fn, refs in steps:
         name = kernel_name(fn)
         if name is None:
@@ -288,17 +301,23 @@ def program_text(steps, live, inputs) -> str | None:
     return "|".join(parts)
 
 
-def load_program(text: str, n_in: int, n_out: int):
-    """The compiled program stored under ``text`` (a ``jax.stages.Compiled``), or None."""
-    payload = _read("programs", text)
-    if payload is None:
+def load_program(text: str, n_in: int):
+    """The compiled program stored under ``text`` (a ``jax.stages.Compiled`` taking ``n_in``
+    arrays), or None."""
+    data = _read("programs", text)
+    if data is None:
         return None
     from jax.experimental import serialize_executable
 
-    _initialize_custom_calls()
     try:
+        head, payload = data.split(b"\n", 1)
+        head = json.loads(head)
+        if head["lapack"]:
+            _initialize_lapack()
+        out_tree = jax.tree_util.tree_structure(_decode_tree(head["out"]))
+        in_tree = jax.tree_util.tree_structure(((0,) * n_in, {}))
         compiled = serialize_executable.deserialize_and_load(
-            payload, *_trees(n_in, n_out), execution_devices=jax.devices()[:1]
+            payload, in_tree, out_tree, execution_devices=[place.current_device()]
         )
     except Exception:  # written by another jaxlib build, or truncated: compile afresh
         stats["failed"] += 1
@@ -315,43 +334,102 @@ def compile_and_save(jitted, inputs, text: str):
     lowered = jitted.lower(*inputs)
     if lowered._lowering.compile_args.get("host_callbacks"):
         return lowered.compile()  # calls back into this process's Python: never stored
+    lapack = "lapack" in lowered.as_text()
     _bypass.on = True
     try:
         compiled = lowered.compile()
     finally:
         _bypass.on = False
     try:
-        payload, _, _ = serialize_executable.serialize(compiled)
+        payload, _, out_tree = serialize_executable.serialize(compiled)
     except Exception:  # an executable this backend cannot serialize: run it, store nothing
         stats["failed"] += 1
         return compiled
-    if _write("programs", text, payload):
+    outs = _encode_tree(jax.tree_util.tree_unflatten(out_tree, list(range(out_tree.num_leaves))))
+    if outs is _UNSET:  # an output container the header cannot describe
+        return compiled
+    head = json.dumps({"out": outs, "lapack": lapack}).encode()
+    if _write("programs", text, head + b"\n" + payload):
         stats["saved"] += 1
     return compiled
 
 
-def _initialize_custom_calls() -> None:
-    """What JAX sets up while lowering and a stored program skips: LAPACK's entry points
-    (a linear-algebra program loaded into a process that never lowered one would crash)."""
-    if not _state.get("custom_calls"):
+def _initialize_lapack() -> None:
+    """What JAX sets up while lowering a linear-algebra op and a stored program skips:
+    LAPACK's entry points (without them such a program crashes the process)."""
+    if not _state.get("lapack"):
         from jax._src.lax import linalg
 
         linalg.initialize_lapack()
-        _state["custom_calls"] = True
+        _state["lapack"] = True
 
 
-_TREES: dict = {}
+# ---------------------------------------------------------------- op-by-op eager kernels
 
 
-def _trees(n_in: int, n_out: int):
-    k = (n_in, n_out)
-    t = _TREES.get(k)
-    if t is None:
-        t = _TREES[k] = (
-            jax.tree_util.tree_structure(((0,) * n_in, {})),
-            jax.tree_util.tree_structure([0] * n_out),
+def call(fn, arrays):
+    """``fn(*arrays)`` for an eager kernel (a ``jax.jit`` function): with plain uncommitted
+    arrays, through the kernel's table of programs per input signature (read from the store,
+    or compiled and stored, on a miss); anything else goes to ``fn`` itself."""
+    sig = []
+    for a in arrays:
+        if a.__class__ is not _ArrayImpl or a.committed:
+            return fn(*arrays)
+        sig.append(a.aval)
+    table = getattr(fn, "_segment_table", None)
+    if table is None or _held[1] is not place._current:
+        table = _table(fn)
+    if table is False:
+        return fn(*arrays)
+    sig = tuple(sig)
+    prog = table.get(sig)
+    if prog is None:
+        prog = table[sig] = _kernel_program(fn, arrays)
+    return prog(*arrays)
+
+
+def _table(fn):
+    """``fn``'s program table, or False (no stable name, or the store is off)."""
+    if _held[1] is not place._current:  # another default device: other programs
+        drop_tables()
+        _held[1] = place._current
+    table = getattr(fn, "_segment_table", None)
+    if table is None:
+        if directory() is None:
+            return False
+        table = {} if kernel_name(fn) is not None and hasattr(fn, "lower") else False
+        try:
+            fn._segment_table = table
+        except AttributeError:
+            return False
+        if table is not False:
+            _tables.append(table)
+    return table
+
+
+def _kernel_program(fn, arrays):
+    _held[0] += 1
+    if _held[0] > MAX_KERNEL_PROGRAMS:
+        drop_tables()
+        _held[0] = 1
+    text = "|".join(
+        (
+            _state["fp"],
+            _trace_config(),
+            repr(place.current_device()),
+            kernel_name(fn),
+            _sig_text((a.shape, a.dtype, a.weak_type) for a in arrays),
         )
-    return t
+    )
+    prog = load_program(text, len(arrays))
+    return prog if prog is not None else compile_and_save(fn, arrays, text)
+
+
+def drop_tables() -> None:
+    """Let every eager kernel's programs go (they are read back from the store as needed)."""
+    for t in _tables:
+        t.clear()
+    _held[0] = 0
 
 
 def _install_bypass() -> bool:
