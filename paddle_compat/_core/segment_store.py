@@ -54,6 +54,8 @@ MAX_KERNEL_PROGRAMS = 4096
 _ArrayImpl = type(jax.device_put(np.zeros((), np.float32)))
 _tables: list = []  # every kernel's {input avals: program}, to drop them together
 _held = [0, None]  # programs held in _tables, the default device they were made for
+_direct = True  # False while paddle.profiler records: kernels go through jax.jit, whose
+# dispatch is what the JAX trace names (``PjitFunction(op)``, the profiler's operator rows)
 
 
 def note(fn, key):
@@ -335,11 +337,13 @@ def compile_and_save(jitted, inputs, text: str):
     if lowered._lowering.compile_args.get("host_callbacks"):
         return lowered.compile()  # calls back into this process's Python: never stored
     lapack = "lapack" in lowered.as_text()
-    _bypass.on = True
+    _bypass.on, _bypass.fresh = True, False
     try:
         compiled = lowered.compile()
     finally:
         _bypass.on = False
+    if not _bypass.fresh:  # JAX had this executable in memory, maybe read from its own
+        return compiled  # persistent cache: it would not serialize whole
     try:
         payload, _, out_tree = serialize_executable.serialize(compiled)
     except Exception:  # an executable this backend cannot serialize: run it, store nothing
@@ -371,6 +375,8 @@ def call(fn, arrays):
     """``fn(*arrays)`` for an eager kernel (a ``jax.jit`` function): with plain uncommitted
     arrays, through the kernel's table of programs per input signature (read from the store,
     or compiled and stored, on a miss); anything else goes to ``fn`` itself."""
+    if not _direct:
+        return fn(*arrays)
     sig = []
     for a in arrays:
         if a.__class__ is not _ArrayImpl or a.committed:
@@ -408,6 +414,8 @@ def _table(fn):
 
 
 def _kernel_program(fn, arrays):
+    if directory() is None:  # switched off since the table was made
+        return fn
     _held[0] += 1
     if _held[0] > MAX_KERNEL_PROGRAMS:
         drop_tables()
@@ -423,6 +431,12 @@ def _kernel_program(fn, arrays):
     )
     prog = load_program(text, len(arrays))
     return prog if prog is not None else compile_and_save(fn, arrays, text)
+
+
+def direct_calls(on: bool) -> None:
+    """Whether eager kernels call their programs directly (off: through ``jax.jit``)."""
+    global _direct
+    _direct = bool(on)
 
 
 def drop_tables() -> None:
@@ -446,7 +460,10 @@ def _install_bypass() -> bool:
         return True
 
     def is_cache_used(backend):
-        return False if getattr(_bypass, "on", False) else current(backend)
+        if getattr(_bypass, "on", False):
+            _bypass.fresh = True  # asked while compiling: a fresh compile
+            return False
+        return current(backend)
 
     is_cache_used._paddle_compat_bypass = True
     cc.is_cache_used = is_cache_used

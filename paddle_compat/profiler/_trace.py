@@ -22,6 +22,7 @@ from collections import defaultdict
 
 import jax.profiler
 
+from .._core import segment_store
 from ._enums import TracerEventType
 from ._events import STATE, HostEvent
 
@@ -79,12 +80,15 @@ class TraceSession:
             )
             shutil.rmtree(self.folder, ignore_errors=True)
             self.folder = None
+        else:  # ops dispatch through jax.jit, which names them in the trace
+            segment_store.direct_calls(False)
         STATE.sink = self.events
 
     def stop(self, keep: bool = True) -> ProfilerResult | None:
         STATE.sink = None
         folder, self.folder = self.folder, None
         if folder is not None:
+            segment_store.direct_calls(True)
             try:
                 jax.profiler.stop_trace()
             except RuntimeError as e:  # someone stopped our trace: keep the host events
