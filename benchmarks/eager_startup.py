@@ -8,7 +8,9 @@ after --warmup=3 calls); the first eager train step and the steady one (forward 
 backward + Adam step + clear_grad, batch 1 at 224 for the CNNs; median after at least 3 warmup
 steps and, under paddle-compat, after the first warmup step that compiles nothing, at most 10).
 Under paddle-compat the child also counts the XLA executables JAX builds (``/jax/core/compile/backend_compile_duration`` events, which also
-fire for persistent-cache loads; ``/jax/compilation_cache/cache_hits`` counts those loads).
+fire for persistent-cache loads; ``/jax/compilation_cache/cache_hits`` counts those loads), and
+the programs read from paddle-compat's segment store (``_core/segment_store.py``), which need
+neither.
 
 paddle-compat runs each model twice in fresh processes: first with JAX's persistent compilation
 cache at an EMPTY temp dir ("cold"), then again on the same dir ("warm"; import, build, first
@@ -71,7 +73,7 @@ class CompileCounter:
     def __init__(self):
         import jax.monitoring as mon
 
-        self.n = self.hits = 0
+        self.n = self.hits = self.loads = 0
         self.secs = 0.0
 
         def on_duration(event, secs, **_):
@@ -87,8 +89,17 @@ class CompileCounter:
         mon.register_event_listener(on_event)
 
     def take(self) -> dict:
-        out = {"compiles": self.n, "cache_hits": self.hits, "compile_s": round(self.secs, 3)}
+        from paddle_compat._core import segment_store
+
+        loads = segment_store.stats["loaded"]
+        out = {
+            "compiles": self.n,
+            "cache_hits": self.hits,
+            "store_loads": loads - self.loads,
+            "compile_s": round(self.secs, 3),
+        }
         self.n = self.hits = 0
+        self.loads = loads
         self.secs = 0.0
         return out
 
@@ -302,7 +313,7 @@ def table(results: dict) -> str:
     rows += [
         "",
         "XLA executables built by paddle-compat (compiles / of which persistent-cache loads / "
-        "seconds in compile):",
+        "programs read from the segment store / seconds in compile):",
         "",
         "| model, mode | build (cold) | first forward (cold) | first train step (cold) "
         "| compiles in train warmup steps 2.. | steady (fwd, train) | build (warm) "
@@ -311,7 +322,9 @@ def table(results: dict) -> str:
     ]
 
     def cnt(d):
-        return f"{d['compiles']} / {d['cache_hits']} / {d['compile_s']:.2f}s" if d else ""
+        if not d:
+            return ""
+        return f"{d['compiles']} / {d['cache_hits']} / {d.get('store_loads', 0)} / {d['compile_s']:.2f}s"
 
     for name, r in results["models"].items():
         for m in modes:

@@ -1,6 +1,6 @@
-"""Deferred segments kept on disk, next to JAX's persistent cache: the output shapes of each
-kernel and each segment's compiled program, so that a later process runs a recorded forward
-(or backward) without tracing, lowering or compiling anything.
+"""Eager kernels and deferred segments kept on disk, next to JAX's persistent cache: the output
+shapes of each kernel and the compiled program of each kernel and segment, so that a later
+process runs an eager forward (or backward) without tracing, lowering or compiling anything.
 
 JAX's own persistent cache keys a program by its lowered module, so a warm process still
 traces and lowers every segment (~0.4 s for an EfficientNet-B0 forward) just to find the
@@ -13,20 +13,25 @@ jax, jaxlib and paddle-compat sources, the device, ``XLA_FLAGS`` and JAX's traci
   tuples, pytree structures without custom nodes, paddle-compat's own ops and module-level
   functions). Anything else (a user's function, an object) makes its segments process-local:
   they run as before, compiled through JAX's cache.
-- A program is compiled with JAX's persistent cache bypassed and serialized at once: XLA:CPU
-  cannot serialize again an executable that JAX read back from its cache.
+- A program is compiled through JAX's persistent cache as ``jax.jit`` would compile it, and the
+  store keeps JAX's metadata for it (``jax.experimental.serialize_executable``'s) with a
+  reference to the executable's entry in JAX's cache instead of the executable itself
+  (XLA:CPU cannot serialize again an executable read back from that cache). So after a
+  source change (a new fingerprint) a miss costs a trace, a lowering and a cache read, as
+  before, and an evicted entry is a miss.
 - Op-by-op eager kernels use it too (``call``): a kernel's program for one input signature
   is read from the store (or compiled and stored) and called directly, which also skips the
   dispatch work of ``jax.jit`` (~1.5 us of ~8 per op). Inputs that are not plain arrays on the
   default device (tracers, committed or sharded arrays) go through ``jax.jit`` as before.
 - Entries are files written atomically; an unreadable or mismatched one is a miss. The store
-  is trusted like JAX's cache (it holds compiled code and JAX's pickled metadata): keep it in
-  a directory only you can write. ``PADDLE_COMPAT_SEGMENT_CACHE=0`` turns it off.
+  is trusted like JAX's cache, whose compiled code it loads (and it holds JAX's pickled
+  metadata, which loading unpickles): keep it in a directory only you can write. ``PADDLE_COMPAT_SEGMENT_CACHE=0`` turns it off.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import sys
@@ -46,7 +51,7 @@ _OFF = ("0", "off", "false", "no")
 _PRIMITIVES = (type(None), bool, int, float, complex, str)
 _UNSET = object()
 _state: dict = {}  # "dir" (Path or None), "fp" (the fingerprint text)
-_bypass = threading.local()
+_capture = threading.local()  # the JAX cache key of the program compile_and_save compiles
 stats = {"avals_loaded": 0, "avals_saved": 0, "loaded": 0, "saved": 0, "failed": 0}
 # Programs eager kernels hold (each a few memory mappings): past this many every kernel's table
 # is dropped, and what runs again is read back from the store.
@@ -161,7 +166,7 @@ def directory() -> Path | None:
         d = None
         cache = jax.config.jax_compilation_cache_dir
         on = os.environ.get(ENV, "1").strip().lower() not in _OFF
-        if cache and on and jax.config.jax_enable_compilation_cache and _install_bypass():
+        if cache and on and jax.config.jax_enable_compilation_cache and _install_capture():
             fp = _fingerprint()
             d = (
                 Path(cache)
@@ -305,23 +310,24 @@ def program_text(steps, live, inputs) -> str | None:
 
 def load_program(text: str, n_in: int):
     """The compiled program stored under ``text`` (a ``jax.stages.Compiled`` taking ``n_in``
-    arrays), or None."""
+    arrays), or None (not stored, or its executable is gone from JAX's cache)."""
     data = _read("programs", text)
     if data is None:
         return None
-    from jax.experimental import serialize_executable
-
     try:
         head, payload = data.split(b"\n", 1)
         head = json.loads(head)
         if head["lapack"]:
             _initialize_lapack()
         out_tree = jax.tree_util.tree_structure(_decode_tree(head["out"]))
-        in_tree = jax.tree_util.tree_structure(((0,) * n_in, {}))
-        compiled = serialize_executable.deserialize_and_load(
-            payload, in_tree, out_tree, execution_devices=[place.current_device()]
+        backend = place.current_device().client
+        unpickler = _pickling()[1](io.BytesIO(payload), backend, [place.current_device()])
+        unloaded, args_info, no_kwargs = unpickler.load()
+        args_info = jax.tree_util.tree_structure(((0,) * n_in, {})).unflatten(args_info)
+        compiled = jax.stages.Compiled(
+            unloaded.load(), [], args_info, out_tree, no_kwargs=no_kwargs
         )
-    except Exception:  # written by another jaxlib build, or truncated: compile afresh
+    except Exception:  # evicted from JAX's cache, another jax build, a truncated file
         stats["failed"] += 1
         return None
     stats["loaded"] += 1
@@ -329,24 +335,35 @@ def load_program(text: str, n_in: int):
 
 
 def compile_and_save(jitted, inputs, text: str):
-    """Compile ``jitted`` for ``inputs`` (bypassing JAX's persistent cache, so the
-    executable can be serialized) and store it under ``text``."""
-    from jax.experimental import serialize_executable
-
+    """Compile ``jitted`` for ``inputs`` (through JAX's persistent cache, as ``jax.jit``
+    would) and store what it takes to load the program again under ``text``."""
     lowered = jitted.lower(*inputs)
     if lowered._lowering.compile_args.get("host_callbacks"):
         return lowered.compile()  # calls back into this process's Python: never stored
     lapack = "lapack" in lowered.as_text()
-    _bypass.on, _bypass.fresh = True, False
+    _capture.on, _capture.ref = True, None
     try:
         compiled = lowered.compile()
     finally:
-        _bypass.on = False
-    if not _bypass.fresh:  # JAX had this executable in memory, maybe read from its own
-        return compiled  # persistent cache: it would not serialize whole
+        _capture.on = False
+    ref = _capture.ref  # None: JAX had the executable in memory (no cache lookup)
     try:
-        payload, _, out_tree = serialize_executable.serialize(compiled)
-    except Exception:  # an executable this backend cannot serialize: run it, store nothing
+        from jax._src import compilation_cache
+
+        backend = place.current_device().client
+        if ref is None or not compilation_cache.is_executable_in_cache(backend, ref[0]):
+            return compiled
+        unloaded = compiled._executable._unloaded_executable
+        if unloaded is None or compiled._params.const_args:
+            return compiled
+        args_info, _ = jax.tree_util.tree_flatten(compiled.args_info)
+        out_tree = compiled.out_tree
+        with io.BytesIO() as f:
+            _pickling()[0](f, (ref[0], ref[1].SerializeAsString())).dump(
+                (unloaded, args_info, compiled._no_kwargs)
+            )
+            payload = f.getvalue()
+    except Exception:  # a program this jax cannot describe: run it, store nothing
         stats["failed"] += 1
         return compiled
     outs = _encode_tree(jax.tree_util.tree_unflatten(out_tree, list(range(out_tree.num_leaves))))
@@ -356,6 +373,45 @@ def compile_and_save(jitted, inputs, text: str):
     if _write("programs", text, head + b"\n" + payload):
         stats["saved"] += 1
     return compiled
+
+
+_PICKLING: list = []
+
+
+def _pickling():
+    """(Pickler, Unpickler) of a program's metadata (JAX's own, from
+    ``jax.experimental.serialize_executable``) that refer to the executable by its entry in
+    JAX's persistent cache instead of carrying it: XLA:CPU cannot serialize again an
+    executable read back from that cache."""
+    if not _PICKLING:
+        from jax._src import compilation_cache
+        from jax._src.lib import xla_client as xc
+        from jax.experimental import serialize_executable as se
+
+        class Pickler(se._JaxPjrtPickler):
+            def __init__(self, file, ref):
+                super().__init__(file)
+                self.ref = ref
+
+            def persistent_id(self, obj):
+                if isinstance(obj, xc.LoadedExecutable):
+                    return ("jax_cache", *self.ref)
+                return super().persistent_id(obj)
+
+        class Unpickler(se._JaxPjrtUnpickler):
+            def persistent_load(self, pid):
+                if pid[0] != "jax_cache":
+                    return super().persistent_load(pid)
+                options = xc.CompileOptions.ParseFromString(pid[2])
+                exe, _ = compilation_cache.get_executable_and_time(
+                    pid[1], options, self.backend, self.execution_devices
+                )
+                if exe is None:
+                    raise KeyError("evicted from JAX's persistent cache")
+                return exe
+
+        _PICKLING[:] = [Pickler, Unpickler]
+    return _PICKLING
 
 
 def _initialize_lapack() -> None:
@@ -446,25 +502,26 @@ def drop_tables() -> None:
     _held[0] = 0
 
 
-def _install_bypass() -> bool:
-    """Let ``compile_and_save`` skip JAX's persistent cache on its own thread (a patch of
-    ``jax._src.compilation_cache.is_cache_used``; without that hook the store stays off)."""
+def _install_capture() -> bool:
+    """Let ``compile_and_save`` learn the key JAX's persistent cache gives the program it
+    compiles (a wrapper of ``jax._src.compilation_cache.get_cache_key``; without that hook
+    the store stays off)."""
     try:
         from jax._src import compilation_cache as cc
     except ImportError:
         return False
-    current = getattr(cc, "is_cache_used", None)
-    if current is None:
+    current = getattr(cc, "get_cache_key", None)
+    if current is None or not callable(getattr(cc, "get_executable_and_time", None)):
         return False
-    if getattr(current, "_paddle_compat_bypass", False):
+    if getattr(current, "_paddle_compat_capture", False):
         return True
 
-    def is_cache_used(backend):
-        if getattr(_bypass, "on", False):
-            _bypass.fresh = True  # asked while compiling: a fresh compile
-            return False
-        return current(backend)
+    def get_cache_key(module, devices, compile_options, backend, *args, **kwargs):
+        key = current(module, devices, compile_options, backend, *args, **kwargs)
+        if getattr(_capture, "on", False):
+            _capture.ref = (key, compile_options)
+        return key
 
-    is_cache_used._paddle_compat_bypass = True
-    cc.is_cache_used = is_cache_used
+    get_cache_key._paddle_compat_capture = True
+    cc.get_cache_key = get_cache_key
     return True
