@@ -75,8 +75,7 @@ def kernel_name(fn) -> str | None:
     name = getattr(fn, "_segment_name", _UNSET)
     if name is _UNSET:
         key = getattr(fn, "_segment_key", _UNSET)
-        parts: list = []
-        name = None if key is _UNSET or not _encode(key, parts) else "".join(parts)
+        name = None if key is _UNSET else encode(key)
         try:
             fn._segment_name = name
         except AttributeError:  # a function that takes no attributes: named again next time
@@ -84,13 +83,19 @@ def kernel_name(fn) -> str | None:
     return name
 
 
+def encode(obj) -> str | None:
+    """``obj`` (a cache key or part of one) as stable text, or None when it cannot be."""
+    parts: list = []
+    return "".join(parts) if _encode(obj, parts) else None
+
+
 def _encode(obj, out: list) -> bool:
     t = type(obj)
     if t in _PRIMITIVES:
         out.append(f"{t.__name__}:{obj!r},")
-    elif t is tuple or t is list:
-        out.append("(" if t is tuple else "[")
-        if not all(_encode(x, out) for x in obj):
+    elif t is tuple or t is list or (isinstance(obj, tuple) and hasattr(t, "_fields")):
+        out.append("(" if t is tuple else "[" if t is list else f"{t.__qualname__}(")
+        if not all(_encode(x, out) for x in obj):  # a NamedTuple: its fields, by position
             return False
         out.append("),")
     elif isinstance(obj, np.dtype):

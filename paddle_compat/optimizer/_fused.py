@@ -16,6 +16,8 @@ from typing import NamedTuple
 import jax
 import jax.numpy as jnp
 
+from .._core import segment_store
+
 LOW_PRECISION = (jnp.dtype(jnp.float16), jnp.dtype(jnp.bfloat16))
 
 
@@ -52,6 +54,9 @@ class _ClipRef:
     def __eq__(self, other):
         return isinstance(other, _ClipRef) and self.key == other.key
 
+    def __segment_name__(self):
+        return _own_name("clip", self.key)
+
 
 class _RegRef:
     def __init__(self, reg):
@@ -64,6 +69,18 @@ class _RegRef:
     def __eq__(self, other):
         return isinstance(other, _RegRef) and self.key == other.key
 
+    def __segment_name__(self):
+        return _own_name("reg", self.key)
+
+
+def _own_name(kind, key):
+    """A stable name for a clip or regularizer (``segment_store``): only the package's own
+    classes, whose traced code the store's fingerprint covers."""
+    if not key[0].__module__.startswith("paddle_compat"):
+        return None
+    text = segment_store.encode(key)
+    return None if text is None else f"{kind}:{text}"
+
 
 _CACHE: dict = {}
 stats = {"compiled_calls": 0, "builds": 0}
@@ -75,6 +92,18 @@ def build(key: Key):
         stats["builds"] += 1
         fn = _CACHE[key] = jax.jit(_make(key))
     return fn
+
+
+def run(key: Key, params, grads, states, masters, lr, found_inf):
+    """The fused update for ``key`` on these arrays: one compiled call, through the segment
+    store (a warm process reads the program instead of tracing a few hundred updates)."""
+    leaves, tree = jax.tree_util.tree_flatten((params, grads, states, masters, lr, found_inf))
+    fn = _CACHE.get((key, tree))
+    if fn is None:
+        fused = build(key)
+        fn = jax.jit(lambda *xs: fused(*tree.unflatten(xs)))
+        _CACHE[(key, tree)] = segment_store.note(fn, ("optimizer.fused", key, tree))
+    return segment_store.call(fn, leaves)
 
 
 def _make(key: Key):

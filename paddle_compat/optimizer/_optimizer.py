@@ -488,9 +488,9 @@ class Optimizer:
             jnp.dtype(self._lr_dtype()),
             found_inf is not None,
         )
-        fn = _fused.build(key)
         _fused.stats["compiled_calls"] += 1
-        new_p, new_s, new_m, clipped = fn(
+        new_p, new_s, new_m, clipped = _fused.run(
+            key,
             [read(p) for p in params],
             grads,
             [[read(t) for t in st] for st in states],
