@@ -519,9 +519,10 @@ def _to_array_leaf(x, target: _dt.DType | None):
         a = _SCALAR_ARRAYS.get(key)
         if a is None:
             # a device array, not a Python scalar: Python scalars miss jit's C++ fast path;
-            # made concrete even when first seen inside a trace, so the cache never holds a tracer
+            # made on the host (``jnp.asarray`` compiles a convert kernel per dtype) and
+            # concrete even when first seen inside a trace, so the cache never holds a tracer
             with jax.ensure_compile_time_eval():
-                a = jnp.asarray(x, dt)
+                a = to_device(np.asarray(x, dt), owned=True)
             if len(_SCALAR_ARRAYS) > 4096:
                 _SCALAR_ARRAYS.clear()
             _SCALAR_ARRAYS[key] = a
