@@ -33,9 +33,9 @@ import threading
 import weakref
 
 import jax
-import numpy as np
 
 from . import lowering, segment_store
+from .place import ArrayImpl as _ArrayImpl
 from .trace_state import jax_idle as _jax_idle
 
 MAX_OPS = 4096  # a segment this long runs kernel by kernel: bounds the host memory it holds
@@ -51,7 +51,6 @@ _enabled = os.environ.get("PADDLE_COMPAT_DEFERRED", "").strip().lower() not in (
     "false",
 )
 _lock = threading.RLock()
-_ArrayImpl = type(jax.device_put(np.zeros((), np.float32)))  # a transfer, no compiled kernel
 
 
 def enabled() -> bool:
@@ -231,10 +230,7 @@ def _compile(node, key, inputs):
         if prog is None:
             prog = node.programs[(live, None)] = jax.jit(_program(steps, live))
         return prog
-    prog = segment_store.load_program(text, len(inputs))
-    if prog is None:
-        prog = segment_store.compile_and_save(jax.jit(_program(steps, live)), inputs, text)
-    return prog
+    return segment_store.program(text, jax.jit(_program(steps, live)), inputs)
 
 
 def _forget_programs() -> None:

@@ -25,11 +25,13 @@ jax, jaxlib and paddle-compat sources, the device, ``XLA_FLAGS`` and JAX's traci
   default device (tracers, committed or sharded arrays) go through ``jax.jit`` as before.
 - Entries are files written atomically; an unreadable or mismatched one is a miss. The store
   is trusted like JAX's cache, whose compiled code it loads (and it holds JAX's pickled
-  metadata, which loading unpickles): keep it in a directory only you can write. ``PADDLE_COMPAT_SEGMENT_CACHE=0`` turns it off.
+  metadata, which loading unpickles): keep it in a directory only you can write.
+  ``PADDLE_COMPAT_SEGMENT_CACHE=0`` turns it off.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import json
@@ -56,7 +58,7 @@ stats = {"avals_loaded": 0, "avals_saved": 0, "loaded": 0, "saved": 0, "failed":
 # Programs eager kernels hold (each a few memory mappings): past this many every kernel's table
 # is dropped, and what runs again is read back from the store.
 MAX_KERNEL_PROGRAMS = 4096
-_ArrayImpl = type(jax.device_put(np.zeros((), np.float32)))
+_ArrayImpl = place.ArrayImpl
 _tables: list = []  # every kernel's {input avals: program}, to drop them together
 _held = [0, None]  # programs held in _tables, the default device they were made for
 _direct = True  # False while paddle.profiler records: kernels go through jax.jit, whose
@@ -193,6 +195,16 @@ def _sig_text(sig) -> str:
     return ";".join(f"{tuple(s)}/{np.dtype(d).name}/{int(w)}" for s, d, w in sig)
 
 
+def _program_text(*parts: str) -> str:
+    """A program's key: the fingerprint, JAX's tracing config and the device, then ``parts``
+    (what the program computes, and the signature of the ``arrays`` it takes)."""
+    return "|".join((_state["fp"], _trace_config(), repr(place.current_device()), *parts))
+
+
+def _arrays_text(arrays) -> str:
+    return _sig_text((a.shape, a.dtype, a.weak_type) for a in arrays)
+
+
 def _path(kind: str, text: str) -> Path:
     return directory() / kind / (hashlib.sha256(text.encode()).hexdigest() + ".bin")
 
@@ -302,15 +314,20 @@ def program_text(steps, live, inputs) -> str | None:
     in it has no stable name."""
     if directory() is None:
         return None
-    parts = [_state["fp"], _trace_config(), repr(place.current_device())]
+    parts = []
     for fn, refs in steps:
         name = kernel_name(fn)
         if name is None:
             return None
         parts.append(f"{name}{refs}")
-    parts.append(_sig_text((a.shape, a.dtype, a.weak_type) for a in inputs))
-    parts.append(repr(live))
-    return "|".join(parts)
+    return _program_text(*parts, _arrays_text(inputs), repr(live))
+
+
+def program(text: str, jitted, inputs):
+    """The program stored under ``text``, else ``jitted`` compiled for ``inputs`` and
+    stored there."""
+    prog = load_program(text, len(inputs))
+    return prog if prog is not None else compile_and_save(jitted, inputs, text)
 
 
 def load_program(text: str, n_in: int):
@@ -345,7 +362,6 @@ def compile_and_save(jitted, inputs, text: str):
     lowered = jitted.lower(*inputs)
     if lowered._lowering.compile_args.get("host_callbacks"):
         return lowered.compile()  # calls back into this process's Python: never stored
-    lapack = "lapack" in lowered.as_text()
     _capture.on, _capture.ref = True, None
     try:
         compiled = lowered.compile()
@@ -374,49 +390,45 @@ def compile_and_save(jitted, inputs, text: str):
     outs = _encode_tree(jax.tree_util.tree_unflatten(out_tree, list(range(out_tree.num_leaves))))
     if outs is _UNSET:  # an output container the header cannot describe
         return compiled
-    head = json.dumps({"out": outs, "lapack": lapack}).encode()
+    head = json.dumps({"out": outs, "lapack": "lapack" in lowered.as_text()}).encode()
     if _write("programs", text, head + b"\n" + payload):
         stats["saved"] += 1
     return compiled
 
 
-_PICKLING: list = []
-
-
+@functools.cache
 def _pickling():
     """(Pickler, Unpickler) of a program's metadata (JAX's own, from
     ``jax.experimental.serialize_executable``) that refer to the executable by its entry in
     JAX's persistent cache instead of carrying it: XLA:CPU cannot serialize again an
     executable read back from that cache."""
-    if not _PICKLING:
-        from jax._src import compilation_cache
-        from jax._src.lib import xla_client as xc
-        from jax.experimental import serialize_executable as se
+    from jax._src import compilation_cache
+    from jax._src.lib import xla_client as xc
+    from jax.experimental import serialize_executable as se
 
-        class Pickler(se._JaxPjrtPickler):
-            def __init__(self, file, ref):
-                super().__init__(file)
-                self.ref = ref
+    class Pickler(se._JaxPjrtPickler):
+        def __init__(self, file, ref):
+            super().__init__(file)
+            self.ref = ref
 
-            def persistent_id(self, obj):
-                if isinstance(obj, xc.LoadedExecutable):
-                    return ("jax_cache", *self.ref)
-                return super().persistent_id(obj)
+        def persistent_id(self, obj):
+            if isinstance(obj, xc.LoadedExecutable):
+                return ("jax_cache", *self.ref)
+            return super().persistent_id(obj)
 
-        class Unpickler(se._JaxPjrtUnpickler):
-            def persistent_load(self, pid):
-                if pid[0] != "jax_cache":
-                    return super().persistent_load(pid)
-                options = xc.CompileOptions.ParseFromString(pid[2])
-                exe, _ = compilation_cache.get_executable_and_time(
-                    pid[1], options, self.backend, self.execution_devices
-                )
-                if exe is None:
-                    raise KeyError("evicted from JAX's persistent cache")
-                return exe
+    class Unpickler(se._JaxPjrtUnpickler):
+        def persistent_load(self, pid):
+            if pid[0] != "jax_cache":
+                return super().persistent_load(pid)
+            options = xc.CompileOptions.ParseFromString(pid[2])
+            exe, _ = compilation_cache.get_executable_and_time(
+                pid[1], options, self.backend, self.execution_devices
+            )
+            if exe is None:
+                raise KeyError("evicted from JAX's persistent cache")
+            return exe
 
-        _PICKLING[:] = [Pickler, Unpickler]
-    return _PICKLING
+    return Pickler, Unpickler
 
 
 def _initialize_lapack() -> None:
@@ -481,17 +493,7 @@ def _kernel_program(fn, arrays):
     if _held[0] > MAX_KERNEL_PROGRAMS:
         drop_tables()
         _held[0] = 1
-    text = "|".join(
-        (
-            _state["fp"],
-            _trace_config(),
-            repr(place.current_device()),
-            kernel_name(fn),
-            _sig_text((a.shape, a.dtype, a.weak_type) for a in arrays),
-        )
-    )
-    prog = load_program(text, len(arrays))
-    return prog if prog is not None else compile_and_save(fn, arrays, text)
+    return program(_program_text(kernel_name(fn), _arrays_text(arrays)), fn, arrays)
 
 
 def direct_calls(on: bool) -> None:
