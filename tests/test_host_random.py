@@ -101,16 +101,25 @@ def test_draws_and_give_backs_follow_one_stream(monkeypatch, path, program):
         e.give_back(401)
 
 
+def _join_builder(mt):
+    """Let a real builder thread from an earlier test finish first."""
+    import threading
+
+    builder = mt._xla_builder
+    if builder is not None and builder is not threading.current_thread() and builder.is_alive():
+        builder.join()
+
+
 def test_generator_is_built_in_the_background_past_128k_words(monkeypatch):
     import paddle_compat._core.mt19937 as mt
 
     started = []
-    if mt._xla_builder is not None and mt._xla_builder.is_alive():
-        mt._xla_builder.join()  # a real builder from an earlier test: let it finish first
+    _join_builder(mt)
     monkeypatch.setattr(mt, "_xla_builder", None)
     monkeypatch.setattr(mt, "_xla_generate", None)
-    monkeypatch.setattr(mt, "_numpy_words", 0)
+    monkeypatch.setattr(mt, "_drawn_words", 0)
     monkeypatch.setattr(mt, "build_generator", lambda: started.append(1))
+    monkeypatch.setattr(mt, "load_generator", lambda: False)  # not in the segment store
     e = MT19937_64(2)
     e.draw(100_000)  # a small model: numpy only, nothing built
     assert not started and not mt._use_xla(1000)
@@ -119,6 +128,31 @@ def test_generator_is_built_in_the_background_past_128k_words(monkeypatch):
     assert started == [1]
     e.draw(1 << 20)  # one builder per process
     assert started == [1]
+
+
+def test_a_stored_generator_is_read_by_the_draw_that_needs_it(monkeypatch):
+    import threading
+
+    import jax
+
+    import paddle_compat._core.mt19937 as mt
+    from paddle_compat._core import segment_store
+
+    if segment_store.directory() is None:
+        pytest.skip("the segment store is off")
+    _join_builder(mt)
+    mt.build_generator()  # compiles through the store (or finds it there)
+    monkeypatch.setattr(mt, "_xla_builder", None)
+    monkeypatch.setattr(mt, "_xla_generate", None)
+    monkeypatch.setattr(mt, "_drawn_words", 0)
+    want = MT19937_64(5).canonical(1 << 17, np.float32)  # numpy's numbers (no generator yet)
+    monkeypatch.setattr(mt, "_xla_generate", None)
+    monkeypatch.setattr(mt, "_xla_builder", None)
+    monkeypatch.setattr(mt, "_drawn_words", 1 << 17)  # past the threshold: the next draw loads
+    got = MT19937_64(5).canonical(1 << 17, np.float32)
+    assert isinstance(mt._xla_generate[0], jax.stages.Compiled)
+    assert mt._xla_builder is threading.current_thread()  # loaded, no thread started
+    assert np.array_equal(got, want)
 
 
 def test_a_failed_draw_leaves_the_engine_as_it_was(monkeypatch):

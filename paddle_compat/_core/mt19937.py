@@ -3,10 +3,11 @@ seeded through ``std::seed_seq``, as real Paddle's ``paddle.seed`` does.
 
 The twist runs vectorized over numpy uint64 arrays (a 312-word block in a few steps, about 20 ns
 a word), in passes of 64 blocks whose values go straight into the result while they are in
-cache. Once a process has drawn 128k words, a background thread builds the same
-recurrence as one compiled XLA loop, and draws of 64 blocks (19,968 numbers) or more use it from
-then on (about 3-5 ns a word: calls chained on the device, several in flight): small programs
-never pay for it, and the numbers are the same. ``draw`` returns raw 64-bit outputs; samplers
+cache. Once a process has drawn 128k words it reads the same recurrence, compiled as one XLA
+loop, from the segment store (or a background thread builds and stores it), and draws of 64
+blocks (19,968 numbers) or more use it from then on (about 3-5 ns a word: calls chained on
+the device, several in flight): small programs never pay for it, and the numbers are the
+same. ``draw`` returns raw 64-bit outputs; samplers
 that reject some draws ask for a few extra and hand the unused tail back with ``give_back``.
 """
 
@@ -136,16 +137,16 @@ def _temper(y):
 
 _NUMPY_CHUNK = 64  # blocks per numpy pass: a pass's temporaries stay in the CPU's cache
 _XLA_MIN_BLOCKS = 64  # smaller draws always twist in numpy
-# Numpy-twisted words after which a process builds the compiled generator in a background
-# thread, twisting in numpy until it is ready: a small model (an MNIST MLP) never pays for it,
-# a large one switches to it midway. Compiling costs 0.1-0.2 s, loading it from the persistent
-# cache 25-50 ms.
+# Words drawn after which a process reads the compiled generator from the segment store (~6
+# ms), or builds it in a background thread and twists in numpy until it is ready: a small
+# model (an MNIST MLP) never pays for it. Compiling costs 0.1-0.2 s, loading it from JAX's
+# persistent cache 25-50 ms.
 _XLA_AFTER_WORDS = 1 << 17
 _XLA_BLOCKS = 256  # blocks per call of the compiled generator
 _XLA_IN_FLIGHT = 4  # calls queued on the device ahead of the one being read back
 _xla_generate = None  # the compiled generator, once built
 _xla_builder: threading.Thread | None = None
-_numpy_words = 0  # words twisted in numpy by this process
+_drawn_words = 0  # words twisted by this process (counted until the generator is there)
 
 
 def _step(word, nxt, far):  # word k + 312 from words k, k + 1 and k + 156
@@ -173,29 +174,71 @@ def _generate(x):
     return words, outs, floats, last
 
 
+def _generator_inputs():
+    """(the CPU device, a state on it): host numbers stay on the host, and XLA's CPU
+    uint64 -> float32 conversion is the one checked."""
+    import jax
+
+    cpu = jax.devices("cpu")[0]
+    return cpu, jax.device_put(np.zeros(_N, np.uint64), cpu)
+
+
+def _generator_key(x) -> str | None:
+    from . import segment_store
+
+    return segment_store.named_text(f"mt19937_64.generate/{_XLA_BLOCKS}", [x])
+
+
+def load_generator() -> bool:
+    """Read the compiled generator from the segment store (a few ms, against 25-50 ms for
+    ``jax.jit`` to find it in JAX's cache): True when it was there."""
+    global _xla_generate
+    from . import segment_store
+
+    try:
+        cpu, x = _generator_inputs()
+        key = _generator_key(x)
+        prog = None if key is None else segment_store.load_program(key, 1, cpu)
+    except Exception:  # noqa: BLE001 - no stored generator: build_generator compiles it
+        return False
+    if prog is None:
+        return False
+    _xla_generate = (prog, cpu)
+    return True
+
+
 def build_generator() -> None:
-    """Compile (or load from the persistent cache) the XLA generator, on the CPU device (host
-    numbers stay on the host; XLA's CPU uint64 -> float32 conversion is the one checked); the
-    draws that follow use it. Runs in the background thread, or directly. Without JAX's 64-bit
-    mode there is no uint64, so nothing is built."""
+    """Compile the XLA generator (through the segment store and JAX's persistent cache, so
+    a later process loads it); the draws that follow use it. Runs in the background thread,
+    or directly. Without JAX's 64-bit mode there is no uint64, so nothing is built."""
     global _xla_generate
     import jax
+
+    from . import segment_store
 
     if not _x64():
         return
     try:
-        cpu = jax.devices("cpu")[0]
+        cpu, x = _generator_inputs()
+        key = _generator_key(x)
         fn = jax.jit(_generate)
-        jax.block_until_ready(fn(jax.device_put(np.zeros(_N, np.uint64), cpu)))
+        if key is not None:
+            fn = segment_store.program(key, fn, [x], cpu)
+        jax.block_until_ready(fn(x))
     except Exception:  # noqa: BLE001 - no compiled generator: numpy keeps twisting
         return
     _xla_generate = (fn, cpu)
 
 
-def _count_numpy_words(n: int) -> None:
-    global _numpy_words, _xla_builder
-    _numpy_words += n
-    if _xla_builder is None and _numpy_words >= _XLA_AFTER_WORDS and _x64():
+def _count_words(n: int) -> None:
+    """Count a draw's words; the one that takes the process past ``_XLA_AFTER_WORDS`` loads
+    the stored generator, or starts a thread that builds it (numpy twists meanwhile)."""
+    global _drawn_words, _xla_builder
+    _drawn_words += n
+    if _xla_builder is None and _drawn_words >= _XLA_AFTER_WORDS and _x64():
+        if load_generator():
+            _xla_builder = threading.current_thread()  # nothing left to build
+            return
         builder = threading.Thread(target=build_generator, name="paddle_compat-mt19937")
         _xla_builder = builder  # one attempt per process, even if it cannot start
         try:
@@ -240,7 +283,6 @@ def _numpy_chunks(x: np.ndarray, blocks: int):
     """The next ``blocks`` blocks after state ``x`` in passes of ``_NUMPY_CHUNK`` blocks: (state
     before the pass, blocks in it, their state words, their outputs, float32 values or None)
     per pass."""
-    _count_numpy_words(blocks * _N)
     for done in range(0, blocks, _NUMPY_CHUNK):
         nb = min(_NUMPY_CHUNK, blocks - done)
         words = _twist_blocks(x, nb)  # a scratch view: what is kept is copied
@@ -261,6 +303,7 @@ def _twist_into(x: np.ndarray, blocks: int, dest: np.ndarray, dtype, affine=None
     ``blocks`` blocks after state ``x``; returns (last state, its outputs or None, the
     (start state, blocks) of each pass for ``give_back``). The compiled generator when it is
     ready, else numpy (the same numbers; numpy also when the compiled call fails)."""
+    _count_words(blocks * _N)
     if _use_xla(blocks):
         try:
             return _fill(_xla_chunks(x, blocks), dest, dtype, affine)

@@ -323,16 +323,26 @@ def program_text(steps, live, inputs) -> str | None:
     return _program_text(*parts, _arrays_text(inputs), repr(live))
 
 
-def program(text: str, jitted, inputs):
+def named_text(name: str, inputs) -> str | None:
+    """The store key of the package's own program ``name`` (stable text naming what it
+    computes) for ``inputs``, or None when the store is off."""
+    if directory() is None:
+        return None
+    return _program_text(name, _arrays_text(inputs))
+
+
+def program(text: str, jitted, inputs, device=None):
     """The program stored under ``text``, else ``jitted`` compiled for ``inputs`` and
-    stored there."""
-    prog = load_program(text, len(inputs))
-    return prog if prog is not None else compile_and_save(jitted, inputs, text)
+    stored there. ``device``: where it runs (default: the default device)."""
+    prog = load_program(text, len(inputs), device)
+    return prog if prog is not None else compile_and_save(jitted, inputs, text, device)
 
 
-def load_program(text: str, n_in: int):
+def load_program(text: str, n_in: int, device=None):
     """The compiled program stored under ``text`` (a ``jax.stages.Compiled`` taking ``n_in``
-    arrays), or None (not stored, or its executable is gone from JAX's cache)."""
+    arrays on ``device``), or None (not stored, or its executable is gone from JAX's
+    cache)."""
+    device = device or place.current_device()
     data = _read("programs", text)
     if data is None:
         return None
@@ -342,8 +352,7 @@ def load_program(text: str, n_in: int):
         if head["lapack"]:
             _initialize_lapack()
         out_tree = jax.tree_util.tree_structure(_decode_tree(head["out"]))
-        backend = place.current_device().client
-        unpickler = _pickling()[1](io.BytesIO(payload), backend, [place.current_device()])
+        unpickler = _pickling()[1](io.BytesIO(payload), device.client, [device])
         unloaded, args_info, no_kwargs = unpickler.load()
         args_info = jax.tree_util.tree_structure(((0,) * n_in, {})).unflatten(args_info)
         compiled = jax.stages.Compiled(
@@ -356,7 +365,7 @@ def load_program(text: str, n_in: int):
     return compiled
 
 
-def compile_and_save(jitted, inputs, text: str):
+def compile_and_save(jitted, inputs, text: str, device=None):
     """Compile ``jitted`` for ``inputs`` (through JAX's persistent cache, as ``jax.jit``
     would) and store what it takes to load the program again under ``text``."""
     lowered = jitted.lower(*inputs)
@@ -371,7 +380,7 @@ def compile_and_save(jitted, inputs, text: str):
     try:
         from jax._src import compilation_cache
 
-        backend = place.current_device().client
+        backend = (device or place.current_device()).client
         if ref is None or not compilation_cache.is_executable_in_cache(backend, ref[0]):
             return compiled
         unloaded = compiled._executable._unloaded_executable
