@@ -43,8 +43,10 @@ m = paddle.to_tensor(np.array([[2.0, 1.0], [1.0, 3.0]], "float32"))
 model.eval()
 before = dict(events)
 with paddle.no_grad():
-    fwd = model(x).numpy()
+    out = model(x)
+    fwd = out.numpy()
     forward = {k: events[k] - before[k] for k in events}
+    rows = (out[1] + out[:, 1:].sum()).astype(paddle.float64).numpy()  # host starts, a dtype
     inv = paddle.inverse(m * 2).numpy()  # LAPACK, from a stored program
 model.train()
 opt = paddle.optimizer.Adam(1e-2, parameters=model.parameters())
@@ -54,9 +56,9 @@ for _ in range(2):
     opt.step()
     opt.clear_grad()
 digest = hashlib.sha256()
-for a in [fwd, inv] + [p.numpy() for p in model.parameters()]:
+for a in [fwd, rows, inv] + [p.numpy() for p in model.parameters()]:
     digest.update(a.tobytes())
-print(json.dumps({"forward": forward, "stats": segment_store.stats,
+print(json.dumps({"forward": forward, "all": events, "stats": segment_store.stats,
                   "digest": digest.hexdigest(), "inv": inv.tolist()}))
 """
 
@@ -87,7 +89,7 @@ def test_a_second_process_runs_stored_programs_without_tracing_or_compiling(tmp_
     second = _child(tmp_path, mode)
     assert second["stats"]["loaded"] == first["stats"]["saved"]
     assert second["stats"]["saved"] == second["stats"]["avals_saved"] == 0
-    assert second["forward"] == {"trace": 0, "compile": 0}
+    assert second["forward"] == second["all"] == {"trace": 0, "compile": 0}
     assert second["digest"] == first["digest"]  # the same programs: the same bits
     np.testing.assert_allclose(second["inv"], np.linalg.inv([[4.0, 2.0], [2.0, 6.0]]), rtol=1e-6)
 
@@ -117,12 +119,24 @@ _OP = paddle.add  # an OpDef of the package
         (("x", np.dtype("float32"), np.float32(0.5), jnp.bfloat16, Ellipsis, 2 + 1j), True),
         ((jax.tree_util.tree_structure([0, (0, 0)]),), True),
         ("autograd.sum", True),
+        ((("dtype", paddle.int64),), True),
         ((_user_fn,), False),  # a user's function: its source is not fingerprinted
         ((_closure(),), False),  # a closure: what it captured is not in its name
         ((object(),), False),
         (({"a": 1},), False),
     ],
-    ids=["op", "vjp", "scalars", "treedef", "string", "user_fn", "closure", "object", "dict"],
+    ids=[
+        "op",
+        "vjp",
+        "scalars",
+        "treedef",
+        "string",
+        "paddle_dtype",
+        "user_fn",
+        "closure",
+        "object",
+        "dict",
+    ],
 )
 def test_which_kernel_keys_get_stable_names(key, named):
     def fn(a):

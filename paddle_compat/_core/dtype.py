@@ -50,6 +50,10 @@ class DType:
     def __reduce__(self):
         return (to_dtype, (self.name,))
 
+    def __segment_name__(self) -> str:
+        """Stable text for the segment store's keys (a static argument of many ops)."""
+        return f"paddle.{self.name}"
+
     @property
     def itemsize(self) -> int:
         return self.np.itemsize

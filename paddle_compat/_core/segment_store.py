@@ -202,7 +202,7 @@ def _program_text(*parts: str) -> str:
 
 
 def _arrays_text(arrays) -> str:
-    return _sig_text((a.shape, a.dtype, a.weak_type) for a in arrays)
+    return _sig_text((a.shape, a.dtype, getattr(a, "weak_type", False)) for a in arrays)
 
 
 def _path(kind: str, text: str) -> Path:
@@ -461,9 +461,12 @@ def call(fn, arrays):
         return fn(*arrays)
     sig = []
     for a in arrays:
-        if a.__class__ is not _ArrayImpl or a.committed:
+        if a.__class__ is _ArrayImpl and not a.committed:
+            sig.append(a.aval)
+        elif a.__class__ is np.ndarray:  # host operands (getitem's slice starts)
+            sig.append((a.shape, a.dtype))
+        else:
             return fn(*arrays)
-        sig.append(a.aval)
     table = getattr(fn, "_segment_table", None)
     if table is None or _held[1] is not place._current:
         table = _table(fn)
@@ -496,13 +499,18 @@ def _table(fn):
 
 
 def _kernel_program(fn, arrays):
-    if directory() is None:  # switched off since the table was made
-        return fn
+    if directory() is None or not all(_canonical(a) for a in arrays):
+        return fn  # the store is off since the table was made, or JAX would convert an input
     _held[0] += 1
     if _held[0] > MAX_KERNEL_PROGRAMS:
         drop_tables()
         _held[0] = 1
     return program(_program_text(kernel_name(fn), _arrays_text(arrays)), fn, arrays)
+
+
+def _canonical(a) -> bool:
+    """Whether JAX takes ``a`` with its own dtype (numpy int64 is int32 without 64-bit mode)."""
+    return a.__class__ is not np.ndarray or jax.dtypes.canonicalize_dtype(a.dtype) == a.dtype
 
 
 def direct_calls(on: bool) -> None:

@@ -414,16 +414,16 @@ class Tensor(TensorApiMixin):
     def set_value(self, value) -> None:
         """Replace the data in place; shape must match (dtype is converted). A distributed
         tensor keeps its layout (sharding and placements)."""
-        if isinstance(value, Tensor):
-            arr = value._value
-        else:
-            arr = jnp.asarray(np.asarray(value))
+        arr = value._value if isinstance(value, Tensor) else np.asarray(value)
         if tuple(arr.shape) != tuple(self._value.shape):
             raise ValueError(
                 f"(InvalidArgument) The shape of the new value {list(arr.shape)} must be the "
                 f"same as the shape of the tensor {self.shape}."
             )
-        arr = arr.astype(self._value.dtype)
+        if isinstance(arr, np.ndarray):  # converted and sent on the host: no kernel to trace
+            arr = to_device(arr.astype(self._value.dtype, copy=False))
+        else:
+            arr = arr.astype(self._value.dtype)
         layout, sharding = _dist.dist_attr(self), _dist.named_sharding(self._value)
         if sharding is not None and not trace_state.is_tracer(arr):
             arr = jax.device_put(arr, sharding)
@@ -560,6 +560,23 @@ def _zeros_like_fn(sharding):
         if sharding is None:  # recorded by deferred execution (see segment_store)
             segment_store.note(fn, "tensor.zeros_like")
     return fn
+
+
+_COPIES: dict = {}  # dtype -> copy-and-cast kernel
+
+
+def copy_array(a, dtype=None):
+    """A new array with ``a``'s values, cast to ``dtype`` when given (Paddle's copies never
+    share memory, and to_static donates buffers). Eager, it is a kernel the segment store
+    keeps: ``jnp.array(a, copy=True)`` and ``astype`` trace again in every process."""
+    dt = np.dtype(a.dtype if dtype is None else dtype)
+    fn = _COPIES.get(dt)
+    if fn is None:
+        fn = jax.jit(lambda v: v.astype(dt) if v.dtype != dt else jnp.array(v, copy=True))
+        fn = _COPIES[dt] = segment_store.note(fn, ("tensor.copy", dt))
+    if a.__class__ is Pending:
+        return deferred.apply(fn, a)
+    return segment_store.call(fn, [a])
 
 
 class Size(list):

@@ -18,9 +18,12 @@ import threading
 import warnings
 from collections.abc import Callable
 
+import jax
+import jax.numpy as jnp
 import numpy as np
 
-from .._core.tensor import Tensor
+from .._core import segment_store
+from .._core.tensor import Tensor, to_device
 from ..profiler._events import reader_span
 from .collate import to_loader_output
 from .dataset import Dataset, IterableDataset, TensorDataset
@@ -28,6 +31,15 @@ from .fetcher import Fetcher
 from .sampler import BatchSampler, _InfiniteIterableSampler
 
 __all__ = ["DataLoader", "get_worker_info", "WorkerInfo"]
+
+
+@jax.jit
+def _take_rows(values, index):
+    """A batch of a TensorDataset's rows."""
+    return jnp.take(values, index, axis=0)
+
+
+segment_store.note(_take_rows, "io.take_rows")
 
 
 class WorkerInfo:
@@ -303,11 +315,9 @@ class _LoaderIter:
     @staticmethod
     def _gather_tensor_dataset(ds, indices):
         """TensorDataset + default collate: one gather per tensor instead of one slice per
-        sample and a stack."""
-        import jax.numpy as jnp
-
-        idx = np.asarray(indices, dtype=np.int64)
-        return [Tensor(jnp.take(t._value, idx, axis=0)) for t in ds.tensors]
+        sample and a stack (a kernel read from the segment store in a warm process)."""
+        idx = to_device(np.asarray(indices, dtype=np.int64), owned=True)
+        return [Tensor(segment_store.call(_take_rows, [t._value, idx])) for t in ds.tensors]
 
     def _next_batch(self):
         loader = self._loader

@@ -12,7 +12,7 @@ from jax import lax
 from .._core import dtype as _dt
 from .._core import trace_state, views
 from .._core.registry import NO_TORCH_KEYWORDS, op
-from .._core.tensor import Tensor
+from .._core.tensor import Tensor, to_device
 
 
 def _name(a) -> str:
@@ -34,7 +34,7 @@ def known_tensor(value, dtype) -> Tensor:
     if any(not isinstance(d, int | np.integer) for d in np.ravel(np.asarray(value, object))):
         return Tensor(jnp.asarray(value, dtype))
     with jax.ensure_compile_time_eval():
-        out = Tensor(jnp.asarray(np.asarray(value, dtype=np.dtype(dtype))))
+        out = Tensor(to_device(np.asarray(value, dtype=np.dtype(dtype)), owned=True))
     trace_state.note_static(out)
     return out
 

@@ -14,7 +14,7 @@ from .._core.autograd import rebind_inplace
 from .._core.dtype import DTypeLike
 from .._core.place import Place, current_device, put, to_jax_device
 from .._core.registry import NO_TORCH_KEYWORDS, op
-from .._core.tensor import Tensor, to_device
+from .._core.tensor import Tensor, copy_array, to_device
 
 
 def _dtype_or_default(dtype, default=None):
@@ -111,22 +111,19 @@ def to_tensor(
 ) -> Tensor:
     """Create a Tensor from Python data, a numpy array or a Tensor."""
     name = None  # a copy of a Tensor keeps its name; a cast copy is named on first read
-    if isinstance(data, Tensor):
-        arr = data._value
-        if dtype is not None and _dt.to_dtype(dtype) != data.dtype:
-            arr = arr.astype(_dt.to_dtype(dtype).np)
-        else:
+    dev = to_jax_device(place)
+    if isinstance(data, Tensor | jax.Array):
+        arr = data._value if isinstance(data, Tensor) else data
+        cast = dtype is not None and _dt.to_dtype(dtype) != _dt.to_dtype(arr.dtype)
+        if isinstance(data, Tensor) and not cast:
             name = data._name
-    elif isinstance(data, jax.Array):
-        arr = data if dtype is None else data.astype(_dt.to_dtype(dtype).np)
+        if cast or dev is None:  # a copy (with a place, as put below leaves it)
+            arr = copy_array(arr, _dt.to_dtype(dtype).np if cast else None)
     else:
         a = infer_numpy_dtype(data, None if dtype is None else _dt.to_dtype(dtype).np)
         arr = to_device(a)
-    dev = to_jax_device(place)
     if dev is not None:
         arr = put(arr, dev)
-    elif isinstance(data, Tensor) or isinstance(data, jax.Array):
-        arr = jnp.array(arr, copy=True)
     if not isinstance(data, Tensor):
         name = f"generated_tensor_{next(_tensor._tensor_names)}"
     return Tensor(arr, stop_gradient=stop_gradient, name=name)
@@ -477,7 +474,7 @@ def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -
     As in Paddle 3.3.1, int32/int64/float32/float64 only, and no gradient (the result has
     stop_gradient=True)."""
     if not isinstance(input, Tensor):
-        input = Tensor(jnp.asarray(np.asarray(input)))  # noqa: A001
+        input = Tensor(to_device(np.asarray(input)))  # noqa: A001
     for pos, v in ((2, offset), (3, dim1), (4, dim2)):
         if not isinstance(v, int | np.integer) or isinstance(v, bool):
             raise TypeError(

@@ -19,14 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import jax.numpy as jnp
 import numpy as np
 
 from .._core import random as _random
 from .._core import trace_state
 from .._core.op_errors import leaf_dtype
 from .._core.registry import op
-from .._core.tensor import Tensor
+from .._core.tensor import Tensor, to_device
 
 _INDEX_DTYPES = ("int32", "int64")
 
@@ -49,7 +48,7 @@ def _host(t: Tensor, api: str) -> np.ndarray:
 
 
 def _out(a: np.ndarray, dtype) -> Tensor:
-    return Tensor(jnp.asarray(np.asarray(a).astype(dtype)))
+    return Tensor(to_device(np.asarray(a).astype(dtype)))
 
 
 def _same_dtype(kernel: str, ref, named: dict) -> None:

@@ -22,7 +22,7 @@ _LINALG = ("paddle.linalg",)
 
 def _finite_or_raise(out: Tensor, msg: str) -> Tensor:
     v = out._value
-    if not isinstance(v, jax.core.Tracer) and not bool(jnp.all(jnp.isfinite(v))):
+    if not isinstance(v, jax.core.Tracer) and not np.isfinite(np.asarray(v)).all():
         raise ValueError(f"(InvalidArgument) {msg}")
     return out
 
@@ -328,7 +328,7 @@ def lstsq(
     n = x.shape[-1]
     rv = rank._value
     if resid.shape[-1:] != [0] and not isinstance(rv, jax.core.Tracer) and rv.size:
-        if bool(jnp.any(rv < n)) and (driver or "gelsy") != "gels":
+        if (np.asarray(rv) < n).any() and (driver or "gelsy") != "gels":
             resid = Tensor(jnp.zeros((0,), resid._value.dtype))
     return sol, resid, rank, s
 

@@ -17,7 +17,7 @@ from .._core import trace_state
 from .._core.autograd import rebind_inplace
 from .._core.op_args import Overload
 from .._core.registry import NO_TORCH_KEYWORDS, op
-from .._core.tensor import Tensor
+from .._core.tensor import Tensor, to_device
 from .manipulation import axis_of, int_list
 
 
@@ -547,7 +547,7 @@ def _scalar_tensor(v):
     if isinstance(v, Tensor):
         return v
     if isinstance(v, bool | int | float | complex):
-        return Tensor(jnp.asarray(v, _dt.to_dtype(type(v)).np))
+        return Tensor(to_device(np.asarray(v, _dt.to_dtype(type(v)).np), owned=True))
     raise ValueError(
         f"(InvalidArgument) where(): arguments x and y must be Tensors or Python scalars, but "
         f"got {type(v).__name__}"
@@ -578,7 +578,7 @@ def where(
             condition,
             "paddle.where(condition) (data-dependent shape; use paddle.where(condition, x, y))",
         )
-        return tuple(Tensor(jnp.asarray(i, jnp.int64)) for i in np.nonzero(a))
+        return tuple(Tensor(to_device(i.astype(np.int64), owned=True)) for i in np.nonzero(a))
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     _check_cond(condition)

@@ -13,7 +13,7 @@ from .._core import dtype as _dt
 from .._core import runtime_checks, trace_state
 from .._core.dtype import DTypeLike
 from .._core.registry import NO_TORCH_KEYWORDS, op
-from .._core.tensor import Tensor
+from .._core.tensor import Tensor, to_device
 from . import _std_sort
 
 _DIM = {"dim": "axis"}  # Paddle 3.3 also takes PyTorch's dim= for axis
@@ -133,7 +133,7 @@ def argsort(
     rows = a.reshape(-1, a.shape[-1])
     idx = np.array([_std_sort.argsort_row(r, bool(descending)) for r in rows], np.int64)
     idx = np.moveaxis(idx.reshape(a.shape), -1, axis)
-    res = Tensor(jnp.asarray(idx))
+    res = Tensor(to_device(idx, owned=True))
     res.stop_gradient = out.stop_gradient
     return res
 
@@ -319,7 +319,7 @@ def _host(t: Tensor, what: str) -> np.ndarray:
 
 
 def _t(a: np.ndarray, dtype=None) -> Tensor:
-    return Tensor(jnp.asarray(a if dtype is None else a.astype(dtype)))
+    return Tensor(to_device(np.asarray(a) if dtype is None else a.astype(dtype)))
 
 
 @op("nonzero", composite=True)
@@ -371,7 +371,7 @@ def masked_select(
         ) from None
     shape = shape if shape else (1,)
     idx = np.flatnonzero(np.broadcast_to(m, shape))
-    return _gather_flat(x, Tensor(jnp.asarray(idx, jnp.int64)), shape)
+    return _gather_flat(x, Tensor(to_device(idx.astype(np.int64), owned=True)), shape)
 
 
 def _index_dtype(dtype):

@@ -20,7 +20,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import trace_state
-from .._core.tensor import Tensor
+from .._core.tensor import Tensor, to_device
 from ._auto_cast import amp_global_state
 
 __all__ = ["AmpScaler", "GradScaler", "OptimizerState"]
@@ -101,10 +101,10 @@ class AmpScaler:
             self._decr_ratio = decr_ratio
             self._incr_every_n_steps = incr_every_n_steps
             self._decr_every_n_nan_or_inf = decr_every_n_nan_or_inf
-            self._counts = [Tensor(jnp.zeros((), jnp.int32)), Tensor(jnp.zeros((), jnp.int32))]
+            self._counts = [Tensor(to_device(np.zeros((), np.int32))) for _ in range(2)]
             self._use_dynamic_loss_scaling = use_dynamic_loss_scaling
-            self._found_inf = Tensor(jnp.zeros((1,), jnp.bool_))
-            self._scale = Tensor(jnp.asarray([init_loss_scaling], jnp.float32))
+            self._found_inf = Tensor(to_device(np.zeros((1,), np.bool_)))
+            self._scale = Tensor(to_device(np.asarray([init_loss_scaling], np.float32)))
             self._cache_found_inf = None
             self._optimizer_states = defaultdict(_refresh_optimizer_state)
 
@@ -225,7 +225,7 @@ class AmpScaler:
     def set_init_loss_scaling(self, new_init_loss_scaling) -> None:
         """Set the initial scale; the current scale restarts from it."""
         self._init_loss_scaling = new_init_loss_scaling
-        self._scale = Tensor(jnp.asarray([new_init_loss_scaling], jnp.float32))
+        self._scale = Tensor(to_device(np.asarray([new_init_loss_scaling], np.float32)))
 
     def get_incr_ratio(self) -> float:
         return self._incr_ratio

@@ -14,7 +14,7 @@ import numpy as np
 
 from .._core import dtype as _dt
 from .._core import trace_state
-from .._core.tensor import Tensor
+from .._core.tensor import Tensor, to_device
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
 
@@ -234,7 +234,8 @@ class LayerStateMixin:
         matched_keys = {k for k, _, _ in matched}
         unexpected = [k for k in state_dict if k not in matched_keys]
         for _, target, value in matched:
-            arr = jnp.asarray(_as_array(value, target))
+            arr = _as_array(value, target)
+            arr = to_device(arr) if isinstance(arr, np.ndarray) else jnp.asarray(arr)
             old = target._value
             if not trace_state.is_tracer(old) and isinstance(
                 old.sharding, jax.sharding.NamedSharding

@@ -15,7 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import autograd
-from .._core.tensor import Tensor
+from .._core.tensor import Tensor, to_device
 from ..profiler._enums import TracerEventType
 from ..profiler._events import model_span
 from ._optimizer import Optimizer
@@ -300,5 +300,5 @@ def _as_tensors(v):
     if isinstance(v, list):
         return [_as_tensors(x) for x in v]
     if isinstance(v, np.ndarray | np.generic) and not isinstance(v, np.bool_):
-        return Tensor(jnp.asarray(v))
+        return Tensor(to_device(np.asarray(v)))
     return v

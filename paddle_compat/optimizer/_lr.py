@@ -12,6 +12,9 @@ from collections.abc import Callable, Sequence
 
 import jax
 import jax.numpy as jnp
+import numpy as np
+
+from .._core.tensor import to_device
 
 __all__ = [
     "LRScheduler",
@@ -34,7 +37,9 @@ def _lr_store_dtype():
 
 
 def _lr_array(value: float):
-    return jnp.asarray(value, _lr_store_dtype())
+    """The learning rate as a device array, made on the host (``jnp.asarray`` of a Python float
+    runs a convert kernel, traced in every process)."""
+    return to_device(np.asarray(value, _lr_store_dtype()), owned=True)
 
 
 class LRScheduler:

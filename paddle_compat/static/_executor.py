@@ -24,7 +24,7 @@ import numpy as np
 from .._core import dtype as _dt
 from .._core import registry as _reg
 from .._core import static_mode
-from .._core.tensor import Parameter, Tensor
+from .._core.tensor import Parameter, Tensor, to_device
 from .._core.tensor_api import DenseTensor
 from ._program import Dim, Program, Variable, _Op, default_main_program, holding
 
@@ -377,4 +377,4 @@ def _feed_tensor(v: Variable, feed: dict) -> Tensor:
             f"The data type of the fed Variable '{v.name}' should be "
             f"{_dt.to_dtype(v._val.dtype).name}, but received {np.dtype(arr.dtype).name}"
         )
-    return Tensor(jnp.asarray(arr), stop_gradient=v.stop_gradient)
+    return Tensor(to_device(np.asarray(arr)), stop_gradient=v.stop_gradient)

@@ -19,7 +19,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..._core.registry import call_op
-from ..._core.tensor import Tensor
+from ..._core.tensor import Tensor, to_device
 from ..._io._tensor_binary import DTYPE_OF_VAR_TYPE
 from .program import ProgramError
 
@@ -35,7 +35,7 @@ def _t(v):
     """A value as a Tensor (numpy constants become Tensors)."""
     if v is None or isinstance(v, Tensor):
         return v
-    return Tensor(jnp.asarray(v))
+    return Tensor(to_device(v) if isinstance(v, np.ndarray) else jnp.asarray(v))
 
 
 def _c(v, what: str) -> np.ndarray:

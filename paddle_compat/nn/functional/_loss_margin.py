@@ -16,7 +16,7 @@ from ..._core import runtime_checks, trace_state
 from ..._core.host_random import integers
 from ..._core.mt19937 import MT19937_64
 from ..._core.registry import check_dtype, op
-from ..._core.tensor import Tensor
+from ..._core.tensor import Tensor, to_device
 from ._loss import _F, _PRIVATE
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
@@ -230,4 +230,4 @@ def class_center_sample(
         )
     lab = np.asarray(trace_state.read(label))
     remapped, sampled = _sample(lab, int(num_classes), int(num_samples), *_host_engine())
-    return Tensor(jnp.asarray(remapped)), Tensor(jnp.asarray(sampled))
+    return Tensor(to_device(np.asarray(remapped))), Tensor(to_device(np.asarray(sampled)))

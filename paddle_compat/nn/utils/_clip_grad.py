@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
-from ..._core import trace_state
+from ..._core import segment_store, trace_state
 from ..._core.tensor import Tensor
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_"]
@@ -36,6 +37,27 @@ def _clip_norm(grads, norm_type, max_norm):
     return total, [g * coef.astype(g.dtype) for g in grads]
 
 
+_PROGRAMS: dict = {}  # (norm_type, max_norm) -> the flat clip program
+
+
+def _clip_program(norm_type: float, max_norm: float):
+    """``_clip_norm`` for one setting as a flat kernel the segment store keeps."""
+    fn = _PROGRAMS.get((norm_type, max_norm))
+    if fn is None:
+        fn = jax.jit(lambda *grads: _clip_norm(list(grads), norm_type, max_norm))
+        key = ("nn.clip_grad_norm", norm_type, max_norm)
+        fn = _PROGRAMS[(norm_type, max_norm)] = segment_store.note(fn, key)
+    return fn
+
+
+@jax.jit
+def _clip_value(a, low, high):
+    return jnp.clip(a, low, high)
+
+
+segment_store.note(_clip_value, "nn.clip_grad_value")
+
+
 def clip_grad_norm_(
     parameters, max_norm: float, norm_type: float = 2.0, error_if_nonfinite: bool = False
 ) -> Tensor:
@@ -50,10 +72,11 @@ def clip_grad_norm_(
         from ... import to_tensor
 
         return to_tensor(0.0)
-    total, new = _clip_norm([trace_state.read(g) for g in grads], float(norm_type), float(max_norm))
+    program = _clip_program(float(norm_type), float(max_norm))
+    total, new = segment_store.call(program, [trace_state.read(g) for g in grads])
     if error_if_nonfinite:
         trace_state.check_concrete(Tensor(total), "clip_grad_norm_(error_if_nonfinite=True)")
-        if not bool(jnp.isfinite(total)):
+        if not np.isfinite(np.asarray(total)):
             raise RuntimeError(
                 f"The total norm of {float(norm_type)} order of the gradients from `parameters` "
                 "is non-finite, so it cannot be clipped. In any case, disable this error and "
@@ -73,4 +96,5 @@ def clip_grad_value_(parameters, clip_value: float) -> None:
         g = p.grad
         if g is not None:
             a = trace_state.read(g)
-            g._set_value(jnp.clip(a, jnp.asarray(-c, a.dtype), jnp.asarray(c, a.dtype)))
+            low, high = np.asarray(-c, a.dtype), np.asarray(c, a.dtype)
+            g._set_value(segment_store.call(_clip_value, [a, low, high]))

@@ -13,7 +13,7 @@ from ..._core import dtype as _dt
 from ..._core import trace_state
 from ..._core.op_signature import public_signature
 from ..._core.registry import op
-from ..._core.tensor import Tensor
+from ..._core.tensor import Tensor, to_device
 
 VISION = dict(namespaces=("paddle.vision.ops",), method=None)
 _PRIVATE = dict(namespaces=(), method=None)
@@ -98,7 +98,7 @@ def host(t, what: str) -> np.ndarray:
 
 def to_tensor(a, dtype=None) -> Tensor:
     a = np.asarray(a)
-    return Tensor(jnp.asarray(a if dtype is None else a.astype(dtype)))
+    return Tensor(to_device(np.asarray(a) if dtype is None else a.astype(dtype)))
 
 
 def dtype_name(d) -> str:
