@@ -42,7 +42,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from . import deferred, trace_state
+from . import deferred, segment_store, trace_state
 from . import dtype as _dt
 
 
@@ -347,7 +347,7 @@ def reshape_view(base, shape, strict: bool = False) -> View | None:
     """The same elements in row-major order as ``shape``: a view when ``base``'s strides allow
     (always for a row-major base), else None (a copy) or, ``strict``, Paddle's ValueError."""
     shape = tuple(shape)
-    get, put = (lambda b: lax.reshape(b, shape)), (lambda b, v: lax.reshape(v, b.shape))
+    get, put = _kernel("reshape_get", shape), _kernel("reshape_put")
     link = base._alias
     if link is None or link.lay is None:
         return View(get, put)
@@ -364,24 +364,30 @@ def _inverse(perm):
     inv = [0] * len(perm)
     for i, p in enumerate(perm):
         inv[p] = i
-    return inv
+    return tuple(inv)
 
 
 def permute_view(perm) -> View:
     """transpose/permute/moveaxis/swapaxes/t: the dims of the input in ``perm`` order."""
     perm = tuple(perm)
     return View(
-        lambda b: lax.transpose(b, perm),
-        lambda b, v: lax.transpose(v, _inverse(perm)),
+        _kernel("permute", perm),
+        _kernel("permute_put", _inverse(perm)),
         lambda shape, st, off, isz: ([st[p] for p in perm], off),
     )
 
 
-# The gets and puts of the other views are compiled once per kind, static arguments and input
-# shape (jax.jit): a write through a view recomputes every live member of its group.
+# The gets and puts of views are compiled once per kind, static arguments and input shape: a
+# write through a view recomputes every live member of its group. Eager, their programs come
+# from the segment store (a warm process traces none of them).
 @functools.lru_cache(maxsize=1024)
 def _kernel(kind: str, *key) -> Callable:
-    return jax.jit(_BUILDERS[kind](*key))
+    jitted = segment_store.note(jax.jit(_BUILDERS[kind](*key)), ("views", kind, *key))
+    return functools.partial(_run, jitted)
+
+
+def _run(jitted, *arrays):
+    return segment_store.call(jitted, arrays)
 
 
 def _normalize_index(shape, index) -> tuple:
@@ -493,6 +499,11 @@ def _keeps_all(shape, index) -> bool:
     )
 
 
+def _host_ints(values) -> list:
+    """Python ints as host int64 scalars: operands a stored program takes."""
+    return [np.asarray(v, np.int64) for v in values]
+
+
 class _Index:
     """A basic-indexing view's get/put/rule, its plan (``_index_plan``) made on first use."""
 
@@ -508,11 +519,11 @@ class _Index:
 
     def get(self, b):
         struct, lows = self._plan()
-        return _kernel("index_get", struct)(b, *lows)
+        return _kernel("index_get", struct)(b, *_host_ints(lows))
 
     def put(self, b, v):
         struct, lows = self._plan()
-        return _kernel("index_put", struct)(b, v, *lows)
+        return _kernel("index_put", struct)(b, v, *_host_ints(lows))
 
     def rule(self, shape, st, off, isz):
         return _index_rule(*self._plan())(shape, st, off, isz)
@@ -564,8 +575,8 @@ def diagonal_view(ndim: int, offset: int, axis1: int, axis2: int) -> View:
         return rest + [st[a1] + st[a2]], off
 
     return View(
-        lambda b: _kernel("diagonal_get", *key)(b),
-        lambda b, v: _kernel("diagonal_put", *key)(b, v),
+        _kernel("diagonal_get", *key),
+        _kernel("diagonal_put", *key),
         rule,
     )
 
@@ -603,8 +614,8 @@ def unfold_view(axis: int, size: int, step: int) -> View:
         return st[:axis] + [st[axis] * step] + st[axis + 1 :] + [st[axis]], off
 
     return View(
-        lambda b: _kernel("unfold_get", axis, size, step)(b),
-        lambda b, v: _kernel("unfold_put", axis, size, step)(b, v),
+        _kernel("unfold_get", axis, size, step),
+        _kernel("unfold_put", axis, size, step),
         rule,
     )
 
@@ -631,8 +642,8 @@ def strided_view(shape, stride, offset: int, itemsize: int) -> View:
     """as_strided: ``shape``/``stride`` (elements) from byte ``offset`` of the buffer itself."""
     key = (tuple(shape), tuple(stride), offset // itemsize)
     return View(
-        lambda r: _kernel("strided_get", *key)(r),
-        lambda r, v: _kernel("strided_put", *key)(r, v),
+        _kernel("strided_get", *key),
+        _kernel("strided_put", *key),
         _layout_of(stride, offset, shape),
         root=True,
     )
@@ -727,7 +738,7 @@ def dtype_view(base, dtype) -> View:
         k = a // b if a > b else b // a
         return ([s * k for s in st[:-1]] if a > b else [s // k for s in st[:-1]]) + [1], off
 
-    return View(lambda v: _kernel("reinterpret", dt)(v), lambda b, v: _kernel("back")(b, v), rule)
+    return View(_kernel("reinterpret", dt), _kernel("back"), rule)
 
 
 def complex_part_view(imag: bool) -> View:
@@ -737,15 +748,15 @@ def complex_part_view(imag: bool) -> View:
         return [2 * s for s in st], off + (isz // 2 if imag else 0)
 
     if imag:
-        return View(jnp.imag, lambda b, v: lax.complex(jnp.real(b), v), rule)
-    return View(jnp.real, lambda b, v: lax.complex(v, jnp.imag(b)), rule)
+        return View(_kernel("imag"), _kernel("imag_put"), rule)
+    return View(_kernel("real"), _kernel("real_put"), rule)
 
 
 def as_real_view() -> View:
     """as_real: a complex [...] Tensor's floats as [..., 2]."""
     return View(
-        lambda b: jnp.stack([jnp.real(b), jnp.imag(b)], axis=-1),
-        lambda b, v: lax.complex(v[..., 0], v[..., 1]),
+        _kernel("as_real"),
+        _kernel("as_real_put"),
         lambda shape, st, off, isz: ([2 * s for s in st] + [1], off),
     )
 
@@ -753,8 +764,8 @@ def as_real_view() -> View:
 def as_complex_view() -> View:
     """as_complex: a float [..., 2] Tensor's pairs as complex numbers."""
     return View(
-        lambda b: lax.complex(b[..., 0], b[..., 1]),
-        lambda b, v: jnp.stack([jnp.real(v), jnp.imag(v)], axis=-1),
+        _kernel("as_complex"),
+        _kernel("as_complex_put"),
         lambda shape, st, off, isz: ([s // 2 for s in st[:-1]], off),
     )
 
@@ -770,4 +781,16 @@ _BUILDERS = {
     "strided_put": _strided_put,
     "reinterpret": lambda dt: lambda v: reinterpret(v, dt),
     "back": lambda: _reinterpret_back,
+    "reshape_get": lambda shape: lambda b: lax.reshape(b, shape),
+    "reshape_put": lambda: lambda b, v: lax.reshape(v, b.shape),
+    "permute": lambda perm: lambda b: lax.transpose(b, perm),
+    "permute_put": lambda inverse: lambda b, v: lax.transpose(v, inverse),
+    "real": lambda: jnp.real,
+    "imag": lambda: jnp.imag,
+    "real_put": lambda: lambda b, v: lax.complex(v, jnp.imag(b)),
+    "imag_put": lambda: lambda b, v: lax.complex(jnp.real(b), v),
+    "as_real": lambda: lambda b: jnp.stack([jnp.real(b), jnp.imag(b)], axis=-1),
+    "as_real_put": lambda: lambda b, v: lax.complex(v[..., 0], v[..., 1]),
+    "as_complex": lambda: lambda b: lax.complex(b[..., 0], b[..., 1]),
+    "as_complex_put": lambda: lambda b, v: jnp.stack([jnp.real(v), jnp.imag(v)], axis=-1),
 }
