@@ -224,3 +224,20 @@ def test_eager_kernels_hold_a_bounded_number_of_programs(store, monkeypatch):
         x = paddle.to_tensor(np.arange(n, dtype="float32"))
         np.testing.assert_array_equal((paddle.exp(x) * 0).numpy(), np.zeros(n, "float32"))
         assert sum(len(t) for t in segment_store._tables) <= 3
+
+
+def test_warm_traces_lists_what_a_second_run_still_traces(tmp_path):
+    script = tmp_path / "user.py"
+    script.write_text(
+        "import jax.numpy as jnp\nimport numpy as np\nimport paddle\n"
+        "x = paddle.to_tensor(np.ones(3, 'float32'))\n"
+        "y = (x * 2).sum()\n"  # package kernels: from the store in the second run
+        "z = jnp.sin(np.ones(3))\n"  # the user's own JAX call: traced in every process
+    )
+    tool = os.path.join(os.path.dirname(__file__), "..", "tools", "warm_traces.py")
+    out = subprocess.run(
+        [sys.executable, tool, str(script)], capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "--- 1 traces in the warm run" in out.stdout
+    assert "user.py:6" in out.stdout
