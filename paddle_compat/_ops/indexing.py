@@ -22,11 +22,11 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from .._core import autograd, runtime_checks, trace_state, views
+from .._core import autograd, place, runtime_checks, trace_state, views
 from .._core import dtype as _dt
 from .._core.autograd import rebind_inplace
 from .._core.registry import NO_TORCH_KEYWORDS, op, run_kernel
-from .._core.tensor import Tensor
+from .._core.tensor import Tensor, to_device
 
 # plan tokens: ("F",) whole dim, ("I",) int (dynamic start), ("T", k) 0-d int Tensor k,
 # ("S", length, step) slice (dynamic start of its span), ("N",) new axis, ("A", k) array k,
@@ -258,8 +258,26 @@ def parse_index(shape, idx) -> _Index:
         at = adv_pos[0] if adjacent else 0
         out_shape = rest[:at] + bshape + rest[at:]
         arrays = [a if isinstance(a, Tensor) else np.asarray(a) for a in arrays]
-    st = np.asarray(starts, np.int32) if starts else None
+    st = starts_array(tuple(starts)) if starts else None
     return _Index(tuple(plan), st, tensors, arrays, out_shape)
+
+
+_STARTS: dict = {}  # slice starts -> their int32 array on the default device
+_STARTS_DEVICE = [None]  # the default device the arrays were made for
+
+
+def starts_array(starts: tuple):
+    """Slice starts as a kernel operand: a device array made once per value while JAX is idle
+    (a host array is transferred at every call), else a host array."""
+    if _STARTS_DEVICE[0] is not place._current:
+        _STARTS.clear()
+        _STARTS_DEVICE[0] = place._current
+    a = _STARTS.get(starts)
+    if a is None:
+        a = np.asarray(starts, np.int32)
+        if trace_state.jax_idle() and len(_STARTS) < 4096:
+            a = _STARTS[starts] = to_device(a, owned=True)
+    return a
 
 
 # -- kernels ----------------------------------------------------------------------------------
@@ -446,7 +464,7 @@ def _getitem(x: Tensor, index):
         plan = _INT_PLANS.get(len(shape))
         if plan is None:
             plan = _INT_PLANS[len(shape)] = (_I,) + (_F,) * (len(shape) - 1)
-        starts = np.asarray([index + n if index < 0 else index], np.int32)
+        starts = starts_array((index + n if index < 0 else index,))
         return run_kernel((_GET, plan), lambda: _make_get(plan), [x, starts])
     ix = parse_index(shape, index)
     return run_kernel((_GET, ix.plan), lambda: _make_get(ix.plan), [x, *ix.inputs()])
