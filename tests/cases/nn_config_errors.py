@@ -418,6 +418,7 @@ def case_vision_helpers():
             (lambda: F.grid_sample(x, _t(2, 4, 4, 2)), "Grid", "(1)", "(2)"),
             (lambda: F.grid_sample(x, _t(1, 4, 2)), "Grid", "4-D", "(3)"),
             (lambda: F.grid_sample(_t(1, 3, 4), _t(1, 4, 4, 2)), "4-D", "(3)"),
+            (lambda: F.grid_sample(_t(1, 2, 3, 4, 5), _t(1, 2, 2, 2, 2)), "dimension[4]", "3", "2"),
             (lambda: F.grid_sample(x, _t(1, 4, 4, 2), mode="bicubic"), "mode", "bicubic"),
             (lambda: F.grid_sample(x, _t(1, 4, 4, 2), padding_mode="foo"), "padding", "foo"),
             (lambda: F.affine_grid(theta, [1, 3, 4, 4]),),

@@ -229,6 +229,8 @@ THETA = np.array(
     [[[0.9, -0.2, 0.1], [0.3, 1.1, -0.2]], [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]], "float32"
 )
 GRID = (rng(70).random((1, 3, 4, 2)) * 2.4 - 1.2).astype("float32")
+GRID5 = (rng(72).random((1, 2, 3, 2, 3)) * 2.4 - 1.2).astype("float32")  # (x, y, z) per point
+X5 = randn(1, 2, 3, 4, 5, seed=73)
 _register(
     {
         "swiglu": (F.swiglu, X6),
@@ -252,6 +254,17 @@ _register(
             lambda x, g: F.grid_sample(x, g, padding_mode="reflection", align_corners=False),
             randn(1, 2, 4, 5),
             GRID,
+        ),
+        "grid_sample_5d": (F.grid_sample, X5, GRID5),
+        "grid_sample_5d_reflection": (
+            lambda x, g: F.grid_sample(x, g, padding_mode="reflection", align_corners=False),
+            X5,
+            GRID5,
+        ),
+        "grid_sample_5d_border_nearest": (
+            lambda x, g: F.grid_sample(x, g, mode="nearest", padding_mode="border"),
+            X5,
+            GRID5,
         ),
         "temporal_shift": (lambda x: F.temporal_shift(x, 2, 0.25), randn(4, 8, 1, 2)),
         "lp_pool2d": (lambda x: F.lp_pool2d(x, 2, 2), np.abs(XQ) + 0.1),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import jax
@@ -95,8 +96,9 @@ def grid_sample(
     padding_mode: str = "zeros",
     align_corners: bool = True,
 ) -> jax.Array:
-    """Sample x [N, C, H, W] at the normalized (x, y) locations of grid [N, Ho, Wo, 2]
-    (bilinear or nearest; zeros/border/reflection outside)."""
+    """Sample x [N, C, H, W] at the normalized (x, y) locations of grid [N, Ho, Wo, 2], or x
+    [N, C, D, H, W] at the (x, y, z) locations of grid [N, Do, Ho, Wo, 3] (bilinear, i.e.
+    trilinear for 5-D, or nearest; zeros/border/reflection outside)."""
     if mode not in ("bilinear", "nearest"):
         raise ValueError(f"The mode of grid_sample must be 'bilinear' or 'nearest', got {mode}")
     if padding_mode not in ("zeros", "border", "reflection"):
@@ -104,50 +106,59 @@ def grid_sample(
             f"The padding_mode of grid_sample must be 'zeros', 'border' or "
             f"'reflection', got {padding_mode}"
         )
-    if x.ndim != 4:
+    if x.ndim not in (4, 5):
         raise ValueError(
-            f"Input(X) of grid_sample should be a 4-D Tensor (5-D ones are not supported here), "
-            f"but received X dimension size({x.ndim}), shape {list(x.shape)}"
+            f"Input(X) of grid_sample should be a 4-D or 5-D Tensor, but received X dimension "
+            f"size({x.ndim}), shape {list(x.shape)}"
         )
-    if grid.ndim != 4:
+    if grid.ndim != x.ndim:
         raise ValueError(
-            f"Input(Grid) of GridSampleOp should be 4-D Tensor, but received Grid dimension "
-            f"size({grid.ndim}), shape {list(grid.shape)}"
+            f"Input(Grid) of GridSampleOp should be {x.ndim}-D Tensor, but received Grid "
+            f"dimension size({grid.ndim}), shape {list(grid.shape)}"
         )
-    if grid.shape[3] != 2:
+    nsp = x.ndim - 2
+    if grid.shape[-1] != nsp:
         raise ValueError(
-            f"Input(Grid) dimension[3] should be 2, but received {grid.shape[3]} (grid shape "
-            f"{list(grid.shape)})"
+            f"Input(Grid) dimension[{x.ndim - 1}] should be {nsp}, but received "
+            f"{grid.shape[-1]} (grid shape {list(grid.shape)})"
         )
     if grid.shape[0] != x.shape[0]:
         raise ValueError(
             "Input(X) and Input(Grid) dimension[0] should be equal, but received X "
             f"dimension[0]({x.shape[0]}) != Grid dimension[0]({grid.shape[0]})"
         )
-    n, c, h, w = x.shape
-    gx = _source_coord(grid[..., 0].astype(x.dtype), w, padding_mode, align_corners)
-    gy = _source_coord(grid[..., 1].astype(x.dtype), h, padding_mode, align_corners)
-    flat = x.reshape(n, c, h * w)
+    n, c, *sizes = x.shape
+    # grid's last dim lists (x, y[, z]): the innermost spatial dim first
+    coords = [
+        _source_coord(grid[..., nsp - 1 - d].astype(x.dtype), sizes[d], padding_mode, align_corners)
+        for d in range(nsp)
+    ]
+    flat = x.reshape(n, c, -1)
 
-    def gather(iy, ix):
-        valid = (ix >= 0) & (ix <= w - 1) & (iy >= 0) & (iy <= h - 1)
-        idx = (jnp.clip(iy, 0, h - 1) * w + jnp.clip(ix, 0, w - 1)).astype(jnp.int32)
-        vals = jnp.take_along_axis(flat, idx.reshape(n, 1, -1), axis=2)
-        vals = vals.reshape(n, c, *idx.shape[1:])
+    def gather(idx):  # idx: one integer-valued coordinate array per spatial dim
+        valid, lin = None, None
+        for i, size in zip(idx, sizes):
+            ok = (i >= 0) & (i <= size - 1)
+            valid = ok if valid is None else valid & ok
+            i = jnp.clip(i, 0, size - 1).astype(jnp.int32)
+            lin = i if lin is None else lin * size + i
+        vals = jnp.take_along_axis(flat, lin.reshape(n, 1, -1), axis=2)
+        vals = vals.reshape(n, c, *lin.shape[1:])
         return jnp.where(valid[:, None], vals, jnp.zeros((), x.dtype))
 
     if mode == "nearest":
-        return gather(jnp.round(gy), jnp.round(gx))
-    x0, y0 = jnp.floor(gx), jnp.floor(gy)
-    x1, y1 = x0 + 1, y0 + 1
-    wx1, wy1 = gx - x0, gy - y0
-    wx0, wy0 = 1 - wx1, 1 - wy1
-    return (
-        gather(y0, x0) * (wy0 * wx0)[:, None]
-        + gather(y0, x1) * (wy0 * wx1)[:, None]
-        + gather(y1, x0) * (wy1 * wx0)[:, None]
-        + gather(y1, x1) * (wy1 * wx1)[:, None]
-    )
+        return gather([jnp.round(g) for g in coords])
+    lows = [jnp.floor(g) for g in coords]
+    fracs = [g - lo for g, lo in zip(coords, lows)]
+    out = None
+    for corner in itertools.product((0, 1), repeat=nsp):  # 4 or 8 corners
+        weight = None
+        for bit, f in zip(corner, fracs):
+            w = f if bit else 1 - f
+            weight = w if weight is None else weight * w
+        term = gather([lo + bit for lo, bit in zip(lows, corner)]) * weight[:, None]
+        out = term if out is None else out + term
+    return out
 
 
 @op("temporal_shift", **_F)
