@@ -385,7 +385,10 @@ def lu(
 ) -> tuple[jax.Array, ...]:
     """Packed LU factorization with 1-based int32 pivots (and int32 infos on request)."""
     if not pivot:
-        raise NotImplementedError("lu(pivot=False) is only supported on GPU in Paddle")
+        raise ValueError(  # Paddle's CPU kernel; its GPU kernel has no JAX counterpart here
+            "(InvalidArgument) lu without pivoting is not implemented on the CPU, but got "
+            "pivots=False"
+        )
     packed, piv, _ = jax.lax.linalg.lu(x)
     piv = piv.astype(jnp.int32) + 1
     if get_infos:

@@ -480,8 +480,13 @@ def randperm(
 # -- sampling from tensors ---------------------------------------------------------------------
 @op("bernoulli", composite=True, method=None, aliases=NO_TORCH_KEYWORDS)
 def bernoulli(x: Tensor, p: float | None = None, name: str | None = None) -> Tensor:
-    """0/1 samples (dtype of x) with probabilities ``x`` (or the scalar ``p``)."""
+    """0/1 samples (dtype of x) with probabilities ``x`` (or the scalar ``p``); a probability
+    outside [0, 1] (or nan) raises Paddle's IndexError in eager mode."""
     dt = _dtype(x.dtype, _FLOATS, "bernoulli")
+    if p is not None:
+        _check_probability(np.asarray(p, np.float64).reshape(-1))
+    elif not isinstance(x._value, jax.core.Tracer):
+        _check_probability(np.asarray(x._value).reshape(-1))
     return _draw(
         lambda e: _host.bernoulli_array(
             e, x.numpy() if p is None else np.full(tuple(x.shape), p), dt
@@ -490,6 +495,15 @@ def bernoulli(x: Tensor, p: float | None = None, name: str | None = None) -> Ten
             k, x if p is None else Tensor(jnp.full(tuple(x.shape), p, x.dtype.np)), dt
         ),
     )
+
+
+def _check_probability(probs: np.ndarray) -> None:
+    """Paddle's CPU bernoulli check, element by element: p >= 0, then p <= 1 (nan fails it)."""
+    bad = np.flatnonzero((probs < 0) | ~(probs <= 1))
+    if bad.size:
+        v = float(probs[bad[0]])
+        rule = ">= 0" if v < 0 else "<= 1"
+        raise IndexError(f"(OutOfRange) The probability should be {rule}, but got {v:f}")
 
 
 def _check_multinomial(x, num_samples, replacement):

@@ -31,3 +31,17 @@ def case_matmul_family_needs_one_dtype():
         expect_error(lambda: paddle.bmm(f32.unsqueeze(0), f64.unsqueeze(0))),
         paddle.matmul(paddle.ones([2, 2], dtype="int64"), paddle.ones([2, 2], dtype="int64")),
     ]
+
+
+def case_bernoulli_probabilities_out_of_range():
+    return [
+        expect_error(lambda: paddle.bernoulli(paddle.to_tensor([0.5, -0.2]))),
+        expect_error(lambda: paddle.bernoulli(paddle.to_tensor([float("nan")]))),
+        expect_error(lambda: paddle.bernoulli(paddle.to_tensor([0.3, 1.5]))),
+        expect_error(lambda: paddle.bernoulli(paddle.full([2], 0.3), p=1.5)),
+        paddle.bernoulli(paddle.to_tensor([0.0, 1.0])),
+    ]
+
+
+def case_lu_without_pivoting_is_cpu_unsupported():
+    return [expect_error(lambda: paddle.linalg.lu(paddle.eye(2), pivot=False))]
