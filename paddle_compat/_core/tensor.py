@@ -544,11 +544,10 @@ def _zeros_like(a):
     ``jnp.zeros_like`` dispatches two primitives (~50us on CPU), the compiled one ~5us."""
     if isinstance(a, jax.core.Tracer):
         return trace_state.note_zeros(jnp.zeros_like(a))
-    if a.__class__ is Pending:  # deferred: recorded like an op (its output is uncommitted)
-        return deferred.apply(_zeros_like_fn(None), a)
     # an uncommitted array stays uncommitted: a committed one would change the cache key of
-    # every kernel it reaches (a parameter's whole forward and backward recompile)
-    if not a.committed:  # one shared zeros per shape and dtype
+    # every kernel it reaches (a parameter's whole forward and backward recompile). A value
+    # deferred execution has not computed yet is uncommitted too.
+    if a.__class__ is Pending or not a.committed:  # one shared zeros per shape and dtype
         return constant_array(a.shape, 0, a.dtype)
     return _zeros_like_fn(a.sharding)(a)
 
