@@ -297,10 +297,11 @@ class _HostMirror:
 
     @_val.setter
     def _val(self, value) -> None:
+        value = np.asarray(deferred.resolve(value))  # written back now, deferred or not
         if value.shape == self._host.shape:
-            np.copyto(self._host, np.asarray(value))
+            np.copyto(self._host, value)
         else:  # an in-place reshape of the Tensor: same elements in row-major order
-            self._host.reshape(-1)[...] = np.asarray(value).reshape(-1)
+            self._host.reshape(-1)[...] = value.reshape(-1)
 
 
 class _Capsule:

@@ -28,8 +28,8 @@ buffer is unchanged.
 Autograd is as in Paddle 3.3.1: a write through a view changes the base's value but not its
 autograd history (``y = x[0]; y.scale_(2); x.sum().backward()`` gives ones).
 
-Groups form in eager execution only: inside ``to_static`` or deferred execution a view is a
-copy (writes there are values of the traced program)."""
+Groups form outside ``to_static`` (op by op, or recorded by deferred execution); inside it a
+view is a copy (writes there are values of the traced program)."""
 
 from __future__ import annotations
 
@@ -111,7 +111,9 @@ class _Lazy:
 
 
 def _eager() -> bool:
-    return trace_state._ctx is None and not deferred._enabled and trace_state.jax_idle()
+    """Outside ``to_static``: eager, op by op or deferred (a deferred view's gets and puts
+    are recorded into the pending segment like ops)."""
+    return trace_state._ctx is None and trace_state.jax_idle()
 
 
 def _identity_get(r):  # the root's own link
@@ -168,8 +170,6 @@ def share_op(base, res, view, vals: dict) -> None:
 
 def _join(base, view, spec) -> None:
     b, v = base._val, view._val
-    if b.__class__ is deferred.Pending or v.__class__ is deferred.Pending:
-        return
     if spec.__class__ is not View:
         if spec is None or spec is RESHAPE_SAME:
             spec = SAME if v.shape == b.shape and v.dtype == b.dtype else RESHAPE
@@ -234,7 +234,7 @@ def propagate(t, value) -> None:
     A write that changes ``t``'s shape or dtype (``resize_``, ``set_``, a ``reshape_`` its
     strides cannot describe) takes it out (Paddle gives it a new buffer)."""
     link = t._alias
-    if not _eager() or value.__class__ is deferred.Pending:
+    if not _eager():
         return
     if value.shape != link.shape or value.dtype != link.dtype:
         _leave(t, link, value)
@@ -309,7 +309,8 @@ def data_ptr(t) -> int:
     if link is None or not _eager():
         return t._value.unsafe_buffer_pointer()
     lay = layout(t)
-    return link.group.value.unsafe_buffer_pointer() + (lay[1] if lay else 0)
+    root = deferred.resolve(link.group.value)
+    return root.unsafe_buffer_pointer() + (lay[1] if lay else 0)
 
 
 # -- the views of ops -------------------------------------------------------------------------
@@ -387,7 +388,7 @@ def _kernel(kind: str, *key) -> Callable:
 
 
 def _run(jitted, *arrays):
-    return segment_store.call(jitted, arrays)
+    return deferred.apply(jitted, *arrays)  # recorded in deferred execution
 
 
 def _normalize_index(shape, index) -> tuple:
