@@ -337,3 +337,11 @@ def test_a_layer_may_define_its_own_call_helpers():
     for on in (False, True):
         with deferred.mode(on):
             np.testing.assert_allclose(net(x).numpy(), net.fc(x).numpy(), rtol=1e-6)
+
+
+def test_an_allocation_too_large_raises_paddles_memory_error_when_computed():
+    with deferred.mode(True):
+        x = paddle.full([10**6, 10**6], 1.0)  # recorded: nothing is allocated yet
+        for _ in range(2):  # the failed segment's values keep raising the same error
+            with pytest.raises(MemoryError, match="4000000000000 bytes"):
+                x.sum().numpy()

@@ -195,10 +195,14 @@ class _Segment:
                 with jax.ensure_compile_time_eval():
                     outs = prog(*self.inputs)
         except Exception as e:  # its values raise this from now on; tensors roll back
-            self.error = e
+            from .op_errors import out_of_memory  # (op_errors imports this module)
+
+            self.error = out_of_memory(e) or e  # XLA's RESOURCE_EXHAUSTED as Paddle's
             self._roll_back()
             node.programs.pop(key, None)  # the next segment of this shape compiles afresh
-            raise
+            if self.error is e:
+                raise
+            raise self.error from None
         except BaseException:  # an interrupt: the segment stays, the next read runs it
             node.programs.pop(key, None)
             raise
