@@ -285,7 +285,7 @@ def test_a_failed_forward_leaves_the_buffers_and_a_retry_works(monkeypatch):
     mean = model[1]._mean.numpy()
     with deferred.mode(True):
         monkeypatch.setattr(deferred, "_compile", _failing(RuntimeError("RESOURCE_EXHAUSTED")))
-        with pytest.raises(RuntimeError, match="RESOURCE_EXHAUSTED"):
+        with pytest.raises(MemoryError, match="ResourceExhausted"):  # XLA's OOM, as Paddle's
             model(x)  # the outermost Layer call flushes
         monkeypatch.undo()
         np.testing.assert_array_equal(model[1]._mean.numpy(), mean)  # as eager: not updated
