@@ -57,7 +57,8 @@ def main() -> None:
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     with tempfile.TemporaryDirectory(prefix="warm_traces_") as cache:
-        env = {**os.environ, "PADDLE_COMPAT_CACHE_DIR": cache, "PYTHONPATH": str(ROOT)}
+        path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+        env = {**os.environ, "PADDLE_COMPAT_CACHE_DIR": cache, "PYTHONPATH": path}
         cold = subprocess.run([sys.executable, *sys.argv[1:]], env=env, capture_output=True)
         if cold.returncode:
             sys.exit(f"the cold run failed:\n{cold.stderr.decode()[-3000:]}")

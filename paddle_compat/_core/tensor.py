@@ -556,8 +556,6 @@ def _zeros_like_fn(sharding):
     fn = _ZEROS_LIKE.get(sharding)
     if fn is None:
         fn = _ZEROS_LIKE[sharding] = jax.jit(jnp.zeros_like, out_shardings=sharding)
-        if sharding is None:  # recorded by deferred execution (see segment_store)
-            segment_store.note(fn, "tensor.zeros_like")
     return fn
 
 

@@ -9,7 +9,6 @@ from collections import namedtuple
 from typing import Any
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
 from .._core import dtype as _dt
@@ -234,8 +233,7 @@ class LayerStateMixin:
         matched_keys = {k for k, _, _ in matched}
         unexpected = [k for k in state_dict if k not in matched_keys]
         for _, target, value in matched:
-            arr = _as_array(value, target)
-            arr = to_device(arr) if isinstance(arr, np.ndarray) else jnp.asarray(arr)
+            arr = to_device(_as_array(value, target))
             old = target._value
             if not trace_state.is_tracer(old) and isinstance(
                 old.sharding, jax.sharding.NamedSharding

@@ -15,7 +15,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import jax.numpy as jnp
 import numpy as np
 
 from ..._core.registry import call_op
@@ -35,7 +34,7 @@ def _t(v):
     """A value as a Tensor (numpy constants become Tensors)."""
     if v is None or isinstance(v, Tensor):
         return v
-    return Tensor(to_device(v) if isinstance(v, np.ndarray) else jnp.asarray(v))
+    return Tensor(to_device(v))
 
 
 def _c(v, what: str) -> np.ndarray:
