@@ -70,6 +70,11 @@ def case_mel_scale():
     }
     out["hz_to_mel"] = backprop(lambda x: F.hz_to_mel(x), hz[:6])
     out["hz_to_mel_negative"] = F.hz_to_mel(paddle.to_tensor(hz))
+    # compiled: the mask's product keeps log's NaN at -3 Hz (no select rewrite)
+    out["hz_to_mel_negative_static"] = paddle.jit.to_static(F.hz_to_mel)(paddle.to_tensor(hz))
+    out["mel_to_hz_inf"] = F.mel_to_hz(
+        paddle.to_tensor(np.array([-np.inf, 1.0, np.inf], "float32"))
+    )
     out["hz_to_mel_htk"] = backprop(lambda x: F.hz_to_mel(x, htk=True), hz[:6])
     out["mel_to_hz"] = backprop(lambda x: F.mel_to_hz(x), hz / 100)
     out["mel_to_hz_htk"] = backprop(lambda x: F.mel_to_hz(x, htk=True), hz)

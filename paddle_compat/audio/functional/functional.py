@@ -23,6 +23,13 @@ _MIN_LOG_MEL = _MIN_LOG_HZ / _F_SP
 _LOGSTEP = math.log(6.4) / 27.0
 
 
+def _blend(above, log_part, linear):
+    """Paddle's ``log_part * above + linear * (1 - above)`` (``above`` a 0/1 mask), as a
+    select whose branches keep the other term times zero: a compiled program (XLA rewrites
+    ``x * float(mask)`` into a select) still gives NaN where either term is NaN or Inf."""
+    return paddle.where(above, log_part + linear * 0.0, log_part * 0.0 + linear)
+
+
 def _np_dtype(dtype) -> np.dtype:
     return np.dtype(_dt.to_dtype(dtype).np)
 
@@ -37,8 +44,7 @@ def hz_to_mel(freq, htk: bool = False):
     linear = freq / _F_SP
     if is_tensor:
         log_part = _MIN_LOG_MEL + paddle.log(freq / _MIN_LOG_HZ + 1e-10) / _LOGSTEP
-        above = (freq > _MIN_LOG_HZ).astype(freq.dtype)
-        return log_part * above + linear * (1 - above)
+        return _blend(freq > _MIN_LOG_HZ, log_part, linear)
     if freq >= _MIN_LOG_HZ:
         return _MIN_LOG_MEL + math.log(freq / _MIN_LOG_HZ + 1e-10) / _LOGSTEP
     return linear
@@ -51,8 +57,7 @@ def mel_to_hz(mel, htk: bool = False):
     linear = _F_SP * mel
     if isinstance(mel, Tensor):
         log_part = _MIN_LOG_HZ * paddle.exp(_LOGSTEP * (mel - _MIN_LOG_MEL))
-        above = (mel > _MIN_LOG_MEL).astype(mel.dtype)
-        return log_part * above + linear * (1 - above)
+        return _blend(mel > _MIN_LOG_MEL, log_part, linear)
     if mel >= _MIN_LOG_MEL:
         return _MIN_LOG_HZ * math.exp(_LOGSTEP * (mel - _MIN_LOG_MEL))
     return linear
