@@ -13,6 +13,8 @@ from __future__ import annotations
 import jax
 import numpy as np
 
+from . import deferred
+
 OBSERVERS: list = []
 
 
@@ -28,7 +30,10 @@ def _arrays(out) -> list:
     from .tensor import Tensor
 
     leaves = jax.tree_util.tree_leaves(out, is_leaf=lambda v: isinstance(v, Tensor))
-    return [v._value if isinstance(v, Tensor) else v for v in leaves if v is not None]
+    # a gradient kernel recorded by deferred execution is computed here, so it is checked
+    return [
+        v._value if isinstance(v, Tensor) else deferred.resolve(v) for v in leaves if v is not None
+    ]
 
 
 def forward(od, inputs, casts, out) -> None:
