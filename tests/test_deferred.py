@@ -100,8 +100,15 @@ def _dropout_seeded():
     return [F.dropout(x * 1.5, p=0.4), paddle.rand([3])]
 
 
+def _mel_scale_nan():  # XLA turns ``x * float(mask)`` into a select, dropping log's NaN
+    hz = paddle.to_tensor(np.array([-3.0, 0.0, 999.0, 1001.0, 5000.0], "float32"))
+    mel = paddle.to_tensor(np.array([-np.inf, 1.0, 20.0, np.inf], "float32"))
+    return [paddle.audio.functional.hz_to_mel(hz), paddle.audio.functional.mel_to_hz(mel)]
+
+
 CASES = {
     "chain": _chain,
+    "mel_scale_nan": _mel_scale_nan,
     "matmul_softmax": _matmul_softmax,
     "inplace_and_setitem": _inplace_and_setitem,
     "backward_hooks_retain_grads": _backward,
@@ -339,9 +346,68 @@ def test_a_layer_may_define_its_own_call_helpers():
             np.testing.assert_allclose(net(x).numpy(), net.fc(x).numpy(), rtol=1e-6)
 
 
-def test_an_allocation_too_large_raises_paddles_memory_error_when_computed():
+def test_an_allocation_too_large_raises_paddles_memory_error_at_the_op():
+    with deferred.mode(True):  # an op past BIG_OP_BYTES runs at once, as op by op
+        with pytest.raises(MemoryError, match="4000000000000 bytes"):
+            paddle.full([10**6, 10**6], 1.0)
+        assert deferred.pending_ops() == 0
+
+
+def test_a_segment_out_of_memory_keeps_raising_paddles_memory_error(monkeypatch):
+    monkeypatch.setattr(deferred, "BIG_OP_BYTES", float("inf"))  # every op is recorded
+    monkeypatch.setattr(deferred, "_AVALS", {})
     with deferred.mode(True):
         x = paddle.full([10**6, 10**6], 1.0)  # recorded: nothing is allocated yet
         for _ in range(2):  # the failed segment's values keep raising the same error
             with pytest.raises(MemoryError, match="4000000000000 bytes"):
                 x.sum().numpy()
+
+
+def _checked_layer_lines(capsys):
+    """What ``check_layer_numerics`` prints for a forward and backward through sqrt(|x|)."""
+    from paddle.amp import debugging as D
+
+    class Net(paddle.nn.Layer):
+        @D.check_layer_numerics
+        def forward(self, x):
+            return paddle.sqrt(paddle.abs(x))
+
+    D.enable_tensor_checker(D.TensorCheckerConfig(True, debug_mode=D.DebugMode.CHECK_ALL))
+    capsys.readouterr()
+    try:
+        Net()(paddle.to_tensor([[0.0, 4.0], [9.0, 16.0]])).sum().backward()
+    finally:
+        D.disable_tensor_checker()
+    return capsys.readouterr().out.splitlines()
+
+
+def test_the_tensor_checker_sees_recorded_gradient_kernels(capsys):
+    with deferred.mode(False):
+        want = _checked_layer_lines(capsys)
+    with deferred.mode(True):
+        got = _checked_layer_lines(capsys)
+    assert any("op=sqrt_grad" in line for line in want) and got == want
+
+
+def test_the_profiler_runs_ops_one_by_one_while_it_records():
+    x = paddle.to_tensor(_rng(4, 4))
+    with deferred.mode(True):
+        with paddle.profiler.Profiler(on_trace_ready=lambda _: None) as p:
+            y = paddle.matmul(x, x)
+            assert deferred.pending_ops() == 0  # ran at once: the trace names its kernel
+        assert deferred.enabled() and not deferred._paused
+        z = y + 1
+        assert deferred.pending_ops() == 1  # recording again once the range stops
+        z.numpy()
+    ops = _printed_summary(p).split("Operator Summary")[1]
+    assert "matmul" in ops
+
+
+def _printed_summary(p):
+    import contextlib
+    import io
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        p.summary()
+    return buf.getvalue()

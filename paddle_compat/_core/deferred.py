@@ -39,36 +39,54 @@ from .place import ArrayImpl as _ArrayImpl
 from .trace_state import jax_idle as _jax_idle
 
 MAX_OPS = 4096  # a segment this long runs kernel by kernel: bounds the host memory it holds
+# An op whose outputs take this many bytes or more runs at once, as op by op: its own work
+# dwarfs what fusing it would save, and an allocation that cannot fit raises Paddle's
+# MemoryError at the op's line instead of at a later read.
+BIG_OP_BYTES = 1 << 30
 # Programs kept per process: past this many the structure trie and its programs are dropped
 # and rebuilt as segments recur (from the persistent compile cache), so a long session whose
 # shapes keep changing does not hold every program it ever compiled.
 MAX_PROGRAMS = 512
 
-_enabled = os.environ.get("PADDLE_COMPAT_DEFERRED", "").strip().lower() not in (
+_requested = os.environ.get("PADDLE_COMPAT_DEFERRED", "").strip().lower() not in (
     "",
     "0",
     "off",
     "false",
 )
+_paused = 0  # > 0 while something needs each op to run as its own kernel (the profiler)
+_enabled = _requested  # what the op path checks: requested and not paused
 _lock = threading.RLock()
 
 
 def enabled() -> bool:
-    return _enabled
+    """Whether deferred execution is switched on (it may be paused)."""
+    return _requested
 
 
 def set_enabled(on: bool) -> None:
     """Turn deferred execution on or off (off flushes what is pending)."""
-    global _enabled
+    global _enabled, _requested
     if not on:
         flush()
-    _enabled = bool(on)
+    _requested = bool(on)
+    _enabled = _requested and not _paused
+
+
+def pause(on: bool) -> None:
+    """Run ops one by one (``True``, flushing what is pending) until the matching
+    ``pause(False)``, whatever the switch says: ``paddle.profiler`` records each operator."""
+    global _enabled, _paused
+    if on:
+        flush()
+    _paused = max(0, _paused + (1 if on else -1))
+    _enabled = _requested and not _paused
 
 
 @contextlib.contextmanager
 def mode(on: bool = True):
     """``with deferred.mode(True):`` deferred execution on (or off) inside the block."""
-    prev = _enabled
+    prev = _requested
     set_enabled(on)
     try:
         yield
@@ -297,8 +315,16 @@ def _out_avals(fn, sig):
             if len(leaves) == 1 and isinstance(out, jax.ShapeDtypeStruct):
                 tree = None
             segment_store.save_avals(fn, sig, avals, tree)
-        hit = _AVALS[key] = (avals, tree, fn)
+        nbytes = sum(_size(s) * jax.numpy.dtype(d).itemsize for s, d, _ in avals)
+        hit = _AVALS[key] = (avals, tree, nbytes >= BIG_OP_BYTES, fn)  # fn: its id stays its
     return hit
+
+
+def _size(shape) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
 
 
 def record(fn, arrays):
@@ -315,7 +341,9 @@ def record(fn, arrays):
         if c is not Pending and (c is not _ArrayImpl or a.committed):
             return None
         sig.append((a.shape, a.dtype, a.weak_type))
-    avals, tree, _ = _out_avals(fn, tuple(sig))
+    avals, tree, big, _ = _out_avals(fn, tuple(sig))
+    if big:
+        return None
     with _lock:
         seg = _current
         arrays = [a.resolve() if a.__class__ is Pending and a.seg is not seg else a for a in arrays]

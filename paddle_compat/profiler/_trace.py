@@ -22,7 +22,7 @@ from collections import defaultdict
 
 import jax.profiler
 
-from .._core import segment_store
+from .._core import deferred, segment_store
 from ._enums import TracerEventType
 from ._events import STATE, HostEvent
 
@@ -80,8 +80,9 @@ class TraceSession:
             )
             shutil.rmtree(self.folder, ignore_errors=True)
             self.folder = None
-        else:  # ops dispatch through jax.jit, which names them in the trace
+        else:  # ops dispatch one by one through jax.jit, which names them in the trace
             segment_store.direct_calls(False)
+            deferred.pause(True)
         STATE.sink = self.events
 
     def stop(self, keep: bool = True) -> ProfilerResult | None:
@@ -89,6 +90,7 @@ class TraceSession:
         folder, self.folder = self.folder, None
         if folder is not None:
             segment_store.direct_calls(True)
+            deferred.pause(False)
             try:
                 jax.profiler.stop_trace()
             except RuntimeError as e:  # someone stopped our trace: keep the host events
