@@ -17,6 +17,12 @@ import paddle
 from paddle_compat._core import deferred
 
 
+@pytest.fixture(autouse=True)
+def _short_segments_compile(monkeypatch):
+    """These tests check segment programs: compile even short segments the first time."""
+    monkeypatch.setattr(deferred, "SHORT_OPS", 0)
+
+
 def _rng(*shape, seed=0):
     return np.random.default_rng(seed).standard_normal(shape).astype("float32")
 
@@ -171,6 +177,20 @@ def test_shape_error_raises_at_the_op():
         with pytest.raises(ValueError, match=r"matmul.*shape=\[2, 3\].*shape=\[4, 5\]"):
             paddle.matmul(a, b)
         assert deferred.pending_ops() == 0
+
+
+def test_a_short_segment_runs_kernel_by_kernel_until_it_repeats(monkeypatch):
+    monkeypatch.setattr(deferred, "SHORT_OPS", 3)
+    x = paddle.to_tensor(_rng(3))
+    with deferred.mode(True):
+        n = deferred.programs_compiled()
+        for k in range(3):
+            y = paddle.exp(x * (k + 1))  # two ops: one program from the second time on
+            np.testing.assert_allclose(y.numpy(), np.exp(_rng(3) * (k + 1)), rtol=1e-6)
+            assert deferred.programs_compiled() == n + min(k, 1)
+        z = paddle.sin(paddle.cos(paddle.exp(x)))  # three ops: a program at once
+        z.numpy()
+        assert deferred.programs_compiled() == n + 2
 
 
 def test_a_segment_at_max_ops_runs_kernel_by_kernel(monkeypatch):

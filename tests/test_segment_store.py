@@ -24,8 +24,9 @@ import json, hashlib
 import jax.monitoring as mon
 import numpy as np
 import paddle
-from paddle_compat._core import segment_store
+from paddle_compat._core import deferred, segment_store
 
+deferred.SHORT_OPS = 0  # short segments compile (and are stored) the first time too
 events = {"trace": 0, "compile": 0}
 def on_duration(event, secs, **_):
     if "jaxpr_trace" in event:
@@ -175,6 +176,7 @@ def store(tmp_path, monkeypatch):
     before = jax.config.jax_compilation_cache_dir
     jax.config.update("jax_compilation_cache_dir", str(tmp_path))
     monkeypatch.delenv(segment_store.ENV, raising=False)
+    monkeypatch.setattr(deferred, "SHORT_OPS", 0)  # short segments are stored at once
     segment_store.reset()
     yield tmp_path
     jax.config.update("jax_compilation_cache_dir", before)

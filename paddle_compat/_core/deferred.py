@@ -39,6 +39,11 @@ from .place import ArrayImpl as _ArrayImpl
 from .trace_state import jax_idle as _jax_idle
 
 MAX_OPS = 4096  # a segment this long runs kernel by kernel: bounds the host memory it holds
+# A segment shorter than this runs kernel by kernel the first time its structure is seen, and
+# as one program from the second time on: a few ops between two reads (a notebook cell, a
+# test, a metric) rarely repeat, and their kernels are shared with every other segment, where
+# a program per structure would compile (or load) for each. A model's forward is longer.
+SHORT_OPS = 32
 # An op whose outputs take this many bytes or more runs at once, as op by op: its own work
 # dwarfs what fusing it would save, and an allocation that cannot fit raises Paddle's
 # MemoryError at the op's line instead of at a later read.
@@ -138,10 +143,11 @@ def resolve(a):
 class _Node:
     """A trie node: the segment structure so far (``step`` is the op that led here)."""
 
-    __slots__ = ("parent", "step", "children", "programs")
+    __slots__ = ("parent", "step", "children", "programs", "flushes")
 
     def __init__(self, parent, step):
         self.parent, self.step = parent, step
+        self.flushes = 0  # segments that ended here
         self.children: dict = {}
         # (live value indices, input signature) -> compiled program; (live, None) -> jax.jit
         self.programs: dict = {}
@@ -195,10 +201,11 @@ class _Segment:
         live = [(i, p) for i, r in enumerate(self.refs) if (p := r()) is not None]
         key = tuple(i for i, _ in live)
         node = self.node
+        node.flushes += 1
+        if self.n_ops < SHORT_OPS and node.flushes == 1:
+            op_by_op = True  # a short segment seen for the first time (see SHORT_OPS)
         if op_by_op:  # each kernel as its own call, as eager mode runs it
-            prog = node.programs.get((key, None))
-            if prog is None:
-                prog = _program(node.steps(), key)
+            prog = _program(node.steps(), key, segment_store.call)
         else:
             # one program per input signature: from the segment store when its kernels
             # have stable names, else jax.jit's (which retraces per signature itself)
@@ -267,9 +274,9 @@ def _forget_programs() -> None:
     lowering.reset()  # the programs' lowering contexts can go with them
 
 
-def _program(steps, live):
-    """The segment as one function of its input arrays: jit it for one program, or call it
-    as is to run each kernel on its own."""
+def _program(steps, live, call=None):
+    """The segment as one function of its input arrays: jit it for one program, or give it
+    ``call`` (``segment_store.call``) to run each kernel as its own program, as eager does."""
 
     last_use: dict = {}  # value index -> the step that reads it last
     for n, (_, refs) in enumerate(steps):
@@ -292,7 +299,8 @@ def _program(steps, live):
                     k += 1
                 else:
                     args.append(vals[r])
-            vals.extend(jax.tree_util.tree_leaves(fn(*args)))
+            out = fn(*args) if call is None else call(fn, args)
+            vals.extend(jax.tree_util.tree_leaves(out))
             for r in free[n]:
                 vals[r] = None
         return [vals[i] for i in live]
