@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 
 import jax
 import jax.numpy as jnp
@@ -16,7 +17,7 @@ import numpy as np
 import pytest
 
 import paddle
-from paddle_compat._core import deferred, segment_store
+from paddle_compat._core import deferred, program_prefetch, segment_store
 from paddle_compat._core.registry import OpDef
 
 _CHILD = r"""
@@ -24,7 +25,7 @@ import json, hashlib
 import jax.monitoring as mon
 import numpy as np
 import paddle
-from paddle_compat._core import deferred, segment_store
+from paddle_compat._core import deferred, program_prefetch, segment_store
 
 deferred.SHORT_OPS = 0  # short segments compile (and are stored) the first time too
 events = {"trace": 0, "compile": 0}
@@ -66,6 +67,7 @@ digest = hashlib.sha256()
 for a in [fwd, rows, inv] + [p.numpy() for p in model.parameters()]:
     digest.update(a.tobytes())
 print(json.dumps({"forward": forward, "all": events, "stats": segment_store.stats,
+                  "prefetch": program_prefetch.stats,
                   "digest": digest.hexdigest(), "inv": inv.tolist()}))
 """
 
@@ -99,6 +101,12 @@ def test_a_second_process_runs_stored_programs_without_tracing_or_compiling(tmp_
     assert second["forward"] == second["all"] == {"trace": 0, "compile": 0}
     assert second["digest"] == first["digest"]  # the same programs: the same bits
     np.testing.assert_allclose(second["inv"], np.linalg.inv([[4.0, 2.0], [2.0, 6.0]]), rtol=1e-6)
+    # the first process stored the order it took programs in: the second read most ahead
+    assert first["prefetch"]["read_ahead"] == 0
+    assert second["prefetch"]["used"] >= second["stats"]["loaded"] // 2
+    third = _child(tmp_path, mode, PADDLE_COMPAT_PREFETCH="0")
+    assert third["prefetch"] == {"read_ahead": 0, "used": 0}
+    assert third["digest"] == first["digest"] and third["stats"] == second["stats"]
 
 
 def test_switched_off_the_store_writes_nothing(tmp_path):
@@ -243,3 +251,52 @@ def test_warm_traces_lists_what_a_second_run_still_traces(tmp_path):
     assert out.returncode == 0, out.stderr[-3000:]
     assert "--- 1 traces in the warm run" in out.stdout
     assert "user.py:6" in out.stdout
+
+
+@pytest.fixture
+def fresh_prefetch(monkeypatch):
+    """program_prefetch with no history (a new process, as far as it knows) and no reader
+    thread until the test starts one."""
+    import queue
+
+    for name, value in [("_futures", {}), ("_taken", set()), ("_trace", []), ("_next_known", {})]:
+        monkeypatch.setattr(program_prefetch, name, value)
+    monkeypatch.setattr(program_prefetch, "_work", queue.PriorityQueue())
+    monkeypatch.setattr(program_prefetch, "_threads", [None] * program_prefetch._WORKERS)
+    monkeypatch.setattr(program_prefetch, "_on", True)
+    monkeypatch.setattr(program_prefetch, "NEXT", 2)
+    monkeypatch.setattr(program_prefetch, "FAR", 4)
+    return program_prefetch
+
+
+def test_the_programs_that_followed_are_read_ahead_slowest_first(fresh_prefetch, monkeypatch):
+    pf, stored = fresh_prefetch, {}
+    read_ms = {"a": 1.0, "b": 1.0, "c": 1.0, "d": 50.0, "e": 1.0}
+
+    def write(d, successors):
+        stored[d] = [tuple(x) for x in successors]
+
+    def load(d):
+        return f"program {d}"
+
+    for d in "abcde":  # the first process: nothing stored yet, nothing read ahead
+        pf.note_taken(d, read_ms[d], stored.get, write, load)
+    assert pf._work.empty()
+    pf.drain()  # at exit: the tail's successors are stored too
+    # the NEXT (2) next ones, then up to FAR (4) places on only the slow ones
+    assert [d for d, _ in stored["a"]] == ["b", "c", "d"]
+    assert [d for d, _ in stored["c"]] == ["d", "e"]
+    monkeypatch.setattr(pf, "_taken", set())  # a second process
+    monkeypatch.setattr(pf, "_trace", [])
+    pf.note_taken("a", 1.0, stored.get, write, load)
+    queued = [pf._work.get_nowait() for _ in range(3)]
+    assert [item[-1] for item in queued] == ["d", "b", "c"]  # the slowest read first
+    for item in queued:
+        pf._work.put(item)
+    assert pf.take("c") is None  # still queued: the caller reads it itself, sooner
+    reader = threading.Thread(target=pf._worker, daemon=True)
+    reader.start()
+    assert pf.take("d")[0] == "program d" and pf.take("b")[0] == "program b"
+    assert pf._work.qsize() == 0
+    pf._work.put((0, 0, None, None, None))  # (a reader stops on a None future)
+    reader.join(5)

@@ -39,12 +39,13 @@ import os
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import jax
 import numpy as np
 
-from . import place
+from . import place, program_prefetch
 
 ENV = "PADDLE_COMPAT_SEGMENT_CACHE"
 VERSION = 1
@@ -205,13 +206,17 @@ def _arrays_text(arrays) -> str:
     return _sig_text((a.shape, a.dtype, getattr(a, "weak_type", False)) for a in arrays)
 
 
-def _path(kind: str, text: str) -> Path:
-    return directory() / kind / (hashlib.sha256(text.encode()).hexdigest() + ".bin")
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _read(kind: str, text: str) -> bytes | None:
+def _path(kind: str, text: str, digest: str | None = None) -> Path:
+    return directory() / kind / ((digest or _digest(text)) + ".bin")
+
+
+def _read(kind: str, text: str, digest: str | None = None) -> bytes | None:
     try:
-        with open(_path(kind, text), "rb") as f:
+        with open(_path(kind, text, digest), "rb") as f:
             data = f.read()
     except OSError:
         return None
@@ -343,9 +348,28 @@ def load_program(text: str, n_in: int, device=None):
     arrays on ``device``), or None (not stored, or its executable is gone from JAX's
     cache)."""
     device = device or place.current_device()
-    data = _read("programs", text)
-    if data is None:
-        return None
+    digest = _digest(text)
+    ahead = program_prefetch.take(digest)  # read ahead on a background thread
+    if ahead is None:
+        t = time.perf_counter()
+        data = _read("programs", text, digest)
+        if data is None:
+            return None
+        compiled = _decode_program(data, n_in, device)
+        if compiled is None:
+            stats["failed"] += 1
+            return None
+        ms = 1e3 * (time.perf_counter() - t)
+    else:
+        compiled, ms = ahead
+    stats["loaded"] += 1
+    _note_taken(digest, ms, device)
+    return compiled
+
+
+def _decode_program(data: bytes, n_in: int | None, device):
+    """A stored program's bytes (after its key) as a ``jax.stages.Compiled`` on ``device``,
+    or None (evicted from JAX's cache, another jax build, a truncated file)."""
     try:
         head, payload = data.split(b"\n", 1)
         head = json.loads(head)
@@ -354,15 +378,52 @@ def load_program(text: str, n_in: int, device=None):
         out_tree = jax.tree_util.tree_structure(_decode_tree(head["out"]))
         unpickler = _pickling()[1](io.BytesIO(payload), device.client, [device])
         unloaded, args_info, no_kwargs = unpickler.load()
+        n_in = len(args_info) if n_in is None else n_in
         args_info = jax.tree_util.tree_structure(((0,) * n_in, {})).unflatten(args_info)
-        compiled = jax.stages.Compiled(
-            unloaded.load(), [], args_info, out_tree, no_kwargs=no_kwargs
-        )
-    except Exception:  # evicted from JAX's cache, another jax build, a truncated file
-        stats["failed"] += 1
+        return jax.stages.Compiled(unloaded.load(), [], args_info, out_tree, no_kwargs=no_kwargs)
+    except Exception:
         return None
-    stats["loaded"] += 1
-    return compiled
+
+
+# ------------------------------------------- programs read ahead (program_prefetch.py)
+
+
+def _note_taken(digest: str, ms: float, device) -> None:
+    if program_prefetch._on and device == place.current_device():
+        program_prefetch.note_taken(
+            digest, ms, _read_next, _write_next, lambda d: _load_by_digest(d, device)
+        )
+
+
+def _read_next(digest: str) -> list | None:
+    """``[[digest, ms], ...]`` stored for ``digest`` (``_write_next``), or None."""
+    data = _read("next", digest)
+    try:
+        items = json.loads(data) if data else None
+        return [(str(d), float(ms)) for d, ms in items] if isinstance(items, list) else None
+    except (ValueError, TypeError):
+        return None
+
+
+def _write_next(digest: str, successors: list) -> None:
+    _write("next", digest, json.dumps(successors).encode())
+
+
+def _load_by_digest(digest: str, device):
+    """The program stored as ``digest`` (its key is in its file), or None: on a reader
+    thread, for ``program_prefetch``."""
+    try:
+        with open(_path("programs", "", digest), "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    if not data.startswith(_MAGIC):
+        return None
+    end = data.find(b"\n", len(_MAGIC))
+    text = data[len(_MAGIC) : end].decode(errors="replace")
+    if end < 0 or _digest(text) != digest:
+        return None
+    return _decode_program(data[end + 1 :], None, device)
 
 
 def compile_and_save(jitted, inputs, text: str, device=None):
@@ -402,6 +463,7 @@ def compile_and_save(jitted, inputs, text: str, device=None):
     head = json.dumps({"out": outs, "lapack": "lapack" in lowered.as_text()}).encode()
     if _write("programs", text, head + b"\n" + payload):
         stats["saved"] += 1
+        _note_taken(_digest(text), 0.0, device or place.current_device())
     return compiled
 
 
