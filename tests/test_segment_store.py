@@ -105,7 +105,7 @@ def test_a_second_process_runs_stored_programs_without_tracing_or_compiling(tmp_
     assert first["prefetch"]["read_ahead"] == 0
     assert second["prefetch"]["used"] >= second["stats"]["loaded"] // 2
     third = _child(tmp_path, mode, PADDLE_COMPAT_PREFETCH="0")
-    assert third["prefetch"] == {"read_ahead": 0, "used": 0}
+    assert third["prefetch"]["read_ahead"] == third["prefetch"]["hits"] == 0
     assert third["digest"] == first["digest"] and third["stats"] == second["stats"]
 
 
@@ -264,6 +264,7 @@ def fresh_prefetch(monkeypatch):
     monkeypatch.setattr(program_prefetch, "_work", queue.PriorityQueue())
     monkeypatch.setattr(program_prefetch, "_threads", [None] * program_prefetch._WORKERS)
     monkeypatch.setattr(program_prefetch, "_on", True)
+    monkeypatch.setattr(program_prefetch, "stats", dict.fromkeys(program_prefetch.stats, 0))
     monkeypatch.setattr(program_prefetch, "NEXT", 2)
     monkeypatch.setattr(program_prefetch, "FAR", 4)
     return program_prefetch
@@ -300,3 +301,15 @@ def test_the_programs_that_followed_are_read_ahead_slowest_first(fresh_prefetch,
     assert pf._work.qsize() == 0
     pf._work.put((0, 0, None, None, None))  # (a reader stops on a None future)
     reader.join(5)
+
+
+def test_a_process_the_stored_order_does_not_foresee_stops_reading_ahead(
+    fresh_prefetch, monkeypatch
+):
+    pf = fresh_prefetch
+    monkeypatch.setattr(pf, "SURPRISES", 2)
+    stored = {"a": [("b", 1.0), ("c", 1.0)]}
+    for d in ("x", "y"):  # read from the store, not foreseen
+        assert pf.take(d) is None
+    pf.note_taken("a", 1.0, stored.get, lambda d, s: None, lambda d: d)
+    assert pf._work.empty() and pf.stats["unforeseen"] == 2

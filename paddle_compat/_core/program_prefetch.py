@@ -50,7 +50,14 @@ _seq = itertools.count()
 _threads: list = []
 _idle = threading.Condition()
 _running = [0]
-stats = {"read_ahead": 0, "used": 0}
+# read_ahead: reads queued; hits: programs taken that were queued; used: of those, the ones
+# read on a reader thread; unforeseen: programs read from the store that were not queued
+stats = {"read_ahead": 0, "hits": 0, "used": 0, "unforeseen": 0}
+# A process that mostly reads programs the last runs' order did not foresee (it runs other
+# code than they did) stops reading ahead, so reader threads do not read what it will not
+# take: from SURPRISES unforeseen reads on, when they outnumber the hits. It still notes the
+# order, for the next process.
+SURPRISES = 64
 
 
 def enabled() -> bool:
@@ -66,7 +73,11 @@ def take(digest: str):
     """``(program, ms its read took)`` as read ahead (a ``jax.stages.Compiled``), or None:
     not read ahead, still queued (the caller reads it now, which is sooner), or unreadable."""
     fut = _futures.pop(digest, None)
-    if fut is None or fut.cancel():
+    if fut is None:
+        stats["unforeseen"] += 1
+        return None
+    stats["hits"] += 1
+    if fut.cancel():
         return None
     try:
         prog, ms = fut.result()
@@ -98,6 +109,8 @@ def note_taken(digest: str, ms: float, read_next, write_next, load) -> None:
     if nxt is _UNREAD:
         nxt = read_next(digest)
         _next_known[digest] = _shape(nxt)
+    if stats["unforeseen"] >= SURPRISES and stats["unforeseen"] > stats["hits"]:
+        return
     for d, cost in nxt or ():
         if d not in _taken and d not in _futures:
             _submit(d, cost, load)
