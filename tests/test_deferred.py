@@ -179,18 +179,26 @@ def test_shape_error_raises_at_the_op():
         assert deferred.pending_ops() == 0
 
 
-def test_a_short_segment_runs_kernel_by_kernel_until_it_repeats(monkeypatch):
+def test_a_short_segment_of_stored_kernels_runs_kernel_by_kernel_until_it_repeats(monkeypatch):
+    from paddle_compat._core import segment_store
+
+    if segment_store.directory() is None:
+        pytest.skip("the segment store is off")
     monkeypatch.setattr(deferred, "SHORT_OPS", 3)
     x = paddle.to_tensor(_rng(3))
+    for k in range(3):
+        paddle.exp(x * (k + 1)).numpy()  # op by op: each kernel's program is stored
     with deferred.mode(True):
         n = deferred.programs_compiled()
         for k in range(3):
             y = paddle.exp(x * (k + 1))  # two ops: one program from the second time on
             np.testing.assert_allclose(y.numpy(), np.exp(_rng(3) * (k + 1)), rtol=1e-6)
             assert deferred.programs_compiled() == n + min(k, 1)
-        z = paddle.sin(paddle.cos(paddle.exp(x)))  # three ops: a program at once
-        z.numpy()
+        paddle.sin(paddle.cos(paddle.exp(x))).numpy()  # three ops: a program at once
         assert deferred.programs_compiled() == n + 2
+        odd = paddle.to_tensor(_rng(3, 7, 2))  # a shape no kernel was stored for: the short
+        paddle.exp(odd).numpy()  # segment would compile its kernel anyway, so compiles itself
+        assert deferred.programs_compiled() == n + 3
 
 
 def test_a_segment_at_max_ops_runs_kernel_by_kernel(monkeypatch):

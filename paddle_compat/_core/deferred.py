@@ -19,8 +19,10 @@ Switch: ``PADDLE_COMPAT_DEFERRED=1`` in the environment, or
   program, flushed at the same place every step), and before a ``to_static`` trace reads
   state. A segment that reaches ``MAX_OPS`` ops (a loop that reads nothing and calls no Layer:
   its cut points drift from one segment to the next) runs kernel by kernel, as eager mode
-  would, instead of compiling a long program that never repeats. Under a JAX trace, or with
-  tracer inputs, ops run at once.
+  would, instead of compiling a long program that never repeats; so does a segment of fewer
+  than ``SHORT_OPS`` stored kernels the first time it is seen (it compiles once it repeats). Under a JAX
+  trace, with tracer inputs, for an op with ``BIG_OP_BYTES`` of outputs, or while paused
+  (``pause``: the profiler), ops run at once.
 - Past ``MAX_PROGRAMS`` compiled programs the trie and the shape cache start afresh, so a
   session whose shapes keep changing does not hold every program it ever compiled.
 """
@@ -28,6 +30,7 @@ Switch: ``PADDLE_COMPAT_DEFERRED=1`` in the environment, or
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import threading
 import weakref
@@ -39,10 +42,12 @@ from .place import ArrayImpl as _ArrayImpl
 from .trace_state import jax_idle as _jax_idle
 
 MAX_OPS = 4096  # a segment this long runs kernel by kernel: bounds the host memory it holds
-# A segment shorter than this runs kernel by kernel the first time its structure is seen, and
-# as one program from the second time on: a few ops between two reads (a notebook cell, a
-# test, a metric) rarely repeat, and their kernels are shared with every other segment, where
-# a program per structure would compile (or load) for each. A model's forward is longer.
+# A segment shorter than this whose kernels are all in the segment store runs kernel by kernel
+# the first time its structure is seen, and as one program from the second time on: a few ops
+# between two reads (a notebook cell, a test, a metric) rarely repeat, and their kernels are
+# shared with every other segment, where a program per structure would compile for each. (A
+# kernel not stored yet would compile anyway: then the segment compiles as one program, which
+# costs no more.) A model's forward is longer.
 SHORT_OPS = 32
 # An op whose outputs take this many bytes or more runs at once, as op by op: its own work
 # dwarfs what fusing it would save, and an allocation that cannot fit raises Paddle's
@@ -164,12 +169,13 @@ _ROOT = _Node(None, None)
 
 
 class _Segment:
-    __slots__ = ("node", "inputs", "refs", "n_ops", "error", "rebinds")
+    __slots__ = ("node", "inputs", "refs", "sigs", "n_ops", "error", "rebinds")
 
     def __init__(self):
         self.node = _ROOT
         self.inputs: list = []  # concrete arrays fed to the program, in recording order
         self.refs: list = []  # weakref to each value's Pending, by value index
+        self.sigs: list = []  # each op's input signature (while the segment is short)
         self.n_ops = 0
         self.error: BaseException | None = None
         self.rebinds: dict = {}  # id(tensor) -> (weakref, value before this segment)
@@ -202,7 +208,11 @@ class _Segment:
         key = tuple(i for i, _ in live)
         node = self.node
         node.flushes += 1
-        if self.n_ops < SHORT_OPS and node.flushes == 1:
+        if (
+            self.n_ops < SHORT_OPS
+            and node.flushes == 1
+            and segment_store.kernels_stored(node.steps(), self.sigs)
+        ):
             op_by_op = True  # a short segment seen for the first time (see SHORT_OPS)
         if op_by_op:  # each kernel as its own call, as eager mode runs it
             prog = _program(node.steps(), key, segment_store.call)
@@ -234,7 +244,7 @@ class _Segment:
         self.n_ops = 0  # a second flush (a Pending resolved twice) is a no-op
         for (_, p), a in zip(live, outs):
             p.array, p.seg = a, None
-        self.inputs = self.refs = self.rebinds = None
+        self.inputs = self.refs = self.rebinds = self.sigs = None
 
 
 _current = _Segment()
@@ -323,16 +333,9 @@ def _out_avals(fn, sig):
             if len(leaves) == 1 and isinstance(out, jax.ShapeDtypeStruct):
                 tree = None
             segment_store.save_avals(fn, sig, avals, tree)
-        nbytes = sum(_size(s) * jax.numpy.dtype(d).itemsize for s, d, _ in avals)
+        nbytes = sum(math.prod(s) * jax.numpy.dtype(d).itemsize for s, d, _ in avals)
         hit = _AVALS[key] = (avals, tree, nbytes >= BIG_OP_BYTES, fn)  # fn: its id stays its
     return hit
-
-
-def _size(shape) -> int:
-    n = 1
-    for d in shape:
-        n *= d
-    return n
 
 
 def record(fn, arrays):
@@ -370,6 +373,8 @@ def record(fn, arrays):
         base = len(seg.refs)
         outs = [Pending(seg, base + i, s, d, w) for i, (s, d, w) in enumerate(avals)]
         seg.refs.extend(weakref.ref(p) for p in outs)
+        if seg.n_ops < SHORT_OPS:
+            seg.sigs.append(sig)
         seg.n_ops += 1
         if seg.n_ops >= MAX_OPS:  # a loop that reads nothing and calls no Layer: cut
             seg.flush(op_by_op=True)  # points drift, so no program is compiled for it

@@ -328,6 +328,18 @@ def program_text(steps, live, inputs) -> str | None:
     return _program_text(*parts, _arrays_text(inputs), repr(live))
 
 
+def kernels_stored(steps, sigs) -> bool:
+    """Whether every kernel of ``steps`` ((kernel, refs) pairs) has its program for the
+    input signature in ``sigs`` ((shape, dtype, weak_type) per input) in the store."""
+    if directory() is None:
+        return False
+    for (fn, _), sig in zip(steps, sigs, strict=True):
+        name = kernel_name(fn)
+        if name is None or not _path("programs", _program_text(name, _sig_text(sig))).exists():
+            return False
+    return True
+
+
 def named_text(name: str, inputs) -> str | None:
     """The store key of the package's own program ``name`` (stable text naming what it
     computes) for ``inputs``, or None when the store is off."""
