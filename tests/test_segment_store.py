@@ -253,14 +253,21 @@ def test_warm_traces_lists_what_a_second_run_still_traces(tmp_path):
     assert "user.py:6" in out.stdout
 
 
+def _new_process(pf, monkeypatch):
+    for name in ("_futures", "_next_known"):
+        monkeypatch.setattr(pf, name, {})
+    for name in ("_taken", "_next_read"):
+        monkeypatch.setattr(pf, name, set())
+    monkeypatch.setattr(pf, "_trace", [])
+
+
 @pytest.fixture
 def fresh_prefetch(monkeypatch):
     """program_prefetch with no history (a new process, as far as it knows) and no reader
     thread until the test starts one."""
     import queue
 
-    for name, value in [("_futures", {}), ("_taken", set()), ("_trace", []), ("_next_known", {})]:
-        monkeypatch.setattr(program_prefetch, name, value)
+    _new_process(program_prefetch, monkeypatch)
     monkeypatch.setattr(program_prefetch, "_work", queue.PriorityQueue())
     monkeypatch.setattr(program_prefetch, "_threads", [None] * program_prefetch._WORKERS)
     monkeypatch.setattr(program_prefetch, "_on", True)
@@ -270,9 +277,19 @@ def fresh_prefetch(monkeypatch):
     return program_prefetch
 
 
-def test_the_programs_that_followed_are_read_ahead_slowest_first(fresh_prefetch, monkeypatch):
+@pytest.mark.parametrize(
+    "d_ms,order",
+    [(50.0, ["d", "b", "c"]), (5.0, ["b", "c", "d"])],
+    ids=["slow_read_starts_first", "by_when_needed"],
+)
+def test_the_programs_that_followed_are_read_ahead_in_time(
+    fresh_prefetch, monkeypatch, d_ms, order
+):
     pf, stored = fresh_prefetch, {}
-    read_ms = {"a": 1.0, "b": 1.0, "c": 1.0, "d": 50.0, "e": 1.0}
+    monkeypatch.setattr(pf, "NEXT", 3)
+    clock = iter(range(0, 10**6, 10))  # each program taken 10 ms after the last
+    monkeypatch.setattr(pf.time, "perf_counter", lambda: next(clock) / 1e3)
+    read_ms = {"a": 1.0, "b": 1.0, "c": 1.0, "d": d_ms, "e": 1.0, "f": 30.0}
 
     def write(d, successors):
         stored[d] = [tuple(x) for x in successors]
@@ -280,25 +297,28 @@ def test_the_programs_that_followed_are_read_ahead_slowest_first(fresh_prefetch,
     def load(d):
         return f"program {d}"
 
-    for d in "abcde":  # the first process: nothing stored yet, nothing read ahead
+    for d in "abcdef":  # the first process: nothing stored yet, nothing read ahead
         pf.note_taken(d, read_ms[d], stored.get, write, load)
     assert pf._work.empty()
     pf.drain()  # at exit: the tail's successors are stored too
-    # the NEXT (2) next ones, then up to FAR (4) places on only the slow ones
-    assert [d for d, _ in stored["a"]] == ["b", "c", "d"]
-    assert [d for d, _ in stored["c"]] == ["d", "e"]
-    monkeypatch.setattr(pf, "_taken", set())  # a second process
-    monkeypatch.setattr(pf, "_trace", [])
+    # the NEXT (3) next ones with their read and delay ms, then up to FAR (4) places on
+    # only the slow ones (>= SLOW_MS): e is left out, f (30 ms) is kept by b
+    assert stored["a"] == [("b", 1.0, 10.0), ("c", 1.0, 20.0), ("d", d_ms, 30.0)]
+    assert [x[0] for x in stored["b"]] == ["c", "d", "e", "f"]
+    _new_process(pf, monkeypatch)  # a second process
     pf.note_taken("a", 1.0, stored.get, write, load)
-    queued = [pf._work.get_nowait() for _ in range(3)]
-    assert [item[-1] for item in queued] == ["d", "b", "c"]  # the slowest read first
+    queued = [pf._work.get_nowait() for _ in range(pf._work.qsize())]
+    # by when each read must start: last run's delay less its read time, earliest first
+    assert [item[-1] for item in queued] == order
     for item in queued:
         pf._work.put(item)
     assert pf.take("c") is None  # still queued: the caller reads it itself, sooner
     reader = threading.Thread(target=pf._worker, daemon=True)
     reader.start()
-    assert pf.take("d")[0] == "program d" and pf.take("b")[0] == "program b"
+    assert pf.take("d")[0] == "program d"
     assert pf._work.qsize() == 0
+    pf.note_taken("a", 1.0, stored.get, write, load)  # taken again (its table dropped)
+    assert pf._work.qsize() == 0  # its successors were queued the first time
     pf._work.put((0, 0, None, None, None))  # (a reader stops on a None future)
     reader.join(5)
 
@@ -308,7 +328,7 @@ def test_a_process_the_stored_order_does_not_foresee_stops_reading_ahead(
 ):
     pf = fresh_prefetch
     monkeypatch.setattr(pf, "SURPRISES", 2)
-    stored = {"a": [("b", 1.0), ("c", 1.0)]}
+    stored = {"a": [("b", 1.0, 10.0), ("c", 1.0, 20.0)]}
     for d in ("x", "y"):  # read from the store, not foreseen
         assert pf.take(d) is None
     pf.note_taken("a", 1.0, stored.get, lambda d, s: None, lambda d: d)

@@ -5,11 +5,12 @@ back (XLA:CPU deserializes each fused loop, ~0.65 ms a fusion): an EfficientNet-
 step reads 274 of them, ~1 s, one after another on the thread that runs the ops, 0.6 s of it
 the fused Adam update. Processes tend to run the same programs in the same order, so the
 store remembers, for each program, the ``NEXT`` programs taken after it and, up to ``FAR``
-places on, the ones that were slow to read, with their read times (a small file per program,
-rewritten only when that changes). When a program is taken, those that followed it last time
-are queued for reader threads, slowest first (XLA releases the GIL while it deserializes), and
-the op that needs one takes it from there: it waits for a read already running and reads a
-still-queued one itself. So the update is read while the forward and backward run.
+places on, the ones that were slow to read, each with its read time and how long after it was
+taken (a small file per program, rewritten only when that changes). When a program is taken,
+those that followed it last time are queued for reader threads (XLA releases the GIL while
+it deserializes) by when each must start to be read in time, earliest first, and the op that
+needs one takes it from there: it waits for a read already running and reads a still-queued
+one itself. So the update is read while the forward and backward run.
 
 Reads ahead only load what the store holds (the same files the main thread would read); a
 program the process never asks for is read and dropped. Reads ahead compete for the CPU with
@@ -43,7 +44,7 @@ _futures: dict = {}  # digest -> Future of (program or None, ms its read took)
 _taken: set = set()  # digests this process took (they are not read ahead again)
 _trace: list = []  # [digest, ms its read took] in the order taken
 _next_known: dict = {}  # digest -> _shape of its successors as stored (None: none stored)
-_UNREAD = object()
+_next_read: set = set()  # digests whose stored successors this process read
 _writer: list = [None]  # write_next of the last note_taken (for the order's tail at exit)
 _work: queue.PriorityQueue = queue.PriorityQueue()
 _seq = itertools.count()
@@ -90,41 +91,48 @@ def take(digest: str):
 
 
 def note_taken(digest: str, ms: float, read_next, write_next, load) -> None:
-    """Program ``digest`` was just taken (read in ``ms``, or compiled: 0): remember the order,
-    store the successors of the program ``NEXT`` places back, and queue reads of the
-    programs that followed this one last time, the slowest to read first (they are worth
-    starting early; the caller reads a still-queued one itself). ``read_next(d)`` /
-    ``write_next(d, [[digest, ms], ...])`` read and write a program's stored successors;
-    ``load(d)`` reads a program (None when it cannot)."""
+    """Program ``digest`` was just taken (read in ``ms``; compiled: an estimate): remember the
+    order, store the successors of the program ``FAR`` places back, and queue reads of the
+    programs that followed this one last time, by when each must start to be read in time
+    (last run's delay after this one, less its read time), earliest first; the caller reads
+    a still-queued one itself. ``read_next(d)`` / ``write_next(d, [[digest, ms, delay ms],
+    ...])`` read and write a program's stored successors; ``load(d)`` reads a program (None
+    when it cannot)."""
     if not _on:
         return
+    now = time.perf_counter()
     _writer[0] = write_next
     _taken.add(digest)
     if len(_trace) < TRACE_MAX:
-        _trace.append([digest, round(ms, 2)])
+        _trace.append([digest, round(ms, 2), now])
         i = len(_trace) - 1 - FAR
         if i >= 0:
             _remember(i, write_next)
-    nxt = _next_known.get(digest, _UNREAD)
-    if nxt is _UNREAD:
-        nxt = read_next(digest)
-        _next_known[digest] = _shape(nxt)
+    if digest in _next_read:  # taken again (its table was dropped): queued the first time
+        return
+    _next_read.add(digest)
+    nxt = read_next(digest)
+    _next_known.setdefault(digest, _shape(nxt))
     if stats["unforeseen"] >= SURPRISES and stats["unforeseen"] > stats["hits"]:
         return
-    for d, cost in nxt or ():
+    for d, ms, delay in nxt or ():
         if d not in _taken and d not in _futures:
-            _submit(d, cost, load)
+            _submit(d, now + (delay - ms) / 1e3, load)
 
 
 def _successors(i: int) -> list:
+    """``[digest, ms, delay ms]`` of the programs taken after the ``i``-th: the next
+    ``NEXT``, then up to ``FAR`` places on the slow ones."""
+    t0 = _trace[i][2]
     near = _trace[i + 1 : i + 1 + NEXT]
-    return near + [e for e in _trace[i + 1 + NEXT : i + 1 + FAR] if e[1] >= SLOW_MS]
+    far = [e for e in _trace[i + 1 + NEXT : i + 1 + FAR] if e[1] >= SLOW_MS]
+    return [[d, ms, round(1e3 * (t - t0), 1)] for d, ms, t in near + far]
 
 
 def _shape(successors) -> tuple | None:
     """What a change of ``successors`` is judged by: which programs, and which were slow
-    (read times themselves vary from run to run)."""
-    return tuple((d, ms >= SLOW_MS) for d, ms in successors) if successors else None
+    (read times and delays themselves vary from run to run)."""
+    return tuple((e[0], e[1] >= SLOW_MS) for e in successors) if successors else None
 
 
 def _remember(i: int, write_next) -> None:
@@ -136,7 +144,7 @@ def _remember(i: int, write_next) -> None:
         write_next(digest, successors)
 
 
-def _submit(digest: str, cost: float, load) -> None:
+def _submit(digest: str, start: float, load) -> None:
     fut = concurrent.futures.Future()
     _futures[digest] = fut
     if len(_threads) < _WORKERS:
@@ -144,7 +152,7 @@ def _submit(digest: str, cost: float, load) -> None:
         _threads.append(t)
         t.start()
     stats["read_ahead"] += 1
-    _work.put((-cost, next(_seq), fut, load, digest))
+    _work.put((start, next(_seq), fut, load, digest))
 
 
 def _worker() -> None:
