@@ -198,7 +198,7 @@ def load_generator() -> bool:
     try:
         cpu, x = _generator_inputs()
         key = _generator_key(x)
-        prog = None if key is None else segment_store.load_program(key, 1, cpu)
+        prog = None if key is None else segment_store.load_program(key, 1, cpu, in_order=False)
     except Exception:  # noqa: BLE001 - no stored generator: build_generator compiles it
         return False
     if prog is None:
@@ -223,7 +223,7 @@ def build_generator() -> None:
         key = _generator_key(x)
         fn = jax.jit(_generate)
         if key is not None:
-            fn = segment_store.program(key, fn, [x], cpu)
+            fn = segment_store.program(key, fn, [x], cpu, in_order=False)
         jax.block_until_ready(fn(x))
     except Exception:  # noqa: BLE001 - no compiled generator: numpy keeps twisting
         return

@@ -348,17 +348,22 @@ def named_text(name: str, inputs) -> str | None:
     return _program_text(name, _arrays_text(inputs))
 
 
-def program(text: str, jitted, inputs, device=None):
+def program(text: str, jitted, inputs, device=None, in_order: bool = True):
     """The program stored under ``text``, else ``jitted`` compiled for ``inputs`` and
-    stored there. ``device``: where it runs (default: the default device)."""
-    prog = load_program(text, len(inputs), device)
-    return prog if prog is not None else compile_and_save(jitted, inputs, text, device)
+    stored there. ``device``: where it runs (default: the default device). ``in_order``:
+    whether it takes part in reading ahead (``program_prefetch``)."""
+    prog = load_program(text, len(inputs), device, in_order)
+    if prog is None:
+        prog = compile_and_save(jitted, inputs, text, device, in_order)
+    return prog
 
 
-def load_program(text: str, n_in: int, device=None):
+def load_program(text: str, n_in: int, device=None, in_order: bool = True):
     """The compiled program stored under ``text`` (a ``jax.stages.Compiled`` taking ``n_in``
     arrays on ``device``), or None (not stored, or its executable is gone from JAX's
-    cache)."""
+    cache). ``in_order=False`` leaves it out of the order programs are read ahead in (the
+    random engine's generator: taken amid a model build's host work, which reads ahead
+    would only slow down)."""
     device = device or place.current_device()
     digest = _digest(text)
     ahead = program_prefetch.take(digest)  # read ahead on a background thread
@@ -375,7 +380,8 @@ def load_program(text: str, n_in: int, device=None):
     else:
         compiled, ms = ahead
     stats["loaded"] += 1
-    _note_taken(digest, ms, device)
+    if in_order:
+        _note_taken(digest, ms, device)
     return compiled
 
 
@@ -440,7 +446,7 @@ def _load_by_digest(digest: str, device):
     return _decode_program(data[end + 1 :], None, device)
 
 
-def compile_and_save(jitted, inputs, text: str, device=None):
+def compile_and_save(jitted, inputs, text: str, device=None, in_order: bool = True):
     """Compile ``jitted`` for ``inputs`` (through JAX's persistent cache, as ``jax.jit``
     would) and store what it takes to load the program again under ``text``."""
     lowered = jitted.lower(*inputs)
@@ -481,7 +487,8 @@ def compile_and_save(jitted, inputs, text: str, device=None):
         stats["saved"] += 1
         # XLA:CPU reads a program back in about a twentieth of its compile (~0.65 vs ~15 ms a
         # fusion): the estimate the next process reads ahead by, until it measures its own
-        _note_taken(_digest(text), 1e3 * compile_s / 20, device or place.current_device())
+        if in_order:
+            _note_taken(_digest(text), 1e3 * compile_s / 20, device or place.current_device())
     return compiled
 
 
