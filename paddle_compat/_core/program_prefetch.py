@@ -65,11 +65,6 @@ def enabled() -> bool:
     return _on
 
 
-def set_enabled(on: bool) -> None:
-    global _on
-    _on = bool(on)
-
-
 def take(digest: str):
     """``(program, ms its read took)`` as read ahead (a ``jax.stages.Compiled``), or None:
     not read ahead, still queued (the caller reads it now, which is sooner), or unreadable."""
