@@ -333,3 +333,23 @@ def test_a_process_the_stored_order_does_not_foresee_stops_reading_ahead(
         assert pf.take(d) is None
     pf.note_taken("a", 1.0, stored.get, lambda d, s: None, lambda d: d)
     assert pf._work.empty() and pf.stats["unforeseen"] == 2
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [b"garbage", b"{}", b'[["a", 1.0]]', b'[["a", "x", 2]]', b"[1, 2]", b"null"],
+    ids=["not_json", "not_a_list", "short_entry", "not_a_number", "not_entries", "null"],
+)
+def test_an_unreadable_successor_list_is_none(store, payload):
+    segment_store._write("next", "d" * 64, payload)
+    assert segment_store._read_next("d" * 64) is None
+
+
+def test_a_read_ahead_of_a_foreign_or_missing_program_is_none(store):
+    assert segment_store._load_by_digest("0" * 64, jax.devices()[0]) is None
+    segment_store._write("programs", "some key", b"{}\nnot a pickle")
+    digest = segment_store._digest("some key")
+    assert segment_store._load_by_digest(digest, jax.devices()[0]) is None  # undecodable
+    path = segment_store._path("programs", "", digest)
+    path.rename(path.with_name("e" * 64 + ".bin"))  # a file whose key is not its name
+    assert segment_store._load_by_digest("e" * 64, jax.devices()[0]) is None
