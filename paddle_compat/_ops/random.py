@@ -483,14 +483,14 @@ def bernoulli(x: Tensor, p: float | None = None, name: str | None = None) -> Ten
     """0/1 samples (dtype of x) with probabilities ``x`` (or the scalar ``p``); a probability
     outside [0, 1] (or nan) raises Paddle's IndexError in eager mode."""
     dt = _dtype(x.dtype, _FLOATS, "bernoulli")
+    probs = None  # x on the host, read once (for the check and the host sampler)
     if p is not None:
         _check_probability(np.asarray(p, np.float64).reshape(-1))
     elif not isinstance(x._value, jax.core.Tracer):
-        _check_probability(np.asarray(x._value).reshape(-1))
+        probs = x.numpy()
+        _check_probability(probs.reshape(-1))
     return _draw(
-        lambda e: _host.bernoulli_array(
-            e, x.numpy() if p is None else np.full(tuple(x.shape), p), dt
-        ),
+        lambda e: _host.bernoulli_array(e, probs if p is None else np.full(tuple(x.shape), p), dt),
         lambda k: _bernoulli(
             k, x if p is None else Tensor(jnp.full(tuple(x.shape), p, x.dtype.np)), dt
         ),
