@@ -1,7 +1,7 @@
 """The CPU lowerings of convolutions (nn/functional/_conv_cpu.py: a 1x1 conv as a matrix product,
 depthwise convs as a sum over taps, few-channel convs as broadcast products with a sum-over-taps
-input gradient) give XLA's generic convolution's outputs and gradients, for every geometry
-they take, in 1-D and 2-D."""
+input gradient, small maps as stacked windows times the weight) give XLA's generic
+convolution's outputs and gradients, for every geometry they take, in 1-D, 2-D and 3-D."""
 
 from __future__ import annotations
 
@@ -39,7 +39,42 @@ CASES = [
     ("1-D 4 channels k5, stride 2", (2, 4, 21), (3, 4, 5), {"stride": 2, "padding": 2}),
     ("1-D NLC, dilation 2", (2, 15, 3), (4, 3, 3), {"dilation": 2, "data_format": "NLC"}),
     ("1-D depthwise", (2, 4, 12), (4, 1, 3), {"groups": 4, "padding": "SAME"}),
-    ("7x7 few channels (XLA's conv)", (1, 3, 12, 12), (4, 3, 7, 7), {"stride": 2, "padding": 3}),
+    ("7x7 few channels (XLA's conv)", (1, 3, 16, 16), (4, 3, 7, 7), {"stride": 2, "padding": 3}),
+    (
+        "7x7 output smaller than the kernel (windows)",
+        (1, 3, 12, 12),
+        (4, 3, 7, 7),
+        {"stride": 2, "padding": 3},
+    ),
+    ("map smaller than the kernel (windows)", (2, 32, 2, 2), (8, 32, 3, 3), {"padding": 1}),
+    ("1x1 map (windows)", (3, 24, 1, 1), (5, 24, 3, 3), {"padding": 1}),
+    (
+        "output smaller than the kernel, stride 2",
+        (2, 32, 4, 4),
+        (6, 32, 3, 3),
+        {"stride": 2, "padding": 1},
+    ),
+    (
+        "dilated kernel wider than the map",
+        (1, 20, 4, 5),
+        (4, 20, 3, 3),
+        {"dilation": 2, "padding": 2},
+    ),
+    ("few positions, wide contraction", (1, 128, 5, 5), (4, 128, 3, 3), {"padding": 1}),
+    (
+        "windows NHWC, asymmetric",
+        (2, 3, 2, 32),
+        (6, 32, 3, 3),
+        {"padding": [1, 1, 0, 1], "data_format": "NHWC"},
+    ),
+    ("1-D windows", (2, 32, 2), (4, 32, 3), {"padding": 1}),
+    ("3-D windows", (1, 20, 2, 3, 2), (3, 20, 3, 3, 3), {"padding": 1}),
+    (
+        "3-D NDHWC windows, stride 2",
+        (1, 4, 3, 3, 20),
+        (3, 20, 3, 3, 3),
+        {"stride": 2, "padding": 1, "data_format": "NDHWC"},
+    ),
 ]
 
 
@@ -47,7 +82,7 @@ def _reference(x, w, stride=1, padding=0, dilation=1, groups=1, data_format="NCH
     """XLA's generic convolution, with the same padding rules as Paddle's."""
     from paddle_compat.nn.functional import _conv
 
-    nsp, cl = x.ndim - 2, data_format in ("NHWC", "NLC")
+    nsp, cl = x.ndim - 2, data_format in ("NHWC", "NLC", "NDHWC")
     pads = _conv.parse_padding(padding, nsp, cl)
     stride = _conv.ntuple(stride, nsp, "stride")
     dilation = _conv.ntuple(dilation, nsp, "dilation")
@@ -72,7 +107,7 @@ def test_outputs_and_gradients_equal_xlas_convolution(xs, ws, kw):
     w_np = r.standard_normal(ws).astype("float32")
     x = paddle.to_tensor(x_np, stop_gradient=False)
     w = paddle.to_tensor(w_np, stop_gradient=False)
-    y = (F.conv1d if len(xs) == 3 else F.conv2d)(x, w, **kw)
+    y = {3: F.conv1d, 4: F.conv2d, 5: F.conv3d}[len(xs)](x, w, **kw)
     g_np = r.standard_normal(y.shape).astype("float32")
     (y * paddle.to_tensor(g_np)).sum().backward()
 
@@ -112,3 +147,151 @@ def test_compiled_low_precision_step_through_the_taps_input_gradient():
 
     g = grads(paddle.randn([2, 3, 8, 8]))
     assert g.dtype == paddle.float32 and bool(paddle.isfinite(g).all())
+
+
+# (x shape, weight shape, stride, pads, dilation, groups, channels last, lowering)
+ROUTES = [
+    ((8, 64, 16, 16), (64, 64, 1, 1), (1, 1), ((0, 0),) * 2, (1, 1), 1, False, "pointwise"),
+    ((8, 32, 16, 16), (32, 1, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 32, False, "depthwise"),
+    ((8, 3, 64, 64), (64, 3, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 1, False, "few_channels"),
+    ((8, 512, 2, 2), (512, 512, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 1, False, "windows"),
+    ((8, 256, 4, 4), (512, 256, 3, 3), (2, 2), ((1, 1),) * 2, (1, 1), 1, False, "windows"),
+    ((1, 512, 7, 7), (512, 512, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 1, False, "windows"),
+    ((1, 7, 7, 512), (512, 512, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 1, True, "windows"),
+    ((8, 512, 7, 7), (512, 512, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 1, False, None),
+    ((1, 64, 7, 7), (64, 64, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 1, False, None),
+    ((8, 64, 16, 16), (64, 64, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 1, False, None),
+    ((8, 64, 2, 2), (64, 32, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 2, False, None),
+    (("b", 512, 7, 7), (512, 512, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 1, False, None),
+    (("b", 512, 2, 2), (512, 512, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 1, False, "windows"),
+]
+
+
+@pytest.mark.parametrize("xs,ws,stride,pads,dilation,groups,cl,want", ROUTES)
+def test_route_table(xs, ws, stride, pads, dilation, groups, cl, want):
+    """A map smaller than the kernel always takes the windows product (XLA's conv is 10-70x
+    slower there); so does a wide contraction over at most 256 output positions of a known
+    batch size ("b": a symbolic one, as jit.save traces)."""
+    from paddle_compat.nn.functional import _conv_cpu
+
+    assert _conv_cpu.route(xs, ws, stride, pads, dilation, groups, cl) == want
+
+
+def test_windows_product_keeps_low_precision_dtype():
+    r = np.random.default_rng(2)
+    x = r.standard_normal((2, 32, 2, 2)).astype("float32")
+    w = r.standard_normal((8, 32, 3, 3)).astype("float32")
+    want = F.conv2d(paddle.to_tensor(x), paddle.to_tensor(w), padding=1).numpy()
+    got = F.conv2d(
+        paddle.to_tensor(x).astype("bfloat16"), paddle.to_tensor(w).astype("bfloat16"), padding=1
+    )
+    assert got.dtype == paddle.bfloat16
+    np.testing.assert_allclose(got.astype("float32").numpy(), want, rtol=0.05, atol=0.3)
+
+
+# (id, x shape, weight shape [in, out/g, *k], conv*_transpose kwargs)
+TRANSPOSED = [
+    (
+        "input smaller than the kernel, s2 (col2im)",
+        (2, 24, 2, 2),
+        (24, 6, 4, 4),
+        {"stride": 2, "padding": 1},
+    ),
+    ("1x1 input, k4 s1 (col2im)", (2, 16, 1, 1), (16, 5, 4, 4), {}),
+    (
+        "strided 6x6 k4 s2 (col2im weight gradient)",
+        (2, 8, 6, 6),
+        (8, 4, 4, 4),
+        {"stride": 2, "padding": 1},
+    ),
+    (
+        "strided, output_padding 1",
+        (1, 6, 5, 5),
+        (6, 3, 3, 3),
+        {"stride": 2, "padding": 1, "output_padding": 1},
+    ),
+    ("strided, output_size", (1, 6, 5, 4), (6, 3, 3, 3), {"stride": 2, "output_size": [11, 10]}),
+    ("strided, dilation 2", (1, 4, 5, 5), (4, 3, 3, 3), {"stride": 2, "dilation": 2, "padding": 1}),
+    (
+        "strided NHWC, asymmetric stride",
+        (2, 5, 4, 6),
+        (6, 4, 3, 2),
+        {"stride": [2, 3], "data_format": "NHWC"},
+    ),
+    ("stride 1 (a plain convolution)", (2, 8, 5, 5), (8, 4, 3, 3), {"padding": 1}),
+    ("stride 1 depthwise", (2, 6, 5, 5), (6, 1, 3, 3), {"groups": 6, "padding": 1}),
+    ("stride 1, padding past the kernel (XLA's)", (1, 4, 8, 8), (4, 3, 3, 3), {"padding": 3}),
+    ("strided groups 2 (XLA's)", (1, 4, 5, 5), (4, 3, 3, 3), {"stride": 2, "groups": 2}),
+    ("1-D strided", (2, 6, 7), (6, 4, 4), {"stride": 2, "padding": 1}),
+    (
+        "3-D input smaller than the kernel",
+        (1, 5, 2, 2, 1),
+        (5, 3, 3, 3, 3),
+        {"stride": 2, "padding": 1},
+    ),
+]
+
+
+def _transposed_reference(
+    x,
+    w,
+    stride=1,
+    padding=0,
+    output_padding=0,
+    dilation=1,
+    groups=1,
+    output_size=None,
+    data_format="NCHW",
+):
+    """XLA's convolution of the stride-dilated input, with Paddle's padding rules."""
+    from paddle_compat.nn.functional import _conv
+
+    nsp, cl = x.ndim - 2, data_format in ("NHWC", "NLC", "NDHWC")
+    pads = _conv.parse_padding(padding, nsp, cl)
+    stride = _conv.ntuple(stride, nsp, "stride")
+    dilation = _conv.ntuple(dilation, nsp, "dilation")
+    opad = _conv.ntuple(output_padding, nsp, "output_padding")
+    if output_size is not None:
+        spatial = x.shape[1:-1] if cl else x.shape[2:]
+        inferred = [
+            (n - 1) * s - lo - hi + d * (k - 1) + 1
+            for n, s, (lo, hi), d, k in zip(spatial, stride, pads, dilation, w.shape[2:])
+        ]
+        opad = tuple(o - i for o, i in zip(output_size, inferred))
+    return _conv.transpose_by_dilation(x, w, stride, pads, opad, dilation, groups, cl)
+
+
+@pytest.mark.parametrize("xs,ws,kw", [c[1:] for c in TRANSPOSED], ids=[c[0] for c in TRANSPOSED])
+def test_transposed_outputs_and_gradients_equal_xlas(xs, ws, kw):
+    r = np.random.default_rng(3)
+    x_np = r.standard_normal(xs).astype("float32")
+    w_np = r.standard_normal(ws).astype("float32")
+    x = paddle.to_tensor(x_np, stop_gradient=False)
+    w = paddle.to_tensor(w_np, stop_gradient=False)
+    fn = {3: F.conv1d_transpose, 4: F.conv2d_transpose, 5: F.conv3d_transpose}[len(xs)]
+    y = fn(x, w, **kw)
+    g_np = r.standard_normal(y.shape).astype("float32")
+    (y * paddle.to_tensor(g_np)).sum().backward()
+
+    want, vjp = jax.vjp(
+        lambda a, b: _transposed_reference(a, b, **kw), jnp.asarray(x_np), jnp.asarray(w_np)
+    )
+    want_dx, want_dw = vjp(jnp.asarray(g_np))
+    for got, ref in ((y, want), (x.grad, want_dx), (w.grad, want_dw)):
+        np.testing.assert_allclose(got.numpy(), ref, rtol=1e-5, atol=1e-6 * np.abs(ref).max())
+
+
+def test_second_order_gradient_through_the_strided_transpose():
+    r = np.random.default_rng(4)
+    x_np = r.standard_normal((1, 3, 4, 4)).astype("float32")
+    w_np = r.standard_normal((3, 2, 3, 3)).astype("float32")
+    x = paddle.to_tensor(x_np, stop_gradient=False)
+    w = paddle.to_tensor(w_np, stop_gradient=False)
+    (dw,) = paddle.grad((F.conv2d_transpose(x, w, stride=2) ** 2).sum(), w, create_graph=True)
+    (dx2,) = paddle.grad(dw.sum(), x)
+
+    def first(a, b):
+        return jax.grad(lambda b: (_transposed_reference(a, b, stride=2) ** 2).sum())(b)
+
+    want = jax.grad(lambda a: first(a, jnp.asarray(w_np)).sum())(jnp.asarray(x_np))
+    np.testing.assert_allclose(dx2.numpy(), want, rtol=1e-4, atol=1e-4)

@@ -332,26 +332,49 @@ def _conv_transpose(
                     f"output_padding ({list(opad)}) must be smaller than stride "
                     f"({list(stride)}) or dilation ({list(dilation)})"
                 )
-    c_out_g = weight.shape[1]
-    # [in, out/g, *k] -> [out, in/g, *k] (per group), spatially flipped
-    w = weight.reshape((groups, c_in // groups, c_out_g) + tuple(k))
-    w = jnp.swapaxes(w, 1, 2).reshape((groups * c_out_g, c_in // groups) + tuple(k))
-    w = jnp.flip(w, axis=tuple(range(2, 2 + nsp))).astype(x.dtype)
-    conv_pads = [
+    y = None
+    if jax.default_backend() == "cpu":
+        y = _conv_cpu.lower_transpose(
+            x, weight.astype(x.dtype), stride, pads, opad, dilation, groups, cl
+        )
+    if y is None:
+        y = transpose_by_dilation(
+            x, weight.astype(x.dtype), stride, pads, opad, dilation, groups, cl
+        )
+    return _add_bias(y, bias, cl, nsp)
+
+
+def transposed_kernel(weight, groups: int):
+    """A transposed convolution's weight [in, out/g, *k] as the plain convolution's [out, in/g,
+    *k] (per group), spatially flipped."""
+    c_in, c_out_g, k = weight.shape[0], weight.shape[1], tuple(weight.shape[2:])
+    w = weight.reshape((groups, c_in // groups, c_out_g) + k)
+    w = jnp.swapaxes(w, 1, 2).reshape((groups * c_out_g, c_in // groups) + k)
+    return jnp.flip(w, axis=tuple(range(2, 2 + len(k))))
+
+
+def transpose_pads(pads, dilation, kernel, opad):
+    """The padding of the plain convolution (over the stride-dilated input) that a transposed
+    convolution with Paddle's ``pads`` and ``output_padding`` is."""
+    return [
         (d * (kk - 1) - lo, d * (kk - 1) - hi + o)
-        for (lo, hi), d, kk, o in zip(pads, dilation, k, opad)
+        for (lo, hi), d, kk, o in zip(pads, dilation, kernel, opad)
     ]
-    y = jax.lax.conv_general_dilated(
+
+
+def transpose_by_dilation(x, weight, stride, pads, opad, dilation, groups: int, cl: bool):
+    """A transposed convolution as XLA's convolution of the stride-dilated input."""
+    nsp = x.ndim - 2
+    return jax.lax.conv_general_dilated(
         x,
-        w,
+        transposed_kernel(weight, groups),
         window_strides=(1,) * nsp,
-        padding=conv_pads,
+        padding=transpose_pads(pads, dilation, weight.shape[2:], opad),
         lhs_dilation=stride,
         rhs_dilation=dilation,
         dimension_numbers=_dims(nsp, cl),
         feature_group_count=groups,
     )
-    return _add_bias(y, bias, cl, nsp)
 
 
 @op("conv1d_transpose", **_CONV)

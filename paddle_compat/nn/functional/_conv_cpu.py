@@ -1,8 +1,9 @@
-"""Convolutions on CPU where XLA's own is slow: few channels.
+"""Convolutions on CPU where XLA's own is slow: few channels, or small feature maps.
 
 XLA:CPU runs a convolution through one generic kernel that is fast for wide layers and slow
-for narrow ones (a grayscale or RGB input layer, a depthwise layer, LeNet-size nets). Three
-lowerings take those cases; everything else stays ``lax.conv_general_dilated``:
+for narrow ones (a grayscale or RGB input layer, a depthwise layer, LeNet-size nets), and far
+slower still where a map is smaller than the kernel (a ResNet's last stage at CIFAR or 64x64
+input). Four lowerings take those cases; everything else stays ``lax.conv_general_dilated``:
 
 - a 1x1 convolution without padding: a matrix product over channels;
 - a depthwise convolution (groups == in_channels): a sum over the kernel's taps of a strided
@@ -10,7 +11,11 @@ lowerings take those cases; everything else stays ``lax.conv_general_dilated``:
 - a convolution with few input channels (groups 1): a custom VJP whose forward is a sum of
   broadcast products, one per (tap, input channel), when there are at most 27 of them (an RGB
   3x3 or a one-channel 5x5 layer), and whose input gradient is a sum over taps of one small
-  product over output channels each; its weight gradient is XLA's.
+  product over output channels each; its weight gradient is XLA's;
+- a convolution (groups 1) whose input or output is smaller than the kernel along some axis, or
+  whose output has few positions over a wide contraction: the kernel's windows stacked on a
+  tap axis and contracted with the weight in one matrix product ("im2col"); its gradients are
+  that product's and the windows' (pads and slices), with no convolution left in them.
 
 Each is checked against XLA's generic convolution in ``tests/test_conv_lowering.py``.
 """
@@ -34,27 +39,53 @@ _MAX_FORWARD_TERMS = 27
 # 0.9 ms, 8->32 3x3 56x56 4.4 -> 2.2 ms, 16->64 3x3 32x32 8.8 -> 5.6 ms; from 32 input
 # channels, or 7x7 kernels, XLA's own is as fast or faster.
 _MAX_CHANNELS, _MAX_TAPS = 16, 25
+# Windows and one matrix product, forward + both gradients, measured on the 2-core CPU (ms, XLA's
+# conv -> this): a map smaller than the kernel, 8x512->512 3x3 at 2x2 137 -> 3.1, 16x256 at 2x2
+# 22 -> 1.7, 8x512 at 1x1 10.5 -> 1.2; an output smaller than the kernel, 8x256->512 s2 4x4 (its
+# input gradient) 19 -> 1.4; few positions over a wide contraction, 1x512 7x7 14 -> 5.2,
+# 1x256 14x14 6.3 -> 5.0, 4x256 7x7 6.4 -> 4.4, 8x256 4x4 5.7 -> 5.0. From about 400 positions
+# XLA's is as fast or faster (8x512 7x7 35 vs 33, 8x256 14x14 30 vs 47), and with narrow
+# contractions too (1x64 7x7 0.21 vs 0.26).
+_MAX_PATCH_POSITIONS, _MIN_PATCH_TERMS = 256, 1024
 
 
 def lower(x, weight, stride, pads, dilation, groups: int, cl: bool):
     """``x`` convolved with ``weight`` (same dtype; ``pads`` explicit pairs) by a CPU lowering,
     or ``None`` where XLA's own convolution is the faster one."""
-    nsp = x.ndim - 2
-    c_in = x.shape[-1 if cl else 1]
-    kernel = weight.shape[2:]
-    if groups == 1 and set(kernel) == {1} and set(pads) == {(0, 0)}:
-        return _pointwise(x, weight, stride, cl, nsp)
-    if groups > 1 and groups == c_in:
+    how = route(x.shape, weight.shape, stride, pads, dilation, groups, cl)
+    if how == "pointwise":
+        return _pointwise(x, weight, stride, cl, x.ndim - 2)
+    if how == "depthwise":
         return _depthwise_taps(x, weight, stride, pads, dilation, cl)
-    spatial = x.shape[1:-1] if cl else x.shape[2:]
-    if (
-        groups == 1
-        and nsp <= 2
-        and c_in <= _MAX_CHANNELS
-        and math.prod(kernel) <= _MAX_TAPS
-        and all(isinstance(n, int) for n in spatial)  # not a symbolic size (jit.save)
-    ):
+    if how == "few_channels":
         return _few_channels(x, weight, stride, pads, dilation, cl)
+    if how == "windows":
+        return _windows_product(x, weight, stride, pads, dilation, cl)
+    return None
+
+
+def route(x_shape, w_shape, stride, pads, dilation, groups: int, cl: bool) -> str | None:
+    """Which lowering a convolution of these shapes takes: ``"pointwise"``, ``"depthwise"``,
+    ``"few_channels"``, ``"windows"``, or ``None`` (XLA's own)."""
+    nsp = len(x_shape) - 2
+    c_in = x_shape[-1 if cl else 1]
+    kernel = w_shape[2:]
+    if groups == 1 and set(kernel) == {1} and set(pads) == {(0, 0)}:
+        return "pointwise"
+    if groups > 1 and groups == c_in:
+        return "depthwise"
+    spatial = x_shape[1:-1] if cl else x_shape[2:]
+    if groups != 1 or not all(isinstance(n, int) for n in spatial):
+        return None  # grouped, or a symbolic size (jit.save)
+    if nsp <= 2 and c_in <= _MAX_CHANNELS and math.prod(kernel) <= _MAX_TAPS:
+        return "few_channels"
+    extent = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
+    out = [(n + lo + hi - e) // s + 1 for n, (lo, hi), e, s in zip(spatial, pads, extent, stride)]
+    if any(n < e for n, e in zip(spatial, extent)) or any(o < e for o, e in zip(out, extent)):
+        return "windows"  # a map smaller than the kernel: XLA's slowest case
+    if isinstance(x_shape[0], int) and x_shape[0] * math.prod(out) <= _MAX_PATCH_POSITIONS:
+        if c_in * math.prod(kernel) >= _MIN_PATCH_TERMS:
+            return "windows"
     return None
 
 
@@ -126,6 +157,124 @@ def _depthwise_taps(x, weight, stride, pads, dilation, cl):
         term = jax.lax.mul(window, jax.lax.broadcast_in_dim(w, window.shape, (ch,)))
         y = term if y is None else jax.lax.add(y, term)
     return y
+
+
+def _windows_product(x, weight, stride, pads, dilation, cl):
+    """The convolution as one matrix product: the kernel's windows of ``x`` stacked on a tap
+    axis, contracted over (channel, tap) with the weight laid out [O, C, taps]."""
+    windows = [w for _, w in _tap_windows(x, weight.shape[2:], stride, pads, dilation, cl)]
+    o, c = weight.shape[:2]
+    w = jax.lax.reshape(weight, (o, c, len(windows)))
+    if cl:  # [N, *out, C, taps] . [O, C, taps] -> [N, *out, O]
+        p = jnp.stack(windows, axis=-1)
+        return jax.lax.dot_general(p, w, (((p.ndim - 2, p.ndim - 1), (1, 2)), ((), ())))
+    p = jnp.stack(windows, axis=2)  # [N, C, taps, *out]; [O, C, taps] . it -> [O, N, *out]
+    return jnp.moveaxis(jax.lax.dot_general(w, p, (((1, 2), (1, 2)), ((), ()))), 0, 1)
+
+
+def lower_transpose(x, weight, stride, pads, opad, dilation, groups: int, cl: bool):
+    """The transposed convolution of ``x`` by ``weight`` ([in, out/g, *k]; Paddle's ``pads``
+    and ``output_padding``) by a CPU lowering, or ``None`` for XLA's convolution of the
+    stride-dilated input. Groups 1 unless named; ms for forward / input grad / weight grad on
+    the 2-core CPU, XLA's -> this:
+
+    - an input smaller than the kernel: col2im (one product over input channels for every
+      (output channel, tap), each tap's plane placed by ``lax.pad`` and summed) for the
+      forward and, by its derivative, both gradients (8x512->256 4x4 s2 at 2x2: 31 / 35 / 41
+      -> 4.5 / 6.8 / 5.6; 1x512 4x4 at 1x1: 8.0 / 27 / 11 -> 0.9 / 1.0 / 2.7);
+    - stride 1 (any groups): a plain convolution with the flipped kernel, by ``lower``'s rules;
+    - strided: XLA's forward, the input gradient from ``lower`` (a plain strided convolution
+      of the output gradient), the weight gradient from col2im: XLA's weight gradient of an
+      input-dilated convolution is its slow path (8x64->32 4x4 s2 at 16x16: 36 -> 9.8;
+      8x128->64 at 8x8: 32 -> 4.7; 8x64->32 2x2 s2: 10.3 -> 1.9). col2im's own input gradient
+      is slower there (2.9 -> 11.5)."""
+    from ._conv import transpose_pads, transposed_kernel  # (``_conv`` imports this module)
+
+    sp = _spatial_axes(x, cl)
+    if not all(isinstance(x.shape[a], int) for a in sp):
+        return None  # a symbolic size (jit.save)
+    kernel = weight.shape[2:]
+    if groups == 1 and any(x.shape[a] < d * (k - 1) + 1 for a, k, d in zip(sp, kernel, dilation)):
+        out_sizes = [
+            (x.shape[a] - 1) * s - lo - hi + d * (k - 1) + 1 + o
+            for a, s, (lo, hi), d, k, o in zip(sp, stride, pads, dilation, kernel, opad)
+        ]
+        return _col2im(x, weight, stride, pads, dilation, out_sizes, cl)
+    if all(s == 1 for s in stride):
+        conv_pads = transpose_pads(pads, dilation, weight.shape[2:], opad)
+        if all(lo >= 0 and hi >= 0 for lo, hi in conv_pads):
+            w = transposed_kernel(weight, groups)
+            return lower(x, w, stride, conv_pads, dilation, groups, cl)
+        return None
+    if groups != 1:
+        return None
+    return _strided_transpose(
+        x, weight, tuple(stride), tuple(map(tuple, pads)), tuple(opad), tuple(dilation), cl
+    )
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3, 4, 5, 6))
+def _strided_transpose(x, weight, stride, pads, opad, dilation, cl):
+    from ._conv import transpose_by_dilation
+
+    return transpose_by_dilation(x, weight, stride, pads, opad, dilation, 1, cl)
+
+
+def _strided_transpose_fwd(x, weight, stride, pads, opad, dilation, cl):
+    return _strided_transpose(x, weight, stride, pads, opad, dilation, cl), (x, weight)
+
+
+def _strided_transpose_bwd(stride, pads, opad, dilation, cl, res, g):
+    x, weight = res
+    sp = _spatial_axes(x, cl)
+    # dx[c, h] = sum over (o, tap i) of g[o, s*h + d*i - lo] * w[c, o, i]: a plain convolution
+    # of g by w read as [out=c, in=o, *k], padded (lo, whatever gives x's size)
+    dx_pads = []
+    for a, s, d, k, (lo, _) in zip(sp, stride, dilation, weight.shape[2:], pads):
+        dx_pads.append((lo, (x.shape[a] - 1) * s + d * (k - 1) + 1 - g.shape[a] - lo))
+    dx = None
+    if all(lo >= 0 and hi >= 0 for lo, hi in dx_pads):
+        dx = lower(g, weight, stride, dx_pads, dilation, 1, cl)
+    if dx is None:
+        dx = _lax_conv(g, weight, stride, dx_pads, dilation, cl)
+    out_sizes = [g.shape[a] for a in sp]
+    _, weight_vjp = jax.vjp(lambda w: _col2im(x, w, stride, pads, dilation, out_sizes, cl), weight)
+    return dx, weight_vjp(g)[0]
+
+
+_strided_transpose.defvjp(_strided_transpose_fwd, _strided_transpose_bwd)
+
+
+def _col2im(x, weight, stride, pads, dilation, out_sizes, cl):
+    """The transposed convolution (groups 1) as one product over input channels for every
+    (output channel, tap), each tap's plane placed at its offset and stride and summed."""
+    c, o = weight.shape[:2]
+    kernel = weight.shape[2:]
+    taps = math.prod(kernel)
+    w = jax.lax.reshape(weight, (c, o * taps))
+    if cl:  # [N, *in, C] . [C, O*taps] -> [N, *in, O, taps]
+        parts = jax.lax.dot_general(x, w, (((x.ndim - 1,), (0,)), ((), ())))
+        parts = jax.lax.reshape(parts, x.shape[:-1] + (o, taps))
+    else:  # [C, O*taps] . [N, C, *in] -> [O, taps, N, *in]
+        parts = jax.lax.dot_general(w, x, (((0,), (1,)), ((), ())))
+        parts = jax.lax.reshape(parts, (o, taps, x.shape[0]) + x.shape[2:])
+    zero = jnp.zeros((), x.dtype)
+    y = None
+    for t, tap in enumerate(itertools.product(*(range(k) for k in kernel))):
+        if cl:
+            part = jax.lax.index_in_dim(parts, t, axis=parts.ndim - 1, keepdims=False)
+            axes = range(1, part.ndim - 1)
+        else:
+            part = jax.lax.index_in_dim(parts, t, axis=1, keepdims=False)
+            axes = range(2, part.ndim)
+        config = [(0, 0, 0)] * part.ndim
+        for a, i, s, d, (lo, _), n in zip(axes, tap, stride, dilation, pads, out_sizes):
+            first = i * d - lo  # where this tap's first input lands
+            last = first + (part.shape[a] - 1) * s
+            config[a] = (first, n - 1 - last, s - 1)
+        part = jax.lax.pad(part, zero, config)
+        y = part if y is None else y + part
+    return y if cl else jnp.moveaxis(y, 0, 1)
 
 
 def _broadcast_terms(x, weight, stride, pads, dilation, cl):
