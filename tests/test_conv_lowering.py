@@ -1,7 +1,8 @@
 """The CPU lowerings of convolutions (nn/functional/_conv_cpu.py: a 1x1 conv as a matrix product,
 depthwise convs as a sum over taps, few-channel convs as broadcast products with a sum-over-taps
-input gradient, small maps as stacked windows times the weight) give XLA's generic
-convolution's outputs and gradients, for every geometry they take, in 1-D, 2-D and 3-D."""
+input gradient, small maps as stacked windows times the weight; transposed convs by col2im or
+with a col2im weight gradient) give XLA's generic convolution's outputs and gradients, for
+every geometry they take, in 1-D, 2-D and 3-D; and which geometry takes which lowering."""
 
 from __future__ import annotations
 
@@ -100,38 +101,28 @@ def _reference(x, w, stride=1, padding=0, dilation=1, groups=1, data_format="NCH
     )
 
 
-@pytest.mark.parametrize("xs,ws,kw", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
-def test_outputs_and_gradients_equal_xlas_convolution(xs, ws, kw):
-    r = np.random.default_rng(0)
+def _assert_equal_xlas(fn, reference, xs, ws, kw, seed):
+    """``fn(x, w, **kw)``'s output and both gradients equal ``reference``'s (plain JAX)."""
+    r = np.random.default_rng(seed)
     x_np = r.standard_normal(xs).astype("float32")
     w_np = r.standard_normal(ws).astype("float32")
     x = paddle.to_tensor(x_np, stop_gradient=False)
     w = paddle.to_tensor(w_np, stop_gradient=False)
-    y = {3: F.conv1d, 4: F.conv2d, 5: F.conv3d}[len(xs)](x, w, **kw)
+    y = fn(x, w, **kw)
     g_np = r.standard_normal(y.shape).astype("float32")
     (y * paddle.to_tensor(g_np)).sum().backward()
 
-    want, vjp = jax.vjp(lambda a, b: _reference(a, b, **kw), jnp.asarray(x_np), jnp.asarray(w_np))
+    want, vjp = jax.vjp(lambda a, b: reference(a, b, **kw), jnp.asarray(x_np), jnp.asarray(w_np))
     want_dx, want_dw = vjp(jnp.asarray(g_np))
     for got, ref in ((y, want), (x.grad, want_dx), (w.grad, want_dw)):
         # float32 sums in another order: within 1e-6 of the largest value
         np.testing.assert_allclose(got.numpy(), ref, rtol=1e-5, atol=1e-6 * np.abs(ref).max())
 
 
-def test_second_order_gradient_through_the_taps_input_gradient():
-    r = np.random.default_rng(1)
-    x_np = r.standard_normal((1, 2, 6, 6)).astype("float32")
-    w_np = r.standard_normal((3, 2, 3, 3)).astype("float32")
-    x = paddle.to_tensor(x_np, stop_gradient=False)
-    w = paddle.to_tensor(w_np, stop_gradient=False)
-    (dx,) = paddle.grad((F.conv2d(x, w) ** 2).sum(), x, create_graph=True)
-    (dw2,) = paddle.grad(dx.sum(), w)
-
-    def first(a, b):
-        return jax.grad(lambda a: (_reference(a, b) ** 2).sum())(a)
-
-    want = jax.grad(lambda b: first(jnp.asarray(x_np), b).sum())(jnp.asarray(w_np))
-    np.testing.assert_allclose(dw2.numpy(), want, rtol=1e-4, atol=1e-4)
+@pytest.mark.parametrize("xs,ws,kw", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_outputs_and_gradients_equal_xlas_convolution(xs, ws, kw):
+    fn = {3: F.conv1d, 4: F.conv2d, 5: F.conv3d}[len(xs)]
+    _assert_equal_xlas(fn, _reference, xs, ws, kw, seed=0)
 
 
 def test_compiled_low_precision_step_through_the_taps_input_gradient():
@@ -251,47 +242,48 @@ def _transposed_reference(
     stride = _conv.ntuple(stride, nsp, "stride")
     dilation = _conv.ntuple(dilation, nsp, "dilation")
     opad = _conv.ntuple(output_padding, nsp, "output_padding")
-    if output_size is not None:
-        spatial = x.shape[1:-1] if cl else x.shape[2:]
-        inferred = [
-            (n - 1) * s - lo - hi + d * (k - 1) + 1
-            for n, s, (lo, hi), d, k in zip(spatial, stride, pads, dilation, w.shape[2:])
-        ]
-        opad = tuple(o - i for o, i in zip(output_size, inferred))
+    y = _conv.transpose_by_dilation(x, w, stride, pads, opad, dilation, groups, cl)
+    if output_size is None:
+        return y
+    sizes = y.shape[1:-1] if cl else y.shape[2:]  # with output_padding 0: the inferred size
+    opad = tuple(o - n for o, n in zip(output_size, sizes))
     return _conv.transpose_by_dilation(x, w, stride, pads, opad, dilation, groups, cl)
 
 
 @pytest.mark.parametrize("xs,ws,kw", [c[1:] for c in TRANSPOSED], ids=[c[0] for c in TRANSPOSED])
 def test_transposed_outputs_and_gradients_equal_xlas(xs, ws, kw):
-    r = np.random.default_rng(3)
-    x_np = r.standard_normal(xs).astype("float32")
-    w_np = r.standard_normal(ws).astype("float32")
-    x = paddle.to_tensor(x_np, stop_gradient=False)
-    w = paddle.to_tensor(w_np, stop_gradient=False)
     fn = {3: F.conv1d_transpose, 4: F.conv2d_transpose, 5: F.conv3d_transpose}[len(xs)]
-    y = fn(x, w, **kw)
-    g_np = r.standard_normal(y.shape).astype("float32")
-    (y * paddle.to_tensor(g_np)).sum().backward()
-
-    want, vjp = jax.vjp(
-        lambda a, b: _transposed_reference(a, b, **kw), jnp.asarray(x_np), jnp.asarray(w_np)
-    )
-    want_dx, want_dw = vjp(jnp.asarray(g_np))
-    for got, ref in ((y, want), (x.grad, want_dx), (w.grad, want_dw)):
-        np.testing.assert_allclose(got.numpy(), ref, rtol=1e-5, atol=1e-6 * np.abs(ref).max())
+    _assert_equal_xlas(fn, _transposed_reference, xs, ws, kw, seed=3)
 
 
-def test_second_order_gradient_through_the_strided_transpose():
-    r = np.random.default_rng(4)
-    x_np = r.standard_normal((1, 3, 4, 4)).astype("float32")
-    w_np = r.standard_normal((3, 2, 3, 3)).astype("float32")
-    x = paddle.to_tensor(x_np, stop_gradient=False)
-    w = paddle.to_tensor(w_np, stop_gradient=False)
-    (dw,) = paddle.grad((F.conv2d_transpose(x, w, stride=2) ** 2).sum(), w, create_graph=True)
-    (dx2,) = paddle.grad(dw.sum(), x)
+# (id, function, its XLA reference, x shape, w shape, kwargs, first gradient with respect to)
+SECOND_ORDER = [
+    ("taps input gradient", F.conv2d, _reference, (1, 2, 6, 6), (3, 2, 3, 3), {}, 0),
+    (
+        "strided transpose",
+        F.conv2d_transpose,
+        _transposed_reference,
+        (1, 3, 4, 4),
+        (3, 2, 3, 3),
+        {"stride": 2},
+        1,
+    ),
+]
 
-    def first(a, b):
-        return jax.grad(lambda b: (_transposed_reference(a, b, stride=2) ** 2).sum())(b)
 
-    want = jax.grad(lambda a: first(a, jnp.asarray(w_np)).sum())(jnp.asarray(x_np))
-    np.testing.assert_allclose(dx2.numpy(), want, rtol=1e-4, atol=1e-4)
+@pytest.mark.parametrize(
+    "fn,reference,xs,ws,kw,wrt", [c[1:] for c in SECOND_ORDER], ids=[c[0] for c in SECOND_ORDER]
+)
+def test_second_order_gradient(fn, reference, xs, ws, kw, wrt):
+    """The gradient of (sum of the first gradient) with respect to the other operand."""
+    r = np.random.default_rng(1)
+    arrays = [r.standard_normal(xs).astype("float32"), r.standard_normal(ws).astype("float32")]
+    x, w = (paddle.to_tensor(a, stop_gradient=False) for a in arrays)
+    (first,) = paddle.grad((fn(x, w, **kw) ** 2).sum(), (x, w)[wrt], create_graph=True)
+    (second,) = paddle.grad(first.sum(), (x, w)[1 - wrt])
+
+    def first_ref(a, b):
+        return jax.grad(lambda a, b: (reference(a, b, **kw) ** 2).sum(), wrt)(a, b)
+
+    want = jax.grad(lambda a, b: first_ref(a, b).sum(), 1 - wrt)(*map(jnp.asarray, arrays))
+    np.testing.assert_allclose(second.numpy(), want, rtol=1e-4, atol=1e-4)
