@@ -1,4 +1,5 @@
-"""Single convolution layers on CPU, forward + backward (input and weight gradients), eager:
+"""Single convolution layers on CPU, forward + backward (input and weight gradients for a
+random output gradient), eager:
 paddle-compat against real Paddle (same run, side venv) and against the same layer written
 with XLA's own convolution (``jax.lax.conv_general_dilated``, jitted forward + VJP): the
 geometries where ``nn/functional/_conv_cpu.py`` takes over from XLA's kernel (maps smaller
@@ -56,9 +57,11 @@ def _steps(paddle, sync) -> dict:
         x = paddle.to_tensor(rng.standard_normal(xs).astype("float32"), stop_gradient=False)
         w = paddle.to_tensor(0.05 * rng.standard_normal(ws).astype("float32"), stop_gradient=False)
         conv = paddle.nn.functional.conv2d_transpose if transposed else paddle.nn.functional.conv2d
+        y_shape = conv(x, w, stride=stride, padding=padding).shape
+        g = paddle.to_tensor(rng.standard_normal(y_shape).astype("float32"))
 
-        def step(x=x, w=w, conv=conv, stride=stride, padding=padding):
-            conv(x, w, stride=stride, padding=padding).sum().backward()
+        def step(x=x, w=w, g=g, conv=conv, stride=stride, padding=padding):
+            (conv(x, w, stride=stride, padding=padding) * g).sum().backward()
             grads = (x.grad, w.grad)
             x.clear_gradient(False)
             w.clear_gradient(False)
@@ -90,17 +93,19 @@ def _xla_steps() -> dict:
         s, p = (stride,) * 2, ((padding, padding),) * 2
         if transposed:
 
-            def f(x, w, s=s, p=p):
-                return _conv.transpose_by_dilation(x, w, s, p, (0, 0), (1, 1), 1, False).sum()
+            def conv(x, w, s=s, p=p):
+                return _conv.transpose_by_dilation(x, w, s, p, (0, 0), (1, 1), 1, False)
         else:
 
-            def f(x, w, s=s, p=p):
-                return jax.lax.conv_general_dilated(
-                    x, w, s, p, dimension_numbers=_conv._dims(2, False)
-                ).sum()
+            def conv(x, w, s=s, p=p):
+                dims = _conv._dims(2, False)
+                return jax.lax.conv_general_dilated(x, w, s, p, dimension_numbers=dims)
 
-        g = jax.jit(jax.grad(f, (0, 1)))
-        steps[name] = lambda g=g, x=x, w=w: jax.block_until_ready(g(x, w))
+        # the eager sides' random output gradient (not foldable ones), and the value too, so
+        # the forward runs (a gradient alone needs no forward output)
+        gy = jnp.asarray(rng.standard_normal(jax.eval_shape(conv, x, w).shape).astype("float32"))
+        step = jax.jit(jax.value_and_grad(lambda x, w, gy, f=conv: (f(x, w) * gy).sum(), (0, 1)))
+        steps[name] = lambda f=step, x=x, w=w, gy=gy: jax.block_until_ready(f(x, w, gy))
     return steps
 
 
