@@ -1,6 +1,7 @@
 """The CPU lowerings of convolutions (nn/functional/_conv_cpu.py: a 1x1 conv as a matrix product,
 depthwise convs as a sum over taps, few-channel convs as broadcast products with a sum-over-taps
-input gradient, small maps as stacked windows times the weight; transposed convs by col2im or
+input gradient, small maps and grouped convs as stacked windows times the weight, or grouped
+convs split per group; transposed convs by col2im or
 with a col2im weight gradient) give XLA's generic convolution's outputs and gradients, for
 every geometry they take, in 1-D, 2-D and 3-D; and which geometry takes which lowering."""
 
@@ -69,6 +70,21 @@ CASES = [
         {"padding": [1, 1, 0, 1], "data_format": "NHWC"},
     ),
     ("1-D windows", (2, 32, 2), (4, 32, 3), {"padding": 1}),
+    ("grouped g4 (windows)", (2, 8, 6, 6), (12, 2, 3, 3), {"groups": 4, "padding": 1}),
+    (
+        "grouped g2 NHWC stride 2 (windows)",
+        (2, 7, 7, 6),
+        (4, 3, 3, 3),
+        {"groups": 2, "stride": 2, "data_format": "NHWC"},
+    ),
+    (
+        "grouped g2 dilation 2 (split)",
+        (2, 4, 50, 50),
+        (6, 2, 3, 3),
+        {"groups": 2, "dilation": 2, "padding": 2},
+    ),
+    ("grouped 1-D g3 (windows)", (2, 6, 9), (9, 2, 3), {"groups": 3}),
+    ("grouped 3-D g2 (windows)", (1, 4, 3, 4, 4), (4, 2, 3, 3, 3), {"groups": 2, "padding": 1}),
     ("3-D windows", (1, 20, 2, 3, 2), (3, 20, 3, 3, 3), {"padding": 1}),
     (
         "3-D NDHWC windows, stride 2",
@@ -152,7 +168,10 @@ ROUTES = [
     ((8, 512, 7, 7), (512, 512, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 1, False, None),
     ((1, 64, 7, 7), (64, 64, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 1, False, None),
     ((8, 64, 16, 16), (64, 64, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 1, False, None),
-    ((8, 64, 2, 2), (64, 32, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 2, False, None),
+    ((8, 64, 2, 2), (64, 32, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 2, False, "grouped_windows"),
+    ((8, 128, 16, 16), (128, 4, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 32, False, "grouped_windows"),
+    ((8, 64, 32, 32), (64, 16, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 4, False, "grouped_split"),
+    (("b", 64, 8, 8), (64, 16, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 4, False, "grouped_split"),
     (("b", 512, 7, 7), (512, 512, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 1, False, None),
     (("b", 512, 2, 2), (512, 512, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 1, False, "windows"),
 ]
@@ -212,7 +231,19 @@ TRANSPOSED = [
     ("stride 1 (a plain convolution)", (2, 8, 5, 5), (8, 4, 3, 3), {"padding": 1}),
     ("stride 1 depthwise", (2, 6, 5, 5), (6, 1, 3, 3), {"groups": 6, "padding": 1}),
     ("stride 1, padding past the kernel (XLA's)", (1, 4, 8, 8), (4, 3, 3, 3), {"padding": 3}),
-    ("strided groups 2 (XLA's)", (1, 4, 5, 5), (4, 3, 3, 3), {"stride": 2, "groups": 2}),
+    ("strided groups 2 (per group)", (1, 4, 5, 5), (4, 3, 3, 3), {"stride": 2, "groups": 2}),
+    (
+        "strided groups 2, small input (per group col2im)",
+        (2, 4, 2, 2),
+        (4, 3, 3, 3),
+        {"stride": 2, "groups": 2, "padding": 1},
+    ),
+    (
+        "stride 1 groups 2 (grouped windows)",
+        (1, 4, 5, 5),
+        (4, 3, 3, 3),
+        {"groups": 2, "padding": 1},
+    ),
     ("1-D strided", (2, 6, 7), (6, 4, 4), {"stride": 2, "padding": 1}),
     (
         "3-D input smaller than the kernel",

@@ -29,6 +29,9 @@ BACKBONES = (
     "model_zoo.mobilenet_v2:MobileNetV2",
     "model_zoo.efficientnet:EfficientNetB0",
     "model_zoo.vision_transformer:ViT_small_patch16_224",
+    "model_zoo.resnext:ResNeXt50_32x4d",  # grouped convolutions
+    "model_zoo.regnet:RegNetX_400MF",
+    "model_zoo.shufflenet_v2:ShuffleNetV2_x1_0",
 )
 
 _RUN = r"""

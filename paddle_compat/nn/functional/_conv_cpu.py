@@ -3,7 +3,8 @@
 XLA:CPU runs a convolution through one generic kernel that is fast for wide layers and slow
 for narrow ones (a grayscale or RGB input layer, a depthwise layer, LeNet-size nets), and far
 slower still where a map is smaller than the kernel (a ResNet's last stage at CIFAR or 64x64
-input). Four lowerings take those cases; everything else stays ``lax.conv_general_dilated``:
+input), and slowest of all for grouped convolutions (40-130x). Five lowerings take those
+cases; everything else stays ``lax.conv_general_dilated``:
 
 - a 1x1 convolution without padding: a matrix product over channels;
 - a depthwise convolution (groups == in_channels): a sum over the kernel's taps of a strided
@@ -15,7 +16,9 @@ input). Four lowerings take those cases; everything else stays ``lax.conv_genera
 - a convolution (groups 1) whose input or output is smaller than the kernel along some axis, or
   whose output has few positions over a wide contraction: the kernel's windows stacked on a
   tap axis and contracted with the weight in one matrix product ("im2col"); its gradients are
-  that product's and the windows' (pads and slices), with no convolution left in them.
+  that product's and the windows' (pads and slices), with no convolution left in them;
+- a grouped convolution (1 < groups < in_channels): the same windows with the groups as the
+  product's batch axis, up to 4096 output positions, else one XLA convolution per group.
 
 Each is checked against XLA's generic convolution in ``tests/test_conv_lowering.py``.
 """
@@ -47,6 +50,12 @@ _MAX_CHANNELS, _MAX_TAPS = 16, 25
 # XLA's is as fast or faster (8x512 7x7 35 vs 33, 8x256 14x14 30 vs 47), and with narrow
 # contractions too (1x64 7x7 0.21 vs 0.26).
 _MAX_PATCH_POSITIONS, _MIN_PATCH_TERMS = 256, 1024
+# Grouped convolutions (groups < channels), forward + both gradients, 3x3 (ms, XLA's grouped
+# conv -> one XLA conv per group -> windows with the groups as the product's batch axis):
+# 8x64 g4 at 32x32 210 -> 5.5 -> 32; 8x64 g16 at 32x32 643 -> 13.8 -> 39; 8x128 g32 at 16x16
+# 604 -> 6.7 -> 4.2; 1x128 g32 at 56x56 937 -> 16.6 -> 7.2; 8x256 g32 s2 at 8x8 80 -> 1.1 ->
+# 0.65. Windows win up to about 4096 output positions (one op, where a split is one per group).
+_MAX_GROUPED_WINDOW_POSITIONS = 4096
 
 
 def lower(x, weight, stride, pads, dilation, groups: int, cl: bool):
@@ -61,12 +70,17 @@ def lower(x, weight, stride, pads, dilation, groups: int, cl: bool):
         return _few_channels(x, weight, stride, pads, dilation, cl)
     if how == "windows":
         return _windows_product(x, weight, stride, pads, dilation, cl)
+    if how == "grouped_windows":
+        return _grouped_windows(x, weight, stride, pads, dilation, groups, cl)
+    if how == "grouped_split":
+        return _grouped_split(x, weight, stride, pads, dilation, groups, cl)
     return None
 
 
 def route(x_shape, w_shape, stride, pads, dilation, groups: int, cl: bool) -> str | None:
     """Which lowering a convolution of these shapes takes: ``"pointwise"``, ``"depthwise"``,
-    ``"few_channels"``, ``"windows"``, or ``None`` (XLA's own)."""
+    ``"grouped_windows"``, ``"grouped_split"``, ``"few_channels"``, ``"windows"``, or ``None``
+    (XLA's own)."""
     nsp = len(x_shape) - 2
     c_in = x_shape[-1 if cl else 1]
     kernel = w_shape[2:]
@@ -75,15 +89,20 @@ def route(x_shape, w_shape, stride, pads, dilation, groups: int, cl: bool) -> st
     if groups > 1 and groups == c_in:
         return "depthwise"
     spatial = x_shape[1:-1] if cl else x_shape[2:]
-    if groups != 1 or not all(isinstance(n, int) for n in spatial):
-        return None  # grouped, or a symbolic size (jit.save)
-    if nsp <= 2 and c_in <= _MAX_CHANNELS and math.prod(kernel) <= _MAX_TAPS:
-        return "few_channels"
+    if not all(isinstance(n, int) for n in spatial):
+        return None  # a symbolic size (jit.save)
     extent = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
     out = [(n + lo + hi - e) // s + 1 for n, (lo, hi), e, s in zip(spatial, pads, extent, stride)]
+    positions = x_shape[0] * math.prod(out) if isinstance(x_shape[0], int) else None
+    if groups > 1:  # XLA's grouped convolution is 40-130x slower than either of these
+        if positions is not None and positions <= _MAX_GROUPED_WINDOW_POSITIONS:
+            return "grouped_windows"
+        return "grouped_split"
+    if nsp <= 2 and c_in <= _MAX_CHANNELS and math.prod(kernel) <= _MAX_TAPS:
+        return "few_channels"
     if any(n < e for n, e in zip(spatial, extent)) or any(o < e for o, e in zip(out, extent)):
         return "windows"  # a map smaller than the kernel: XLA's slowest case
-    if isinstance(x_shape[0], int) and x_shape[0] * math.prod(out) <= _MAX_PATCH_POSITIONS:
+    if positions is not None and positions <= _MAX_PATCH_POSITIONS:
         if c_in * math.prod(kernel) >= _MIN_PATCH_TERMS:
             return "windows"
     return None
@@ -172,12 +191,44 @@ def _windows_product(x, weight, stride, pads, dilation, cl):
     return jnp.moveaxis(jax.lax.dot_general(w, p, (((1, 2), (1, 2)), ((), ()))), 0, 1)
 
 
+def _grouped_windows(x, weight, stride, pads, dilation, groups: int, cl: bool):
+    """A grouped convolution as ``_windows_product`` with the groups as the product's batch
+    axis: windows [.., G, C/G, taps] times the weight [G, O/G, C/G, taps]."""
+    windows = [w for _, w in _tap_windows(x, weight.shape[2:], stride, pads, dilation, cl)]
+    o, cg = weight.shape[:2]
+    g, taps = groups, len(windows)
+    w = jax.lax.reshape(weight, (g, o // g, cg, taps))
+    if cl:  # [N, *out, G, C/G, taps] -> [G, N, *out, O/G] -> [N, *out, O]
+        p = jnp.stack(windows, axis=-1)
+        p = jax.lax.reshape(p, p.shape[:-2] + (g, cg, taps))
+        nd = p.ndim
+        y = jax.lax.dot_general(p, w, (((nd - 2, nd - 1), (2, 3)), ((nd - 3,), (0,))))
+        y = jnp.moveaxis(y, 0, -2)
+        return jax.lax.reshape(y, y.shape[:-2] + (o,))
+    p = jnp.stack(windows, axis=2)  # [N, C, taps, *out] -> [N, G, C/G, taps, *out]
+    p = jax.lax.reshape(p, (p.shape[0], g, cg, taps) + p.shape[3:])
+    y = jax.lax.dot_general(w, p, (((2, 3), (2, 3)), ((0,), (1,))))  # [G, O/G, N, *out]
+    y = jnp.moveaxis(y, 2, 0)
+    return jax.lax.reshape(y, (y.shape[0], o) + y.shape[3:])
+
+
+def _grouped_split(x, weight, stride, pads, dilation, groups: int, cl: bool):
+    """A grouped convolution as one XLA convolution per group, concatenated."""
+    ch = x.ndim - 1 if cl else 1
+    xs = jnp.split(x, groups, axis=ch)
+    ws = jnp.split(weight, groups, axis=0)
+    parts = [_lax_conv(a, b, stride, pads, dilation, cl) for a, b in zip(xs, ws)]
+    return jnp.concatenate(parts, axis=ch)
+
+
 def lower_transpose(x, weight, stride, pads, opad, dilation, groups: int, cl: bool):
     """The transposed convolution of ``x`` by ``weight`` ([in, out/g, *k]; Paddle's ``pads``
     and ``output_padding``) by a CPU lowering, or ``None`` for XLA's convolution of the
     stride-dilated input. Groups 1 unless named; ms for forward / input grad / weight grad on
     the 2-core CPU, XLA's -> this:
 
+    - groups > 1 with a stride: one transposed convolution per group, by these rules (forward
+      + backward, 8x64->32 g4 4x4 s2 at 16x16: 18.4 -> 7.9, Paddle 6.1);
     - an input smaller than the kernel: col2im (one product over input channels for every
       (output channel, tap), each tap's plane placed by ``lax.pad`` and summed) for the
       forward and, by its derivative, both gradients (8x512->256 4x4 s2 at 2x2: 31 / 35 / 41
@@ -206,8 +257,13 @@ def lower_transpose(x, weight, stride, pads, opad, dilation, groups: int, cl: bo
             w = transposed_kernel(weight, groups)
             return lower(x, w, stride, conv_pads, dilation, groups, cl)
         return None
-    if groups != 1:
-        return None
+    if groups != 1:  # one transposed convolution per group (XLA's grouped one is its slowest)
+        ch = x.ndim - 1 if cl else 1
+        parts = [
+            lower_transpose(a, b, stride, pads, opad, dilation, 1, cl)
+            for a, b in zip(jnp.split(x, groups, axis=ch), jnp.split(weight, groups, axis=0))
+        ]
+        return jnp.concatenate(parts, axis=ch)
     return _strided_transpose(
         x, weight, tuple(stride), tuple(map(tuple, pads)), tuple(opad), tuple(dilation), cl
     )
