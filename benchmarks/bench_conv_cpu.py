@@ -22,7 +22,7 @@ import numpy as np
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from _timing import best_us, paddle_side, run_inner_paddle  # noqa: E402
 
-# (name, transposed, x shape, weight shape, stride, padding)
+# (name, transposed, x shape, weight shape, stride, padding, groups)
 CASES = [
     (
         "conv 8x512->512 3x3 at 2x2 (ResNet-18 stage 4, 64x64 input)",
@@ -31,8 +31,9 @@ CASES = [
         (512, 512, 3, 3),
         1,
         1,
+        1,
     ),
-    ("conv 8x256->512 3x3 s2 at 4x4", False, (8, 256, 4, 4), (512, 256, 3, 3), 2, 1),
+    ("conv 8x256->512 3x3 s2 at 4x4", False, (8, 256, 4, 4), (512, 256, 3, 3), 2, 1, 1),
     (
         "conv 1x512->512 3x3 at 7x7 (stage 4, 224x224 input)",
         False,
@@ -40,28 +41,56 @@ CASES = [
         (512, 512, 3, 3),
         1,
         1,
+        1,
     ),
-    ("conv 8x64->64 3x3 at 16x16 (XLA's)", False, (8, 64, 16, 16), (64, 64, 3, 3), 1, 1),
-    ("conv 8x512->512 3x3 at 7x7 (XLA's)", False, (8, 512, 7, 7), (512, 512, 3, 3), 1, 1),
-    ("conv_transpose 8x512->256 4x4 s2 at 2x2", True, (8, 512, 2, 2), (512, 256, 4, 4), 2, 1),
-    ("conv_transpose 8x128->64 4x4 s2 at 8x8", True, (8, 128, 8, 8), (128, 64, 4, 4), 2, 1),
-    ("conv_transpose 8x64->32 4x4 s2 at 16x16", True, (8, 64, 16, 16), (64, 32, 4, 4), 2, 1),
-    ("conv_transpose 8x64->64 3x3 at 16x16", True, (8, 64, 16, 16), (64, 64, 3, 3), 1, 1),
+    ("conv 8x64->64 3x3 at 16x16 (XLA's)", False, (8, 64, 16, 16), (64, 64, 3, 3), 1, 1, 1),
+    ("conv 8x512->512 3x3 at 7x7 (XLA's)", False, (8, 512, 7, 7), (512, 512, 3, 3), 1, 1, 1),
+    (
+        "conv 8x64->64 3x3 groups 4 at 32x32 (split)",
+        False,
+        (8, 64, 32, 32),
+        (64, 16, 3, 3),
+        1,
+        1,
+        4,
+    ),
+    (
+        "conv 8x128->128 3x3 groups 32 at 16x16 (ResNeXt)",
+        False,
+        (8, 128, 16, 16),
+        (128, 4, 3, 3),
+        1,
+        1,
+        32,
+    ),
+    ("conv_transpose 8x512->256 4x4 s2 at 2x2", True, (8, 512, 2, 2), (512, 256, 4, 4), 2, 1, 1),
+    ("conv_transpose 8x128->64 4x4 s2 at 8x8", True, (8, 128, 8, 8), (128, 64, 4, 4), 2, 1, 1),
+    ("conv_transpose 8x64->32 4x4 s2 at 16x16", True, (8, 64, 16, 16), (64, 32, 4, 4), 2, 1, 1),
+    ("conv_transpose 8x64->64 3x3 at 16x16", True, (8, 64, 16, 16), (64, 64, 3, 3), 1, 1, 1),
+    (
+        "conv_transpose 8x64->32 4x4 s2 groups 4 at 16x16",
+        True,
+        (8, 64, 16, 16),
+        (64, 8, 4, 4),
+        2,
+        1,
+        4,
+    ),
 ]
 
 
 def _steps(paddle, sync) -> dict:
     rng = np.random.default_rng(0)
     steps = {}
-    for name, transposed, xs, ws, stride, padding in CASES:
+    for name, transposed, xs, ws, stride, padding, groups in CASES:
         x = paddle.to_tensor(rng.standard_normal(xs).astype("float32"), stop_gradient=False)
         w = paddle.to_tensor(0.05 * rng.standard_normal(ws).astype("float32"), stop_gradient=False)
         conv = paddle.nn.functional.conv2d_transpose if transposed else paddle.nn.functional.conv2d
-        y_shape = conv(x, w, stride=stride, padding=padding).shape
+        y_shape = conv(x, w, stride=stride, padding=padding, groups=groups).shape
         g = paddle.to_tensor(rng.standard_normal(y_shape).astype("float32"))
 
-        def step(x=x, w=w, g=g, conv=conv, stride=stride, padding=padding):
-            (conv(x, w, stride=stride, padding=padding) * g).sum().backward()
+        def step(x=x, w=w, g=g, conv=conv, s=stride, p=padding, groups=groups):
+            (conv(x, w, stride=s, padding=p, groups=groups) * g).sum().backward()
             grads = (x.grad, w.grad)
             x.clear_gradient(False)
             w.clear_gradient(False)
@@ -87,19 +116,21 @@ def _xla_steps() -> dict:
 
     rng = np.random.default_rng(0)
     steps = {}
-    for name, transposed, xs, ws, stride, padding in CASES:
+    for name, transposed, xs, ws, stride, padding, groups in CASES:
         x = jnp.asarray(rng.standard_normal(xs).astype("float32"))
         w = jnp.asarray(0.05 * rng.standard_normal(ws).astype("float32"))
         s, p = (stride,) * 2, ((padding, padding),) * 2
         if transposed:
 
-            def conv(x, w, s=s, p=p):
-                return _conv.transpose_by_dilation(x, w, s, p, (0, 0), (1, 1), 1, False)
+            def conv(x, w, s=s, p=p, g=groups):
+                return _conv.transpose_by_dilation(x, w, s, p, (0, 0), (1, 1), g, False)
         else:
 
-            def conv(x, w, s=s, p=p):
+            def conv(x, w, s=s, p=p, g=groups):
                 dims = _conv._dims(2, False)
-                return jax.lax.conv_general_dilated(x, w, s, p, dimension_numbers=dims)
+                return jax.lax.conv_general_dilated(
+                    x, w, s, p, dimension_numbers=dims, feature_group_count=g
+                )
 
         # the eager sides' random output gradient (not foldable ones), and the value too, so
         # the forward runs (a gradient alone needs no forward output)
