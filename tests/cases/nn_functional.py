@@ -467,6 +467,8 @@ def case_conv_errors():
 
 # -- pooling ----------------------------------------------------------------------------------
 XQ = randn(1, 2, 5, 5, seed=30)
+# ReLU'd whole numbers: windows of equal maxima, where the gradient picks one
+XTIE = np.maximum(np.round(randn(1, 2, 6, 6, seed=31)), 0).astype("float32")
 _register(
     {
         "max2d": (lambda x: F.max_pool2d(x, 2), XQ),
@@ -476,6 +478,14 @@ _register(
         "max2d_same": (lambda x: F.max_pool2d(x, 2, stride=2, padding="SAME"), XQ),
         "max2d_mask": (lambda x: F.max_pool2d(x, 3, stride=2, padding=1, return_mask=True), XQ),
         "max2d_nhwc": (lambda x: F.max_pool2d(x, 2, 1, data_format="NHWC"), XQ),
+        "max2d_ties": (lambda x: F.max_pool2d(x, 3, stride=2, padding=1), XTIE),
+        "max2d_ties_overlap": (lambda x: F.max_pool2d(x, 3, stride=1), XTIE),
+        "max2d_ties_ceil": (lambda x: F.max_pool2d(x, 2, ceil_mode=True, padding=1), XTIE),
+        "max1d_ties": (lambda x: F.max_pool1d(x, 3, 2, 1), XTIE[0]),
+        "max3d_ties": (
+            lambda x: F.max_pool3d(x, 2, stride=1),
+            XTIE[:, :, :3, :3, None].repeat(2, 4),
+        ),
         "avg2d": (lambda x: F.avg_pool2d(x, 2), XQ),
         "avg2d_ceil": (lambda x: F.avg_pool2d(x, 2, ceil_mode=True), XQ),
         "avg2d_ceil_incl": (lambda x: F.avg_pool2d(x, 2, ceil_mode=True, exclusive=False), XQ),
