@@ -40,6 +40,7 @@ _EXTRA = [
     ("bench_attention.py", "Transformer encoder"),
     ("bench_cnn.py", "ResNet-18 CNN"),
     ("bench_conv_cpu.py", "Convolution layers on CPU"),
+    ("bench_nn_layers.py", "Common nn layers, eager forward + backward"),
     ("bench_dy2static.py", "Tensor control flow under to_static"),
     ("bench_to_static_first_call.py", "First calls of a new to_static model"),
     ("bench_paddle_programs.py", "Inference programs exported by real Paddle"),
