@@ -70,6 +70,19 @@ CASES = [
         {"padding": [1, 1, 0, 1], "data_format": "NHWC"},
     ),
     ("1-D windows", (2, 32, 2), (4, 32, 3), {"padding": 1}),
+    (
+        "3-D strided (col2im input gradient)",
+        (1, 3, 5, 6, 7),
+        (4, 3, 3, 3, 3),
+        {"stride": 2, "padding": 1},
+    ),
+    (
+        "3-D NDHWC dilation 2 (col2im input gradient)",
+        (1, 9, 9, 9, 2),
+        (3, 2, 3, 3, 3),
+        {"dilation": 2, "padding": [1, 2, 0, 1, 2, 2], "data_format": "NDHWC"},
+    ),
+    ("3-D stride 1 (col2im input gradient)", (2, 2, 4, 5, 6), (3, 2, 3, 2, 3), {"padding": 1}),
     ("grouped g4 (windows)", (2, 8, 6, 6), (12, 2, 3, 3), {"groups": 4, "padding": 1}),
     (
         "grouped g2 NHWC stride 2 (windows)",
@@ -172,6 +185,27 @@ ROUTES = [
     ((8, 128, 16, 16), (128, 4, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 32, False, "grouped_windows"),
     ((8, 64, 32, 32), (64, 16, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 4, False, "grouped_split"),
     (("b", 64, 8, 8), (64, 16, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 4, False, "grouped_split"),
+    (
+        (2, 32, 8, 16, 16),
+        (64, 32, 3, 3, 3),
+        (2,) * 3,
+        ((1, 1),) * 3,
+        (1,) * 3,
+        1,
+        False,
+        "col2im_input_grad",
+    ),
+    (
+        (2, 32, 8, 16, 16),
+        (64, 32, 1, 1, 1),
+        (1,) * 3,
+        ((0, 0),) * 3,
+        (1,) * 3,
+        1,
+        False,
+        "pointwise",
+    ),
+    ((2, 32, 16, 16), (64, 32, 3, 3), (2, 2), ((1, 1),) * 2, (1, 1), 1, False, None),
     (("b", 512, 7, 7), (512, 512, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 1, False, None),
     (("b", 512, 2, 2), (512, 512, 3, 3), (1, 1), ((1, 1),) * 2, (1, 1), 1, False, "windows"),
 ]
@@ -290,6 +324,15 @@ def test_transposed_outputs_and_gradients_equal_xlas(xs, ws, kw):
 # (id, function, its XLA reference, x shape, w shape, kwargs, first gradient with respect to)
 SECOND_ORDER = [
     ("taps input gradient", F.conv2d, _reference, (1, 2, 6, 6), (3, 2, 3, 3), {}, 0),
+    (
+        "3-D col2im input gradient",
+        F.conv3d,
+        _reference,
+        (1, 2, 5, 5, 5),
+        (3, 2, 3, 3, 3),
+        {"stride": 2, "padding": 1},
+        0,
+    ),
     (
         "strided transpose",
         F.conv2d_transpose,

@@ -1,10 +1,11 @@
-"""Convolutions on CPU where XLA's own is slow: few channels, or small feature maps.
+"""Convolutions on CPU where XLA's own is slow: few channels, small maps, groups, 3-D.
 
 XLA:CPU runs a convolution through one generic kernel that is fast for wide layers and slow
 for narrow ones (a grayscale or RGB input layer, a depthwise layer, LeNet-size nets), and far
 slower still where a map is smaller than the kernel (a ResNet's last stage at CIFAR or 64x64
-input), and slowest of all for grouped convolutions (40-130x). Five lowerings take those
-cases; everything else stays ``lax.conv_general_dilated``:
+input), and slowest of all for grouped convolutions (40-130x) and the input gradient of
+strided 3-D ones (50x). Six lowerings take those cases; everything else stays
+``lax.conv_general_dilated``:
 
 - a 1x1 convolution without padding: a matrix product over channels;
 - a depthwise convolution (groups == in_channels): a sum over the kernel's taps of a strided
@@ -18,7 +19,9 @@ cases; everything else stays ``lax.conv_general_dilated``:
   tap axis and contracted with the weight in one matrix product ("im2col"); its gradients are
   that product's and the windows' (pads and slices), with no convolution left in them;
 - a grouped convolution (1 < groups < in_channels): the same windows with the groups as the
-  product's batch axis, up to 4096 output positions, else one XLA convolution per group.
+  product's batch axis, up to 4096 output positions, else one XLA convolution per group;
+- any other 3-D convolution: XLA's forward and weight gradient, its input gradient by col2im
+  (the transposed convolution's lowering below).
 
 Each is checked against XLA's generic convolution in ``tests/test_conv_lowering.py``.
 """
@@ -56,6 +59,10 @@ _MAX_PATCH_POSITIONS, _MIN_PATCH_TERMS = 256, 1024
 # 604 -> 6.7 -> 4.2; 1x128 g32 at 56x56 937 -> 16.6 -> 7.2; 8x256 g32 s2 at 8x8 80 -> 1.1 ->
 # 0.65. Windows win up to about 4096 output positions (one op, where a split is one per group).
 _MAX_GROUPED_WINDOW_POSITIONS = 4096
+# 3-D convolutions otherwise keep XLA's forward and weight gradient but take the input gradient
+# as col2im: XLA's input gradient of a strided 3-D convolution is its slow path (2x32->64
+# 3x3x3 s2 at 8x16x16: 52.6 -> 1.0 ms; stride 1, 2x16->32 at 16x32x32: 47 -> 23 ms). In 2-D
+# XLA's is as fast (8x64->128 s2 at 16x16: 0.84 vs 0.90 ms), so 2-D keeps it.
 
 
 def lower(x, weight, stride, pads, dilation, groups: int, cl: bool):
@@ -74,13 +81,16 @@ def lower(x, weight, stride, pads, dilation, groups: int, cl: bool):
         return _grouped_windows(x, weight, stride, pads, dilation, groups, cl)
     if how == "grouped_split":
         return _grouped_split(x, weight, stride, pads, dilation, groups, cl)
+    if how == "col2im_input_grad":
+        args = (tuple(stride), tuple(map(tuple, pads)), tuple(dilation), cl)
+        return _col2im_input_grad(x, weight, *args)
     return None
 
 
 def route(x_shape, w_shape, stride, pads, dilation, groups: int, cl: bool) -> str | None:
     """Which lowering a convolution of these shapes takes: ``"pointwise"``, ``"depthwise"``,
-    ``"grouped_windows"``, ``"grouped_split"``, ``"few_channels"``, ``"windows"``, or ``None``
-    (XLA's own)."""
+    ``"grouped_windows"``, ``"grouped_split"``, ``"few_channels"``, ``"windows"``,
+    ``"col2im_input_grad"``, or ``None`` (XLA's own)."""
     nsp = len(x_shape) - 2
     c_in = x_shape[-1 if cl else 1]
     kernel = w_shape[2:]
@@ -105,6 +115,8 @@ def route(x_shape, w_shape, stride, pads, dilation, groups: int, cl: bool) -> st
     if positions is not None and positions <= _MAX_PATCH_POSITIONS:
         if c_in * math.prod(kernel) >= _MIN_PATCH_TERMS:
             return "windows"
+    if nsp == 3:
+        return "col2im_input_grad"
     return None
 
 
@@ -189,6 +201,28 @@ def _windows_product(x, weight, stride, pads, dilation, cl):
         return jax.lax.dot_general(p, w, (((p.ndim - 2, p.ndim - 1), (1, 2)), ((), ())))
     p = jnp.stack(windows, axis=2)  # [N, C, taps, *out]; [O, C, taps] . it -> [O, N, *out]
     return jnp.moveaxis(jax.lax.dot_general(w, p, (((1, 2), (1, 2)), ((), ()))), 0, 1)
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3, 4, 5))
+def _col2im_input_grad(x, weight, stride, pads, dilation, cl):
+    """XLA's convolution and weight gradient, with the input gradient as the transposed
+    convolution of the output gradient by col2im (``_col2im``)."""
+    return _lax_conv(x, weight, stride, pads, dilation, cl)
+
+
+def _col2im_input_grad_fwd(x, weight, stride, pads, dilation, cl):
+    return _lax_conv(x, weight, stride, pads, dilation, cl), (x, weight)
+
+
+def _col2im_input_grad_bwd(stride, pads, dilation, cl, res, g):
+    x, weight = res
+    sizes = list(x.shape[1:-1] if cl else x.shape[2:])
+    dx = _col2im(g, weight, stride, pads, dilation, sizes, cl)
+    _, weight_vjp = jax.vjp(lambda w: _lax_conv(x, w, stride, pads, dilation, cl), weight)
+    return dx, weight_vjp(g)[0]
+
+
+_col2im_input_grad.defvjp(_col2im_input_grad_fwd, _col2im_input_grad_bwd)
 
 
 def _grouped_windows(x, weight, stride, pads, dilation, groups: int, cl: bool):
