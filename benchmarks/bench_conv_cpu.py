@@ -63,6 +63,8 @@ CASES = [
         1,
         32,
     ),
+    ("conv3d 2x32->64 3x3x3 s2 at 8x16x16", False, (2, 32, 8, 16, 16), (64, 32, 3, 3, 3), 2, 1, 1),
+    ("conv3d 2x16->32 3x3x3 at 16x32x32", False, (2, 16, 16, 32, 32), (32, 16, 3, 3, 3), 1, 1, 1),
     ("conv_transpose 8x512->256 4x4 s2 at 2x2", True, (8, 512, 2, 2), (512, 256, 4, 4), 2, 1, 1),
     ("conv_transpose 8x128->64 4x4 s2 at 8x8", True, (8, 128, 8, 8), (128, 64, 4, 4), 2, 1, 1),
     ("conv_transpose 8x64->32 4x4 s2 at 16x16", True, (8, 64, 16, 16), (64, 32, 4, 4), 2, 1, 1),
@@ -85,7 +87,8 @@ def _steps(paddle, sync) -> dict:
     for name, transposed, xs, ws, stride, padding, groups in CASES:
         x = paddle.to_tensor(rng.standard_normal(xs).astype("float32"), stop_gradient=False)
         w = paddle.to_tensor(0.05 * rng.standard_normal(ws).astype("float32"), stop_gradient=False)
-        conv = paddle.nn.functional.conv2d_transpose if transposed else paddle.nn.functional.conv2d
+        F = paddle.nn.functional
+        conv = F.conv2d_transpose if transposed else (F.conv3d if len(xs) == 5 else F.conv2d)
         y_shape = conv(x, w, stride=stride, padding=padding, groups=groups).shape
         g = paddle.to_tensor(rng.standard_normal(y_shape).astype("float32"))
 
@@ -119,7 +122,8 @@ def _xla_steps() -> dict:
     for name, transposed, xs, ws, stride, padding, groups in CASES:
         x = jnp.asarray(rng.standard_normal(xs).astype("float32"))
         w = jnp.asarray(0.05 * rng.standard_normal(ws).astype("float32"))
-        s, p = (stride,) * 2, ((padding, padding),) * 2
+        nsp = len(xs) - 2
+        s, p = (stride,) * nsp, ((padding, padding),) * nsp
         if transposed:
 
             def conv(x, w, s=s, p=p, g=groups):
@@ -127,7 +131,7 @@ def _xla_steps() -> dict:
         else:
 
             def conv(x, w, s=s, p=p, g=groups):
-                dims = _conv._dims(2, False)
+                dims = _conv._dims(len(s), False)
                 return jax.lax.conv_general_dilated(
                     x, w, s, p, dimension_numbers=dims, feature_group_count=g
                 )
