@@ -2,10 +2,10 @@
 return_mask) and adaptive avg/max pools.
 
 Window geometry is static, so divisors and window index tables are numpy constants built at
-trace time. Max pooling without a mask is a maximum over the kernel's taps with a custom gradient
-to the first maximum of each window, like Paddle's (``lax.reduce_window`` beyond 27 taps, whose
-gradient does the same); with a mask it gathers each window and takes the argmax,
-so values, indices and gradients agree."""
+trace time. Max pooling without a mask over windows that do not overlap is a maximum over the
+kernel's taps with a custom gradient to the first maximum of each window, like Paddle's; other
+windows use ``lax.reduce_window``, whose gradient does the same; with a mask it gathers each
+window and takes the argmax, so values, indices and gradients agree."""
 
 from __future__ import annotations
 
@@ -113,10 +113,13 @@ def _gather_max(x, table, out_sizes):
     return val.reshape(shape), mask.reshape(shape)
 
 
-# Max pooling over at most this many taps is a max of strided windows with a first-maximum
-# gradient (``_max_taps``); XLA's reduce_window and its select-and-scatter gradient are slower
-# on CPU (forward + backward, ReLU'd input: 3x3 s2 [8,64,32,32] 12.0 -> 8.0 ms, 2x2
-# [8,64,32,32] 6.2 -> 1.4 ms, 3x3 s2 [8,64,112,112] 298 -> 163 ms; gradients bit-identical).
+# Max pooling over windows that do not overlap (stride >= kernel) of at most this many taps is
+# a max of strided windows with a first-maximum custom gradient (``_max_taps``): XLA's
+# reduce_window and its select-and-scatter gradient are slower there on CPU (2x2 [8,64,32,32],
+# eager forward + backward: 4.3 -> 1.4 ms, Paddle 2.1; the VJP program alone 2.5-2.9 -> 1.3-1.4
+# ms). Overlapping windows keep reduce_window: there XLA fuses the whole gradient into one loop
+# that recomputes each window's maximum per tap, and the taps form measured no faster (3x3 s2:
+# 4.0 vs 3.8 ms).
 _MAX_TAPS = 27
 
 
@@ -200,7 +203,7 @@ def _max_pool(x, kernel_size, stride, padding, return_mask, ceil_mode, data_form
         return (y, y.astype(jnp.int32)) if return_mask else _from_cf(y, cl)
     if not return_mask:
         full_pads = tuple((lo, hi + e) for (lo, hi), e in zip(pads, extra))
-        if math.prod(k) <= _MAX_TAPS:
+        if math.prod(k) <= _MAX_TAPS and all(ss >= kk for ss, kk in zip(s, k)):
             y = _max_taps(x, tuple(k), tuple(s), full_pads)
         else:
             y = jax.lax.reduce_window(
