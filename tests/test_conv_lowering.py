@@ -361,3 +361,31 @@ def test_second_order_gradient(fn, reference, xs, ws, kw, wrt):
 
     want = jax.grad(lambda a, b: first_ref(a, b).sum(), 1 - wrt)(*map(jnp.asarray, arrays))
     np.testing.assert_allclose(second.numpy(), want, rtol=1e-4, atol=1e-4)
+
+
+def test_jit_save_with_a_symbolic_batch_through_the_new_routes(tmp_path):
+    """A small map (windows), a grouped conv, a small-input transposed conv (col2im) and a
+    strided 3-D conv (col2im input gradient) export with a None batch dimension and give the
+    eager outputs at other batch sizes."""
+    from paddle.static import InputSpec
+
+    class Net(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.small = paddle.nn.Conv2D(32, 16, 3, padding=1)
+            self.grouped = paddle.nn.Conv2D(16, 16, 3, padding=1, groups=4)
+            self.up = paddle.nn.Conv2DTranspose(16, 8, 4, stride=2, padding=1)
+            self.vol = paddle.nn.Conv3D(2, 4, 3, stride=2, padding=1)
+
+        def forward(self, x, v):
+            return self.up(self.grouped(self.small(x))), self.vol(v)
+
+    net = Net()
+    net.eval()
+    specs = [InputSpec([None, 32, 2, 2]), InputSpec([None, 2, 5, 5, 5])]
+    paddle.jit.save(net, str(tmp_path / "net"), input_spec=specs)
+    loaded = paddle.jit.load(str(tmp_path / "net"))
+    for n in (1, 3):
+        x, v = paddle.randn([n, 32, 2, 2]), paddle.randn([n, 2, 5, 5, 5])
+        for got, want in zip(loaded(x, v), net(x, v)):
+            np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)
