@@ -332,15 +332,13 @@ def _conv_transpose(
                     f"output_padding ({list(opad)}) must be smaller than stride "
                     f"({list(stride)}) or dilation ({list(dilation)})"
                 )
+    weight = weight.astype(x.dtype)
     y = None
     if jax.default_backend() == "cpu":
-        y = _conv_cpu.lower_transpose(
-            x, weight.astype(x.dtype), stride, pads, opad, dilation, groups, cl
-        )
+        sizes = [i + o for i, o in zip(inferred, opad)]
+        y = _conv_cpu.lower_transpose(x, weight, stride, pads, opad, sizes, dilation, groups, cl)
     if y is None:
-        y = transpose_by_dilation(
-            x, weight.astype(x.dtype), stride, pads, opad, dilation, groups, cl
-        )
+        y = transpose_by_dilation(x, weight, stride, pads, opad, dilation, groups, cl)
     return _add_bias(y, bias, cl, nsp)
 
 

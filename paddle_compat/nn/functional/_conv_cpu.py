@@ -78,9 +78,10 @@ def lower(x, weight, stride, pads, dilation, groups: int, cl: bool):
     if how == "windows":
         return _windows_product(x, weight, stride, pads, dilation, cl)
     if how == "grouped_windows":
-        return _grouped_windows(x, weight, stride, pads, dilation, groups, cl)
-    if how == "grouped_split":
-        return _grouped_split(x, weight, stride, pads, dilation, groups, cl)
+        return _windows_product(x, weight, stride, pads, dilation, cl, groups)
+    if how == "grouped_split":  # one XLA convolution per group
+        conv = functools.partial(_lax_conv, stride=stride, pads=pads, dilation=dilation, cl=cl)
+        return _per_group(conv, x, weight, groups, cl)
     if how == "col2im_input_grad":
         args = (tuple(stride), tuple(map(tuple, pads)), tuple(dilation), cl)
         return _col2im_input_grad(x, weight, *args)
@@ -145,15 +146,15 @@ def _spatial_axes(x, cl) -> list[int]:
     return list(range(1, x.ndim - 1)) if cl else list(range(2, x.ndim))
 
 
-def _tap_windows(x, kernel, stride, pads, dilation, cl):
-    """``(tap, window)`` for each of the kernel's taps: the strided slice of the padded ``x``
-    that the tap multiplies, one per output position. (``lax`` calls, not numpy-style indexing:
-    a 5x5 kernel is 25 windows, and the lighter calls halve the time to trace it.)"""
+def tap_windows(x, kernel, stride, pads, dilation, cl, fill=0):
+    """``(tap, window)`` for each of the kernel's taps: the strided slice of ``x`` padded with
+    ``fill`` that the tap reads, one per output position. (``lax`` calls, not numpy-style
+    indexing: a 5x5 kernel is 25 windows, and the lighter calls halve the time to trace it.)"""
     sp = _spatial_axes(x, cl)
     widths = [(0, 0, 0)] * x.ndim
     for a, (lo, hi) in zip(sp, pads):
         widths[a] = (lo, hi, 0)
-    x = jax.lax.pad(x, jnp.zeros((), x.dtype), widths)
+    x = jax.lax.pad(x, jnp.asarray(fill, x.dtype), widths)
     out = [
         (x.shape[a] - d * (k - 1) - 1) // s + 1 for a, k, s, d in zip(sp, kernel, stride, dilation)
     ]
@@ -162,6 +163,18 @@ def _tap_windows(x, kernel, stride, pads, dilation, cl):
         for a, i, o, s, d in zip(sp, tap, out, stride, dilation):
             start[a], limit[a], step[a] = i * d, i * d + (o - 1) * s + 1, s
         yield tap, jax.lax.slice(x, start, limit, step)
+
+
+def place_tap(part, tap, axes, stride, dilation, lows, sizes):
+    """A tap's values at the output positions (``part``) put back where the tap reads: along
+    each of ``axes``, output position o goes to ``i * d - lo + o * s`` of an axis of ``sizes``
+    (tap index i, dilation d, stride s, ``lows`` lo); zeros elsewhere (the transpose of a
+    ``tap_windows`` window)."""
+    config = [(0, 0, 0)] * part.ndim
+    for a, i, s, d, lo, n in zip(axes, tap, stride, dilation, lows, sizes):
+        first = i * d - lo  # where the tap's first output lands
+        config[a] = (first, n - 1 - first - (part.shape[a] - 1) * s, s - 1)
+    return jax.lax.pad(part, jnp.zeros((), part.dtype), config)
 
 
 def _channel_shape(x, cl, n: int) -> list[int]:
@@ -182,7 +195,7 @@ def _depthwise_taps(x, weight, stride, pads, dilation, cl):
     o = weight.shape[0]
     taps = jax.lax.reshape(weight, (o, math.prod(weight.shape[2:])))  # [O, taps], row-major
     y = None
-    windows = _tap_windows(x, weight.shape[2:], stride, pads, dilation, cl)
+    windows = tap_windows(x, weight.shape[2:], stride, pads, dilation, cl)
     for t, (_, window) in enumerate(windows):
         w = jax.lax.reshape(jax.lax.slice(taps, (0, t), (o, t + 1)), (o,))
         term = jax.lax.mul(window, jax.lax.broadcast_in_dim(w, window.shape, (ch,)))
@@ -190,17 +203,35 @@ def _depthwise_taps(x, weight, stride, pads, dilation, cl):
     return y
 
 
-def _windows_product(x, weight, stride, pads, dilation, cl):
+def _windows_product(x, weight, stride, pads, dilation, cl, groups: int = 1):
     """The convolution as one matrix product: the kernel's windows of ``x`` stacked on a tap
-    axis, contracted over (channel, tap) with the weight laid out [O, C, taps]."""
-    windows = [w for _, w in _tap_windows(x, weight.shape[2:], stride, pads, dilation, cl)]
-    o, c = weight.shape[:2]
-    w = jax.lax.reshape(weight, (o, c, len(windows)))
-    if cl:  # [N, *out, C, taps] . [O, C, taps] -> [N, *out, O]
+    axis, [.., G, C/G, taps], contracted over (channel, tap) with the weight laid out
+    [G, O/G, C/G, taps], the groups G as the product's batch axis (one group: the same
+    program as without it, measured)."""
+    windows = [w for _, w in tap_windows(x, weight.shape[2:], stride, pads, dilation, cl)]
+    o, cg = weight.shape[:2]
+    g, taps = groups, len(windows)
+    w = jax.lax.reshape(weight, (g, o // g, cg, taps))
+    if cl:  # [N, *out, G, C/G, taps] -> [G, N, *out, O/G] -> [N, *out, O]
         p = jnp.stack(windows, axis=-1)
-        return jax.lax.dot_general(p, w, (((p.ndim - 2, p.ndim - 1), (1, 2)), ((), ())))
-    p = jnp.stack(windows, axis=2)  # [N, C, taps, *out]; [O, C, taps] . it -> [O, N, *out]
-    return jnp.moveaxis(jax.lax.dot_general(w, p, (((1, 2), (1, 2)), ((), ()))), 0, 1)
+        p = jax.lax.reshape(p, p.shape[:-2] + (g, cg, taps))
+        nd = p.ndim
+        y = jax.lax.dot_general(p, w, (((nd - 2, nd - 1), (2, 3)), ((nd - 3,), (0,))))
+        y = jnp.moveaxis(y, 0, -2)
+        return jax.lax.reshape(y, y.shape[:-2] + (o,))
+    p = jnp.stack(windows, axis=2)  # [N, C, taps, *out] -> [N, G, C/G, taps, *out]
+    p = jax.lax.reshape(p, (p.shape[0], g, cg, taps) + p.shape[3:])
+    y = jax.lax.dot_general(w, p, (((2, 3), (2, 3)), ((0,), (1,))))  # [G, O/G, N, *out]
+    y = jnp.moveaxis(y, 2, 0)
+    return jax.lax.reshape(y, (y.shape[0], o) + y.shape[3:])
+
+
+def _per_group(fn, x, weight, groups: int, cl: bool):
+    """``fn(x_g, weight_g)`` for each group (a block of ``x``'s channels and of ``weight``'s
+    first axis), concatenated on the channel axis."""
+    ch = x.ndim - 1 if cl else 1
+    pairs = zip(jnp.split(x, groups, axis=ch), jnp.split(weight, groups, axis=0))
+    return jnp.concatenate([fn(a, b) for a, b in pairs], axis=ch)
 
 
 @functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3, 4, 5))
@@ -225,39 +256,9 @@ def _col2im_input_grad_bwd(stride, pads, dilation, cl, res, g):
 _col2im_input_grad.defvjp(_col2im_input_grad_fwd, _col2im_input_grad_bwd)
 
 
-def _grouped_windows(x, weight, stride, pads, dilation, groups: int, cl: bool):
-    """A grouped convolution as ``_windows_product`` with the groups as the product's batch
-    axis: windows [.., G, C/G, taps] times the weight [G, O/G, C/G, taps]."""
-    windows = [w for _, w in _tap_windows(x, weight.shape[2:], stride, pads, dilation, cl)]
-    o, cg = weight.shape[:2]
-    g, taps = groups, len(windows)
-    w = jax.lax.reshape(weight, (g, o // g, cg, taps))
-    if cl:  # [N, *out, G, C/G, taps] -> [G, N, *out, O/G] -> [N, *out, O]
-        p = jnp.stack(windows, axis=-1)
-        p = jax.lax.reshape(p, p.shape[:-2] + (g, cg, taps))
-        nd = p.ndim
-        y = jax.lax.dot_general(p, w, (((nd - 2, nd - 1), (2, 3)), ((nd - 3,), (0,))))
-        y = jnp.moveaxis(y, 0, -2)
-        return jax.lax.reshape(y, y.shape[:-2] + (o,))
-    p = jnp.stack(windows, axis=2)  # [N, C, taps, *out] -> [N, G, C/G, taps, *out]
-    p = jax.lax.reshape(p, (p.shape[0], g, cg, taps) + p.shape[3:])
-    y = jax.lax.dot_general(w, p, (((2, 3), (2, 3)), ((0,), (1,))))  # [G, O/G, N, *out]
-    y = jnp.moveaxis(y, 2, 0)
-    return jax.lax.reshape(y, (y.shape[0], o) + y.shape[3:])
-
-
-def _grouped_split(x, weight, stride, pads, dilation, groups: int, cl: bool):
-    """A grouped convolution as one XLA convolution per group, concatenated."""
-    ch = x.ndim - 1 if cl else 1
-    xs = jnp.split(x, groups, axis=ch)
-    ws = jnp.split(weight, groups, axis=0)
-    parts = [_lax_conv(a, b, stride, pads, dilation, cl) for a, b in zip(xs, ws)]
-    return jnp.concatenate(parts, axis=ch)
-
-
-def lower_transpose(x, weight, stride, pads, opad, dilation, groups: int, cl: bool):
+def lower_transpose(x, weight, stride, pads, opad, out_sizes, dilation, groups: int, cl: bool):
     """The transposed convolution of ``x`` by ``weight`` ([in, out/g, *k]; Paddle's ``pads``
-    and ``output_padding``) by a CPU lowering, or ``None`` for XLA's convolution of the
+    and ``output_padding``; ``out_sizes`` the output's spatial sizes) by a CPU lowering, or ``None`` for XLA's convolution of the
     stride-dilated input. Groups 1 unless named; ms for forward / input grad / weight grad on
     the 2-core CPU, XLA's -> this:
 
@@ -280,24 +281,25 @@ def lower_transpose(x, weight, stride, pads, opad, dilation, groups: int, cl: bo
         return None  # a symbolic size (jit.save)
     kernel = weight.shape[2:]
     if groups == 1 and any(x.shape[a] < d * (k - 1) + 1 for a, k, d in zip(sp, kernel, dilation)):
-        out_sizes = [
-            (x.shape[a] - 1) * s - lo - hi + d * (k - 1) + 1 + o
-            for a, s, (lo, hi), d, k, o in zip(sp, stride, pads, dilation, kernel, opad)
-        ]
         return _col2im(x, weight, stride, pads, dilation, out_sizes, cl)
     if all(s == 1 for s in stride):
-        conv_pads = transpose_pads(pads, dilation, weight.shape[2:], opad)
+        conv_pads = transpose_pads(pads, dilation, kernel, opad)
         if all(lo >= 0 and hi >= 0 for lo, hi in conv_pads):
             w = transposed_kernel(weight, groups)
             return lower(x, w, stride, conv_pads, dilation, groups, cl)
         return None
     if groups != 1:  # one transposed convolution per group (XLA's grouped one is its slowest)
-        ch = x.ndim - 1 if cl else 1
-        parts = [
-            lower_transpose(a, b, stride, pads, opad, dilation, 1, cl)
-            for a, b in zip(jnp.split(x, groups, axis=ch), jnp.split(weight, groups, axis=0))
-        ]
-        return jnp.concatenate(parts, axis=ch)
+        one = functools.partial(
+            lower_transpose,
+            stride=stride,
+            pads=pads,
+            opad=opad,
+            out_sizes=out_sizes,
+            dilation=dilation,
+            groups=1,
+            cl=cl,
+        )
+        return _per_group(one, x, weight, groups, cl)
     return _strided_transpose(
         x, weight, tuple(stride), tuple(map(tuple, pads)), tuple(opad), tuple(dilation), cl
     )
@@ -348,7 +350,7 @@ def _col2im(x, weight, stride, pads, dilation, out_sizes, cl):
     else:  # [C, O*taps] . [N, C, *in] -> [O, taps, N, *in]
         parts = jax.lax.dot_general(w, x, (((0,), (1,)), ((), ())))
         parts = jax.lax.reshape(parts, (o, taps, x.shape[0]) + x.shape[2:])
-    zero = jnp.zeros((), x.dtype)
+    lows = [lo for lo, _ in pads]
     y = None
     for t, tap in enumerate(itertools.product(*(range(k) for k in kernel))):
         if cl:
@@ -357,12 +359,7 @@ def _col2im(x, weight, stride, pads, dilation, out_sizes, cl):
         else:
             part = jax.lax.index_in_dim(parts, t, axis=1, keepdims=False)
             axes = range(2, part.ndim)
-        config = [(0, 0, 0)] * part.ndim
-        for a, i, s, d, (lo, _), n in zip(axes, tap, stride, dilation, pads, out_sizes):
-            first = i * d - lo  # where this tap's first input lands
-            last = first + (part.shape[a] - 1) * s
-            config[a] = (first, n - 1 - last, s - 1)
-        part = jax.lax.pad(part, zero, config)
+        part = place_tap(part, tap, axes, stride, dilation, lows, out_sizes)
         y = part if y is None else y + part
     return y if cl else jnp.moveaxis(y, 0, 1)
 
@@ -373,7 +370,7 @@ def _broadcast_terms(x, weight, stride, pads, dilation, cl):
     ch = x.ndim - 1 if cl else 1
     shape = _channel_shape(x, cl, weight.shape[0])
     y = None
-    for tap, window in _tap_windows(x, weight.shape[2:], stride, pads, dilation, cl):
+    for tap, window in tap_windows(x, weight.shape[2:], stride, pads, dilation, cl):
         for c in range(x.shape[ch]):
             plane = jax.lax.slice_in_dim(window, c, c + 1, axis=ch)
             term = plane * weight[(slice(None), c) + tap].reshape(shape)
@@ -411,15 +408,10 @@ def _few_channels_bwd(stride, pads, dilation, cl, res, g):
     sp = _spatial_axes(x, cl)
     padded = [x.shape[a] + lo + hi for a, (lo, hi) in zip(sp, pads)]
     spec = "...o,oc->...c" if cl else "no...,oc->nc..."
-    zero = jnp.zeros((), g.dtype)
     dx = None
     for tap in itertools.product(*(range(k) for k in weight.shape[2:])):
         part = jnp.einsum(spec, g, weight[(slice(None), slice(None)) + tap])
-        config = [(0, 0, 0)] * x.ndim
-        for a, i, d, s, n in zip(sp, tap, dilation, stride, padded):
-            last = i * d + s * (g.shape[a] - 1)  # where this tap's last output reads
-            config[a] = (i * d, n - 1 - last, s - 1)
-        part = jax.lax.pad(part, zero, config)
+        part = place_tap(part, tap, sp, stride, dilation, [0] * len(sp), padded)
         dx = part if dx is None else dx + part
     crop = [slice(None)] * x.ndim
     for a, (lo, _) in zip(sp, pads):

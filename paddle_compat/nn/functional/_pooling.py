@@ -21,6 +21,7 @@ import numpy as np
 from ..._core.registry import op
 from ..._core.tensor import Tensor
 from ._conv import channel_last, ntuple, parse_padding, same_pads
+from ._conv_cpu import place_tap, tap_windows
 
 _F = dict(namespaces=("paddle.nn.functional",), method=None)
 
@@ -123,15 +124,6 @@ def _gather_max(x, table, out_sizes):
 _MAX_TAPS = 27
 
 
-def _tap_slices(xp, k, s, out):
-    """``(tap, window)`` per kernel tap (row-major): the strided slice of the padded ``xp``
-    ([N, C, *spatial]) that the tap reads for every output position."""
-    for tap in itertools.product(*(range(kk) for kk in k)):
-        start = [0, 0, *tap]
-        limit = [*xp.shape[:2], *(t + (o - 1) * ss + 1 for t, o, ss in zip(tap, out, s))]
-        yield tap, jax.lax.slice(xp, start, limit, [1, 1, *s])
-
-
 @functools.partial(jax.custom_vjp, nondiff_argnums=(1, 2, 3))
 def _max_taps(x, k, s, pads):
     """Max pooling of ``x`` [N, C, *spatial] padded with -inf by ``pads``: the maximum over
@@ -140,35 +132,31 @@ def _max_taps(x, k, s, pads):
     return _max_taps_fwd(x, k, s, pads)[0]
 
 
+def _windows(x, k, s, pads):
+    return tap_windows(x, k, s, pads, (1,) * len(k), False, fill=-np.inf)
+
+
 def _max_taps_fwd(x, k, s, pads):
-    neg = np.array(-np.inf, x.dtype)
-    xp = jax.lax.pad(x, neg, [(0, 0, 0), (0, 0, 0), *((lo, hi, 0) for lo, hi in pads)])
-    out = [(n - kk) // ss + 1 for n, kk, ss in zip(xp.shape[2:], k, s)]
     y = None
-    for _, window in _tap_slices(xp, k, s, out):
+    for _, window in _windows(x, k, s, pads):
         y = window if y is None else jnp.maximum(y, window)
-    return y, (xp, y)
+    return y, (x, y)
 
 
 def _max_taps_bwd(k, s, pads, res, g):
-    xp, y = res
-    zero = jnp.zeros((), g.dtype)
+    x, y = res
+    axes = range(2, x.ndim)
+    padded = [n + lo + hi for n, (lo, hi) in zip(x.shape[2:], pads)]
     taken = dx = None
-    for tap, window in _tap_slices(xp, k, s, y.shape[2:]):
+    for tap, window in _windows(x, k, s, pads):
         hit = window == y
         if taken is not None:
             hit = hit & ~taken
         taken = hit if taken is None else taken | hit
-        config = [(0, 0, 0), (0, 0, 0)]  # place the tap's gradient back where it read
-        for t, n, o, ss in zip(tap, xp.shape[2:], y.shape[2:], s):
-            config.append((t, n - t - (o - 1) * ss - 1, ss - 1))
-        part = jax.lax.pad(jnp.where(hit, g, zero), zero, config)
+        part = jnp.where(hit, g, jnp.zeros((), g.dtype))
+        part = place_tap(part, tap, axes, s, (1,) * len(k), [0] * len(k), padded)
         dx = part if dx is None else dx + part
-    crop = (
-        slice(None),
-        slice(None),
-        *(slice(lo, n - hi) for (lo, hi), n in zip(pads, xp.shape[2:])),
-    )
+    crop = (slice(None), slice(None), *(slice(lo, lo + n) for (lo, _), n in zip(pads, x.shape[2:])))
     return (dx[crop],)
 
 
