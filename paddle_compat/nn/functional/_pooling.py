@@ -3,9 +3,10 @@ return_mask) and adaptive avg/max pools.
 
 Window geometry is static, so divisors and window index tables are numpy constants built at
 trace time. Max pooling without a mask over windows that do not overlap is a maximum over the
-kernel's taps with a custom gradient to the first maximum of each window, like Paddle's; other
-windows use ``lax.reduce_window``, whose gradient does the same; with a mask it gathers each
-window and takes the argmax, so values, indices and gradients agree."""
+kernel's taps with a custom gradient to the first maximum of each window, like Paddle's, and
+average pooling over them a sum of the taps; other windows use ``lax.reduce_window``, whose
+max gradient does the same; max pooling with a mask gathers each window and takes the argmax,
+so values, indices and gradients agree."""
 
 from __future__ import annotations
 
@@ -120,7 +121,11 @@ def _gather_max(x, table, out_sizes):
 # eager forward + backward: 4.3 -> 1.4 ms, Paddle 2.1; the VJP program alone 2.5-2.9 -> 1.3-1.4
 # ms). Overlapping windows keep reduce_window: there XLA fuses the whole gradient into one loop
 # that recomputes each window's maximum per tap, and the taps form measured no faster (3x3 s2:
-# 4.0 vs 3.8 ms).
+# 4.0 vs 3.8 ms). Average pooling over such windows is a sum of the same windows (its gradient
+# JAX's: each window's cotangent padded back into place): 2x2 [8,64,32,32] eager forward +
+# backward 2.2-2.6 -> 0.56-0.66 ms (Paddle 1.8); inside Paddle's exported misc program, where
+# XLA ran the reduce_window as a YNNPACK call (~25 us on a [16,4,12,12] map), the sum fuses into
+# its neighbours.
 _MAX_TAPS = 27
 
 
@@ -132,14 +137,26 @@ def _max_taps(x, k, s, pads):
     return _max_taps_fwd(x, k, s, pads)[0]
 
 
-def _windows(x, k, s, pads):
-    return tap_windows(x, k, s, pads, (1,) * len(k), False, fill=-np.inf)
+def _disjoint_taps(k, s) -> bool:
+    """Whether windows of kernel ``k`` and stride ``s`` are pooled tap by tap: they do not
+    overlap, and they have at most ``_MAX_TAPS`` taps."""
+    return math.prod(k) <= _MAX_TAPS and all(ss >= kk for ss, kk in zip(s, k))
+
+
+def _windows(x, k, s, pads, fill=-np.inf):
+    return tap_windows(x, k, s, pads, (1,) * len(k), False, fill=fill)
+
+
+def _fold_taps(x, k, s, pads, combine, fill):
+    """``combine`` over the kernel's taps, in row-major order, of ``x`` padded with ``fill``."""
+    y = None
+    for _, window in _windows(x, k, s, pads, fill):
+        y = window if y is None else combine(y, window)
+    return y
 
 
 def _max_taps_fwd(x, k, s, pads):
-    y = None
-    for _, window in _windows(x, k, s, pads):
-        y = window if y is None else jnp.maximum(y, window)
+    y = _fold_taps(x, k, s, pads, jnp.maximum, -np.inf)
     return y, (x, y)
 
 
@@ -191,7 +208,7 @@ def _max_pool(x, kernel_size, stride, padding, return_mask, ceil_mode, data_form
         return (y, y.astype(jnp.int32)) if return_mask else _from_cf(y, cl)
     if not return_mask:
         full_pads = tuple((lo, hi + e) for (lo, hi), e in zip(pads, extra))
-        if math.prod(k) <= _MAX_TAPS and all(ss >= kk for ss, kk in zip(s, k)):
+        if _disjoint_taps(k, s):
             y = _max_taps(x, tuple(k), tuple(s), full_pads)
         else:
             y = jax.lax.reduce_window(
@@ -222,10 +239,18 @@ def _avg_pool(
     k, s, pads, out, extra = _geometry(spatial, kernel_size, stride, padding, ceil_mode, nsp, cl)
     if 0 in out:
         return _from_cf(_empty(x, out), cl)
-    full_pads = ((0, 0), (0, 0)) + tuple((lo, hi + e) for (lo, hi), e in zip(pads, extra))
-    y = jax.lax.reduce_window(
-        x, np.zeros((), x.dtype), jax.lax.add, (1, 1) + tuple(k), (1, 1) + tuple(s), full_pads
-    )
+    full_pads = tuple((lo, hi + e) for (lo, hi), e in zip(pads, extra))
+    if _disjoint_taps(k, s):  # a sum of strided windows (see _MAX_TAPS)
+        y = _fold_taps(x, k, s, full_pads, jnp.add, 0)
+    else:
+        y = jax.lax.reduce_window(
+            x,
+            np.zeros((), x.dtype),
+            jax.lax.add,
+            (1, 1) + tuple(k),
+            (1, 1) + tuple(s),
+            ((0, 0), (0, 0)) + full_pads,
+        )
     if divisor_override:
         y = y / jnp.asarray(divisor_override, x.dtype)
     else:
