@@ -132,3 +132,40 @@ def test_pool_layers_take_the_taps_route():
     x = paddle.to_tensor(np.random.default_rng(1).standard_normal((2, 3, 6, 6)).astype("float32"))
     for layer, fn in ((paddle.nn.AvgPool2D(2), _avg), (paddle.nn.MaxPool2D(2), _max)):
         np.testing.assert_array_equal(layer(x).numpy(), np.asarray(fn(jnp.asarray(x.numpy()), 2)))
+
+
+def _adaptive_reference(x, out):
+    """Paddle's adaptive average: bin i of n -> o spans floor(i n / o) .. ceil((i + 1) n / o)."""
+    spatial = x.shape[2:]
+    cells = []
+    for pos in np.ndindex(*out):
+        window = [slice(i * n // o, -(-(i + 1) * n // o)) for i, n, o in zip(pos, spatial, out)]
+        cells.append(
+            x[(Ellipsis, *window)].sum(axis=tuple(range(2, x.ndim)))
+            / x[(Ellipsis, *window)][0, 0].size
+        )
+    return jnp.stack(cells, axis=-1).reshape(*x.shape[:2], *out)
+
+
+# (id, x shape, output size): equal bins sum tap by tap, over whole axes, or as reshaped
+# blocks; unequal bins take the per-axis averaging matrices
+ADAPTIVE = [
+    ("global 7x7", (2, 3, 7, 7), [1, 1]),
+    ("8x8 -> 4x4 (taps)", (1, 2, 8, 8), [4, 4]),
+    ("12x12 -> 2x2 (blocks)", (1, 2, 12, 12), [2, 2]),
+    ("8x9 -> 2x3", (1, 2, 8, 9), [2, 3]),
+    ("7x11 -> 3x5 (unequal)", (1, 2, 7, 11), [3, 5]),
+    ("1-D 10 -> 5", (2, 3, 10), [5]),
+    ("3-D global", (1, 2, 3, 4, 5), [1, 1, 1]),
+]
+
+
+@pytest.mark.parametrize("shape,out", [c[1:] for c in ADAPTIVE], ids=[c[0] for c in ADAPTIVE])
+def test_adaptive_average_pooling_equals_bin_means(shape, out):
+    rng = np.random.default_rng(0)
+    x = jnp.asarray(rng.standard_normal(shape).astype("float32"))
+    g = jnp.asarray(rng.standard_normal((*shape[:2], *out)).astype("float32"))
+    y, pullback = jax.vjp(lambda x: _pooling._adaptive_avg(x, out, len(out), False), x)
+    y_ref, pullback_ref = jax.vjp(lambda x: _adaptive_reference(x, out), x)
+    np.testing.assert_allclose(y, y_ref, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(pullback(g)[0], pullback_ref(g)[0], rtol=1e-6, atol=1e-6)

@@ -386,6 +386,17 @@ def _adaptive_avg(x, output_size, nsp, cl):
     check_pool_input(x, nsp, f"adaptive_avg_pool{nsp}d")
     x = _to_cf(x, cl)
     out = _out_sizes(output_size, x.shape[2:], nsp)
+    if all(o > 0 and n % o == 0 for n, o in zip(x.shape[2:], out)):
+        # equal bins (a global pool, 8 -> 4): each bin's sum over its area, as Paddle divides
+        k = [n // o for n, o in zip(x.shape[2:], out)]
+        if _disjoint_taps(k, k):
+            y = _fold_taps(x, k, k, [(0, 0)] * nsp, jnp.add, 0)
+        elif set(out) == {1}:
+            y = x.sum(axis=tuple(range(2, 2 + nsp)), keepdims=True)
+        else:
+            split = [d for o, kk in zip(out, k) for d in (o, kk)]
+            y = x.reshape(*x.shape[:2], *split).sum(axis=tuple(range(3, 3 + 2 * nsp, 2)))
+        return _from_cf(y / jnp.asarray(math.prod(k), x.dtype), cl)
     for ax, o in enumerate(out, start=2):
         n = x.shape[ax]
         m = np.zeros((o, n), np.float32)
