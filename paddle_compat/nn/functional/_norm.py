@@ -65,6 +65,11 @@ def _affine(y, weight, bias, shape):
 # -- batch_norm -------------------------------------------------------------------------------
 @op("_nn_bn_train", tensors=("x", "weight", "bias"), **_PRIVATE)
 def _bn_train(x, weight, bias, epsilon, ch):
+    return _bn_batch_stats(x, weight, bias, epsilon, ch)
+
+
+def _bn_forward(x, weight, bias, epsilon, ch):
+    """(y, batch mean, biased batch variance) over every axis but ``ch``."""
     xa = _acc(x)
     axes = tuple(i for i in range(x.ndim) if i != ch)
     mean = jnp.mean(xa, axis=axes)
@@ -73,6 +78,43 @@ def _bn_train(x, weight, bias, epsilon, ch):
     var = jnp.mean(xc * xc, axis=axes)
     y = xc * jax.lax.rsqrt(var.reshape(shape) + jnp.asarray(epsilon, xa.dtype))
     return _affine(y, weight, bias, shape).astype(x.dtype), mean, var
+
+
+# Batch norm's gradient in closed form, as Paddle's kernel computes it, from the batch statistics
+# the forward made: JAX's derivative of the statistics' graph made several more passes over x
+# ([8,64,32,32] VJP program 1.3-2.1 -> 0.83 ms on the 2-core CPU, forward recomputed inside).
+_bn_batch_stats = jax.custom_vjp(_bn_forward, nondiff_argnums=(3, 4))
+
+
+def _bn_forward_saving(x, weight, bias, epsilon, ch):
+    out = _bn_forward(x, weight, bias, epsilon, ch)
+    return out, (x, weight, bias, out[1], out[2])
+
+
+def _bn_backward(epsilon, ch, res, cts):
+    x, weight, bias, mean, var = res
+    dy, dmean, dvar = cts
+    xa, dya = _acc(x), _acc(dy)
+    axes = tuple(i for i in range(x.ndim) if i != ch)
+    shape = _bshape(x.ndim, ch, x.shape[ch])
+    n = x.size // x.shape[ch]
+    inv = jax.lax.rsqrt(var + jnp.asarray(epsilon, var.dtype))
+    xc = xa - mean.reshape(shape)
+    xhat = xc * inv.reshape(shape)
+    sum_dy = jnp.sum(dya, axis=axes)
+    sum_dy_xhat = jnp.sum(dya * xhat, axis=axes)
+    scale = inv if weight is None else inv * weight.astype(inv.dtype)
+    dx = (scale / n).reshape(shape) * (
+        n * dya - sum_dy.reshape(shape) - xhat * sum_dy_xhat.reshape(shape)
+    )
+    # the statistics' own cotangents (the running-stat update takes no gradient: usually 0)
+    dx = dx + (dmean / n).reshape(shape) + (dvar * (2 / n)).reshape(shape) * xc
+    dw = None if weight is None else sum_dy_xhat.astype(weight.dtype)
+    db = None if bias is None else sum_dy.astype(bias.dtype)
+    return dx.astype(x.dtype), dw, db
+
+
+_bn_batch_stats.defvjp(_bn_forward_saving, _bn_backward)
 
 
 @op("_nn_bn_eval", tensors=("x", "mean", "var", "weight", "bias"), **_PRIVATE)
