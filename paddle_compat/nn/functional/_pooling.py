@@ -189,6 +189,16 @@ def check_pool_input(x, nsp: int, name: str) -> None:
         )
 
 
+def _check_float(x, nsp: int) -> None:
+    """Paddle's average-pool kernels (``pool2d`` for 1-D and 2-D, ``pool3d``) take floats only."""
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        raise RuntimeError(
+            f"(NotFound) The kernel with key (CPU, Undefined(AnyLayout), {x.dtype}) of kernel "
+            f"`pool{max(nsp, 2)}d` is not registered. Selected wrong DataType `{x.dtype}`. "
+            "Paddle support following DataTypes: float64, float16, float32."
+        )
+
+
 def _empty(x, out):
     return jnp.zeros((*x.shape[:2], *out), x.dtype)
 
@@ -233,6 +243,7 @@ def _avg_pool(
     x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override, data_format, nsp
 ):
     check_pool_input(x, nsp, f"avg_pool{nsp}d")
+    _check_float(x, nsp)
     cl = channel_last(data_format, nsp)
     x = _to_cf(x, cl)
     spatial = x.shape[2:]
@@ -384,6 +395,7 @@ def _out_sizes(output_size, spatial, nsp):
 
 def _adaptive_avg(x, output_size, nsp, cl):
     check_pool_input(x, nsp, f"adaptive_avg_pool{nsp}d")
+    _check_float(x, nsp)
     x = _to_cf(x, cl)
     out = _out_sizes(output_size, x.shape[2:], nsp)
     if all(o > 0 and n % o == 0 for n, o in zip(x.shape[2:], out)):
