@@ -258,9 +258,9 @@ _col2im_input_grad.defvjp(_col2im_input_grad_fwd, _col2im_input_grad_bwd)
 
 def lower_transpose(x, weight, stride, pads, opad, out_sizes, dilation, groups: int, cl: bool):
     """The transposed convolution of ``x`` by ``weight`` ([in, out/g, *k]; Paddle's ``pads``
-    and ``output_padding``; ``out_sizes`` the output's spatial sizes) by a CPU lowering, or ``None`` for XLA's convolution of the
-    stride-dilated input. Groups 1 unless named; ms for forward / input grad / weight grad on
-    the 2-core CPU, XLA's -> this:
+    and ``output_padding``; ``out_sizes`` the output's spatial sizes) by a CPU lowering, or
+    ``None`` for XLA's convolution of the stride-dilated input. Groups 1 unless named; ms for
+    forward / input grad / weight grad on the 2-core CPU, XLA's -> this:
 
     - groups > 1 with a stride: one transposed convolution per group, by these rules (forward
       + backward, 8x64->32 g4 4x4 s2 at 16x16: 18.4 -> 7.9, Paddle 6.1);

@@ -180,6 +180,29 @@ def _max_taps_bwd(k, s, pads, res, g):
 _max_taps.defvjp(_max_taps_fwd, _max_taps_bwd)
 
 
+def _full_pads(pads, extra) -> tuple:
+    """Each axis's padding with ceil_mode's extra cells after it."""
+    return tuple((lo, hi + e) for (lo, hi), e in zip(pads, extra))
+
+
+def _window_max(x, k, s, pads):
+    """The maximum of each window of ``x`` [N, C, *spatial] padded with -inf by ``pads``: tap by
+    tap where the windows do not overlap (``_disjoint_taps``), else ``reduce_window``."""
+    if _disjoint_taps(k, s):
+        return _max_taps(x, tuple(k), tuple(s), tuple(pads))
+    window = ((1, 1) + tuple(k), (1, 1) + tuple(s), ((0, 0), (0, 0)) + tuple(pads))
+    return jax.lax.reduce_window(x, np.array(-np.inf, x.dtype), jax.lax.max, *window)
+
+
+def _window_sum(x, k, s, pads):
+    """The sum of each window of ``x`` [N, C, *spatial] padded with 0 by ``pads``: a sum of
+    strided windows where they do not overlap (see ``_MAX_TAPS``), else ``reduce_window``."""
+    if _disjoint_taps(k, s):
+        return _fold_taps(x, k, s, pads, jnp.add, 0)
+    window = ((1, 1) + tuple(k), (1, 1) + tuple(s), ((0, 0), (0, 0)) + tuple(pads))
+    return jax.lax.reduce_window(x, np.zeros((), x.dtype), jax.lax.add, *window)
+
+
 def check_pool_input(x, nsp: int, name: str) -> None:
     """The input of a {nsp}-D pool is an {nsp + 2}-D tensor."""
     if x.ndim != nsp + 2:
@@ -217,18 +240,7 @@ def _max_pool(x, kernel_size, stride, padding, return_mask, ceil_mode, data_form
         y = _empty(x, out)
         return (y, y.astype(jnp.int32)) if return_mask else _from_cf(y, cl)
     if not return_mask:
-        full_pads = tuple((lo, hi + e) for (lo, hi), e in zip(pads, extra))
-        if _disjoint_taps(k, s):
-            y = _max_taps(x, tuple(k), tuple(s), full_pads)
-        else:
-            y = jax.lax.reduce_window(
-                x,
-                np.array(-np.inf, x.dtype),
-                jax.lax.max,
-                (1, 1) + tuple(k),
-                (1, 1) + tuple(s),
-                ((0, 0), (0, 0)) + full_pads,
-            )
+        y = _window_max(x, k, s, _full_pads(pads, extra))
         # Paddle starts each window at -FLT_MAX: windows of padding only (ceil_mode) read that
         y = jnp.maximum(y, jnp.finfo(x.dtype).min)
         return _from_cf(y, cl)
@@ -250,18 +262,7 @@ def _avg_pool(
     k, s, pads, out, extra = _geometry(spatial, kernel_size, stride, padding, ceil_mode, nsp, cl)
     if 0 in out:
         return _from_cf(_empty(x, out), cl)
-    full_pads = tuple((lo, hi + e) for (lo, hi), e in zip(pads, extra))
-    if _disjoint_taps(k, s):  # a sum of strided windows (see _MAX_TAPS)
-        y = _fold_taps(x, k, s, full_pads, jnp.add, 0)
-    else:
-        y = jax.lax.reduce_window(
-            x,
-            np.zeros((), x.dtype),
-            jax.lax.add,
-            (1, 1) + tuple(k),
-            (1, 1) + tuple(s),
-            ((0, 0), (0, 0)) + full_pads,
-        )
+    y = _window_sum(x, k, s, _full_pads(pads, extra))
     if divisor_override:
         y = y / jnp.asarray(divisor_override, x.dtype)
     else:
@@ -491,10 +492,7 @@ def _lp_pool(x, norm_type, kernel_size, stride, padding, ceil_mode, data_format,
     k, s, pads, out, extra = _geometry(
         xc.shape[2:], kernel_size, stride, padding, ceil_mode, nsp, cl
     )
-    full_pads = ((0, 0), (0, 0)) + tuple((lo, hi + e) for (lo, hi), e in zip(pads, extra))
-    y = jax.lax.reduce_window(
-        xc**p, np.zeros((), x.dtype), jax.lax.add, (1, 1) + tuple(k), (1, 1) + tuple(s), full_pads
-    )
+    y = _window_sum(xc**p, k, s, _full_pads(pads, extra))
     y = jnp.sign(y) * jnp.maximum(jnp.abs(y), 0) ** (1.0 / p)
     return _from_cf(y, cl)
 
