@@ -35,6 +35,10 @@ def _layers(paddle) -> dict:
             nn.Upsample(scale_factor=2, mode="nearest"),
             (8, 64, 16, 16),
         ),
+        "Upsample(x0.5, bilinear) [8,32,64,64]": (
+            nn.Upsample(scale_factor=0.5, mode="bilinear"),
+            (8, 32, 64, 64),
+        ),
         "BatchNorm2D(64) [8,64,32,32]": (nn.BatchNorm2D(64), (8, 64, 32, 32)),
         "GroupNorm(8, 64) [8,64,32,32]": (nn.GroupNorm(8, 64), (8, 64, 32, 32)),
         "InstanceNorm2D(64) [8,64,32,32]": (nn.InstanceNorm2D(64), (8, 64, 32, 32)),

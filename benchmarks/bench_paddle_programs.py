@@ -5,7 +5,7 @@ compiled by jax.jit) vs real Paddle Inference on CPU, same files, same inputs, i
 (Paddle in a subprocess of the side venv, one math thread each; ``--rounds`` alternations,
 each side's best kept).
 
-    python benchmarks/bench_paddle_programs.py [--batches 1,16] [--n 200]
+    python benchmarks/bench_paddle_programs.py [--batches 1,16] [--n 200] [--models misc,cnn]
 
 One call = ``copy_from_cpu`` + ``run()`` + ``copy_to_cpu`` of every output. Prints a table
 and a JSON line; ratio = paddle-compat / Paddle (> 1: paddle-compat is slower).
@@ -38,12 +38,12 @@ def _input(model: str, batch: int) -> np.ndarray:
     return rs.standard_normal([batch, *shape]).astype(dtype)
 
 
-def time_all(batches: list[int], n: int) -> dict:
+def time_all(batches: list[int], n: int, models=MODELS) -> dict:
     """Build each predictor with ``import paddle`` (real or compat) and time it."""
     import paddle
 
     out = {}
-    for model in MODELS:
+    for model in models:
         for fmt, ext in FORMATS.items():
             prefix = os.path.join(DATA, f"{model}_{fmt}")
             config = paddle.inference.Config(prefix + ext, prefix + ".pdiparams")
@@ -71,18 +71,22 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--batches", default="1,16")
     ap.add_argument("--n", type=int, default=200)
+    ap.add_argument("--models", default=",".join(MODELS))
     ap.add_argument("--rounds", type=int, default=2, help="alternate Paddle / compat runs")
     ap.add_argument("--inner", action="store_true", help="(run under real Paddle)")
     args = ap.parse_args()
     batches = [int(b) for b in args.batches.split(",")]
+    models = args.models.split(",")
     if args.inner:
-        print(json.dumps(time_all(batches, args.n)))
+        print(json.dumps(time_all(batches, args.n, models)))
         return
     sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..")))
     ref, ours = {}, {}
     for _ in range(args.rounds):  # alternate, keep each side's best: both see the same load
-        r = paddle_side(__file__, "--batches", args.batches, "--n", str(args.n))
-        o = time_all(batches, args.n)
+        r = paddle_side(
+            __file__, "--batches", args.batches, "--n", str(args.n), "--models", args.models
+        )
+        o = time_all(batches, args.n, models)
         ref = {k: min(v, ref.get(k, v)) for k, v in r.items()}
         ours = {k: min(v, ours.get(k, v)) for k, v in o.items()}
     ratios = {}

@@ -2,14 +2,22 @@
 
 Resampling is separable: for each spatial axis the source indices and weights are computed on
 the host with numpy (shapes are static) in float32, the way Paddle's CPU kernels do, and applied
-with gathers, so gradients come from JAX."""
+with ``_take``, so gradients come from JAX. Where the sizes are in a small ratio the indices
+repeat with a period: a downsample by an integer factor reads strided slices, and a nearest
+resize by a small ratio (2x, 3x, 6 -> 9) interleaves one strided slice per output phase, in
+place of XLA's gather (whose gradient is a scatter; 2x nearest upsampling of [8, 64, 32, 32],
+forward and backward, 5.1 -> 0.5 ms on the 2-core CPU; a 2x bilinear downsample of
+[8, 32, 64, 64] 3.4 -> 0.9 ms). Linear upsampling and cubic resizing keep the gather:
+interleaving their weighted phases, or four strided taps, measured no faster."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 
 from ..._core.registry import op
 from ..._core.tensor import Tensor
@@ -37,10 +45,75 @@ def _ratio(n_in, n_out, scale, align_corners):
     return np.float32(n_in / n_out)
 
 
+_MAX_PERIOD = 8  # output positions per period of a nearest resize read as slices
+_MAX_PIECES = 4  # pieces a phase may be cut into around the indices that break its pattern
+
+
+def _phase_pieces(idx, n_in: int, period: int, step: int):
+    """How the static index array ``idx`` (output position -> source index in [0, n_in))
+    reads as ``period`` phases: phase r holds outputs r, r + period, ..., which read
+    ``step * i + c_r`` clamped to the source, except at a few positions. Returns (per phase a
+    list of (first source index, stride, count) pieces, the edge copies the source needs on
+    each side), or None when the pattern does not hold."""
+    reps = len(idx) // period
+    i = np.arange(reps)
+    phases, pad = [], 0
+    for r in range(period):
+        got = idx[r::period]
+        offsets, counts = np.unique(got - step * i, return_counts=True)
+        want = step * i + int(offsets[np.argmax(counts)])
+        fits = np.clip(want, 0, n_in - 1) == got  # an edge copy reads the clamped index
+        pieces, k = [], 0
+        while k < reps:
+            e = k + 1
+            if fits[k]:
+                while e < reps and fits[e]:
+                    e += 1
+                pieces.append((int(want[k]), step, e - k))
+                pad = max(pad, -int(want[k]), int(want[e - 1]) - (n_in - 1))
+            else:
+                pieces.append((int(got[k]), 1, 1))
+            k = e
+        if len(pieces) > _MAX_PIECES:
+            return None
+        phases.append(pieces)
+    return phases, pad
+
+
+def _take(x, idx, axis: int, max_period: int = 1):
+    """``jnp.take(x, idx, axis)`` for a static index array, with the same values. Where the
+    index repeats with a period of at most ``max_period`` output positions (see the module
+    docstring) it reads strided slices of x, its edges copied outward, interleaved."""
+    n_in, n_out = x.shape[axis], len(idx)
+    g = math.gcd(n_in, n_out)
+    period, step = n_out // g, n_in // g
+    found = None
+    if period <= max_period and n_out > 1:
+        found = _phase_pieces(np.asarray(idx, np.int64), n_in, period, step)
+    if found is None:
+        return jnp.take(x, idx, axis=axis)
+    phases, pad = found
+    out_shape = x.shape[:axis] + (n_out,) + x.shape[axis + 1 :]
+    if pad:
+        widths = [(0, 0)] * x.ndim
+        widths[axis] = (pad, pad)
+        x = jnp.pad(x, widths, mode="edge")
+    cols = []
+    for pieces in phases:
+        parts = [
+            lax.slice_in_dim(x, a + pad, a + pad + (n - 1) * st + 1, st, axis)
+            for a, st, n in pieces
+        ]
+        cols.append(parts[0] if len(parts) == 1 else jnp.concatenate(parts, axis))
+    if period == 1:
+        return cols[0]
+    return jnp.stack(cols, axis=axis + 1).reshape(out_shape)  # [.., n_out / period, period, ..]
+
+
 def _nearest(x, axis, n_in, n_out, ratio):
     k = np.arange(n_out, dtype=np.float32)
     idx = np.minimum((ratio * k).astype(np.int64), n_in - 1)
-    return jnp.take(x, idx, axis=axis)
+    return _take(x, idx, axis, _MAX_PERIOD)
 
 
 def _linear(x, axis, n_in, n_out, ratio, half_pixel):
@@ -55,7 +128,7 @@ def _linear(x, axis, n_in, n_out, ratio, half_pixel):
     shape = [1] * x.ndim
     shape[axis] = n_out
     lam = jnp.asarray(lam.reshape(shape), x.dtype)
-    return jnp.take(x, i0, axis=axis) * (1 - lam) + jnp.take(x, i1, axis=axis) * lam
+    return _take(x, i0, axis) * (1 - lam) + _take(x, i1, axis) * lam
 
 
 def _cubic_weights(t, a=-0.75):
