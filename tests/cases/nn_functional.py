@@ -345,7 +345,23 @@ def case_interp_errors():
         expect_error(lambda: F.interpolate(x, size=[2, 2], align_corners=True)),
         expect_error(lambda: F.interpolate(x, size=[2, 2], data_format="NCW")),
         expect_error(lambda: F.interpolate(T(randn(1, 2, 5)), size=[4])),
+        expect_error(lambda: F.interpolate(T(np.zeros([1, 1, 4, 0], "float32")), size=[2, 2])),
+        expect_error(
+            lambda: F.interpolate(
+                T(np.zeros([1, 2, 0, 4], "float32")), size=[2, 2], data_format="NHWC"
+            )
+        ),
     ]
+
+
+def case_interp_empty_batch():
+    """A zero batch or zero channels resize to an empty output (a zero spatial size raises)."""
+    outs = []
+    for shape in ([0, 1, 4, 4], [1, 0, 4, 4]):
+        for mode in ("nearest", "bilinear"):
+            y = F.interpolate(T(np.zeros(shape, "float32")), size=[2, 2], mode=mode)
+            outs.append(list(y.shape))
+    return outs
 
 
 # -- convolutions -----------------------------------------------------------------------------

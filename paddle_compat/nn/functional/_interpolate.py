@@ -239,6 +239,13 @@ def interpolate(
     channel_last = data_format == fmts[1]
     nsp = nd - 2
     spatial = list(x.shape[1 : 1 + nsp]) if channel_last else list(x.shape[2:])
+    first = 1 if channel_last else 2
+    for a, n in enumerate(spatial, first):
+        if n == 0:
+            raise ValueError(
+                "(InvalidArgument) The shape of input(x) should be larger than 0, but received "
+                f"shape[{a}] is 0"
+            )
     if size is not None:
         size = _static_list(size)
         size = [size] * nsp if isinstance(size, int) else [int(s) for s in size]
