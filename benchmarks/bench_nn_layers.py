@@ -39,6 +39,10 @@ def _layers(paddle) -> dict:
             nn.Upsample(scale_factor=0.5, mode="bilinear"),
             (8, 32, 64, 64),
         ),
+        "Upsample(size 8x8, area) [8,64,32,32]": (
+            nn.Upsample(size=[8, 8], mode="area"),
+            (8, 64, 32, 32),
+        ),
         "BatchNorm2D(64) [8,64,32,32]": (nn.BatchNorm2D(64), (8, 64, 32, 32)),
         "GroupNorm(8, 64) [8,64,32,32]": (nn.GroupNorm(8, 64), (8, 64, 32, 32)),
         "InstanceNorm2D(64) [8,64,32,32]": (nn.InstanceNorm2D(64), (8, 64, 32, 32)),

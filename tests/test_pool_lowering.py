@@ -147,13 +147,15 @@ def _adaptive_reference(x, out):
     return jnp.stack(cells, axis=-1).reshape(*x.shape[:2], *out)
 
 
-# (id, x shape, output size): equal bins sum tap by tap, over whole axes, or as reshaped
-# blocks; unequal bins take the per-axis averaging matrices
+# (id, x shape, output size): equal bins of up to 4 cells sum tap by tap, a global pool over
+# whole axes, larger bins as reshaped blocks; unequal bins take the per-axis averaging matrices
 ADAPTIVE = [
     ("global 7x7", (2, 3, 7, 7), [1, 1]),
     ("8x8 -> 4x4 (taps)", (1, 2, 8, 8), [4, 4]),
     ("12x12 -> 2x2 (blocks)", (1, 2, 12, 12), [2, 2]),
-    ("8x9 -> 2x3", (1, 2, 8, 9), [2, 3]),
+    ("8x9 -> 2x3 (4x3 bins: blocks)", (1, 2, 8, 9), [2, 3]),
+    ("16x16 -> 4x4 (4x4 bins: blocks)", (2, 3, 16, 16), [4, 4]),
+    ("4x8 -> 4x2 (1x4 bins: taps)", (1, 2, 4, 8), [4, 2]),
     ("7x11 -> 3x5 (unequal)", (1, 2, 7, 11), [3, 5]),
     ("1-D 10 -> 5", (2, 3, 10), [5]),
     ("3-D global", (1, 2, 3, 4, 5), [1, 1, 1]),

@@ -354,6 +354,29 @@ def case_interp_errors():
     ]
 
 
+def case_interp_area_rules():
+    """Paddle's area mode is an adaptive average pool over the axes after the first two: it
+    ignores data_format and align_corners, takes size over scale_factor, refuses
+    scale_factor alone and integer inputs, and resizes up as well as down."""
+    x = T(randn(2, 3, 5, 7, seed=31))
+    outs = [
+        F.interpolate(x, size=[2, 3], mode="area", data_format="NHWC"),
+        F.interpolate(x, size=[2, 3], scale_factor=2, mode="area", align_corners=True),
+        F.interpolate(x, size=[7, 9], mode="AREA"),
+        F.interpolate(T(randn(1, 2, 7, seed=32)), size=3, mode="area", data_format="NWC"),
+        F.interpolate(T(randn(1, 2, 4, 4, 3, seed=33)), size=[2, 2, 1], mode="area"),
+        list(F.interpolate(x, size=[0, 3], mode="area").shape),
+    ]
+    return outs + [
+        expect_error(lambda: F.interpolate(x, scale_factor=0.5, mode="area")),
+        expect_error(lambda: F.interpolate(x, size=[2], mode="area")),
+        expect_error(lambda: F.interpolate(x, size=[2, 3], mode="area", align_mode=3)),
+        expect_error(
+            lambda: F.interpolate(T(np.zeros([1, 2, 5, 5], "int32")), size=[2, 2], mode="area")
+        ),
+    ]
+
+
 def case_interp_empty_batch():
     """A zero batch or zero channels resize to an empty output (a zero spatial size raises)."""
     outs = []

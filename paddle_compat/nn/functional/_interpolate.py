@@ -1,4 +1,5 @@
-"""paddle.nn.functional.interpolate / upsample: nearest, (bi/tri)linear, bicubic, area.
+"""paddle.nn.functional.interpolate / upsample: nearest, (bi/tri)linear, bicubic, area (an
+adaptive average pool, as Paddle's).
 
 Resampling is separable: for each spatial axis the source indices and weights are computed on
 the host with numpy (shapes are static) in float32, the way Paddle's CPU kernels do, and applied
@@ -21,6 +22,7 @@ from jax import lax
 
 from ..._core.registry import op
 from ..._core.tensor import Tensor
+from ._pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
 
 _F = dict(namespaces=("paddle.nn.functional",), method=None)
 _MODES = ("area", "linear", "bilinear", "trilinear", "bicubic", "nearest")
@@ -156,24 +158,10 @@ def _cubic(x, axis, n_in, n_out, ratio, align_corners):
     return out
 
 
-def _area(x, axis, n_in, n_out):
-    starts = [(i * n_in) // n_out for i in range(n_out)]
-    ends = [-(-((i + 1) * n_in) // n_out) for i in range(n_out)]
-    parts = [
-        jnp.mean(jnp.take(x, np.arange(s, e), axis=axis), axis=axis, keepdims=True)
-        for s, e in zip(starts, ends)
-    ]
-    return jnp.concatenate(parts, axis=axis)
-
-
 @op("_nn_resize", namespaces=(), method=None)
 def _resize(x, out_size, scales, mode, align_corners, align_mode, channel_last):
     nsp = x.ndim - 2
     axes = list(range(1, 1 + nsp)) if channel_last else list(range(2, 2 + nsp))
-    if mode == "area":
-        for ax, n_out in zip(axes, out_size):
-            x = _area(x, ax, x.shape[ax], n_out)
-        return x
     for ax, n_out, sc in zip(axes, out_size, scales):
         n_in = x.shape[ax]
         r = _ratio(n_in, n_out, sc, align_corners)
@@ -192,6 +180,21 @@ def _static_list(v):
     if isinstance(v, int | float):
         return v
     return [x.item() if isinstance(x, Tensor) else x for x in v]
+
+
+def _area(x: Tensor, size) -> Tensor:
+    """Paddle's area mode: an adaptive average pool to ``size`` over the axes after the first
+    two, whatever ``data_format`` says (Paddle's ignores it there, and ``align_corners``, and
+    takes ``size`` over ``scale_factor``)."""
+    if size is None:
+        raise ValueError("output size can not be None in AREA mode")
+    nsp = len(x.shape) - 2
+    size = _static_list(size)
+    size = [size] * nsp if isinstance(size, int) else [int(s) for s in size]
+    if len(size) != nsp:
+        raise ValueError("The x and size should satisfy rank(x) - 2 == len(size).")
+    pool = (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d)[nsp - 1]
+    return pool(x, size)
 
 
 @op("interpolate", amp="black_always", composite=True, **_F)
@@ -219,6 +222,10 @@ def interpolate(
         raise ValueError(f"'{mode}' only support {dims} tensor.")
     if size is None and scale_factor is None:
         raise ValueError("One of size and scale_factor must not be None.")
+    if mode == "area":
+        if align_mode not in (0, 1):
+            raise ValueError("align_mode can only be 0 or 1")
+        return _area(x, size)
     if size is not None and scale_factor is not None:
         raise ValueError("Only one of size or scale_factor should be defined.")
     if align_corners and mode in ("nearest", "area"):

@@ -394,6 +394,12 @@ def _out_sizes(output_size, spatial, nsp):
     return [n if o is None else int(o) for o, n in zip(sizes, spatial)]
 
 
+# Equal adaptive bins of up to this many cells are summed tap by tap, larger ones through a
+# reshape: forward + backward of [8,64,32,32] (2-core CPU) 2x2 bins 0.51 vs 1.23 ms, 4x4 2.49 vs
+# 0.76 ms, 8x8 12.9 vs 0.62 ms; [2,32,48,48] 3x3 0.87 vs 0.38 ms (each tap's gradient is a pad).
+_MAX_BIN_TAPS = 4
+
+
 def _adaptive_avg(x, output_size, nsp, cl):
     check_pool_input(x, nsp, f"adaptive_avg_pool{nsp}d")
     _check_float(x, nsp)
@@ -402,7 +408,7 @@ def _adaptive_avg(x, output_size, nsp, cl):
     if all(o > 0 and n % o == 0 for n, o in zip(x.shape[2:], out)):
         # equal bins (a global pool, 8 -> 4): each bin's sum over its area, as Paddle divides
         k = [n // o for n, o in zip(x.shape[2:], out)]
-        if _disjoint_taps(k, k):
+        if math.prod(k) <= _MAX_BIN_TAPS:
             y = _fold_taps(x, k, k, [(0, 0)] * nsp, jnp.add, 0)
         elif set(out) == {1}:
             y = x.sum(axis=tuple(range(2, 2 + nsp)), keepdims=True)
