@@ -377,6 +377,31 @@ def case_interp_area_rules():
     ]
 
 
+def case_interp_dtypes():
+    """Half precision resizes in float32 and rounds once; uint8 bilinear computes in float and
+    truncates, while Paddle's 1-D linear kernel keeps its weights in uint8; the dtypes Paddle's
+    kernels lack raise its RuntimeError (integers outside nearest mode, bool, uint8 bicubic)."""
+    rng = np.random.default_rng(41)
+    u8 = rng.integers(0, 256, [1, 2, 4, 5]).astype("uint8")
+    x = T(randn(1, 2, 4, 5, seed=42))
+    outs = [
+        F.interpolate(T(u8), size=[7, 3], mode="bilinear"),
+        F.interpolate(T(u8), size=[7, 3], mode="bilinear", align_corners=True),
+        F.interpolate(T(u8[0]), size=[8], mode="linear"),
+        F.interpolate(T(u8), size=[7, 3]),
+        F.interpolate(T(u8.astype("int32")), scale_factor=2),
+        F.interpolate(x.astype("float16"), size=[7, 3], mode="bilinear").astype("float32"),
+        F.interpolate(x.astype("bfloat16"), size=[7, 6], mode="bicubic").astype("float32"),
+    ]
+    return outs + [
+        expect_error(lambda: F.interpolate(T(u8.astype("int32")), size=[5, 5], mode="bilinear")),
+        expect_error(lambda: F.interpolate(T(u8.astype("bool")), size=[5, 5])),
+        expect_error(lambda: F.interpolate(T(u8), size=[5, 5], mode="bicubic")),
+        expect_error(lambda: F.interpolate(T(u8[0]), size=[5])),
+        expect_error(lambda: F.interpolate(x, size=[5, 5], mode="trilinear")),
+    ]
+
+
 def case_interp_empty_batch():
     """A zero batch or zero channels resize to an empty output (a zero spatial size raises)."""
     outs = []

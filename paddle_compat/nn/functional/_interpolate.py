@@ -13,6 +13,7 @@ interleaving their weighted phases, or four strided taps, measured no faster."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 
@@ -33,6 +34,24 @@ _NDIM = {
     "bicubic": (4,),
     "nearest": (4, 5),
     "area": (3, 4, 5),
+}
+_NDIM_ERROR = {  # Paddle's messages, spacing included
+    "linear": "'linear' only support 3-D tensor.",
+    "bilinear": "'bilinear' and 'bicubic' only support 4-D tensor.",
+    "bicubic": "'bilinear' and 'bicubic' only support 4-D tensor.",
+    "trilinear": "'trilinear'only support 5-D tensor.",
+    "nearest": "'NEAREST' only support 4-D  or 5-D tensor.",
+    "area": "The dimension of the input tensor should only be 3-D, 4-D or 5-D, but the received "
+    "dimension is {nd}.",
+}
+# The dtypes Paddle's CPU kernels take, by kernel (``{mode}_interp``), as its error lists them
+_FLOAT_NAMES = ("float64", "float16", "float32")
+_KERNEL_DTYPES = {
+    "nearest": ("int64", *_FLOAT_NAMES, "int32", "uint8", "bfloat16"),
+    "linear": (*_FLOAT_NAMES, "uint8", "bfloat16"),
+    "bilinear": (*_FLOAT_NAMES, "uint8", "bfloat16"),
+    "trilinear": (*_FLOAT_NAMES, "uint8", "bfloat16"),
+    "bicubic": (*_FLOAT_NAMES, "bfloat16"),
 }
 _FORMATS = {3: ("NCW", "NWC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
 
@@ -118,19 +137,45 @@ def _nearest(x, axis, n_in, n_out, ratio):
     return _take(x, idx, axis, _MAX_PERIOD)
 
 
-def _linear(x, axis, n_in, n_out, ratio, half_pixel):
-    k = np.arange(n_out, dtype=np.float32)
+def _linear_taps(n_in, n_out, ratio, half_pixel):
+    """(first source index, second, weight of the second) per output position, float32. The
+    half-pixel source ``(k + 0.5) * ratio - 0.5`` is rounded once, as Paddle's kernel computes
+    it (two float32 roundings move some weights by an ulp)."""
+    k = np.arange(n_out)
     if half_pixel:
-        src = np.maximum(ratio * (k + np.float32(0.5)) - np.float32(0.5), np.float32(0))
+        src = np.maximum(((k + 0.5) * np.float64(ratio) - 0.5).astype(np.float32), np.float32(0))
     else:
-        src = ratio * k
+        src = ratio * k.astype(np.float32)
     i0 = np.minimum(src.astype(np.int64), n_in - 1)
     i1 = np.minimum(i0 + 1, n_in - 1)
-    lam = (src - i0.astype(np.float32)).astype(np.float32)
+    return i0, i1, (src - i0.astype(np.float32)).astype(np.float32)
+
+
+def _linear(x, axis, n_in, n_out, ratio, half_pixel):
+    i0, i1, lam = _linear_taps(n_in, n_out, ratio, half_pixel)
     shape = [1] * x.ndim
     shape[axis] = n_out
     lam = jnp.asarray(lam.reshape(shape), x.dtype)
     return _take(x, i0, axis) * (1 - lam) + _take(x, i1, axis) * lam
+
+
+def _linear_corners(x, axes, taps):
+    """Bi- or trilinear resizing of float32 ``x`` as Paddle's kernel sums it: over the 2**n
+    corners, the last axis's index varying slowest, each corner's value times its weights in
+    axis order, every product rounded to float32 on its own (XLA:CPU would fuse a multiply and
+    an add into one rounding). The truncated uint8 results then match Paddle's."""
+    out = None
+    for corner in itertools.product((0, 1), repeat=len(axes)):
+        v = x
+        for ax, c, (i0, i1, _) in zip(axes, reversed(corner), taps):
+            v = _take(v, i1 if c else i0, ax)
+        for ax, c, (_, _, lam) in zip(axes, reversed(corner), taps):
+            shape = [1] * x.ndim
+            shape[ax] = len(lam)
+            w = (lam if c else np.float32(1) - lam).reshape(shape).astype(np.float64)
+            v = (v.astype(jnp.float64) * jnp.asarray(w)).astype(jnp.float32)  # exact, rounded once
+        out = v if out is None else out + v
+    return out
 
 
 def _cubic_weights(t, a=-0.75):
@@ -158,8 +203,7 @@ def _cubic(x, axis, n_in, n_out, ratio, align_corners):
     return out
 
 
-@op("_nn_resize", namespaces=(), method=None)
-def _resize(x, out_size, scales, mode, align_corners, align_mode, channel_last):
+def _resample(x, out_size, scales, mode, align_corners, align_mode, channel_last):
     nsp = x.ndim - 2
     axes = list(range(1, 1 + nsp)) if channel_last else list(range(2, 2 + nsp))
     for ax, n_out, sc in zip(axes, out_size, scales):
@@ -172,6 +216,40 @@ def _resize(x, out_size, scales, mode, align_corners, align_mode, channel_last):
         else:
             x = _linear(x, ax, n_in, n_out, r, align_mode == 0 and not align_corners)
     return x
+
+
+@op("_nn_resize", namespaces=(), method=None)
+def _resize(x, out_size, scales, mode, align_corners, align_mode, channel_last):
+    """Half-precision inputs resize in float32 and round once, as Paddle's kernels compute;
+    uint8 in bilinear and trilinear mode too, truncated back (Paddle's 1-D linear kernel keeps
+    its weights in uint8, so that one stays in uint8 here as well)."""
+    _check_dtype(x, mode)
+    args = (out_size, scales, mode, align_corners, align_mode, channel_last)
+    dtype = x.dtype
+    if mode in ("bilinear", "trilinear") and dtype == jnp.uint8:
+        nsp = x.ndim - 2
+        axes = list(range(1, 1 + nsp)) if channel_last else list(range(2, 2 + nsp))
+        half = align_mode == 0 and not align_corners
+        taps = [
+            _linear_taps(x.shape[a], n, _ratio(x.shape[a], n, sc, align_corners), half)
+            for a, n, sc in zip(axes, out_size, scales)
+        ]
+        return _linear_corners(x.astype(jnp.float32), axes, taps).astype(dtype)
+    if mode != "nearest" and dtype in (jnp.float16, jnp.bfloat16):
+        return _resample(x.astype(jnp.float32), *args).astype(dtype)
+    return _resample(x, *args)
+
+
+def _check_dtype(x, mode: str) -> None:
+    """Paddle's CPU resize kernels take only some dtypes (bool and int8 nowhere, integers only
+    in nearest mode, uint8 also in the linear modes): its RuntimeError for the others."""
+    name = jnp.dtype(x.dtype).name
+    if name not in _KERNEL_DTYPES[mode]:
+        raise RuntimeError(
+            f"(NotFound) The kernel with key (CPU, Undefined(AnyLayout), {name}) of kernel "
+            f"`{mode}_interp` is not registered. Selected wrong DataType `{name}`. Paddle "
+            f"support following DataTypes: {', '.join(_KERNEL_DTYPES[mode])}."
+        )
 
 
 def _static_list(v):
@@ -218,8 +296,7 @@ def interpolate(
         )
     nd = len(x.shape)
     if nd not in _NDIM[mode]:
-        dims = " or ".join(f"{d}-D" for d in _NDIM[mode])
-        raise ValueError(f"'{mode}' only support {dims} tensor.")
+        raise ValueError(_NDIM_ERROR[mode].format(nd=nd))
     if size is None and scale_factor is None:
         raise ValueError("One of size and scale_factor must not be None.")
     if mode == "area":
