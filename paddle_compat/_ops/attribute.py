@@ -111,10 +111,13 @@ def conj(x: jax.Array, name: str | None = None) -> jax.Array:
 
 @op("angle", tensor_modules=("math",), aliases=NO_TORCH_KEYWORDS)
 def angle(x: jax.Array, name: str | None = None) -> jax.Array:
-    """Argument of each element (0 or pi for real numbers)."""
+    """Argument of each element; for real numbers pi where x < 0, else 0 (-0.0 too), in x's
+    dtype."""
     if not (_is_cplx(x) or jnp.issubdtype(x.dtype, jnp.floating)):
         raise _no_kernel("angle", x, "float32, float64, complex64, complex128")
-    return jnp.angle(x)
+    if _is_cplx(x):
+        return jnp.angle(x)
+    return jnp.where(x < 0, jnp.asarray(np.pi, x.dtype), jnp.zeros((), x.dtype))
 
 
 def _pair(a, b, what, an, bn):

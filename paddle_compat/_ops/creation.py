@@ -450,10 +450,10 @@ def triu(
 def diag(
     x: jax.Array, offset: int = 0, padding_value: float = 0, name: str | None = None
 ) -> jax.Array:
-    if x.ndim == 1 and padding_value != 0:
-        n = x.shape[0] + abs(offset)
-        base = jnp.full((n, n), padding_value, x.dtype)
-        return base + jnp.diag(x, offset) - jnp.diag(jnp.full_like(x, padding_value), offset)
+    if x.ndim == 1 and padding_value != 0:  # the padding selected off the diagonal (no
+        n = x.shape[0] + abs(offset)  # arithmetic: adding and taking it back rounded x)
+        on_diag = np.eye(n, k=offset, dtype=bool)
+        return jnp.where(on_diag, jnp.diag(x, offset), jnp.full((), padding_value, x.dtype))
     return jnp.diag(x, offset)
 
 

@@ -138,14 +138,18 @@ def gammaincc(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
 # -- unary -------------------------------------------------------------------------------------
 @op("deg2rad", aliases=NO_TORCH_KEYWORDS)
 def deg2rad(x: jax.Array, name: str | None = None) -> jax.Array:
-    """Degrees to radians."""
+    """Degrees to radians (a bool tensor stays bool, as in Paddle: the product is cast back)."""
+    if x.dtype == jnp.bool_:
+        return x
     x = _float_in(x)
     return x * jnp.asarray(_math.pi / 180.0, x.dtype)
 
 
 @op("rad2deg", aliases=NO_TORCH_KEYWORDS)
 def rad2deg(x: jax.Array, name: str | None = None) -> jax.Array:
-    """Radians to degrees."""
+    """Radians to degrees (a bool tensor stays bool, as in Paddle: the product is cast back)."""
+    if x.dtype == jnp.bool_:
+        return x
     x = _float_in(x)
     return x * jnp.asarray(180.0 / _math.pi, x.dtype)
 

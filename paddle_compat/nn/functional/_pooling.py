@@ -222,6 +222,11 @@ def _check_float(x, nsp: int) -> None:
         )
 
 
+def _acc(x):
+    """float16 and bfloat16 average in float32 and round once, as Paddle's pool kernels do."""
+    return x.astype(jnp.float32) if x.dtype in (jnp.float16, jnp.bfloat16) else x
+
+
 def _empty(x, out):
     return jnp.zeros((*x.shape[:2], *out), x.dtype)
 
@@ -262,6 +267,8 @@ def _avg_pool(
     k, s, pads, out, extra = _geometry(spatial, kernel_size, stride, padding, ceil_mode, nsp, cl)
     if 0 in out:
         return _from_cf(_empty(x, out), cl)
+    dtype = x.dtype
+    x = _acc(x)
     y = _window_sum(x, k, s, _full_pads(pads, extra))
     if divisor_override:
         y = y / jnp.asarray(divisor_override, x.dtype)
@@ -269,7 +276,7 @@ def _avg_pool(
         # a window of padding only (exclusive) averages nothing: 0 / 0 = nan, as in Paddle
         div = _window_counts(spatial, k, s, pads, extra, include_pad=not exclusive)
         y = y / jnp.asarray(div, x.dtype)
-    return _from_cf(y, cl)
+    return _from_cf(y.astype(dtype), cl)
 
 
 _POOL = dict(tensors=("x",), **_F)
@@ -403,7 +410,8 @@ _MAX_BIN_TAPS = 4
 def _adaptive_avg(x, output_size, nsp, cl):
     check_pool_input(x, nsp, f"adaptive_avg_pool{nsp}d")
     _check_float(x, nsp)
-    x = _to_cf(x, cl)
+    dtype = x.dtype
+    x = _acc(_to_cf(x, cl))
     out = _out_sizes(output_size, x.shape[2:], nsp)
     if all(o > 0 and n % o == 0 for n, o in zip(x.shape[2:], out)):
         # equal bins (a global pool, 8 -> 4): each bin's sum over its area, as Paddle divides
@@ -415,14 +423,14 @@ def _adaptive_avg(x, output_size, nsp, cl):
         else:
             split = [d for o, kk in zip(out, k) for d in (o, kk)]
             y = x.reshape(*x.shape[:2], *split).sum(axis=tuple(range(3, 3 + 2 * nsp, 2)))
-        return _from_cf(y / jnp.asarray(math.prod(k), x.dtype), cl)
+        return _from_cf((y / jnp.asarray(math.prod(k), x.dtype)).astype(dtype), cl)
     for ax, o in enumerate(out, start=2):
         n = x.shape[ax]
         m = np.zeros((o, n), np.float32)
         for i, (s, e) in enumerate(_bins(n, o)):
             m[i, s:e] = 1.0 / (e - s)
         x = jnp.moveaxis(jnp.tensordot(x, jnp.asarray(m, x.dtype), axes=([ax], [1])), -1, ax)
-    return _from_cf(x, cl)
+    return _from_cf(x.astype(dtype), cl)
 
 
 def _adaptive_max(x, output_size, return_mask, nsp):
