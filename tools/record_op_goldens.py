@@ -25,11 +25,14 @@ TESTS = ROOT / "tests"
 GOLDENS = TESTS / "goldens" / "op_table"
 
 
-def run_isolated(fn):
-    """``fn()`` in a forked child; its (picklable) result, or {"crash": signal name}."""
+def run_isolated(fn, timeout_s: int = 60):
+    """``fn()`` in a forked child; its (picklable) result, or {"crash": signal name} (SIGALRM:
+    it ran past ``timeout_s``; a child forked after another crashed can hang in Paddle)."""
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:  # child
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.alarm(timeout_s)
         os.close(r)
         try:
             data = pickle.dumps(fn())
