@@ -270,6 +270,12 @@ def _in_float32(fn):
     return f
 
 
+def _digamma(x):
+    """digamma with Paddle's values at zero: -inf at +0 and +inf at -0 (the limits from each
+    side; JAX gives nan there)."""
+    return jnp.where(x == 0, -1 / x, jsp.digamma(x))
+
+
 # O: Paddle's function takes the keyword ``out`` (the others only ``name``).
 _O = {"out": True}
 # P: Paddle's function refuses the PyTorch-style keyword ``input=``
@@ -299,7 +305,7 @@ _UNARY = {
     "erf": (jsp.erf, True, _P),
     "erfinv": (jsp.erfinv, True, {**_BLACK, **_P}),
     "lgamma": (jsp.gammaln, True, _P),
-    "digamma": (jsp.digamma, True, _P),
+    "digamma": (_digamma, True, _P),
     "reciprocal": (jnp.reciprocal, True, {**_BLACK, **_P}),
     "floor": (jnp.floor, False, _O),
     "ceil": (jnp.ceil, False, _O),

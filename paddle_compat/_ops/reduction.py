@@ -56,7 +56,10 @@ def sum(
     *,
     out: Tensor | None = None,
 ) -> jax.Array:
-    return jnp.sum(x, axis=norm_axis(axis, x.ndim), dtype=_acc_dtype(x, dtype), keepdims=keepdim)
+    ax = norm_axis(axis, x.ndim)
+    if dtype is None and x.dtype in (jnp.float16, jnp.bfloat16):  # Paddle sums halves in float32
+        return jnp.sum(x.astype(jnp.float32), axis=ax, keepdims=keepdim).astype(x.dtype)
+    return jnp.sum(x, axis=ax, dtype=_acc_dtype(x, dtype), keepdims=keepdim)
 
 
 @op("nansum", aliases=NO_TORCH_KEYWORDS)
