@@ -92,6 +92,11 @@ def nanmedian(
             f"(InvalidArgument) nanmedian: mode must be 'avg' or 'min', but got {mode}."
         )
     if mode == "avg":
+        norm_axis(axis, x.ndim)  # an axis out of range raises, as in Paddle
+        if x.ndim == 0:  # keepdim keeps a 0-D result 0-D
+            return x
+        if not _dt.is_inexact_np(x.dtype):
+            return _int_median(x, norm_axis(axis, x.ndim) or tuple(range(x.ndim)), keepdim)
         return jnp.nanmedian(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
     if axis is None or isinstance(axis, list | tuple):
         axes = norm_axis(axis, x.ndim) or tuple(range(x.ndim))
@@ -111,15 +116,29 @@ def nanmedian(
     return v, i
 
 
+def _int_median(x, axes, keepdim):
+    """The median of an integer tensor over ``axes`` in its own dtype, as Paddle's nanmedian
+    gives it: the two middle values' sum halved toward zero."""
+    rest = [d for d in range(x.ndim) if d not in axes]
+    flat = jnp.transpose(x, rest + list(axes)).reshape([x.shape[d] for d in rest] + [-1])
+    s = jnp.sort(flat, axis=-1)
+    n = s.shape[-1]
+    v = jax.lax.div(s[..., (n - 1) // 2] + s[..., n // 2], jnp.asarray(2, x.dtype))
+    if keepdim:
+        v = v.reshape([1 if d in axes else x.shape[d] for d in range(x.ndim)])
+    return v
+
+
 def _lower_nanmedian(x, ax):
     order = jnp.argsort(jax.lax.stop_gradient(x), axis=ax)  # NaNs sort last
     cnt = jnp.sum(~jnp.isnan(x), axis=ax, keepdims=True)
     k = jnp.maximum((cnt - 1) // 2, 0)
     idx = jnp.take_along_axis(order, k, axis=ax)
     v = jnp.take_along_axis(x, idx, axis=ax)
-    none = cnt == 0
-    v = jnp.where(none, jnp.nan, v)
-    idx = jnp.where(none, -1, idx)
+    if _dt.is_inexact_np(x.dtype):  # integers have no NaN: their values keep their dtype
+        none = cnt == 0
+        v = jnp.where(none, jnp.nan, v)
+        idx = jnp.where(none, -1, idx)
     return jnp.squeeze(v, ax), jnp.squeeze(idx, ax).astype(jnp.int64)
 
 
