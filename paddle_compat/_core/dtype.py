@@ -243,6 +243,15 @@ def scalar_result_dtype(t: DType, scalar) -> DType:
     return t
 
 
+HALF = (np.dtype(jnp.float16), np.dtype(jnp.bfloat16))
+
+
+def half_as_float32(x):
+    """``x`` as float32 when it is float16 or bfloat16, else unchanged: Paddle's CPU kernels
+    compute half-precision tensors in float32 and round once at the end."""
+    return x.astype(jnp.float32) if x.dtype in HALF else x
+
+
 _INEXACT_CACHE: dict = {}
 
 

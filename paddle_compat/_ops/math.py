@@ -262,12 +262,7 @@ def _in_float32(fn):
     """``fn`` computed in float32 for float16/bfloat16 inputs and rounded once, as Paddle's
     kernel does (XLA's half-precision expm1 differs from it in the last bit)."""
 
-    def f(x):
-        if x.dtype in (jnp.float16, jnp.bfloat16):
-            return fn(x.astype(jnp.float32)).astype(x.dtype)
-        return fn(x)
-
-    return f
+    return lambda x: fn(_dt.half_as_float32(x)).astype(x.dtype)
 
 
 def _digamma(x):

@@ -57,8 +57,8 @@ def sum(
     out: Tensor | None = None,
 ) -> jax.Array:
     ax = norm_axis(axis, x.ndim)
-    if dtype is None and x.dtype in (jnp.float16, jnp.bfloat16):  # Paddle sums halves in float32
-        return jnp.sum(x.astype(jnp.float32), axis=ax, keepdims=keepdim).astype(x.dtype)
+    if dtype is None and x.dtype in _dt.HALF:  # Paddle sums halves in float32
+        return jnp.sum(_dt.half_as_float32(x), axis=ax, keepdims=keepdim).astype(x.dtype)
     return jnp.sum(x, axis=ax, dtype=_acc_dtype(x, dtype), keepdims=keepdim)
 
 

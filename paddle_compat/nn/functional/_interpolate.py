@@ -21,6 +21,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from ..._core import dtype as _dt
 from ..._core.registry import op
 from ..._core.tensor import Tensor
 from ._pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
@@ -235,8 +236,8 @@ def _resize(x, out_size, scales, mode, align_corners, align_mode, channel_last):
             for a, n, sc in zip(axes, out_size, scales)
         ]
         return _linear_corners(x.astype(jnp.float32), axes, taps).astype(dtype)
-    if mode != "nearest" and dtype in (jnp.float16, jnp.bfloat16):
-        return _resample(x.astype(jnp.float32), *args).astype(dtype)
+    if mode != "nearest" and dtype in _dt.HALF:
+        return _resample(_dt.half_as_float32(x), *args).astype(dtype)
     return _resample(x, *args)
 
 

@@ -21,11 +21,7 @@ _CHANNEL_FIRST = ("NC", "NCL", "NCHW", "NCDHW")
 _CHANNEL_LAST = ("NLC", "NHWC", "NDHWC")
 
 
-def _acc(x):
-    """Statistics of half-precision inputs are computed in float32."""
-    if x.dtype in (jnp.float16, jnp.bfloat16):
-        return x.astype(jnp.float32)
-    return x
+_acc = _dt.half_as_float32  # statistics of half-precision inputs are computed in float32
 
 
 def _ch_axis(data_format: str, ndim: int) -> int:

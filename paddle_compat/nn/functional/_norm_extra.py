@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import jax
 import jax.numpy as jnp
 
+from ..._core import dtype as _dt
 from ..._core.registry import op
 
 _F = dict(namespaces=("paddle.nn.functional",), method=None)
@@ -36,7 +37,7 @@ def rms_norm(
             f"normalized_shape {list(shape)}"
         )
     axes = tuple(range(input.ndim - k, input.ndim))
-    xf = input.astype(jnp.float32) if input.dtype in (jnp.float16, jnp.bfloat16) else input
+    xf = _dt.half_as_float32(input)
     inv = jax.lax.rsqrt(jnp.mean(xf * xf, axis=axes, keepdims=True) + eps)
     out = (xf * inv).astype(input.dtype)
     if weight is not None:

@@ -19,6 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ..._core import dtype as _dt
 from ..._core.registry import op
 from ..._core.tensor import Tensor
 from ._conv import channel_last, ntuple, parse_padding, same_pads
@@ -222,11 +223,6 @@ def _check_float(x, nsp: int) -> None:
         )
 
 
-def _acc(x):
-    """float16 and bfloat16 average in float32 and round once, as Paddle's pool kernels do."""
-    return x.astype(jnp.float32) if x.dtype in (jnp.float16, jnp.bfloat16) else x
-
-
 def _empty(x, out):
     return jnp.zeros((*x.shape[:2], *out), x.dtype)
 
@@ -268,7 +264,7 @@ def _avg_pool(
     if 0 in out:
         return _from_cf(_empty(x, out), cl)
     dtype = x.dtype
-    x = _acc(x)
+    x = _dt.half_as_float32(x)  # averaged in float32 and rounded once, as Paddle's kernels
     y = _window_sum(x, k, s, _full_pads(pads, extra))
     if divisor_override:
         y = y / jnp.asarray(divisor_override, x.dtype)
@@ -411,7 +407,7 @@ def _adaptive_avg(x, output_size, nsp, cl):
     check_pool_input(x, nsp, f"adaptive_avg_pool{nsp}d")
     _check_float(x, nsp)
     dtype = x.dtype
-    x = _acc(_to_cf(x, cl))
+    x = _dt.half_as_float32(_to_cf(x, cl))
     out = _out_sizes(output_size, x.shape[2:], nsp)
     if all(o > 0 and n % o == 0 for n, o in zip(x.shape[2:], out)):
         # equal bins (a global pool, 8 -> 4): each bin's sum over its area, as Paddle divides
