@@ -142,7 +142,7 @@ def _pointwise(x, weight, stride, cl, nsp):
     return y.reshape((n, o) + x.shape[2:])
 
 
-def _spatial_axes(x, cl) -> list[int]:
+def spatial_axes(x, cl) -> list[int]:
     return list(range(1, x.ndim - 1)) if cl else list(range(2, x.ndim))
 
 
@@ -150,7 +150,7 @@ def tap_windows(x, kernel, stride, pads, dilation, cl, fill=0):
     """``(tap, window)`` for each of the kernel's taps: the strided slice of ``x`` padded with
     ``fill`` that the tap reads, one per output position. (``lax`` calls, not numpy-style
     indexing: a 5x5 kernel is 25 windows, and the lighter calls halve the time to trace it.)"""
-    sp = _spatial_axes(x, cl)
+    sp = spatial_axes(x, cl)
     widths = [(0, 0, 0)] * x.ndim
     for a, (lo, hi) in zip(sp, pads):
         widths[a] = (lo, hi, 0)
@@ -276,7 +276,7 @@ def lower_transpose(x, weight, stride, pads, opad, out_sizes, dilation, groups: 
       is slower there (2.9 -> 11.5)."""
     from ._conv import transpose_pads, transposed_kernel  # (``_conv`` imports this module)
 
-    sp = _spatial_axes(x, cl)
+    sp = spatial_axes(x, cl)
     if not all(isinstance(x.shape[a], int) for a in sp):
         return None  # a symbolic size (jit.save)
     kernel = weight.shape[2:]
@@ -318,7 +318,7 @@ def _strided_transpose_fwd(x, weight, stride, pads, opad, dilation, cl):
 
 def _strided_transpose_bwd(stride, pads, opad, dilation, cl, res, g):
     x, weight = res
-    sp = _spatial_axes(x, cl)
+    sp = spatial_axes(x, cl)
     # dx[c, h] = sum over (o, tap i) of g[o, s*h + d*i - lo] * w[c, o, i]: a plain convolution
     # of g by w read as [out=c, in=o, *k], padded (lo, whatever gives x's size)
     dx_pads = []
@@ -405,7 +405,7 @@ def _few_channels_fwd(x, weight, stride, pads, dilation, cl):
 def _few_channels_bwd(stride, pads, dilation, cl, res, g):
     x, weight = res
     _, weight_vjp = jax.vjp(lambda w: _lax_conv(x, w, stride, pads, dilation, cl), weight)
-    sp = _spatial_axes(x, cl)
+    sp = spatial_axes(x, cl)
     padded = [x.shape[a] + lo + hi for a, (lo, hi) in zip(sp, pads)]
     spec = "...o,oc->...c" if cl else "no...,oc->nc..."
     dx = None

@@ -24,6 +24,7 @@ from jax import lax
 from ..._core import dtype as _dt
 from ..._core.registry import op
 from ..._core.tensor import Tensor
+from ._conv_cpu import spatial_axes
 from ._pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
 
 _F = dict(namespaces=("paddle.nn.functional",), method=None)
@@ -205,8 +206,7 @@ def _cubic(x, axis, n_in, n_out, ratio, align_corners):
 
 
 def _resample(x, out_size, scales, mode, align_corners, align_mode, channel_last):
-    nsp = x.ndim - 2
-    axes = list(range(1, 1 + nsp)) if channel_last else list(range(2, 2 + nsp))
+    axes = spatial_axes(x, channel_last)
     for ax, n_out, sc in zip(axes, out_size, scales):
         n_in = x.shape[ax]
         r = _ratio(n_in, n_out, sc, align_corners)
@@ -228,8 +228,7 @@ def _resize(x, out_size, scales, mode, align_corners, align_mode, channel_last):
     args = (out_size, scales, mode, align_corners, align_mode, channel_last)
     dtype = x.dtype
     if mode in ("bilinear", "trilinear") and dtype == jnp.uint8:
-        nsp = x.ndim - 2
-        axes = list(range(1, 1 + nsp)) if channel_last else list(range(2, 2 + nsp))
+        axes = spatial_axes(x, channel_last)
         half = align_mode == 0 and not align_corners
         taps = [
             _linear_taps(x.shape[a], n, _ratio(x.shape[a], n, sc, align_corners), half)
@@ -261,6 +260,15 @@ def _static_list(v):
     return [x.item() if isinstance(x, Tensor) else x for x in v]
 
 
+def _size_list(size, nsp: int) -> list[int]:
+    """``size`` (an int, a list of ints or 0-D Tensors, or a Tensor) as ``nsp`` ints."""
+    size = _static_list(size)
+    size = [size] * nsp if isinstance(size, int) else [int(s) for s in size]
+    if len(size) != nsp:
+        raise ValueError("The x and size should satisfy rank(x) - 2 == len(size).")
+    return size
+
+
 def _area(x: Tensor, size) -> Tensor:
     """Paddle's area mode: an adaptive average pool to ``size`` over the axes after the first
     two, whatever ``data_format`` says (Paddle's ignores it there, and ``align_corners``, and
@@ -268,12 +276,8 @@ def _area(x: Tensor, size) -> Tensor:
     if size is None:
         raise ValueError("output size can not be None in AREA mode")
     nsp = len(x.shape) - 2
-    size = _static_list(size)
-    size = [size] * nsp if isinstance(size, int) else [int(s) for s in size]
-    if len(size) != nsp:
-        raise ValueError("The x and size should satisfy rank(x) - 2 == len(size).")
     pool = (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d)[nsp - 1]
-    return pool(x, size)
+    return pool(x, _size_list(size, nsp))
 
 
 @op("interpolate", amp="black_always", composite=True, **_F)
@@ -332,10 +336,7 @@ def interpolate(
                 f"shape[{a}] is 0"
             )
     if size is not None:
-        size = _static_list(size)
-        size = [size] * nsp if isinstance(size, int) else [int(s) for s in size]
-        if len(size) != nsp:
-            raise ValueError("The x and size should satisfy rank(x) - 2 == len(size).")
+        size = _size_list(size, nsp)
         if any(s <= 0 for s in size):
             raise AssertionError(
                 f"Each dimension size given in out_shape must be greater than 0, but received "
