@@ -294,10 +294,10 @@ def median(
         raise ValueError(f"(InvalidArgument) median: mode must be 'avg' or 'min', but got {mode}.")
     if mode == "avg":  # integers give float32, as in Paddle 3.3.1
         x = x if _dt.is_inexact_np(x.dtype) else x.astype(jnp.float32)
-        norm_axis(axis, x.ndim)  # an axis out of range raises, as in Paddle
+        ax = norm_axis(axis, x.ndim)  # an axis out of range raises, as in Paddle
         if x.ndim == 0:  # keepdim keeps a 0-D result 0-D
             return x
-        return jnp.median(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
+        return jnp.median(x, axis=ax, keepdims=keepdim)
     if axis is None:
         v, _ = _lower_median(x.reshape(-1), 0)
         return v.reshape([1] * x.ndim) if keepdim else v

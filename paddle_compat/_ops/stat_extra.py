@@ -91,22 +91,17 @@ def nanmedian(
         raise ValueError(
             f"(InvalidArgument) nanmedian: mode must be 'avg' or 'min', but got {mode}."
         )
+    ax = norm_axis(axis, x.ndim)  # an axis out of range raises, as in Paddle
     if mode == "avg":
-        norm_axis(axis, x.ndim)  # an axis out of range raises, as in Paddle
         if x.ndim == 0:  # keepdim keeps a 0-D result 0-D
             return x
         if not _dt.is_inexact_np(x.dtype):
-            return _int_median(x, norm_axis(axis, x.ndim) or tuple(range(x.ndim)), keepdim)
-        return jnp.nanmedian(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
+            return _int_median(x, ax or tuple(range(x.ndim)), keepdim)
+        return jnp.nanmedian(x, axis=ax, keepdims=keepdim)
     if axis is None or isinstance(axis, list | tuple):
-        axes = norm_axis(axis, x.ndim) or tuple(range(x.ndim))
-        rest = [d for d in range(x.ndim) if d not in axes]
-        flat = jnp.transpose(x, rest + list(axes)).reshape([x.shape[d] for d in rest] + [-1])
-        v, _ = _lower_nanmedian(flat, -1)
-        if keepdim:
-            v = v.reshape([1 if d in axes else x.shape[d] for d in range(x.ndim)])
-        return v
-    ax = norm_axis(axis, x.ndim)
+        axes = ax or tuple(range(x.ndim))
+        v, _ = _lower_nanmedian(_axes_last(x, axes), -1)
+        return _kept(v, x, axes) if keepdim else v
     ax = ax[0] if ax else 0
     if x.ndim == 0:
         return x, jnp.zeros((), jnp.int64)
@@ -116,17 +111,24 @@ def nanmedian(
     return v, i
 
 
+def _axes_last(x, axes):
+    """``x`` with ``axes`` moved last and flattened into one."""
+    rest = [d for d in range(x.ndim) if d not in axes]
+    return jnp.transpose(x, rest + list(axes)).reshape([x.shape[d] for d in rest] + [-1])
+
+
+def _kept(v, x, axes):
+    """A reduction ``v`` of ``x`` over ``axes`` with those axes kept as size 1."""
+    return v.reshape([1 if d in axes else x.shape[d] for d in range(x.ndim)])
+
+
 def _int_median(x, axes, keepdim):
     """The median of an integer tensor over ``axes`` in its own dtype, as Paddle's nanmedian
     gives it: the two middle values' sum halved toward zero."""
-    rest = [d for d in range(x.ndim) if d not in axes]
-    flat = jnp.transpose(x, rest + list(axes)).reshape([x.shape[d] for d in rest] + [-1])
-    s = jnp.sort(flat, axis=-1)
+    s = jnp.sort(_axes_last(x, axes), axis=-1)
     n = s.shape[-1]
     v = jax.lax.div(s[..., (n - 1) // 2] + s[..., n // 2], jnp.asarray(2, x.dtype))
-    if keepdim:
-        v = v.reshape([1 if d in axes else x.shape[d] for d in range(x.ndim)])
-    return v
+    return _kept(v, x, axes) if keepdim else v
 
 
 def _lower_nanmedian(x, ax):
