@@ -62,6 +62,20 @@ def case_binary_inplace():
     return [x, y, z, g]
 
 
+def case_half_precision_and_poles():
+    """digamma at +0 / -0 (Paddle: -inf / +inf); float16 and bfloat16 sum and expm1 computed in
+    float32 and rounded once, as Paddle's kernels."""
+    rng = np.random.default_rng(51)
+    h = paddle.to_tensor(rng.standard_normal((3, 7)).astype("float32"))
+    return [
+        paddle.digamma(paddle.to_tensor([0.0, -0.0, 1.0, -1.5])),
+        paddle.digamma(paddle.to_tensor(np.array([1, 0, 2], "int32"))),
+        paddle.sum(h.astype("float16"), axis=1, keepdim=True).astype("float32"),
+        paddle.sum(h.astype("bfloat16")).astype("float32"),
+        paddle.expm1(h.astype("float16")).astype("float32"),
+    ]
+
+
 def case_gcd_lcm():
     a, b = _i([12, -18, 0, 7, 0]), _i([8, 12, 5, 0, 0])
     return [

@@ -82,6 +82,23 @@ def case_nanmedian():
     ]
 
 
+def case_nanmedian_int_and_0d():
+    """Integer nanmedian keeps the dtype (the middle values' sum halved toward zero, in both
+    modes); a 0-D input with keepdim stays 0-D; median's 0-D keepdim too."""
+    x = paddle.to_tensor(np.array([[3, -1, 0, 4], [-2, 1, 0, 5]], "int32"))
+    z = paddle.to_tensor(2.5)
+    return [
+        paddle.nanmedian(x),
+        paddle.nanmedian(x, axis=1),
+        paddle.nanmedian(x.astype("int64"), axis=0, keepdim=True),
+        *paddle.nanmedian(x, axis=1, mode="min"),
+        paddle.nanmedian(x, axis=[0, 1], mode="min"),
+        paddle.nanmedian(z, keepdim=True),
+        paddle.median(z, keepdim=True),
+        expect_error(lambda: paddle.nanmedian(z, axis=1)),
+    ]
+
+
 def case_bincount():
     x = paddle.to_tensor([1, 2, 5, 2])
     return [
