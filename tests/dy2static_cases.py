@@ -208,6 +208,17 @@ def while_inside_if(x):
     return x
 
 
+def while_reads_branch_value(x):
+    if x.mean() > 10:
+        y = x
+    else:
+        z = x * 0.25  # made in the branch, read by the loop (and by its backward)
+        y = x
+        while y.abs().sum() < 20.0:
+            y = y * 1.5 + z
+    return y
+
+
 def _helper(x):
     if x.max() > 1:
         return x / x.max()

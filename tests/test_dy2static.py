@@ -45,6 +45,7 @@ COMPILED = {
     "return_in_while": [(V,), ([-100.0, -200.0, -50.0],)],
     "if_inside_while": [(V,), ([-1.0, -2.0, -0.5],)],
     "while_inside_if": [(V,), ([-1.0, -2.0, -0.5],)],
+    "while_reads_branch_value": [(V,), ([0.5, -0.25, 1.0],)],
     "calls_helper": [(V,), ([0.1, 0.2, 0.05],)],
     "inplace_in_branch": [(V,), ([-1.0, -2.0, -0.5],)],
     "iteration_count": [(V,)],
@@ -215,6 +216,9 @@ def test_compiled_train_step_differentiates_through_control_flow(case):
 INPUT_GRADS = {
     "if_else": [V, V, [-1.0, -2.0, -0.5], [-1.0, -2.0, -0.5]],
     "while_tensor": [V, V, V],
+    # a Tensor while inside a Tensor if: JAX differentiates the if through the loop's rule
+    "while_inside_if": [V, V, [-1.0, -2.0, -0.5]],
+    "while_reads_branch_value": [V, V, [0.5, -0.25, 1.0]],
 }
 
 

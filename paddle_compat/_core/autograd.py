@@ -263,11 +263,24 @@ def diff_mask(inputs, arrays) -> tuple:
     )
 
 
+try:  # JAX's differentiation tracers (internal names: checked here, nothing if they move)
+    from jax._src.interpreters import ad as _jax_ad
+
+    _AD_TRACERS = (_jax_ad.JVPTracer, _jax_ad.LinearizeTracer)
+except (ImportError, AttributeError):  # pragma: no cover - a JAX that renamed them
+    _AD_TRACERS = ()
+
+
 def forward_with_pullback(fn, arrays, mask):
     """``(out, pullback)`` of ``fn(*arrays)`` over the inputs ``mask`` marks: under a trace the
     backward then reuses the forward's residuals instead of running the forward again inside
     the VJP (XLA cannot merge two copies of a loop). ``pullback(cts)`` takes cotangents of the
     inexact outputs, as ``_vjp_fn``'s function does."""
+    if any(isinstance(a, _AD_TRACERS) for a in arrays):
+        # an enclosing JAX transformation differentiates this already (a node's VJP retracing
+        # its function): a VJP here would hand it the forward of a linearization, in which
+        # custom rules (a while loop's) are already replaced by their forward passes
+        return fn(*arrays), None
     diff_idx = [i for i, m in enumerate(mask) if m]
     tree = []
 

@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from functools import partial
 
 import jax
+import jax.extend.core
 import jax.numpy as jnp
 import numpy as np
 
@@ -152,6 +153,7 @@ def _scope(swap: list, values: list, where=None):
     (``ctx.free``); what it read is reported to the enclosing trace."""
     outer = trace_state.current()
     ctx = None
+    _scope_depth[0] += 1
     try:
         host = outer is not None and outer.host_random
         with functional.swap_in(swap, values, host_random=host) as ctx, _ag.no_grad():
@@ -160,9 +162,13 @@ def _scope(swap: list, values: list, where=None):
                 ctx.static = outer.static  # values known while tracing stay known inside
             yield ctx
     finally:
+        _scope_depth[0] -= 1
         if ctx is not None:
             _report(outer, ctx)
     _check_escaped(ctx, where)
+
+
+_scope_depth = [0]  # branches and loop bodies being traced, one inside the other
 
 
 def _report(outer, ctx) -> None:
@@ -524,12 +530,16 @@ def run_while(cond_fn, body_fn, init, names=None, where=None, reset=None):
     labels = _labels(names, tree, len(init_leaves))
     plans = [_initial_plan(x) for x in init_leaves]
     written: list = []
+    # inside a traced if/while, the passes that learn the plan are shapes only: a loop left in
+    # the enclosing program would be differentiated with it (a plain while_loop cannot be)
+    nested = _scope_depth[0] > 0
     for _ in range(6):
         seen = {}
         cond, body = _loop_fns(cond_fn, body_fn, plans, written, [], tree, seen, where, reset)
         init_carry = (_encode(plans, init_leaves), [t._value for t in written])
         try:
-            out = jax.lax.while_loop(partial(cond, []), partial(body, []), init_carry)
+            learn = partial(jax.lax.while_loop, partial(cond, []), partial(body, []), init_carry)
+            out = jax.eval_shape(learn) if nested else learn()
         except TypeError as e:
             if "body" not in seen or "cond" not in seen or "loop" not in str(e):
                 raise
@@ -560,11 +570,17 @@ def run_while(cond_fn, body_fn, init, names=None, where=None, reset=None):
         plans, written = new_plans, new_written
     else:
         raise ConversionError("a Tensor while loop did not settle on one program", where)
-    free = _needing_grad(_union([seen["cond"].free, s.free]))
+    read = _union([seen["cond"].free, s.free])
+    free = _needing_grad(read)
+    if nested:  # inside a traced if/while: JAX may differentiate the enclosing one through it
+        free = [t for t in read if np.issubdtype(np.dtype(t._value.dtype), np.inexact)]
     carry_tensors = [x for x, p in zip(init_leaves, plans) if p[0] in ("array", "zeros")]
     carry_mask = [isinstance(x, Tensor) and bool(_needing_grad([x])) for x in carry_tensors]
-    if free or any(carry_mask):  # reverse mode by recomputation (while_grad)
+    if free or any(carry_mask) or nested:  # reverse mode by recomputation (while_grad)
         cond, body = _loop_fns(cond_fn, body_fn, plans, written, free, tree, {}, where, reset)
+        if nested:  # the backward may run after this branch's scope: keep no Tensors alive
+            example = ([t._value for t in free], init_carry)
+            cond, body = _staged(cond, example), _staged(body, example)
         n_free, n_vars = len(free), len(init_carry[0])
 
         def loop(*xs):
@@ -578,7 +594,7 @@ def run_while(cond_fn, body_fn, init, names=None, where=None, reset=None):
     var_arrays, write_arrays = out
     results = _decode(plans, var_arrays, sg=True, where=where)
     write_tensors = [Tensor(v) for v in write_arrays]
-    if free or any(carry_mask):
+    if free or any(carry_mask) or nested:
         outs = [t for t in results if isinstance(t, Tensor)] + write_tensors
         _ag.record(
             ("dy2static.while", next(_node_ids)), loop, inputs, arrays, mask, outs,
@@ -586,6 +602,20 @@ def run_while(cond_fn, body_fn, init, names=None, where=None, reset=None):
         )  # fmt: skip
     _write_results(written, write_tensors)
     return jax.tree_util.tree_unflatten(tree, results)
+
+
+def _staged(fn, example):
+    """``fn(free_vals, carry)`` traced once into a jaxpr: calling the result runs no Python
+    body and holds none of the Tensors the body read (a nested loop's backward re-runs its
+    body after the enclosing branch's scope has ended)."""
+    closed, out_shape = jax.make_jaxpr(fn, return_shape=True)(*example)
+    run = jax.extend.core.jaxpr_as_fun(closed)
+    out_tree = jax.tree_util.tree_structure(out_shape)
+
+    def staged(*args):
+        return jax.tree_util.tree_unflatten(out_tree, run(*jax.tree_util.tree_leaves(args)))
+
+    return staged
 
 
 def _loop_vjp(loop, arrays, mask, cts, create_graph):
