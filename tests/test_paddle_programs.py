@@ -2,7 +2,9 @@
 CNN, a small ResNet, an LSTM, a Transformer encoder, a MobileNet-style net (depthwise convs,
 SE block, transposed conv, upsampling), a text net (embedding, bidirectional GRU) and a net of
 elementwise math, reductions, compare/cast and split/stack/concat, each in the PIR ``.json`` and the 2.x
-``.pdmodel`` format with its ``.pdiparams``, run through every entry point; outputs equal real
+``.pdmodel`` format with its ``.pdiparams``; and, in PIR only, to_static functions with control
+flow on Tensors (``if``/``while``/``break``/early ``return``, a GRU cell stepped until its state
+saturates, lists appended in loops). Each runs through every entry point; outputs equal real
 Paddle Inference's. Damaged files and unknown ops give clear RuntimeErrors (as Paddle's
 loaders raise) at load time.
 """
@@ -24,7 +26,11 @@ from paddle_compat._export import paddle_program
 DATA = Path(__file__).parent / "data" / "paddle_programs"
 RECORD = json.loads((DATA / "outputs.json").read_text())
 MODELS = ("cnn", "resnet", "lstm", "transformer", "mobile", "text", "misc")
+FLOW_MODELS = ("cond", "loop", "brk", "rnn_exit", "collect")  # PIR only
 FORMATS = {"pir": ".json", "legacy": ".pdmodel"}
+CASES = [(m, f) for m in MODELS for f in FORMATS] + [(m, "pir") for m in FLOW_MODELS]
+# appends to a list in a loop whose condition is data: no one compiled program holds that
+OP_BY_OP = {"collect"}
 ENTRIES = ("load_layer", "to_static", "predictor", "jit.load", "static.load_inference_model")
 
 
@@ -53,8 +59,8 @@ def _run(entry: str, model: str, fmt: str, x: np.ndarray) -> list[np.ndarray]:
         layer = paddle.jit.load(prefix)
     else:
         layer = paddle_program.load_layer(prefix)
-    if entry == "to_static":
-        layer = paddle.jit.to_static(layer)
+    if entry == "to_static":  # control flow compiles into the program: no fallback allowed
+        layer = paddle.jit.to_static(layer, full_graph=model not in OP_BY_OP)
     outs = layer(paddle.to_tensor(x))
     return [o.numpy() for o in (outs if isinstance(outs, list) else [outs])]
 
@@ -68,9 +74,9 @@ def _needs_jit_dispatch():
         pytest.skip("paddle.jit.load does not dispatch to paddle_program yet (lead's lines)")
 
 
+@pytest.mark.filterwarnings("ignore:.*(cannot run as one compiled program|runs eagerly)")
 @pytest.mark.parametrize("entry", ENTRIES)
-@pytest.mark.parametrize("fmt", list(FORMATS))
-@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("model,fmt", CASES)
 def test_outputs_equal_paddle_inference(model, fmt, entry):
     rec = RECORD["models"][model]["formats"][fmt]
     dtype = RECORD["models"][model]["input"][2]
@@ -84,8 +90,7 @@ def test_outputs_equal_paddle_inference(model, fmt, entry):
             np.testing.assert_allclose(g, want, rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("fmt", list(FORMATS))
-@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("model,fmt", CASES)
 def test_names_and_specs(model, fmt):
     rec = RECORD["models"][model]
     layer = paddle_program.load_layer(_prefix(model, fmt))
@@ -93,6 +98,7 @@ def test_names_and_specs(model, fmt):
     assert layer.input_names == rec["formats"][fmt]["input_names"]
     assert layer.output_names == rec["formats"][fmt]["output_names"]
     name, shape, dtype = rec["input"]
+    shape = [-1 if d is None else d for d in shape]
     assert [(s.shape, s.dtype) for s in layer.input_specs] == [([-1, *shape], dtype)]
     assert paddle_program.is_paddle_program(_prefix(model, fmt))
     assert paddle_program.is_paddle_program(_prefix(model, fmt) + FORMATS[fmt])
@@ -218,3 +224,127 @@ def test_huge_constant_in_attributes(tmp_path):
     layer = paddle_program.load_layer(str(prog))
     with pytest.raises(RuntimeError, match="full's shape .* the file is damaged"):
         layer(paddle.ones([2, 5, 6]))
+
+
+# -- control flow ------------------------------------------------------------------------------
+def _flow_input(model: str, run: int = 0) -> np.ndarray:
+    r = RECORD["models"][model]["formats"]["pir"]["runs"][run]
+    return np.asarray(r["input"], np.float32)
+
+
+def test_data_dependent_list_runs_op_by_op_with_a_warning():
+    """A list appended in a loop on a data condition has a data-dependent length: the
+    Predictor and to_static run the program op by op, saying so once."""
+    prefix = _prefix("collect", "pir")
+    config = paddle.inference.Config(prefix + ".json", prefix + ".pdiparams")
+    pred = paddle.inference.create_predictor(config)
+    h = pred.get_input_handle(pred.get_input_names()[0])
+    with pytest.warns(UserWarning, match="array_write_ .* runs op by op"):
+        h.copy_from_cpu(_flow_input("collect"))
+        pred.run()
+    for run in RECORD["models"]["collect"]["formats"]["pir"]["runs"]:
+        h.copy_from_cpu(np.asarray(run["input"], np.float32))
+        pred.run()  # no second warning (pytest's default filters would show it)
+        out = pred.get_output_handle(pred.get_output_names()[0]).copy_to_cpu()
+        np.testing.assert_allclose(out, np.asarray(run["outputs"][0]), rtol=1e-5, atol=1e-5)
+    layer = paddle.jit.to_static(paddle_program.load_layer(prefix), full_graph=True)
+    with pytest.raises(RuntimeError, match="array_write_ appends to a tensor array"):
+        for _ in range(2):  # the first call runs eagerly (to_static's discovery run)
+            layer(paddle.to_tensor(_flow_input("collect")))
+
+
+@pytest.mark.parametrize("model", ["cond", "brk", "rnn_exit"])
+def test_gradients_through_control_flow_match_eager(model):
+    """Gradients through a loaded program's Tensor if/while: to_static (lax.cond /
+    while_loop) equals the eager replay (Python control flow)."""
+    x = _flow_input(model, 1)
+    grads = []
+    for compiled in (False, True):
+        layer = paddle_program.load_layer(_prefix(model, "pir"))
+        fwd = paddle.jit.to_static(layer, full_graph=True) if compiled else layer
+        if compiled:
+            fwd(paddle.to_tensor(x))  # to_static's first call runs eagerly; the next compiles
+        out = fwd(paddle.to_tensor(x))[0]
+        (out * out).sum().backward()
+        grads.append([p.grad.numpy() for p in layer.parameters()])
+    for eager, comp in zip(*grads):
+        np.testing.assert_allclose(comp, eager, rtol=1e-5, atol=1e-6)
+
+
+def _edit_flow(fn):
+    """Damage the ``brk`` program's JSON with ``fn(ops)`` (its top-level op list)."""
+
+    def damage(prog: Path, params: Path):
+        doc = json.loads(prog.read_text())
+        fn(doc["program"]["regions"][0]["blocks"][0]["ops"])
+        prog.write_text(json.dumps(doc))
+
+    return damage
+
+
+def _find(ops, name):
+    for o in ops:
+        if o["#"] == name:
+            return o
+        for r in o.get("regions", []):
+            hit = _find(r["blocks"][0]["ops"], name)
+            if hit is not None:
+                return hit
+    return None
+
+
+def _while_body(ops):
+    return _find(ops, "1.while")["regions"][0]["blocks"][0]["ops"]
+
+
+FLOW_DAMAGED = {  # (damage, message, at load or at run)
+    "if_one_block": (
+        lambda ops: _find(ops, "1.if")["regions"].pop(),
+        "pd_op.if has 1 blocks; it needs two",
+        "run",
+    ),
+    "while_yields_too_few": (
+        lambda ops: _while_body(ops)[-1]["I"].pop(),
+        "3 loop variables, but its block takes 3 and yields 3",
+        "run",
+    ),
+    "yield_of_nothing": (
+        lambda ops: _while_body(ops)[-1]["I"].__setitem__(1, {"%": 99999}),
+        "yields the value 99999",
+        "run",
+    ),
+    "yield_at_top_level": (
+        lambda ops: ops.append({"#": "2.yield", "I": [], "O": []}),
+        "cf.yield outside a control-flow block",
+        "load",
+    ),
+    "ops_after_yield": (
+        lambda ops: _while_body(ops).append(dict(_while_body(ops)[0])),
+        "ops after a block's cf.yield",
+        "load",
+    ),
+    "parameter_in_block": (
+        lambda ops: _while_body(ops).insert(0, ops[0]),
+        "a parameter inside a sub-block",
+        "load",
+    ),
+    "bad_region": (
+        lambda ops: _find(ops, "1.if")["regions"].__setitem__(0, {"blocks": []}),
+        "a region of pd_op.if without one block",
+        "load",
+    ),
+}
+
+
+@pytest.mark.parametrize("how", list(FLOW_DAMAGED))
+def test_damaged_control_flow(tmp_path, how):
+    damage, msg, when = FLOW_DAMAGED[how]
+    prog, params = _copy(tmp_path, "brk", "pir")
+    _edit_flow(damage)(prog, params)
+    if when == "load":
+        with pytest.raises(RuntimeError, match=msg):
+            paddle_program.load_layer(str(prog))
+        return
+    layer = paddle_program.load_layer(str(prog))
+    with pytest.raises(RuntimeError, match=msg):
+        layer(paddle.to_tensor(_flow_input("brk")))

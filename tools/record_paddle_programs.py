@@ -1,5 +1,6 @@
-"""Record the fixtures of tests/test_paddle_programs.py: four small models exported by real Paddle
-3.3.1's ``paddle.jit.save`` in both program formats, and real Paddle Inference's outputs on them.
+"""Record the fixtures of tests/test_paddle_programs.py: small models exported by real Paddle
+3.3.1's ``paddle.jit.save`` in both program formats (the control-flow models in PIR only), and
+real Paddle Inference's outputs on them.
 
     /work/paddle-venv/bin/python tools/record_paddle_programs.py
 
@@ -33,7 +34,19 @@ INPUTS = {
     "mobile": ("image", [3, 8, 8], "float32", [2, 1]),
     "text": ("ids", [7], "int64", [2, 3]),
     "misc": ("x", [4, 6, 6], "float32", [2, 1]),
+    # control flow on tensors (to_static's if/while, a list appended in a loop): PIR only
+    "cond": ("x", [6], "float32", [3, 2, 4]),
+    "loop": ("x", [None, 4], "float32", [2, 1]),
+    "brk": ("x", [4], "float32", [3, 2, 1]),
+    "rnn_exit": ("x", [None, 4], "float32", [2, 3, 1]),
+    "collect": ("x", [4], "float32", [2, 1]),
 }
+# Paddle 3.3.1 with PIR off cannot export these (its legacy dy2static stops at PIR-only ops)
+PIR_ONLY = {"cond", "loop", "brk", "rnn_exit", "collect"}
+# the length of a dim the spec leaves open, per batch size (the loop models' time axis)
+OPEN_DIM = {1: 3, 2: 5, 3: 4}
+# input scale per batch size: different sizes take different branches and loop counts
+SCALE = {1: 0.5, 2: 0.9, 3: 0.2, 4: 3.0}
 # Paddle Inference 3.3.1's oneDNN executor cannot run pd_op.nearest_interp ("ConvertPirAttribute2
 # RuntimeAttribute not support ArrayAttribute<DoubleAttribute>"): these run on its plain CPU kernels
 NO_ONEDNN = {"mobile", "misc"}
@@ -189,6 +202,110 @@ def build(name: str):
                 return self.fc(h), paddle.cast(paddle.argmax(h, -1), "int32")
 
         return Net()
+    return _build_flow(name)
+
+
+def _build_flow(name: str):
+    """The control-flow models: Tensor ``if``/``while``/``break``/early ``return`` and a list
+    appended in a loop, as ``paddle.jit.save`` converts them."""
+    import paddle
+    from paddle import nn
+
+    if name == "cond":  # if/else on a mean, an early return, a while on two conditions
+
+        class Net(nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(6, 6)
+
+            def forward(self, x):
+                h = self.fc(x)
+                if h.max() > 4.0:
+                    return h / h.max(), paddle.full([1], -1, "int64")
+                if h.mean() > 0:
+                    y = paddle.tanh(h) * 2.0
+                else:
+                    y = h - 1.0
+                i = paddle.zeros([1], "int64")
+                while y.abs().sum() < 100.0 and i < 10:
+                    y = y * 1.5 + 0.1
+                    i = i + 1
+                return y, i
+
+        return Net()
+    if name == "loop":  # for over the (open) time axis, outputs appended to a list
+
+        class Net(nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+
+            def forward(self, x):
+                outs = []
+                h = paddle.zeros([x.shape[0], 4])
+                for t in range(x.shape[1]):
+                    h = paddle.tanh(self.fc(x[:, t]) + h)
+                    outs.append(h)
+                return paddle.stack(outs, 1), h
+
+        return Net()
+    if name == "brk":  # a while with break and nested ifs
+
+        class Net(nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+
+            def forward(self, x):
+                i = paddle.to_tensor(0)
+                s = paddle.zeros_like(x)
+                while i < 20:
+                    s = s + self.fc(x)
+                    if s.sum() > 5.0:
+                        break
+                    if s.mean() < -3.0:
+                        s = s * 0.5
+                    i += 1
+                return s, i
+
+        return Net()
+    if name == "rnn_exit":  # a GRU cell stepped until its state saturates
+
+        class Net(nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.cell = nn.GRUCell(4, 4)
+
+            def forward(self, x):
+                h = paddle.zeros([x.shape[0], 4])
+                n = paddle.shape(x)[1]
+                t = paddle.zeros([], "int64")
+                while t < n:
+                    _, h = self.cell(x[:, t], h)
+                    if paddle.abs(h).max() > 0.6:
+                        break
+                    t = t + 1
+                return h, t
+
+        return Net()
+    if name == "collect":  # a list appended in a loop that stops on a data condition
+
+        class Net(nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+
+            def forward(self, x):
+                outs = []
+                s = x
+                i = paddle.zeros([1], "int64")
+                while s.abs().sum() < 12.0 and i < 6:
+                    s = self.fc(s) * 1.5 + 0.2
+                    outs.append(s)
+                    i = i + 1
+                return paddle.concat(outs, 0)
+
+        return Net()
     raise KeyError(name)
 
 
@@ -275,6 +392,8 @@ def export(fmt: str, workdir: str) -> None:
 
     results = {}
     for name, (iname, shape, dtype, batches) in INPUTS.items():
+        if fmt == "legacy" and name in PIR_ONLY:
+            continue
         model = build(name)
         rng = np.random.RandomState(sum(map(ord, name)))
         state = {
@@ -302,10 +421,13 @@ def export(fmt: str, workdir: str) -> None:
         runs = []
         for b in batches:
             rs = np.random.RandomState(b)
+            full = [b, *(OPEN_DIM[b] if d is None else d for d in shape)]
             if dtype.startswith("int"):
-                x = rs.randint(0, 20, [b, *shape]).astype(dtype)
+                x = rs.randint(0, 20, full).astype(dtype)
+            elif name in PIR_ONLY:
+                x = (rs.standard_normal(full) * SCALE[b]).astype(dtype)
             else:
-                x = rs.standard_normal([b, *shape]).astype(dtype)
+                x = rs.standard_normal(full).astype(dtype)
             pred.get_input_handle(pred.get_input_names()[0]).copy_from_cpu(x)
             pred.run()
             outs = [pred.get_output_handle(n).copy_to_cpu() for n in pred.get_output_names()]

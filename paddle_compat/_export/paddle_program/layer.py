@@ -7,6 +7,9 @@ registry's ops on Tensors (eager, differentiable, traceable by ``jax.jit`` and `
 
 from __future__ import annotations
 
+import warnings
+from collections import ChainMap
+
 import jax.numpy as jnp
 import numpy as np
 
@@ -18,7 +21,7 @@ from ...jit._save_load import TranslatedLayer
 from ..artifact import IOSpec
 from ..checks import check_input, shape_matches
 from .op_table import ROWS
-from .program import Program, ProgramError
+from .program import DataDependentStep, Program, ProgramError
 
 
 def check_ops(program: Program, path: str) -> None:
@@ -45,8 +48,19 @@ def replay(program: Program, params: list, inputs: list) -> list:
         env[v.key] = np.zeros([0], np.dtype(v.dtype))
     for v, t in zip(program.inputs, inputs):
         env[v.key] = t
-    legacy = program.format == "legacy"
-    for op in program.ops:
+    _run_ops(program.ops, env, program.format == "legacy")
+    out = []
+    for v in program.outputs:
+        if v.key not in env:
+            raise ProgramError(f"(InvalidArgument) the program never computes output {v.name!r}")
+        val = env[v.key]
+        out.append(val if isinstance(val, Tensor) else Tensor(np.asarray(val)))
+    return out
+
+
+def _run_ops(ops: list, env, legacy: bool) -> None:
+    """Run ``ops`` in order, reading and writing values in ``env``."""
+    for op in ops:
         row = ROWS[op.type]
         try:
             if legacy:
@@ -59,7 +73,10 @@ def replay(program: Program, params: list, inputs: list) -> list:
                         args.append(env[names[0]] if names else None)
             else:
                 args = [None if k is None else env[k] for k in op.inputs]
-            res = row.fn(args, op.attrs)
+            if row.blocks:
+                res = row.fn(args, op.attrs, op.blocks, _block_runner(env))
+            else:
+                res = row.fn(args, op.attrs)
         except KeyError as e:
             raise ProgramError(
                 f"(InvalidArgument) op {op.type} reads the value {e} that no earlier op "
@@ -76,15 +93,37 @@ def replay(program: Program, params: list, inputs: list) -> list:
         else:
             if not isinstance(res, tuple):
                 res = (res,)
+            if row.blocks and len(res) != len(op.outputs):
+                raise ProgramError(
+                    f"(InvalidArgument) {op.type} yields {len(res)} values for its "
+                    f"{len(op.outputs)} results: the program is damaged."
+                )
             for k, val in zip(op.outputs, res):
                 env[k] = val
-    out = []
-    for v in program.outputs:
-        if v.key not in env:
-            raise ProgramError(f"(InvalidArgument) the program never computes output {v.name!r}")
-        val = env[v.key]
-        out.append(val if isinstance(val, Tensor) else Tensor(np.asarray(val)))
-    return out
+
+
+def _block_runner(env):
+    """``run(block, values)`` for a control-flow op: the block's ops in a scope of their own
+    (reading the enclosing blocks' values), its arguments bound to ``values``; returns what
+    its ``cf.yield`` hands back."""
+
+    def run(block, values):
+        scope = ChainMap(dict(zip(block.args, values)), env)
+        try:
+            _run_ops(block.ops, scope, False)
+            return [scope[k] for k in block.yields]
+        except KeyError as e:
+            raise ProgramError(
+                f"(InvalidArgument) a block yields the value {e} that none of its ops "
+                "computes: the program is damaged."
+            ) from None
+        except BaseException:
+            # a traced if/while retries a branch that raised (learning its outputs); the
+            # traceback it keeps must not keep this run's Tensors alive past the trace
+            scope.maps[0].clear()
+            raise
+
+    return run
 
 
 class PaddleProgramLayer(TranslatedLayer):
@@ -162,6 +201,7 @@ class ProgramArtifact:
         self.inputs = [_spec(v) for v in program.inputs]
         self.outputs = [_spec(v) for v in program.outputs]
         self._callable = {}
+        self._op_by_op = False  # a step needs data-dependent values: no compiled program
 
     @property
     def input_names(self) -> list[str]:
@@ -182,7 +222,9 @@ class ProgramArtifact:
         )
 
     def callable(self, compiler_options: dict | None = None):
-        """``jax.jit`` of the replay: ``f(params, inputs) -> list of arrays``."""
+        """``jax.jit`` of the replay: ``f(params, inputs) -> list of arrays``. A program whose
+        steps need values computed from tensor data while compiling (a tensor array appended
+        in a data-dependent loop) runs op by op instead, with a warning once."""
         key = tuple(sorted((compiler_options or {}).items()))
         fn = self._callable.get(key)
         if fn is None:
@@ -195,5 +237,21 @@ class ProgramArtifact:
                     outs = replay(program, [Tensor(p) for p in params], [Tensor(x) for x in inputs])
                 return [o._value for o in outs]
 
-            fn = self._callable[key] = jax.jit(pure, compiler_options=dict(key) or None)
+            jitted = jax.jit(pure, compiler_options=dict(key) or None)
+
+            def fn(params, inputs):
+                if self._op_by_op:
+                    return pure(params, inputs)
+                try:
+                    return jitted(params, inputs)
+                except DataDependentStep as e:
+                    warnings.warn(
+                        f"{self.path} cannot run as one compiled program ({e}); it runs op by "
+                        "op, as Paddle's executor does.",
+                        stacklevel=2,
+                    )
+                    self._op_by_op = True
+                    return pure(params, inputs)
+
+            self._callable[key] = fn
         return fn

@@ -2,7 +2,9 @@
 ``pd_op.conv2d``, ``builtin.combine``; the 2.x protobuf: ``conv2d``, ``elementwise_add``).
 
 A row is ``Row(fn, ins, outs)``. ``fn(args, attrs)`` gets the op's inputs in order and its
-attributes, and returns one value or a tuple (one per output). PIR inputs and outputs are
+attributes, and returns one value or a tuple (one per output); a control-flow row
+(``blocks=True``, in ``control_flow.py``) is called ``fn(args, attrs, blocks, run)``, where
+``run(block, values)`` runs a sub-block with its arguments bound and returns what it yields. PIR inputs and outputs are
 positional; a legacy row names the input slots it reads (``ins``; a trailing ``*`` takes the
 whole list of the slot) and the output slots it writes (``outs``). Values are Tensors, or
 numpy arrays for what Paddle computes from constants and static shapes (``full_int_array``,
@@ -17,10 +19,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..._core import trace_state
 from ..._core.registry import call_op
 from ..._core.tensor import Tensor, to_device
 from ..._io._tensor_binary import DTYPE_OF_VAR_TYPE
-from .program import ProgramError
+from .program import DataDependentStep, ProgramError
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,7 @@ class Row:
     fn: object
     ins: tuple[str, ...] | None = None  # legacy input slots ("Name*": the whole list)
     outs: tuple[str, ...] = ("Out",)  # legacy output slots
+    blocks: bool = False  # a control-flow op: fn(args, attrs, blocks, run)
 
 
 def _t(v):
@@ -38,9 +42,12 @@ def _t(v):
 
 
 def _c(v, what: str) -> np.ndarray:
-    """A value that must be known when the program is traced (a shape, a size)."""
+    """A value that must be known when the program is traced (a shape, a size): a host
+    constant, or a concrete Tensor's value (an eager replay reads it, as Paddle's executor)."""
+    if isinstance(v, Tensor) and not trace_state.is_tracer(v._value):
+        return np.asarray(v.numpy())
     if isinstance(v, Tensor):
-        raise ProgramError(
+        raise DataDependentStep(
             f"{what} is computed from tensor data at run time; only values known from the "
             "input shapes and constants are supported."
         )
@@ -317,6 +324,8 @@ def _shape(dtype):
 
 def _slice(args, a):
     x = args[0]
+    if len(args) >= 3 and _traced_index(args[1], a):
+        return _slice_at(x, args[1], a)
     if len(args) >= 3 and args[1] is not None:
         starts, ends = _ints(args[1], "slice's starts"), _ints(args[2], "slice's ends")
     else:
@@ -332,6 +341,28 @@ def _slice(args, a):
         return np.squeeze(out, axis=tuple(dec)) if dec else out
     out = call_op("slice", x, axes, starts, ends)
     return call_op("squeeze", out, dec) if dec else out
+
+
+def _traced_index(starts, a) -> bool:
+    """Starts computed from traced data (``x[:, t]`` in a compiled loop): supported where every
+    sliced axis is dropped (one element each: the ends follow from the starts)."""
+    if not (isinstance(starts, Tensor) and trace_state.is_tracer(starts._value)):
+        return False
+    if sorted(a.get("axes", [])) != sorted(a.get("decrease_axis", [])):
+        raise DataDependentStep(
+            "slice's starts are computed from tensor data inside a compiled program; only "
+            "single-element slices that drop their axes (x[:, t]) are supported there."
+        )
+    return True
+
+
+def _slice_at(x, starts: Tensor, a):
+    """``x[..., t, ...]`` at traced indices (negative ones count from the end, as Paddle)."""
+    x = _t(x)
+    idx = [slice(None)] * len(x.shape)
+    for k, ax in enumerate(a["axes"]):
+        idx[ax % len(idx)] = call_op("reshape", call_op("slice", starts, [0], [k], [k + 1]), [])
+    return x[tuple(idx)]
 
 
 def _slice_legacy(args, a):
@@ -677,3 +708,7 @@ ROWS: dict[str, Row] = {
         _rnn_legacy, ("Input", "PreState*", "WeightList*", "SequenceLength"), ("Out", "State")
     ),
 }
+
+from . import control_flow  # noqa: E402 - its rows use this module's helpers
+
+ROWS.update(control_flow.ROWS)

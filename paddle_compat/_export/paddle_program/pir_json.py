@@ -15,7 +15,7 @@ import json
 
 import numpy as np
 
-from .program import Op, Program, ProgramError, Var
+from .program import Block, Op, Program, ProgramError, Var
 
 _DIALECTS = {"0": "builtin", "1": "pd_op", "2": "cf", "3": "pd_op_custom"}
 _DTYPES = {
@@ -122,21 +122,44 @@ def _parse(doc) -> Program:
     except (KeyError, IndexError, TypeError, AttributeError):
         raise ProgramError("malformed PIR program: no program.regions[0].blocks[0].ops") from None
     if len(regions) != 1 or len(blocks) != 1:
-        raise ProgramError("the PIR program has several blocks; only one block is supported")
-    params, consts, ins, outs, ops = [], [], [], [], []
+        raise ProgramError("the PIR program has several top-level blocks; only one is supported")
+    top = _Top()
+    ops, yields = _ops(raw_ops, top)
+    if yields is not None:
+        raise ProgramError("malformed PIR program: cf.yield outside a control-flow block")
+    top.params.sort(key=lambda v: v.name)
+    outs = [v for _, v in sorted(top.outs, key=lambda t: t[0])]
+    return Program("pir", ops, top.params, top.consts, top.ins, outs)
+
+
+class _Top:
+    """What only the top-level block holds: parameters, feeds and fetches."""
+
+    def __init__(self):
+        self.params, self.consts, self.ins, self.outs = [], [], [], []
+
+
+def _ops(raw_ops, top: _Top | None) -> tuple[list[Op], list | None]:
+    """A block's ops (``top``: the program's own block, else a sub-block) and the value keys
+    of its closing ``cf.yield`` (None when it has none)."""
+    if not isinstance(raw_ops, list):
+        raise ProgramError("malformed PIR program: a block's ops are not a list")
+    ops, yields = [], None
     for o in raw_ops:
         if not isinstance(o, dict) or not isinstance(o.get("#"), str):
             raise ProgramError("malformed PIR program: an op without a name")
+        if yields is not None:
+            raise ProgramError("malformed PIR program: ops after a block's cf.yield")
         if o["#"] == "p":
+            if top is None:
+                raise ProgramError("malformed PIR program: a parameter inside a sub-block")
             a, oa, res = o.get("A"), o.get("OA"), o.get("O")
             if not (isinstance(a, list) and a and isinstance(res, dict)):
                 raise ProgramError("malformed PIR program: a parameter without name or value")
             shape, dt = _type(res.get("TT"))
             v = Var(str(a[-1]), shape, dt, bool(oa and oa[0]), key=_ids([res])[0])
-            (params if v.persistable else consts).append(v)
+            (top.params if v.persistable else top.consts).append(v)
             continue
-        if "regions" in o and o["regions"]:
-            raise ProgramError(f"op {_name(o['#'])} has sub-blocks (control flow): unsupported")
         name = _name(o["#"])
         attrs = {}
         for item in o.get("A") or []:
@@ -145,20 +168,41 @@ def _parse(doc) -> Program:
             if item["N"] != "struct_name":
                 attrs[item["N"]] = _attr(item.get("AT"))
         inputs = _ids(o.get("I", []))
+        if name == "cf.yield":
+            yields = inputs
+            continue
         results = o.get("O", [])
         outputs = _ids(results)
-        if name == "pd_op.data":
+        if name in ("pd_op.data", "pd_op.fetch"):
+            if top is None:
+                raise ProgramError(f"malformed PIR program: {name} inside a sub-block")
             shape, dt = _type(results[0].get("TT"))
-            ins.append(Var(str(attrs.get("name")), shape, dt, key=outputs[0]))
+            if name == "pd_op.data":
+                top.ins.append(Var(str(attrs.get("name")), shape, dt, key=outputs[0]))
+            else:
+                v = Var(str(attrs.get("name")), shape, dt, key=inputs[0])
+                top.outs.append((attrs.get("col", len(top.outs)), v))
             continue
-        if name == "pd_op.fetch":
-            shape, dt = _type(results[0].get("TT"))
-            outs.append(
-                (attrs.get("col", len(outs)), Var(str(attrs.get("name")), shape, dt, key=inputs[0]))
-            )
-            continue
-        ops.append(Op(name, inputs, outputs, attrs))
-    params.sort(key=lambda v: v.name)
-    return Program(
-        "pir", ops, params, consts, ins, [v for _, v in sorted(outs, key=lambda t: t[0])]
-    )
+        ops.append(Op(name, inputs, outputs, attrs, _blocks(o, name)))
+    return ops, yields
+
+
+def _blocks(o: dict, name: str) -> list[Block]:
+    """The sub-blocks of a control-flow op, one per region."""
+    regions = o.get("regions") or []
+    if not isinstance(regions, list):
+        raise ProgramError(f"malformed PIR program: {name}'s regions are not a list")
+    out = []
+    for r in regions:
+        blocks = r.get("blocks") if isinstance(r, dict) else None
+        if not isinstance(blocks, list) or len(blocks) != 1 or not isinstance(blocks[0], dict):
+            raise ProgramError(f"malformed PIR program: a region of {name} without one block")
+        b = blocks[0]
+        args = b.get("args") or []
+        if not isinstance(args, list) or not all(
+            isinstance(x, dict) and isinstance(x.get("#"), int) for x in args
+        ):
+            raise ProgramError(f"malformed PIR program: bad block arguments in {name}")
+        ops, yields = _ops(b.get("ops"), None)
+        out.append(Block([x["#"] for x in args], ops, yields or []))
+    return out

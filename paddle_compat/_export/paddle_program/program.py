@@ -6,7 +6,8 @@ order: sorted by name, as Paddle writes them), ``consts`` (non-persistable param
 arrays, e.g. an RNN's dropout state), ``inputs``/``outputs`` (``Var``: name, key of the value,
 shape with -1 for dynamic dims, dtype). PIR values are keyed by their ``%`` number, legacy ones
 by variable name. PIR op inputs are a list of keys (None: an absent optional input); legacy
-ones a dict slot -> list of names.
+ones a dict slot -> list of names. A PIR control-flow op (``pd_op.if``, ``pd_op.while``) holds
+its sub-blocks (``Block``: argument keys, ops, and the keys its ``cf.yield`` hands back).
 """
 
 from __future__ import annotations
@@ -15,11 +16,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..._core import trace_state
 from ..._io._tensor_binary import DTYPE_OF_VAR_TYPE
 
 
 class ProgramError(RuntimeError):
     """A Paddle program file that cannot be read or run (Paddle's loaders raise RuntimeError)."""
+
+
+class DataDependentStep(ProgramError, trace_state.DataDependentError):
+    """A step that needs, while the program is being compiled, a value computed from tensor
+    data (a size, a tensor array's length): ``to_static`` (``full_graph=False``) and the
+    Predictor then run the program op by op, as they do for other data-dependent code."""
 
 
 @dataclass
@@ -45,6 +53,17 @@ class Op:
     inputs: object
     outputs: object
     attrs: dict = field(default_factory=dict)
+    blocks: list[Block] = field(default_factory=list)
+
+
+@dataclass
+class Block:
+    """A sub-block of a control-flow op: its arguments (a ``while`` body's loop variables),
+    its ops, and the values its closing ``cf.yield`` hands back to the op."""
+
+    args: list
+    ops: list[Op]
+    yields: list
 
 
 @dataclass
@@ -83,4 +102,14 @@ class Program:
         return cls("legacy", ops, params, [], ins, outs)
 
     def op_types(self) -> list[str]:
-        return list(dict.fromkeys(o.type for o in self.ops))
+        """Every op type of the program, sub-blocks included, in first-use order."""
+        seen: dict[str, None] = {}
+
+        def walk(ops):
+            for o in ops:
+                seen[o.type] = None
+                for b in o.blocks:
+                    walk(b.ops)
+
+        walk(self.ops)
+        return list(seen)

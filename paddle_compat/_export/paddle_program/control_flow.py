@@ -1,0 +1,240 @@
+"""Control flow and tensor arrays of Paddle 3.x PIR programs (what ``paddle.jit.save`` writes
+for a ``to_static`` function with ``if``/``while`` on Tensors or a list appended in a loop).
+
+Layout measured on Paddle 3.3.1: ``pd_op.if`` takes the condition and holds two blocks (true,
+false), each closed by a ``cf.yield`` of the op's results; ``pd_op.while`` takes the
+condition and the loop variables, and its one block takes the loop variables as arguments and
+yields the next condition followed by the next loop variables; the op's results are the final
+loop variables. Blocks read the values of the blocks around them. A list appended in a loop is
+a tensor array (``create_array``, ``array_write_`` in place, ``array_length``, ``array_read``,
+``array_to_tensor``).
+
+Replay: a condition known on the host (a constant, a value from the input shapes) or a
+concrete Tensor (eager replay) picks the block in Python, as Paddle's executor does; a
+condition computed from traced data (``to_static``, the Predictor's compiled program) becomes
+``paddle.static.nn.cond`` / ``while_loop``: one ``lax.cond`` / ``lax.while_loop`` inside the
+XLA program. A tensor array is a Python list; writing to one made outside a traced ``if`` or
+``while`` cannot compile (its length would depend on data): ``DataDependentStep``, on which
+``to_static`` and the Predictor run the program op by op.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import numpy as np
+
+from ..._core import trace_state
+from ..._core.registry import call_op
+from ..._core.tensor import Tensor
+from . import op_table as _ot
+from .program import DataDependentStep, ProgramError
+
+_depth = [0]  # traced control-flow regions being run (a tensor array's writes check it)
+
+
+@contextmanager
+def _traced_region():
+    _depth[0] += 1
+    try:
+        yield
+    finally:
+        _depth[0] -= 1
+
+
+def _traced(v) -> bool:
+    return isinstance(v, Tensor) and trace_state.is_tracer(v._value)
+
+
+def _truth(v, what: str) -> bool:
+    """A host or concrete condition as a Python bool (Paddle requires one element)."""
+    arr = np.asarray(v.numpy() if isinstance(v, Tensor) else v)
+    if arr.size != 1:
+        raise ProgramError(f"{what}'s condition has {arr.size} elements; it must have one.")
+    return bool(arr.reshape(-1)[0])
+
+
+def _if(args, a, blocks, run):
+    """``pd_op.if``: the results of the block the condition picks."""
+    if len(blocks) != 2:
+        raise ProgramError(f"pd_op.if has {len(blocks)} blocks; it needs two.")
+    pred = args[0]
+    if not _traced(pred):
+        return tuple(run(blocks[0] if _truth(pred, "pd_op.if") else blocks[1], []))
+    from ...static import nn as static_nn
+
+    def branch(block):
+        def fn():
+            with _traced_region():
+                return [_ot._t(v) for v in run(block, [])]
+
+        return fn
+
+    return tuple(static_nn.cond(pred, branch(blocks[0]), branch(blocks[1])))
+
+
+def _while(args, a, blocks, run):
+    """``pd_op.while``: the loop variables once the condition the body yields is False."""
+    if len(blocks) != 1:
+        raise ProgramError(f"pd_op.while has {len(blocks)} blocks; it needs one.")
+    body = blocks[0]
+    if len(body.args) != len(args) - 1 or len(body.yields) != len(args):
+        raise ProgramError(
+            f"pd_op.while: {len(args) - 1} loop variables, but its block takes "
+            f"{len(body.args)} and yields {len(body.yields)} values (condition first)."
+        )
+    cond, vs = args[0], list(args[1:])
+    while not _traced(cond):  # decided on the host: plain Python, as Paddle's executor runs it
+        if not _truth(cond, "pd_op.while"):
+            return tuple(vs)
+        out = run(body, vs)
+        cond, vs = out[0], list(out[1:])
+    from ...static import nn as static_nn
+
+    def step(c, *v):
+        with _traced_region():
+            return [_ot._t(x) for x in run(body, list(v))]
+
+    final = static_nn.while_loop(lambda c, *v: c, step, [cond, *(_ot._t(v) for v in vs)])
+    return tuple(final[1:])
+
+
+class TensorArray(list):
+    """``pd_op.create_array``: a list of Tensors, written in place."""
+
+    def __init__(self, dtype):
+        super().__init__()
+        self.dtype, self.depth = dtype, _depth[0]
+
+
+def _index(v, what: str) -> int:
+    if _traced(v):
+        raise DataDependentStep(
+            f"{what}'s index is computed from tensor data inside a compiled program; a tensor "
+            "array needs indices known when the program is traced."
+        )
+    return int(np.asarray(v.numpy() if isinstance(v, Tensor) else v).reshape(-1)[0])
+
+
+def _array(v, what: str) -> TensorArray:
+    if not isinstance(v, TensorArray):
+        raise ProgramError(f"{what} reads {type(v).__name__}, not a tensor array.")
+    return v
+
+
+def _create_array(args, a):
+    return TensorArray(a.get("dtype"))
+
+
+def _array_length(args, a):
+    return np.asarray([len(_array(args[0], "array_length"))], np.int64)
+
+
+def _array_write(args, a):
+    arr, x, i = _array(args[0], "array_write_"), args[1], _index(args[2], "array_write_")
+    if arr.depth < _depth[0]:
+        raise DataDependentStep(
+            "array_write_ appends to a tensor array inside an if/while whose condition is "
+            "computed from tensor data: its length would depend on the data, which one "
+            "compiled XLA program cannot hold."
+        )
+    if i < 0:
+        raise ProgramError(f"array_write_ at index {i}: the index must be >= 0.")
+    arr.extend([None] * (i + 1 - len(arr)))
+    arr[i] = x
+    return arr
+
+
+def _array_read(args, a):
+    arr, i = _array(args[0], "array_read"), _index(args[1], "array_read")
+    if not 0 <= i < len(arr) or arr[i] is None:
+        raise ProgramError(f"array_read at index {i} of a tensor array of length {len(arr)}.")
+    return arr[i]
+
+
+def _array_to_tensor(args, a):
+    """The array's Tensors stacked (``use_stack``) or concatenated along ``axis``, and each
+    one's size along it (int32)."""
+    arr = _array(args[0], "array_to_tensor")
+    if not arr or any(x is None for x in arr):
+        raise ProgramError("array_to_tensor of an empty tensor array (or one with gaps).")
+    axis, stack = int(a.get("axis", 0)), bool(a.get("use_stack", False))
+    xs = [_ot._t(x) for x in arr]
+    if stack:
+        sizes = [1] * len(xs)
+        return call_op("stack", xs, axis), Tensor(np.asarray(sizes, np.int32))
+    sizes = [int(x.shape[axis]) for x in xs]
+    return call_op("concat", xs, axis), Tensor(np.asarray(sizes, np.int32))
+
+
+def _logical(name: str, np_fn):
+    def fn(args, a):
+        if _ot._all_const(*args):
+            return np_fn(*(np.asarray(x) for x in args))
+        return call_op(name, *(_ot._t(x) for x in args))
+
+    return fn
+
+
+def _reduce(name: str, np_fn):
+    def fn(args, a):
+        axis, keep = _ot._reduce_args(args, a, name)
+        x = args[0]
+        if not isinstance(x, Tensor):
+            return np_fn(np.asarray(x), axis=None if axis is None else tuple(axis), keepdims=keep)
+        return call_op(name, x, axis, keep)
+
+    return fn
+
+
+def _arange(args, a):
+    start, end, step = (np.asarray(_ot._c(v, "arange's bounds")).reshape(-1)[0] for v in args)
+    dt = _ot._np_dtype(a.get("dtype", "int64"))
+    return np.arange(start, end, step).astype(dt)
+
+
+def _full_like(args, a):
+    x, value = args[0], _ot._c(args[1], "full_like's value").reshape(-1)[0]
+    dt = a.get("dtype")
+    dt = None if dt in (None, "Undefined(ALL_DTYPE)") else str(_ot._np_dtype(dt))
+    if not isinstance(x, Tensor):
+        return np.full(np.shape(x), value, dt or np.asarray(x).dtype)
+    return call_op("full_like", x, value, dt)
+
+
+def _assign_value(args, a):
+    """``assign_value(_)``: the constant written in the attributes (its shape checked)."""
+    shape = _ot._attr_size(a.get("shape", []), "assign_value's shape")
+    values = np.asarray(a.get("values", []))
+    if values.size != int(np.prod(shape)):
+        raise ProgramError(f"assign_value: {values.size} values for the shape {shape}.")
+    return values.reshape(shape).astype(_ot._np_dtype(a.get("dtype", "float32")))
+
+
+def _assign(args, a):
+    return args[0]
+
+
+ROWS = {
+    "pd_op.if": _ot.Row(_if, blocks=True),
+    "pd_op.while": _ot.Row(_while, blocks=True),
+    "pd_op.create_array": _ot.Row(_create_array),
+    "pd_op.array_length": _ot.Row(_array_length),
+    "pd_op.array_write_": _ot.Row(_array_write),
+    "pd_op.array_read": _ot.Row(_array_read),
+    "pd_op.array_to_tensor": _ot.Row(_array_to_tensor),
+    "pd_op.logical_and": _ot.Row(_logical("logical_and", np.logical_and)),
+    "pd_op.logical_or": _ot.Row(_logical("logical_or", np.logical_or)),
+    "pd_op.logical_xor": _ot.Row(_logical("logical_xor", np.logical_xor)),
+    "pd_op.logical_not": _ot.Row(_logical("logical_not", np.logical_not)),
+    "pd_op.greater_equal": _ot.Row(_ot._binary("greater_equal", np.greater_equal)),
+    "pd_op.less_equal": _ot.Row(_ot._binary("less_equal", np.less_equal)),
+    "pd_op.not_equal": _ot.Row(_ot._binary("not_equal", np.not_equal)),
+    "pd_op.max": _ot.Row(_reduce("max", np.max)),
+    "pd_op.min": _ot.Row(_reduce("min", np.min)),
+    "pd_op.arange": _ot.Row(_arange),
+    "pd_op.full_like": _ot.Row(_full_like),
+    "pd_op.assign_value_": _ot.Row(_assign_value),
+    "pd_op.assign_value": _ot.Row(_assign_value),
+    "pd_op.assign": _ot.Row(_assign),
+}
