@@ -1,8 +1,12 @@
 """Converted control flow: an RNN with a data-dependent early exit (a ``GRUCell`` run until the
 state settles, at most ``MAX_STEPS`` steps; batch 16, hidden 64) as one forward under
-``paddle.no_grad``: paddle-compat eager vs ``to_static`` (the ``while`` on a Tensor becomes one
-``lax.while_loop``), real Paddle eager and ``to_static`` on CPU (same run, side venv), and a
-hand-written JAX twin (``jax.lax.while_loop`` under ``jax.jit``).
+``paddle.no_grad``, and as a training step (forward, ``(h * h).sum().backward()``,
+``clear_gradients``): paddle-compat eager vs ``to_static`` (the ``while`` on a Tensor becomes
+one ``lax.while_loop``, differentiated by ``dy2static/while_grad.py``'s checkpointed
+recomputation), real Paddle eager and ``to_static`` on CPU (same run, side venv), and a
+hand-written JAX twin (forward: ``jax.lax.while_loop`` under ``jax.jit``; gradient: a
+``lax.scan`` over ``MAX_STEPS`` with a done mask, the usual way to differentiate such a loop
+in JAX).
 
     .venv/bin/python benchmarks/bench_dy2static.py
 
@@ -62,6 +66,17 @@ def _times(paddle, model, x) -> tuple[float, float, int]:
     return first, steady, steps
 
 
+def _train_ms(model, x) -> float:
+    def step():
+        h, _ = model(x)
+        (h * h).sum().backward()
+        g = float(model.cell.weight_hh.grad.sum())
+        model.clear_gradients()
+        return g
+
+    return first_and_steady_ms(step, n=5, repeats=3, warmup=2)[1]
+
+
 def _run(paddle) -> dict:
     x = _x(paddle)
     out = {}
@@ -70,6 +85,8 @@ def _run(paddle) -> dict:
     static = paddle.jit.to_static(_model(paddle))
     s_first, s_ms, s_steps = _times(paddle, static, x)
     out.update(static_first_ms=s_first, static_ms=s_ms, static_steps=s_steps)
+    out["eager_train_ms"] = _train_ms(_model(paddle), x)
+    out["static_train_ms"] = _train_ms(paddle.jit.to_static(_model(paddle)), x)
     return out
 
 
@@ -102,7 +119,31 @@ def _jax_twin(model, x) -> float:
         return jax.lax.while_loop(cond, body, (h0, 0, jnp.inf))
 
     _, ms, _ = first_and_steady_ms(lambda: forward(x)[0].sum(), n=5, repeats=3, warmup=2)
-    return ms
+
+    @jax.jit
+    def grad_hh(w, x):  # the training step's gradient: a masked scan over MAX_STEPS
+        def loss(w):
+            def step(s, _):
+                h, done = s
+                new = cell_w(w, x, h)
+                h2 = jnp.where(done, h, new)
+                return (h2, done | (jnp.abs(new - h).max() < TOL)), None
+
+            h0 = jnp.zeros((x.shape[0], HIDDEN), x.dtype)
+            (h, _), _ = jax.lax.scan(step, (h0, jnp.bool_(False)), None, length=MAX_STEPS)
+            return (h * h).sum()
+
+        return jax.grad(loss)(w)
+
+    def cell_w(w, x, h):
+        xr, xz, xc = jnp.split(x @ w_ih.T + b_ih, 3, axis=-1)
+        hr, hz, hc = jnp.split(h @ w.T + b_hh, 3, axis=-1)
+        r, z = jax.nn.sigmoid(xr + hr), jax.nn.sigmoid(xz + hz)
+        c = jnp.tanh(xc + r * hc)
+        return (h - c) * z + c
+
+    _, train_ms, _ = first_and_steady_ms(lambda: grad_hh(w_hh, x).sum(), n=5, repeats=3, warmup=2)
+    return ms, train_ms
 
 
 def main() -> None:
@@ -111,24 +152,32 @@ def main() -> None:
     import paddle_compat as paddle
 
     ours = _run(paddle)
-    ours["jax_ms"] = _jax_twin(_model(paddle), _x(paddle)._value)
+    ours["jax_ms"], ours["jax_train_ms"] = _jax_twin(_model(paddle), _x(paddle)._value)
     ref = paddle_side(__file__)
     print(f"early-exit GRU RNN forward, batch {BATCH}, hidden {HIDDEN}, {ours['steps']} steps")
     rows = [
         ("paddle-compat eager", ours["eager_ms"]),
         ("paddle-compat to_static", ours["static_ms"]),
         ("hand-written JAX (while_loop, jit)", ours["jax_ms"]),
+        ("train step: paddle-compat eager", ours["eager_train_ms"]),
+        ("train step: paddle-compat to_static", ours["static_train_ms"]),
+        ("train step: hand-written JAX (masked scan, grad only)", ours["jax_train_ms"]),
     ]
     if ref:
         rows += [
             ("Paddle 3.3.1 eager", ref["eager_ms"]),
             ("Paddle 3.3.1 to_static", ref["static_ms"]),
+            ("train step: Paddle 3.3.1 eager", ref["eager_train_ms"]),
+            ("train step: Paddle 3.3.1 to_static", ref["static_train_ms"]),
         ]
     ratios = {"eager/static": ours["eager_ms"] / ours["static_ms"]}
     ratios["static/jax"] = ours["static_ms"] / ours["jax_ms"]
+    ratios["train eager/static"] = ours["eager_train_ms"] / ours["static_train_ms"]
+    ratios["train static/jax"] = ours["static_train_ms"] / ours["jax_train_ms"]
     if ref:
         ratios["static/paddle_static"] = ours["static_ms"] / ref["static_ms"]
         ratios["eager/paddle_eager"] = ours["eager_ms"] / ref["eager_ms"]
+        ratios["train static/paddle_static"] = ours["static_train_ms"] / ref["static_train_ms"]
     print_ms_rows(rows, ratios, ours, ref)
 
 

@@ -1,6 +1,8 @@
 """Programs exported by real Paddle (tests/data/paddle_programs: CNN, ResNet, LSTM, Transformer
 encoder, MobileNet-style net, embedding + BiGRU, elementwise/reduction mix; PIR .json and 2.x
-.pdmodel): per-call latency of paddle-compat's predictor over the loaded program (the replay
+.pdmodel; and the control-flow programs, PIR only: if/while, a loop over the time axis
+appending to a list, while with break, an early-exit GRU cell, a data-dependent list, whose
+open time axis is 8 steps here): per-call latency of paddle-compat's predictor over the loaded program (the replay
 compiled by jax.jit) vs real Paddle Inference on CPU, same files, same inputs, in the same run
 (Paddle in a subprocess of the side venv, one math thread each; ``--rounds`` alternations,
 each side's best kept).
@@ -26,12 +28,15 @@ from _timing import best_us, paddle_side  # noqa: E402
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data")
 DATA = os.path.abspath(os.path.join(DATA, "paddle_programs"))
 MODELS = ("cnn", "resnet", "lstm", "transformer", "mobile", "text", "misc")
+FLOW_MODELS = ("cond", "loop", "brk", "rnn_exit", "collect")  # PIR only
 FORMATS = {"pir": ".json", "legacy": ".pdmodel"}
+TIME_STEPS = 8  # the length of the control-flow programs' open time axis
 
 
 def _input(model: str, batch: int) -> np.ndarray:
     with open(os.path.join(DATA, "outputs.json")) as f:
         _, shape, dtype = json.load(f)["models"][model]["input"]
+    shape = [TIME_STEPS if d is None else d for d in shape]
     rs = np.random.RandomState(batch)
     if dtype.startswith("int"):
         return rs.randint(0, 20, [batch, *shape]).astype(dtype)
@@ -45,6 +50,8 @@ def time_all(batches: list[int], n: int, models=MODELS) -> dict:
     out = {}
     for model in models:
         for fmt, ext in FORMATS.items():
+            if model in FLOW_MODELS and fmt != "pir":
+                continue
             prefix = os.path.join(DATA, f"{model}_{fmt}")
             config = paddle.inference.Config(prefix + ext, prefix + ".pdiparams")
             config.disable_gpu()
@@ -71,7 +78,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--batches", default="1,16")
     ap.add_argument("--n", type=int, default=200)
-    ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--models", default=",".join(MODELS + FLOW_MODELS))
     ap.add_argument("--rounds", type=int, default=2, help="alternate Paddle / compat runs")
     ap.add_argument("--inner", action="store_true", help="(run under real Paddle)")
     args = ap.parse_args()
