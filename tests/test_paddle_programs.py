@@ -26,9 +26,9 @@ from paddle_compat._export import paddle_program
 DATA = Path(__file__).parent / "data" / "paddle_programs"
 RECORD = json.loads((DATA / "outputs.json").read_text())
 MODELS = ("cnn", "resnet", "lstm", "transformer", "mobile", "text", "misc")
-FLOW_MODELS = ("cond", "loop", "brk", "rnn_exit", "collect")  # PIR only
+FLOW_MODELS = ("cond", "loop", "brk", "rnn_exit", "collect")
 FORMATS = {"pir": ".json", "legacy": ".pdmodel"}
-CASES = [(m, f) for m in MODELS for f in FORMATS] + [(m, "pir") for m in FLOW_MODELS]
+CASES = [(m, f) for m in MODELS + FLOW_MODELS for f in FORMATS]
 # appends to a list in a loop whose condition is data: no one compiled program holds that
 OP_BY_OP = {"collect"}
 ENTRIES = ("load_layer", "to_static", "predictor", "jit.load", "static.load_inference_model")
@@ -232,35 +232,37 @@ def _flow_input(model: str, run: int = 0) -> np.ndarray:
     return np.asarray(r["input"], np.float32)
 
 
-def test_data_dependent_list_runs_op_by_op_with_a_warning():
+@pytest.mark.parametrize("fmt", list(FORMATS))
+def test_data_dependent_list_runs_op_by_op_with_a_warning(fmt):
     """A list appended in a loop on a data condition has a data-dependent length: the
     Predictor and to_static run the program op by op, saying so once."""
-    prefix = _prefix("collect", "pir")
-    config = paddle.inference.Config(prefix + ".json", prefix + ".pdiparams")
+    prefix = _prefix("collect", fmt)
+    config = paddle.inference.Config(prefix + FORMATS[fmt], prefix + ".pdiparams")
     pred = paddle.inference.create_predictor(config)
     h = pred.get_input_handle(pred.get_input_names()[0])
-    with pytest.warns(UserWarning, match="array_write_ .* runs op by op"):
+    with pytest.warns(UserWarning, match="tensor array .* runs op by op"):
         h.copy_from_cpu(_flow_input("collect"))
         pred.run()
-    for run in RECORD["models"]["collect"]["formats"]["pir"]["runs"]:
+    for run in RECORD["models"]["collect"]["formats"][fmt]["runs"]:
         h.copy_from_cpu(np.asarray(run["input"], np.float32))
         pred.run()  # no second warning (pytest's default filters would show it)
         out = pred.get_output_handle(pred.get_output_names()[0]).copy_to_cpu()
         np.testing.assert_allclose(out, np.asarray(run["outputs"][0]), rtol=1e-5, atol=1e-5)
     layer = paddle.jit.to_static(paddle_program.load_layer(prefix), full_graph=True)
-    with pytest.raises(RuntimeError, match="array_write_ appends to a tensor array"):
+    with pytest.raises(RuntimeError, match="tensor array .* computed from tensor data"):
         for _ in range(2):  # the first call runs eagerly (to_static's discovery run)
             layer(paddle.to_tensor(_flow_input("collect")))
 
 
+@pytest.mark.parametrize("fmt", list(FORMATS))
 @pytest.mark.parametrize("model", ["cond", "brk", "rnn_exit"])
-def test_gradients_through_control_flow_match_eager(model):
+def test_gradients_through_control_flow_match_eager(model, fmt):
     """Gradients through a loaded program's Tensor if/while: to_static (lax.cond /
     while_loop) equals the eager replay (Python control flow)."""
     x = _flow_input(model, 1)
     grads = []
     for compiled in (False, True):
-        layer = paddle_program.load_layer(_prefix(model, "pir"))
+        layer = paddle_program.load_layer(_prefix(model, fmt))
         fwd = paddle.jit.to_static(layer, full_graph=True) if compiled else layer
         if compiled:
             fwd(paddle.to_tensor(x))  # to_static's first call runs eagerly; the next compiles
@@ -334,6 +336,33 @@ FLOW_DAMAGED = {  # (damage, message, at load or at run)
         "load",
     ),
 }
+
+
+def _sub_block(old: int, new: int):
+    """Point the first op whose ``sub_block`` attribute is ``old`` at block ``new``."""
+
+    def damage(prog: Path, params: Path):
+        attr = b"\x0a\x09sub_block\x10\x08\x60"  # Attr{name, type BLOCK, block_idx}
+        raw = prog.read_bytes()
+        assert raw.count(attr + bytes([old])) == 1
+        prog.write_bytes(raw.replace(attr + bytes([old]), attr + bytes([new])))
+
+    return damage
+
+
+LEGACY_FLOW_DAMAGED = {
+    "sub_block_out_of_range": (_sub_block(1, 99), "sub_block 99 is not an unused block"),
+    "sub_block_used_twice": (_sub_block(2, 1), "sub_block 1 is not an unused block"),
+}
+
+
+@pytest.mark.parametrize("how", list(LEGACY_FLOW_DAMAGED))
+def test_damaged_legacy_control_flow(tmp_path, how):
+    damage, msg = LEGACY_FLOW_DAMAGED[how]
+    prog, params = _copy(tmp_path, "brk", "legacy")
+    damage(prog, params)
+    with pytest.raises(RuntimeError, match=msg):
+        paddle_program.load_layer(str(prog))
 
 
 @pytest.mark.parametrize("how", list(FLOW_DAMAGED))

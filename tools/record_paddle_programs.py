@@ -1,6 +1,6 @@
 """Record the fixtures of tests/test_paddle_programs.py: small models exported by real Paddle
-3.3.1's ``paddle.jit.save`` in both program formats (the control-flow models in PIR only), and
-real Paddle Inference's outputs on them.
+3.3.1's ``paddle.jit.save`` in both program formats, and real Paddle Inference's outputs on
+them.
 
     /work/paddle-venv/bin/python tools/record_paddle_programs.py
 
@@ -41,8 +41,8 @@ INPUTS = {
     "rnn_exit": ("x", [None, 4], "float32", [2, 3, 1]),
     "collect": ("x", [4], "float32", [2, 1]),
 }
-# Paddle 3.3.1 with PIR off cannot export these (its legacy dy2static stops at PIR-only ops)
-PIR_ONLY = {"cond", "loop", "brk", "rnn_exit", "collect"}
+# control-flow models: exported last, the legacy ones after _legacy_flow_fixes
+FLOW = ("cond", "loop", "brk", "rnn_exit", "collect")
 # the length of a dim the spec leaves open, per batch size (the loop models' time axis)
 OPEN_DIM = {1: 3, 2: 5, 3: 4}
 # input scale per batch size: different sizes take different branches and loop counts
@@ -383,6 +383,69 @@ def _legacy_static_fixes(paddle) -> None:
     )
 
 
+def _legacy_flow_fixes(paddle) -> None:
+    """More of ``_legacy_static_fixes`` for the control-flow models (applied after the other
+    models are exported, so their programs stay as recorded): the comparisons, logical ops and
+    the reductions ``Variable`` methods call, as the 2.x ops ``less_than``, ``logical_not``,
+    ``reduce_max``, ..."""
+    from paddle.base.layer_helper import LayerHelper
+
+    def legacy(op_type, orig, names, attrs_of, out_dtype=None):
+        def fn(*args, **kwargs):
+            if paddle.in_dynamic_mode():
+                return orig(*args, **kwargs)
+            bound = dict(zip(names, args), **kwargs)
+            helper = LayerHelper(op_type)
+            x = bound[names[0]]
+            out = helper.create_variable_for_type_inference(out_dtype or x.dtype)
+            inputs = {k.upper(): [bound[k]] for k in names if k in ("x", "y")}
+            helper.append_op(
+                type=op_type, inputs=inputs, outputs={"Out": [out]}, attrs=attrs_of(bound)
+            )
+            return out
+
+        return fn
+
+    paddle.logical_not = legacy("logical_not", paddle.logical_not, ["x"], lambda b: {}, paddle.bool)
+    for name in ("logical_and", "logical_or"):
+        setattr(
+            paddle, name, legacy(name, getattr(paddle, name), ["x", "y"], lambda b: {}, paddle.bool)
+        )
+    for name in ("greater_than", "less_than", "greater_equal", "less_equal", "equal", "not_equal"):
+        fn = legacy(name, getattr(paddle, name), ["x", "y"], _axis, paddle.bool)
+        setattr(paddle, name, fn)
+
+    def reduce(op_type, orig):
+        return legacy(
+            op_type,
+            orig,
+            ["x", "axis", "keepdim"],
+            lambda b: {
+                "dim": list(b["axis"]) if b.get("axis") is not None else [0],
+                "keep_dim": bool(b.get("keepdim", False)),
+                "reduce_all": b.get("axis") is None,
+            },
+        )
+
+    paddle.mean = reduce("reduce_mean", paddle.mean)
+    paddle.max = reduce("reduce_max", paddle.max)
+    var = paddle.base.framework.Variable
+
+    def v_mean(self, *a, **k):
+        return paddle.mean(self, *a, **k)
+
+    def v_max(self, *a, **k):
+        return paddle.max(self, *a, **k)
+
+    def v_sum(self, *a, **k):
+        return paddle.sum(self, *a, **k)
+
+    def v_abs(self):
+        return paddle.abs(self)
+
+    var.mean, var.max, var.sum, var.abs = v_mean, v_max, v_sum, v_abs
+
+
 def export(fmt: str, workdir: str) -> None:
     """(subprocess) Build, export and run every model in the format chosen by the environment."""
     import paddle
@@ -392,8 +455,8 @@ def export(fmt: str, workdir: str) -> None:
 
     results = {}
     for name, (iname, shape, dtype, batches) in INPUTS.items():
-        if fmt == "legacy" and name in PIR_ONLY:
-            continue
+        if fmt == "legacy" and name == FLOW[0]:
+            _legacy_flow_fixes(paddle)
         model = build(name)
         rng = np.random.RandomState(sum(map(ord, name)))
         state = {
@@ -424,7 +487,7 @@ def export(fmt: str, workdir: str) -> None:
             full = [b, *(OPEN_DIM[b] if d is None else d for d in shape)]
             if dtype.startswith("int"):
                 x = rs.randint(0, 20, full).astype(dtype)
-            elif name in PIR_ONLY:
+            elif name in FLOW:
                 x = (rs.standard_normal(full) * SCALE[b]).astype(dtype)
             else:
                 x = rs.standard_normal(full).astype(dtype)

@@ -1,7 +1,8 @@
 """Inference programs exported by real Paddle (``paddle.jit.save`` / ``save_inference_model``):
 the PIR ``<prefix>.json`` of Paddle 3.x and the ``<prefix>.pdmodel`` protobuf of 2.x, each
 with its ``<prefix>.pdiparams``, run as a Layer replaying the program's ops with the
-registry's ops (``op_table.ROWS``: one row per Paddle op name).
+registry's ops (``ROWS``: one row per Paddle op name, from ``op_table`` and, for control flow
+and tensor arrays, ``control_flow``).
 
 ``is_paddle_program(path)``: whether ``path`` (a prefix or a program file) names one;
 ``find(path)``: its (program, params) paths; ``load_program(prog, params)`` -> (Program,
@@ -15,8 +16,7 @@ from __future__ import annotations
 import os
 
 from . import pdiparams, pdmodel_proto, pir_json
-from .layer import PaddleProgramLayer, ProgramArtifact, check_ops, replay
-from .op_table import ROWS
+from .layer import ROWS, PaddleProgramLayer, ProgramArtifact, check_ops, replay
 from .program import Program, ProgramError
 
 __all__ = [

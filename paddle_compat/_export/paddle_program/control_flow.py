@@ -9,6 +9,13 @@ loop variables. Blocks read the values of the blocks around them. A list appende
 a tensor array (``create_array``, ``array_write_`` in place, ``array_length``, ``array_read``,
 ``array_to_tensor``).
 
+Paddle 2.x's ``.pdmodel`` spells the same by variable name: ``conditional_block`` (``Cond``,
+a sub-block writing its ``Out`` variables) paired with ``select_input`` (``Mask`` picks one of
+``X``), and ``while`` (``Condition``, a sub-block that rewrites its ``Out`` variables, the
+condition among them); tensor arrays are ``LOD_TENSOR_ARRAY`` variables (``write_to_array``,
+``read_from_array``, ``lod_array_length``, ``tensor_array_to_tensor``). These rows take the op
+and the replay's variables (``fn(op, env, run)``) and run through the same ``_if``/``_while``.
+
 Replay: a condition known on the host (a constant, a value from the input shapes) or a
 concrete Tensor (eager replay) picks the block in Python, as Paddle's executor does; a
 condition computed from traced data (``to_static``, the Predictor's compiled program) becomes
@@ -28,7 +35,7 @@ from ..._core import trace_state
 from ..._core.registry import call_op
 from ..._core.tensor import Tensor
 from . import op_table as _ot
-from .program import DataDependentStep, ProgramError
+from .program import Block, DataDependentStep, ProgramError
 
 _depth = [0]  # traced control-flow regions being run (a tensor array's writes check it)
 
@@ -89,6 +96,12 @@ def _while(args, a, blocks, run):
             return tuple(vs)
         out = run(body, vs)
         cond, vs = out[0], list(out[1:])
+    if any(isinstance(v, TensorArray) for v in vs):
+        raise DataDependentStep(
+            "a tensor array is carried through a while loop whose condition is computed from "
+            "tensor data: its length would depend on the data, which one compiled XLA program "
+            "cannot hold."
+        )
     from ...static import nn as static_nn
 
     def step(c, *v):
@@ -196,7 +209,7 @@ def _arange(args, a):
 def _full_like(args, a):
     x, value = args[0], _ot._c(args[1], "full_like's value").reshape(-1)[0]
     dt = a.get("dtype")
-    dt = None if dt in (None, "Undefined(ALL_DTYPE)") else str(_ot._np_dtype(dt))
+    dt = None if dt in (None, -1, "Undefined(ALL_DTYPE)") else str(_ot._np_dtype(dt))
     if not isinstance(x, Tensor):
         return np.full(np.shape(x), value, dt or np.asarray(x).dtype)
     return call_op("full_like", x, value, dt)
@@ -205,7 +218,8 @@ def _full_like(args, a):
 def _assign_value(args, a):
     """``assign_value(_)``: the constant written in the attributes (its shape checked)."""
     shape = _ot._attr_size(a.get("shape", []), "assign_value's shape")
-    values = np.asarray(a.get("values", []))
+    keys = ("values", "fp32_values", "int32_values", "int64_values", "bool_values", "fp64_values")
+    values = np.asarray(next((a[k] for k in keys if a.get(k)), []))
     if values.size != int(np.prod(shape)):
         raise ProgramError(f"assign_value: {values.size} values for the shape {shape}.")
     return values.reshape(shape).astype(_ot._np_dtype(a.get("dtype", "float32")))
@@ -213,6 +227,110 @@ def _assign_value(args, a):
 
 def _assign(args, a):
     return args[0]
+
+
+# -- Paddle 2.x (.pdmodel): by variable name ------------------------------------------------------
+def _get(env, name: str, op):
+    try:
+        return env[name]
+    except KeyError:
+        raise ProgramError(
+            f"(InvalidArgument) op {op.type} reads the variable {name!r} that no earlier op "
+            "writes: the program is damaged."
+        ) from None
+
+
+def _one(op, slot: str, where: str = "inputs") -> str:
+    names = getattr(op, where).get(slot) or []
+    if len(names) != 1:
+        raise ProgramError(f"{op.type}'s {slot} slot holds {len(names)} variables; it needs one.")
+    return names[0]
+
+
+def _legacy_block(op, args: list, yields: list):
+    if len(op.blocks) != 1:
+        raise ProgramError(f"{op.type} has no sub_block.")
+    return Block(args, op.blocks[0].ops, yields)
+
+
+def _conditional_block(op, env, run):
+    """``conditional_block``: its block writes the ``Out`` variables when ``Cond`` holds; a
+    traced condition keeps each variable's value before the op (zeros for a new one; the
+    ``select_input`` that follows picks the other side) where it does not."""
+    if not op.attrs.get("is_scalar_condition", True):
+        raise ProgramError("conditional_block on a list of tensors (is_scalar_condition=False).")
+    pred = _get(env, _one(op, "Cond"), op)
+    outs = op.outputs.get("Out") or []
+    block = _legacy_block(op, [], outs)
+    if not _traced(pred):
+        if _truth(pred, "conditional_block"):
+            env.update(zip(outs, run(block, [])))
+        return
+    before = {n: env[n] for n in outs if n in env}
+
+    def skip():
+        fresh = run(block, []) if len(before) < len(outs) else None  # shapes only: XLA drops it
+        return [
+            _ot._t(before[n]) if n in before else call_op("zeros_like", _ot._t(fresh[k]))
+            for k, n in enumerate(outs)
+        ]
+
+    from ...static import nn as static_nn
+
+    def taken():
+        with _traced_region():
+            return [_ot._t(v) for v in run(block, [])]
+
+    def not_taken():
+        with _traced_region():
+            return skip()
+
+    env.update(zip(outs, static_nn.cond(pred, taken, not_taken)))
+
+
+def _legacy_while(op, env, run):
+    """``while``: the sub-block rewrites the ``Out`` variables (``Condition`` among them)
+    until the condition is False."""
+    cond_name = _one(op, "Condition")
+    names = [n for n in op.outputs.get("Out") or [] if n != cond_name]
+    block = _legacy_block(op, names, [cond_name, *names])
+    args = [_get(env, cond_name, op), *(_get(env, n, op) for n in names)]
+    env.update(zip(names, _while(args, op.attrs, [block], run)))
+
+
+def _select_input(op, env, run):
+    """``select_input``: ``X[Mask]`` (only that one is read: the ``conditional_block`` that did
+    not run wrote nothing)."""
+    xs, mask = op.inputs.get("X") or [], _get(env, _one(op, "Mask"), op)
+    out = _one(op, "Out", "outputs")
+    if not _traced(mask):
+        k = int(np.asarray(mask.numpy() if isinstance(mask, Tensor) else mask).reshape(-1)[0])
+        if not 0 <= k < len(xs):
+            raise ProgramError(f"select_input's mask {k} is outside its {len(xs)} inputs.")
+        env[out] = _get(env, xs[k], op)
+        return
+    m = call_op("reshape", mask, [])
+    val = _ot._t(_get(env, xs[0], op))
+    for k in range(1, len(xs)):
+        val = call_op("where", call_op("equal", m, k), _ot._t(_get(env, xs[k], op)), val)
+    env[out] = val
+
+
+def _write_to_array(op, env, run):
+    name = _one(op, "Out", "outputs")
+    arr = _get(env, name, op)
+    x, i = _get(env, _one(op, "X"), op), _get(env, _one(op, "I"), op)
+    env[name] = _array_write([arr, x, i], op.attrs)
+
+
+def _range(args, a):
+    start, end, step = (_ot._c(v, "range's bounds").reshape(-1)[0] for v in args)
+    return np.arange(start, end, step).astype(np.result_type(start, end, step))
+
+
+def _reduce_legacy(name: str, np_fn):
+    fn = _reduce(name, np_fn)
+    return lambda args, a: fn([args[0]], a)
 
 
 ROWS = {
@@ -237,4 +355,27 @@ ROWS = {
     "pd_op.assign_value_": _ot.Row(_assign_value),
     "pd_op.assign_value": _ot.Row(_assign_value),
     "pd_op.assign": _ot.Row(_assign),
+    # Paddle 2.x
+    "conditional_block": _ot.Row(_conditional_block, blocks=True),
+    "while": _ot.Row(_legacy_while, blocks=True),
+    "select_input": _ot.Row(_select_input, blocks=True),
+    "write_to_array": _ot.Row(_write_to_array, blocks=True),
+    "read_from_array": _ot.Row(_array_read, ("X", "I")),
+    "lod_array_length": _ot.Row(_array_length, ("X",)),
+    "tensor_array_to_tensor": _ot.Row(_array_to_tensor, ("X",), ("Out", "OutIndex")),
+    "logical_and": _ot.Row(_logical("logical_and", np.logical_and), ("X", "Y")),
+    "logical_or": _ot.Row(_logical("logical_or", np.logical_or), ("X", "Y")),
+    "logical_xor": _ot.Row(_logical("logical_xor", np.logical_xor), ("X", "Y")),
+    "logical_not": _ot.Row(_logical("logical_not", np.logical_not), ("X",)),
+    "greater_equal": _ot.Row(_ot._binary("greater_equal", np.greater_equal), ("X", "Y")),
+    "less_equal": _ot.Row(_ot._binary("less_equal", np.less_equal), ("X", "Y")),
+    "not_equal": _ot.Row(_ot._binary("not_equal", np.not_equal), ("X", "Y")),
+    "reduce_max": _ot.Row(_reduce_legacy("max", np.max), ("X",)),
+    "reduce_min": _ot.Row(_reduce_legacy("min", np.min), ("X",)),
+    "range": _ot.Row(_range, ("Start", "End", "Step")),
+    "fill_any_like": _ot.Row(
+        lambda args, a: _full_like([args[0], np.asarray(a.get("value", 0.0))], a), ("X",)
+    ),
+    "assign": _ot.Row(_assign, ("X",)),
+    "assign_value": _ot.Row(_assign_value, ()),
 }

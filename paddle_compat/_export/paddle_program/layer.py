@@ -20,8 +20,12 @@ from ..._core.tensor import Parameter, Tensor, _unique_name
 from ...jit._save_load import TranslatedLayer
 from ..artifact import IOSpec
 from ..checks import check_input, shape_matches
-from .op_table import ROWS
-from .program import DataDependentStep, Program, ProgramError
+from . import control_flow, op_table
+from .control_flow import TensorArray
+from .program import Program, ProgramError
+
+# every Paddle op the replay runs: op_table's rows and control_flow's
+ROWS = {**op_table.ROWS, **control_flow.ROWS}
 
 
 def check_ops(program: Program, path: str) -> None:
@@ -48,6 +52,8 @@ def replay(program: Program, params: list, inputs: list) -> list:
         env[v.key] = np.zeros([0], np.dtype(v.dtype))
     for v, t in zip(program.inputs, inputs):
         env[v.key] = t
+    for name in program.arrays:  # a 2.x tensor array exists before its first write
+        env[name] = TensorArray(None)
     _run_ops(program.ops, env, program.format == "legacy")
     out = []
     for v in program.outputs:
@@ -62,6 +68,9 @@ def _run_ops(ops: list, env, legacy: bool) -> None:
     """Run ``ops`` in order, reading and writing values in ``env``."""
     for op in ops:
         row = ROWS[op.type]
+        if legacy and row.blocks:  # 2.x control flow and tensor arrays: by variable name
+            row.fn(op, env, _block_runner(env, True))
+            continue
         try:
             if legacy:
                 args = []
@@ -74,7 +83,7 @@ def _run_ops(ops: list, env, legacy: bool) -> None:
             else:
                 args = [None if k is None else env[k] for k in op.inputs]
             if row.blocks:
-                res = row.fn(args, op.attrs, op.blocks, _block_runner(env))
+                res = row.fn(args, op.attrs, op.blocks, _block_runner(env, False))
             else:
                 res = row.fn(args, op.attrs)
         except KeyError as e:
@@ -102,7 +111,7 @@ def _run_ops(ops: list, env, legacy: bool) -> None:
                 env[k] = val
 
 
-def _block_runner(env):
+def _block_runner(env, legacy: bool):
     """``run(block, values)`` for a control-flow op: the block's ops in a scope of their own
     (reading the enclosing blocks' values), its arguments bound to ``values``; returns what
     its ``cf.yield`` hands back."""
@@ -110,7 +119,7 @@ def _block_runner(env):
     def run(block, values):
         scope = ChainMap(dict(zip(block.args, values)), env)
         try:
-            _run_ops(block.ops, scope, False)
+            _run_ops(block.ops, scope, legacy)
             return [scope[k] for k in block.yields]
         except KeyError as e:
             raise ProgramError(
@@ -244,7 +253,7 @@ class ProgramArtifact:
                     return pure(params, inputs)
                 try:
                     return jitted(params, inputs)
-                except DataDependentStep as e:
+                except trace_state.DataDependentError as e:
                     warnings.warn(
                         f"{self.path} cannot run as one compiled program ({e}); it runs op by "
                         "op, as Paddle's executor does.",

@@ -3,9 +3,10 @@
 
 A row is ``Row(fn, ins, outs)``. ``fn(args, attrs)`` gets the op's inputs in order and its
 attributes, and returns one value or a tuple (one per output); a control-flow row
-(``blocks=True``, in ``control_flow.py``) is called ``fn(args, attrs, blocks, run)``, where
-``run(block, values)`` runs a sub-block with its arguments bound and returns what it yields. PIR inputs and outputs are
-positional; a legacy row names the input slots it reads (``ins``; a trailing ``*`` takes the
+(``blocks=True``, in ``control_flow.py``, merged with these rows in ``layer.ROWS``) is called
+``fn(args, attrs, blocks, run)``, where ``run(block, values)`` runs a sub-block with its
+arguments bound and returns what it yields (a 2.x one ``fn(op, env, run)``, by variable
+name). PIR inputs and outputs are positional; a legacy row names the input slots it reads (``ins``; a trailing ``*`` takes the
 whole list of the slot) and the output slots it writes (``outs``). Values are Tensors, or
 numpy arrays for what Paddle computes from constants and static shapes (``full_int_array``,
 ``shape64``, ``slice`` of a shape ...): these fold on the host, so reshape targets and pooling
@@ -365,8 +366,21 @@ def _slice_at(x, starts: Tensor, a):
     return x[tuple(idx)]
 
 
+def _scalars(vals: list):
+    """A ``*TensorList`` slot (one 1-element value per axis) as one 1-D value."""
+    if _all_const(*vals):
+        return np.concatenate([np.asarray(v).reshape(-1) for v in vals])
+    return call_op("concat", [call_op("reshape", _t(v), [1]) for v in vals], 0)
+
+
 def _slice_legacy(args, a):
-    x, st, en = args
+    x, st, en = args[:3]
+    if len(args) > 3 and args[3]:  # StartsTensorList / EndsTensorList: every axis's bound
+        st = _scalars(args[3])
+    if len(args) > 4 and args[4]:
+        en = _scalars(args[4])
+    if st is not None and _traced_index(st, a):
+        return _slice_at(x, st, a)
     if st is not None or en is not None:
         a = dict(a)
         if st is not None:
@@ -678,7 +692,10 @@ ROWS: dict[str, Row] = {
     "reduce_mean": Row(_mean, ("X",)),
     "fill_constant": Row(_full, ("ShapeTensor", "ShapeTensorList*", "ValueTensor")),
     "shape": Row(_shape(np.int32), ("Input",)),
-    "slice": Row(_slice_legacy, ("Input", "StartsTensor", "EndsTensor")),
+    "slice": Row(
+        _slice_legacy,
+        ("Input", "StartsTensor", "EndsTensor", "StartsTensorList*", "EndsTensorList*"),
+    ),
     "stack": Row(_stack, ("X*",), ("Y",)),
     "concat": Row(lambda args, a: _concat([args[0]], a), ("X*",)),
     "cast": Row(_cast, ("X",)),
@@ -708,7 +725,3 @@ ROWS: dict[str, Row] = {
         _rnn_legacy, ("Input", "PreState*", "WeightList*", "SequenceLength"), ("Out", "State")
     ),
 }
-
-from . import control_flow  # noqa: E402 - its rows use this module's helpers
-
-ROWS.update(control_flow.ROWS)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import struct
 
-from .program import Program, ProgramError, Var
+from .program import Block, Op, Program, ProgramError, Var
 
 _MAX_DEPTH = 8
+_LOD_TENSOR_ARRAY = 13  # VarType.Type of a tensor array (a list appended in a loop)
 
 # OpDesc.Attr value fields by number -> (kind, decoder). Repeated ones may come packed.
 _ATTR_FIELDS = {
@@ -248,23 +249,51 @@ def _var(buf: bytes) -> Var:
 
 
 def parse(buf: bytes) -> Program:
-    """The main block of a ``ProgramDesc``: its vars and ops, in order."""
+    """The program: the main block's vars and ops, in order; an op with a ``sub_block``
+    attribute (``while``, ``conditional_block``) holds that block's ops (``Op.blocks``)."""
     blocks = []
     for f, w, v in _Reader(buf, ".pdmodel ProgramDesc").fields():
         if f == 1 and w == 2:
             blocks.append(v)
     if not blocks:
         raise ProgramError("malformed .pdmodel: the program has no block")
-    if len(blocks) > 1:
-        raise ProgramError(
-            f"the .pdmodel program has {len(blocks)} blocks (control flow); only "
-            "single-block inference programs are supported."
-        )
-    vars_, ops = {}, []
-    for f, w, v in _Reader(blocks[0], ".pdmodel BlockDesc").fields():
-        if f == 3 and w == 2:
-            var = _var(v)
-            vars_[var.name] = var
-        elif f == 4 and w == 2:
-            ops.append(_op(v))
-    return Program.from_legacy(vars_, ops)
+    vars_, raw = {}, []
+    arrays = set()  # LOD_TENSOR_ARRAY variables of every block
+    for k, block in enumerate(blocks):
+        ops = []
+        for f, w, v in _Reader(block, ".pdmodel BlockDesc").fields():
+            if f == 3 and w == 2:
+                var = _var(v)
+                if k == 0:
+                    vars_[var.name] = var
+                if var.vtype == _LOD_TENSOR_ARRAY:
+                    arrays.add(var.name)
+            elif f == 4 and w == 2:
+                ops.append(_op(v))
+        raw.append(ops)
+    used = set()
+
+    def nest(ops: list[dict]) -> list[Op]:
+        out = []
+        for o in ops:
+            sub = []
+            if "sub_block" in o["attrs"]:
+                k = o["attrs"]["sub_block"]
+                if not isinstance(k, int) or not 0 < k < len(raw) or k in used:
+                    raise ProgramError(
+                        f"malformed .pdmodel: {o['type']}'s sub_block {k!r} is not an unused "
+                        f"block of the program's {len(raw)}"
+                    )
+                used.add(k)
+                sub = [Block([], nest(raw[k]), [])]
+            out.append(Op(o["type"], o["inputs"], o["outputs"], o["attrs"], sub))
+        return out
+
+    main = [o for o in raw[0] if o["type"] in ("feed", "fetch")]
+    program = Program.from_legacy(vars_, main)
+    try:
+        program.ops = nest([o for o in raw[0] if o["type"] not in ("feed", "fetch")])
+    except RecursionError:
+        raise ProgramError("malformed .pdmodel: its blocks nest too deeply") from None
+    program.arrays = sorted(arrays)
+    return program

@@ -74,6 +74,7 @@ class Program:
     consts: list[Var]
     inputs: list[Var]
     outputs: list[Var]
+    arrays: list[str] = field(default_factory=list)  # legacy tensor-array variables
 
     @classmethod
     def from_legacy(cls, vars_: dict, raw_ops: list[dict]) -> Program:
