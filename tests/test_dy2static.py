@@ -47,6 +47,7 @@ COMPILED = {
     "while_inside_if": [(V,), ([-1.0, -2.0, -0.5],)],
     "while_reads_branch_value": [(V,), ([0.5, -0.25, 1.0],)],
     "calls_helper": [(V,), ([0.1, 0.2, 0.05],)],
+    "asserts": [(V,), ([-1.0, -2.0, -0.5],)],
     "inplace_in_branch": [(V,), ([-1.0, -2.0, -0.5],)],
     "iteration_count": [(V,)],
     "beam_like": [([[0.5, 2.0, 1.0, 3.0], [2.0, 1.0, 0.0, 0.5], [0.1, 0.2, 3.0, 0.4]],)],
@@ -120,6 +121,23 @@ def test_falls_back_once_with_the_reason_and_line(name):
     strict(*_args(calls[0]))
     with pytest.raises(RuntimeError, match='dy2static_cases.py", line'):
         strict(*_args(calls[0]))
+
+
+def test_assert_on_a_tensor_raises_after_the_compiled_call():
+    """``assert`` on a traced Tensor is a check inside the program: a failing one raises
+    ValueError (Paddle's AssertOp) with the message and line; eager code raises Python's
+    AssertionError; a passing one does not stop the backward."""
+    sf = paddle.jit.to_static(C.asserts, full_graph=True)
+    for _ in range(2):
+        sf(_t(V))
+    with pytest.raises(ValueError, match=r"must be true, but received false: too large: limit"):
+        sf(_t([1000.0, 0.0, 0.0]))
+    with pytest.raises(AssertionError, match="too large"):
+        C.asserts(_t([1000.0, 0.0, 0.0]))
+    x = _t(V)
+    x.stop_gradient = False
+    sf(x).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [2.0, 2.0, 2.0])
 
 
 def test_python_runs_twice_before_the_first_compiled_result():

@@ -30,11 +30,13 @@ __all__ = [
     "check_in_range",
     "check_index",
     "check_nonzero",
+    "check_true",
     "is_staging",
     "set_static_checks",
     "static_checks",
     "staging",
     "throw",
+    "unstaged",
 ]
 
 
@@ -148,6 +150,28 @@ def check_nonzero(t, error: type[Exception], message: str) -> None:
             raise error(message)
     elif getattr(_local, "staging", False):
         _stage(jnp.all(tracer != 0), error, message)
+
+
+_unstaged = [0]  # checks on traced values met outside a checkified trace (see check_true)
+
+
+def check_true(t, error: type[Exception], message: str) -> None:
+    """Raise ``error(message)`` unless every value of ``t`` is true. A traced ``t`` is checked
+    inside the program when the trace is checkified; otherwise the check is counted
+    (``unstaged()``), so that ``to_static`` traces again with checks (an ``assert`` on a
+    Tensor), and skipped (a backward's retrace: the forward checked it)."""
+    a, tracer = _values(t)
+    if a is not None:
+        if not a.all():
+            raise error(message)
+    elif getattr(_local, "staging", False):  # (checkify formats the message: braces escaped)
+        _stage(jnp.all(tracer), error, message.replace("{", "{{").replace("}", "}}"))
+    else:
+        _unstaged[0] += 1
+
+
+def unstaged() -> int:
+    return _unstaged[0]
 
 
 def _stage(pred, error, message, **values):

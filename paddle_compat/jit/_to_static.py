@@ -277,9 +277,13 @@ class StaticFunction:
         arg_vals = [t._value for t in pure.arg_tensors]
         entry.checked = runtime_checks.static_checks()
         fn = _with_zero_state(pure, state, entry)
+        unstaged = runtime_checks.unstaged()
         target = jax.jit(runtime_checks.checked(fn) if entry.checked else fn)
         try:
             traced = target.trace(state_vals, arg_vals)  # the one run of the user's Python
+            if runtime_checks.unstaged() != unstaged:  # an assert on a Tensor: stage it
+                entry.checked = True
+                traced = jax.jit(runtime_checks.checked(fn)).trace(state_vals, arg_vals)
         except trace_state.DataDependentError as e:
             return self._control_flow_fallback(entry, e)
         entry.out_tree, entry.ret_sg = pure.out_tree, pure.ret_sg

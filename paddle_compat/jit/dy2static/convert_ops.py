@@ -137,6 +137,30 @@ def convert_logical_not(x):
     return not x
 
 
+def convert_assert(test, msg_fn, where):
+    """``assert test, msg``: Python's on a Python value or a concrete Tensor; on a traced
+    Tensor a check inside the compiled program, after which the call raises ``ValueError``
+    (Paddle's AssertOp) when it fails."""
+    if not is_traced(test):
+        if not test:
+            raise AssertionError(*(() if msg_fn is None else (msg_fn(),)))
+        return
+    from ..._core import runtime_checks
+
+    msg = ""
+    if msg_fn is not None:
+        try:
+            msg = f": {msg_fn()}"
+        except Exception:  # noqa: BLE001 - a message that reads traced values: left out
+            msg = ""
+    runtime_checks.check_true(
+        test,
+        ValueError,
+        f"(InvalidArgument) The condition of the assert must be true, but received false"
+        f"{msg}\n  at {where}",
+    )
+
+
 def convert_ifexp(pred, true_fn, false_fn, where):
     """``a if pred else b`` (thunks)."""
     if not is_traced(pred):

@@ -322,6 +322,14 @@ class _ControlFlow(_Pass):
         call = ast.Call(_jst(helper), [*args, names_arg, ast.Constant(self.ctx.where(node))], [])
         return [ast.copy_location(s, node) for s in (*defs, get_def, set_def, ast.Expr(call))]
 
+    def visit_Assert(self, node):
+        self.generic_visit(node)
+        msg = _lambda(node.msg) if node.msg is not None else ast.Constant(None)
+        call = ast.Call(
+            _jst("convert_assert"), [node.test, msg, ast.Constant(self.ctx.where(node))], []
+        )
+        return ast.copy_location(ast.Expr(call), node)
+
     def visit_BoolOp(self, node):
         self.generic_visit(node)
         if _contains(node.values, ast.NamedExpr):
