@@ -377,3 +377,13 @@ def test_damaged_control_flow(tmp_path, how):
     layer = paddle_program.load_layer(str(prog))
     with pytest.raises(RuntimeError, match=msg):
         layer(paddle.to_tensor(_flow_input("brk")))
+
+
+@pytest.mark.parametrize("fmt", list(FORMATS))
+def test_empty_tensor_array_raises_as_paddle(fmt):
+    """A data-dependent loop that runs zero times leaves the list empty: Paddle's
+    array_to_tensor kernel refuses it (InvalidArgumentError, a ValueError), and so does the
+    replay."""
+    layer = paddle_program.load_layer(_prefix("collect", fmt))
+    with pytest.raises(ValueError, match="tensor array size should > 0"):
+        layer(paddle.full([2, 4], 10.0))

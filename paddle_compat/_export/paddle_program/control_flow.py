@@ -169,8 +169,13 @@ def _array_to_tensor(args, a):
     """The array's Tensors stacked (``use_stack``) or concatenated along ``axis``, and each
     one's size along it (int32)."""
     arr = _array(args[0], "array_to_tensor")
-    if not arr or any(x is None for x in arr):
-        raise ProgramError("array_to_tensor of an empty tensor array (or one with gaps).")
+    if not arr:  # as Paddle's kernel (its InvalidArgumentError is a ValueError)
+        raise ValueError(
+            "(InvalidArgument) array_to_tensor: Input tensor array size should > 0, but the "
+            "received is 0."
+        )
+    if any(x is None for x in arr):
+        raise ProgramError("array_to_tensor of a tensor array with unwritten entries.")
     axis, stack = int(a.get("axis", 0)), bool(a.get("use_stack", False))
     xs = [_ot._t(x) for x in arr]
     if stack:
