@@ -154,6 +154,17 @@ def test_python_runs_twice_before_the_first_compiled_result():
         sf(_t(V))
     assert len(runs) == 2  # the eager discovery and one trace
 
+    def g(x):  # an assert on a Tensor: the one trace is checkified from the start
+        runs.append(1)
+        assert x.sum() > 0, "positive"
+        return x * 2
+
+    runs.clear()
+    sg = paddle.jit.to_static(g)
+    for _ in range(4):
+        sg(_t(V))
+    assert len(runs) == 2
+
 
 def test_retrace_warning_names_what_changes():
     sf = paddle.jit.to_static(lambda x, k: x * k)

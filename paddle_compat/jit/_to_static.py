@@ -30,6 +30,7 @@ import functools
 import os
 import sys
 import traceback
+import types
 import warnings
 import weakref
 
@@ -275,7 +276,7 @@ class StaticFunction:
         entry.live = [i for i in range(len(state)) if i not in entry.zero_state]
         state_vals = [state[i]._value for i in entry.live]
         arg_vals = [t._value for t in pure.arg_tensors]
-        entry.checked = runtime_checks.static_checks()
+        entry.checked = runtime_checks.static_checks() or _asserts(self._converted_fn())
         fn = _with_zero_state(pure, state, entry)
         unstaged = runtime_checks.unstaged()
         target = jax.jit(runtime_checks.checked(fn) if entry.checked else fn)
@@ -418,6 +419,19 @@ def _with_zero_state(pure, state, entry):
         return pure(full, arg_vals)
 
     return fn
+
+
+def _asserts(fn) -> bool:
+    """Whether the converted ``fn`` (or a function nested in it) has an ``assert``: its trace
+    is checkified from the start (one from a function it calls is found by a second trace)."""
+    code = getattr(getattr(fn, "__func__", fn), "__code__", None)
+    stack = [code] if code is not None else []
+    while stack:
+        c = stack.pop()
+        if "convert_assert" in c.co_names:
+            return True
+        stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+    return False
 
 
 def _donatable(state_vals, i):
