@@ -320,3 +320,35 @@ def test_detach_stops_gradients():
     xs = np.array([1, 2, 3], "float32")
     (gv,) = S.Executor().run(main, feed={"x": xs}, fetch_list=[g])
     np.testing.assert_allclose(gv, xs * xs)  # d/dx [stop(x^2) * x] = x^2
+
+
+def test_a_replay_suspends_recording_in_its_own_thread_only():
+    """Executor.run replays a Program with recording suspended in its thread; an op another
+    thread calls meanwhile still goes into the Program (the mode is process-wide, as Paddle's)."""
+    import threading
+
+    paddle.enable_static()
+    try:
+        main = S.Program()
+        with S.program_guard(main, S.Program()):
+            x = S.data("x", [2, 3], "float32")
+            inside, other = threading.Event(), threading.Event()
+            seen = {}
+
+            def replaying():
+                with static_mode.suspended():
+                    seen["suspended_here"] = static_mode.records()
+                    inside.set()
+                    other.wait(5)
+
+            t = threading.Thread(target=replaying)
+            t.start()
+            inside.wait(5)
+            y = paddle.add(x, x)  # this thread records while the other one replays
+            other.set()
+            t.join()
+        assert seen["suspended_here"] is False
+        assert isinstance(y, S.Variable)
+        assert any("add" in str(op) for op in main.global_block().ops)
+    finally:
+        paddle.disable_static()

@@ -308,7 +308,7 @@ def call_op(od: OpDef | str, *args, **kwargs):
     """Run a registered op on Paddle-style arguments."""
     if isinstance(od, str):
         od = REGISTRY[od]
-    if static_mode.recording:  # paddle.enable_static(): the call goes into the Program
+    if static_mode.recording and static_mode.records():  # enable_static(): into the Program
         return static_mode.record(od, args, kwargs)
     if amp_state._local.state is not None:
         return _call_amp(od, args, kwargs)

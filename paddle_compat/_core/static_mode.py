@@ -9,11 +9,13 @@ ops again on real (or traced) Tensors, with recording suspended. One op set, two
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from contextlib import contextmanager
 
-# True while static mode is on and ops are recorded (the one flag call_op reads)
+# True while static mode is on (the one flag call_op reads before asking ``records()``)
 recording = False
+_local = threading.local()  # .suspended: this thread runs ops for real (a replay)
 _static = False  # the mode itself (paddle.in_dynamic_mode() is its negation)
 _recorder: Callable | None = None  # (od, args, kwargs) -> result, set by paddle_compat.static
 _minimizer: Callable | None = None  # (optimizer, loss, startup, parameters, no_grad_set)
@@ -46,12 +48,19 @@ def minimize(optimizer, loss, startup_program=None, parameters=None, no_grad_set
     return _minimizer(optimizer, loss, startup_program, parameters, no_grad_set)
 
 
+def records() -> bool:
+    """Whether an op called in this thread now goes into the Program: static mode is on and
+    this thread is not replaying one (``suspended``)."""
+    return recording and not getattr(_local, "suspended", 0)
+
+
 @contextmanager
 def suspended():
-    """Run ops for real inside the block (replaying a Program, shape inference)."""
-    global recording
-    prev, recording = recording, False
+    """Run ops for real inside the block (replaying a Program, shape inference), in this
+    thread only: another thread's ops are still recorded, as in Paddle's static mode."""
+    depth = getattr(_local, "suspended", 0)
+    _local.suspended = depth + 1
     try:
         yield
     finally:
-        recording = prev
+        _local.suspended = depth

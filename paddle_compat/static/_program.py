@@ -152,7 +152,7 @@ class Variable(Tensor):
     def _set_value(self, value) -> None:
         """An in-place op (``y.add_(x)``, ``assign(x, output=y)``) on a Variable: from here
         on the Program's ``self`` is the value written (recorded as an assignment)."""
-        if not static_mode.recording:  # a replay or shape inference writes a real value
+        if not static_mode.records():  # a replay or shape inference writes a real value
             self._val = value
             return
         src = value.owner if isinstance(value, _Abstract) else None
