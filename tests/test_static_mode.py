@@ -352,3 +352,86 @@ def test_a_replay_suspends_recording_in_its_own_thread_only():
         assert any("add" in str(op) for op in main.global_block().ops)
     finally:
         paddle.disable_static()
+
+
+# paddle.static.Print: stdout of real Paddle 3.3.1 for the same programs
+_HEAD = "Variable: var\n  - message: {m}\n  - lod: {{}}\n  - place: Place(cpu)\n  - shape: {s}\n"
+PRINTS = {
+    "docstring_example": (
+        lambda x: S.Print(paddle.full([2, 3], 3, "int64"), message="The content of input layer:"),
+        _HEAD.format(m="The content of input layer:", s="[2, 3]")
+        + "  - layout: NCHW\n  - dtype: int64\n"
+        + "  - data: [3.000000 3.000000 3.000000 3.000000 3.000000 3.000000]\n",
+    ),
+    "summarize_no_lod_no_layout": (
+        lambda x: S.Print(
+            x * 2, summarize=4, message="m2", print_tensor_lod=False, print_tensor_layout=False
+        ),
+        "Variable: var\n  - message: m2\n  - place: Place(cpu)\n  - shape: [2, 6]\n"
+        "  - dtype: float32\n  - data: [0.000000 0.285714 0.571429 0.857143]\n",
+    ),
+    "no_name_type_shape": (
+        lambda x: S.Print(
+            x + 1, print_tensor_name=False, print_tensor_type=False, print_tensor_shape=False
+        ),
+        "  - lod: {}\n  - place: Place(cpu)\n  - layout: NCHW\n  - data: [1.000000 1.142857 "
+        "1.285714 1.428571 1.571429 1.714286 1.857143 2.000000 2.142857 2.285714 2.428571 "
+        "2.571429]\n",
+    ),
+    "bool": (
+        lambda x: S.Print(paddle.cast(x > 1, "bool"), message="bool"),
+        _HEAD.format(m="bool", s="[2, 6]")
+        + "  - layout: NCHW\n  - dtype: bool\n  - data: ["
+        + " ".join(["0.000000"] * 8 + ["1.000000"] * 4)
+        + "]\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(PRINTS))
+def test_print_writes_what_paddle_writes(case, capsys):
+    build, want = PRINTS[case]
+    paddle.enable_static()
+    try:
+        main = S.Program()
+        with S.program_guard(main, S.Program()):
+            x = S.data("xx", [None, 6], "float32")
+            out = build(x)
+        exe = S.Executor(paddle.CPUPlace())
+        capsys.readouterr()
+        feed = {"xx": np.arange(12, dtype="float32").reshape(2, 6) / 7}
+        for _ in range(2):  # every run prints
+            res = exe.run(main, feed=feed, fetch_list=[out])
+            assert capsys.readouterr().out == want
+    finally:
+        paddle.disable_static()
+    assert isinstance(res[0], np.ndarray)
+
+
+def test_print_in_training_prints_the_gradient_too(capsys):
+    """print_phase="both" (the default): the forward value, then its gradient in the
+    backward; with Paddle's seeded weights the numbers are Paddle's."""
+    paddle.enable_static()
+    try:
+        paddle.seed(7)
+        main, startup = S.Program(), S.Program()
+        with S.program_guard(main, startup):
+            x = S.data("x", [2, 3], "float32")
+            h = S.Print(paddle.nn.Linear(3, 2)(x), message="h", summarize=3)
+            loss = paddle.mean(h)
+            paddle.optimizer.SGD(0.1).minimize(loss)
+        exe = S.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        capsys.readouterr()
+        exe.run(main, feed={"x": np.ones((2, 3), "float32")}, fetch_list=[loss])
+        head = _HEAD.format(m="h", s="[2, 2]") + "  - layout: NCHW\n  - dtype: float32\n"
+        want = head + "  - data: [-0.034778 1.210028 -0.034778]\n"
+        want += head + "  - data: [0.250000 0.250000 0.250000]\n"
+        assert capsys.readouterr().out == want
+    finally:
+        paddle.disable_static()
+
+
+def test_print_outside_static_mode_raises_as_paddle():
+    with pytest.raises(AssertionError, match="'Print\\(\\)' is only supported in static graph"):
+        S.Print(paddle.ones([2]))

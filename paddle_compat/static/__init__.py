@@ -21,6 +21,7 @@ from ._executor import (
     scope_guard,
 )
 from ._extras import (
+    Print,
     accuracy,
     create_global_var,
     create_parameter,
@@ -49,7 +50,7 @@ from ._program import (
 
 __all__ = [
     "BuildStrategy", "CompiledProgram", "ExecutionStrategy", "Executor", "InputSpec",
-    "ParamAttr", "Parameter", "Program", "Scope", "Variable", "WeightNormParamAttr",
+    "ParamAttr", "Parameter", "Print", "Program", "Scope", "Variable", "WeightNormParamAttr",
     "accuracy", "amp", "append_backward", "cpu_places", "create_global_var",
     "create_parameter", "cuda_places", "data", "default_main_program",
     "default_startup_program", "device_guard", "global_scope", "gradients", "load",

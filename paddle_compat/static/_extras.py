@@ -1,16 +1,19 @@
 """Small ``paddle.static`` helpers: ``create_parameter``, ``create_global_var``,
-``accuracy``, ``name_scope``, ``device_guard``, ``xpu_places``."""
+``accuracy``, ``Print``, ``name_scope``, ``device_guard``, ``xpu_places``."""
 
 from __future__ import annotations
 
 import contextlib
 
+import jax
 import jax.numpy as jnp
+import numpy as np
 
 from .._core import dtype as _dt
 from .._core import static_mode
+from .._core.registry import op
 from .._core.tensor import Tensor, unique_name
-from ._program import default_main_program
+from ._program import Variable, default_main_program, record_call
 
 
 def create_parameter(
@@ -47,6 +50,89 @@ def accuracy(input, label, k: int = 1, correct=None, total=None):
     _, idx = call_op("topk", input, k)
     hit = call_op("any", call_op("equal", idx, call_op("cast", label, idx.dtype)), axis=1)
     return call_op("mean", call_op("cast", hit, "float32"))
+
+
+def Print(  # noqa: N802 - Paddle's name
+    input,
+    first_n: int = -1,
+    message: str | None = None,
+    summarize: int = 20,
+    print_tensor_name: bool = True,
+    print_tensor_type: bool = True,
+    print_tensor_shape: bool = True,
+    print_tensor_layout: bool = True,
+    print_tensor_lod: bool = True,
+    print_phase: str = "both",
+):
+    """Static mode: ``input`` unchanged; each run of the Program prints it to stdout, as
+    Paddle's print op does (a header of the chosen fields, then at most ``summarize`` values,
+    all as ``%.6f``), and, in a Program that trains, its gradient in the backward
+    (``print_phase``). Paddle 3.3.1's executor prints on every run whatever ``first_n``, and
+    so does this."""
+    if not static_mode.is_static():
+        raise AssertionError(
+            "In PaddlePaddle 2.x, we turn on dynamic graph mode by default, and 'Print()' is "
+            "only supported in static graph mode. So if you want to use this api, please call "
+            "'paddle.enable_static()' before this api to enter static graph mode."
+        )
+    phase = str(print_phase).lower()  # Paddle accepts any value; another prints nothing
+    fields = (
+        print_tensor_name,
+        print_tensor_lod,
+        print_tensor_shape,
+        print_tensor_layout,
+        print_tensor_type,
+    )
+    fields, summarize = tuple(map(bool, fields)), int(summarize)
+
+    def printed(t):
+        return _static_print(t, message, summarize, fields, phase)
+
+    # recorded even for a constant input (which the recorder would compute now): it prints
+    # each time the Program runs
+    if not isinstance(input, Variable):
+        input = record_call("assign", lambda t: t, (input,))
+    return record_call("print", printed, (input,))
+
+
+@op("_static_print", namespaces=(), method=None)
+def _static_print(
+    x: jax.Array, message: str | None, summarize: int, fields: tuple[bool, ...], phase: str
+) -> jax.Array:
+    """``Print``'s kernel: ``x``, printed on the host each time the program runs (``phase``
+    "forward" or "both"), and its gradient each time a backward runs ("backward", "both")."""
+    name, lod, shape, layout, dtype = fields
+
+    def show(v):
+        v = np.asarray(v)
+        flat = v.reshape(-1) if summarize < 0 else v.reshape(-1)[:summarize]
+        lines = ["Variable: var"] if name else []
+        if message is not None:
+            lines.append(f"  - message: {message}")
+        lines += ["  - lod: {}"] if lod else []
+        lines.append("  - place: Place(cpu)")
+        lines += [f"  - shape: {list(v.shape)}"] if shape else []
+        lines += ["  - layout: NCHW"] if layout else []
+        lines += [f"  - dtype: {v.dtype}"] if dtype else []
+        lines.append(f"  - data: [{' '.join(f'{float(e):.6f}' for e in flat)}]")
+        print("\n".join(lines), flush=True)
+
+    @jax.custom_vjp
+    def printed(v):
+        if phase in ("forward", "both"):
+            jax.debug.callback(show, v, ordered=True)
+        return v
+
+    def fwd(v):  # the backward's own forward pass: the Program's forward printed already
+        return v, None
+
+    def bwd(_, ct):
+        if phase in ("backward", "both"):
+            jax.debug.callback(show, ct)
+        return (ct,)
+
+    printed.defvjp(fwd, bwd)
+    return printed(x)
 
 
 @contextlib.contextmanager

@@ -503,7 +503,11 @@ def _closure_vars(fn, seen=None) -> list:
     g = getattr(fn, "__globals__", {})
     values += [g[n] for n in code.co_names if n in g]
     for v in values:
-        for x in jax.tree_util.tree_leaves(v, is_leaf=_is_tensor) if not callable(v) else [v]:
+        try:
+            leaves = jax.tree_util.tree_leaves(v, is_leaf=_is_tensor) if not callable(v) else [v]
+        except (TypeError, ValueError):  # e.g. a dict whose keys do not sort: holds no Variable
+            continue
+        for x in leaves:
             if isinstance(x, Variable) and all(x is not y for y in out):
                 out.append(x)
             elif callable(x) and not isinstance(x, type):
