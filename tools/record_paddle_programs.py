@@ -211,6 +211,11 @@ def _build_flow(name: str):
     import paddle
     from paddle import nn
 
+    class _Fc4(nn.Layer):  # the loop models' one Linear(4, 4)
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(4, 4)
+
     if name == "cond":  # if/else on a mean, an early return, a while on two conditions
 
         class Net(nn.Layer):
@@ -235,11 +240,7 @@ def _build_flow(name: str):
         return Net()
     if name == "loop":  # for over the (open) time axis, outputs appended to a list
 
-        class Net(nn.Layer):
-            def __init__(self):
-                super().__init__()
-                self.fc = nn.Linear(4, 4)
-
+        class Net(_Fc4):
             def forward(self, x):
                 outs = []
                 h = paddle.zeros([x.shape[0], 4])
@@ -251,11 +252,7 @@ def _build_flow(name: str):
         return Net()
     if name == "brk":  # a while with break and nested ifs
 
-        class Net(nn.Layer):
-            def __init__(self):
-                super().__init__()
-                self.fc = nn.Linear(4, 4)
-
+        class Net(_Fc4):
             def forward(self, x):
                 i = paddle.to_tensor(0)
                 s = paddle.zeros_like(x)
@@ -290,11 +287,7 @@ def _build_flow(name: str):
         return Net()
     if name == "collect":  # a list appended in a loop that stops on a data condition
 
-        class Net(nn.Layer):
-            def __init__(self):
-                super().__init__()
-                self.fc = nn.Linear(4, 4)
-
+        class Net(_Fc4):
             def forward(self, x):
                 outs = []
                 s = x
