@@ -28,9 +28,15 @@ def _float_in(x):
 
 # -- cumulative ---------------------------------------------------------------------------------
 def _cum_extreme(x, axis, dtype, greater: bool):
-    if axis is None or x.ndim == 0:
-        if axis is not None and axis not in (0, -1):
-            raise IndexError(f"(OutOfRange) axis {axis} is out of range for a 0-D tensor.")
+    if x.ndim == 0 and axis is not None:  # axis 0 or -1 of a 0-D tensor: 0-D results (Paddle)
+        if axis not in (0, -1):
+            raise ValueError(
+                f"(InvalidArgument) The axis must be -1 or 0 in 0D Tensor, but the value given "
+                f"is {axis}."
+            )
+        v, i = _cum_extreme(x, None, dtype, greater)
+        return v.reshape(()), i.reshape(())
+    if axis is None:
         x, ax = x.reshape(-1), 0
     else:
         if not -x.ndim <= axis < x.ndim:

@@ -104,6 +104,9 @@ def nanmean(
     keepdim: bool = False,
     name: str | None = None,
 ) -> jax.Array:
+    """Mean over the values that are not NaN; integers give float32, as in Paddle 3.3.1."""
+    if not _dt.is_inexact_np(x.dtype):
+        x = x.astype(jnp.float32)
     return jnp.nanmean(x, axis=norm_axis(axis, x.ndim), keepdims=keepdim)
 
 
@@ -240,13 +243,24 @@ def var(
         raise ValueError("Only one of unbiased and correction may be given")
     ddof = (1 if unbiased else 0) if unbiased is not None else correction
     ax = norm_axis(axis, x.ndim)
-    if not _dt.is_inexact_np(x.dtype):  # Paddle 3.3.1: integer arithmetic, toward zero
-        total = jnp.sum(x, axis=ax, keepdims=True, dtype=x.dtype)
-        n = x.size // builtins.max(total.size, 1)
-        m = jax.lax.div(total, jnp.full(total.shape, builtins.max(n, 1), x.dtype))
-        ss = jnp.sum(jnp.square(x - m), axis=ax, keepdims=keepdim, dtype=x.dtype)
-        return jax.lax.div(ss, jnp.full(ss.shape, builtins.max(int(n - ddof), 1), x.dtype))
+    if not _dt.is_inexact_np(x.dtype):
+        return _int_var(x, ax, ddof, keepdim)
     return _var(x, ax, ddof, keepdim)
+
+
+def _int_var(x, ax, ddof, keepdim):
+    """Paddle 3.3.1's variance of integers: integer mean, squares and quotient, each rounded
+    toward zero, in the input's dtype (bool has no kernel: its RuntimeError)."""
+    if x.dtype == jnp.bool_:
+        raise RuntimeError(
+            "(NotFound) The kernel with key (CPU, Undefined(AnyLayout), bool) of kernel "
+            "`subtract` is not registered. Selected wrong DataType `bool`."
+        )
+    total = jnp.sum(x, axis=ax, keepdims=True, dtype=x.dtype)
+    n = x.size // builtins.max(total.size, 1)
+    m = jax.lax.div(total, jnp.full(total.shape, builtins.max(n, 1), x.dtype))
+    ss = jnp.sum(jnp.square(x - m), axis=ax, keepdims=keepdim, dtype=x.dtype)
+    return jax.lax.div(ss, jnp.full(ss.shape, builtins.max(int(n - ddof), 1), x.dtype))
 
 
 def _var(x, ax, ddof, keepdim):
@@ -264,7 +278,12 @@ def std(
     keepdim: bool = False,
     name: str | None = None,
 ) -> jax.Array:
-    return jnp.std(x, axis=norm_axis(axis, x.ndim), ddof=1 if unbiased else 0, keepdims=keepdim)
+    """Standard deviation; of integers, the square root of their integer variance (``var``)
+    in float32, as Paddle 3.3.1 computes it."""
+    ax, ddof = norm_axis(axis, x.ndim), 1 if unbiased else 0
+    if not _dt.is_inexact_np(x.dtype):
+        return jnp.sqrt(_int_var(x, ax, ddof, keepdim).astype(jnp.float32))
+    return jnp.std(x, axis=ax, ddof=ddof, keepdims=keepdim)
 
 
 def _median_dim(args, kwargs):
@@ -292,8 +311,9 @@ def median(
     also returns its index."""
     if mode not in ("avg", "min"):
         raise ValueError(f"(InvalidArgument) median: mode must be 'avg' or 'min', but got {mode}.")
-    if mode == "avg":  # integers give float32, as in Paddle 3.3.1
-        x = x if _dt.is_inexact_np(x.dtype) else x.astype(jnp.float32)
+    if mode == "avg":  # integers and float16/bfloat16 give float32, as in Paddle 3.3.1
+        if not _dt.is_inexact_np(x.dtype) or x.dtype in _dt.HALF:
+            x = x.astype(jnp.float32)
         ax = norm_axis(axis, x.ndim)  # an axis out of range raises, as in Paddle
         if x.ndim == 0:  # keepdim keeps a 0-D result 0-D
             return x
@@ -339,7 +359,19 @@ def cumsum(
         x, axis = x.reshape(-1), 0
     if dtype is None and x.dtype == jnp.int32:
         dtype = "int64"  # Paddle accumulates int32 in int64
-    return jnp.cumsum(x, axis=int(axis), dtype=None if dtype is None else _dt.to_dtype(dtype).np)
+    dt = None if dtype is None else _dt.to_dtype(dtype).np
+    if x.ndim == 0:  # axis 0 or -1 of a 0-D tensor: itself, as in Paddle
+        _check_0d_axis(axis)
+        return x.astype(dt or x.dtype)
+    return jnp.cumsum(x, axis=int(axis), dtype=dt)
+
+
+def _check_0d_axis(axis) -> None:
+    if axis not in (0, -1):
+        raise ValueError(
+            f"(InvalidArgument) The axis must be -1 or 0 in 0D Tensor, but the value given is "
+            f"{axis}."
+        )
 
 
 def _cumprod_inplace(x, dim=None, dtype=None, name=None):  # Paddle's cumprod_: dtype positional
@@ -357,7 +389,18 @@ def cumprod(
 ) -> jax.Array:
     if dim is None:
         x, dim = x.reshape(-1), 0
-    return jnp.cumprod(x, axis=int(dim), dtype=None if dtype is None else _dt.to_dtype(dtype).np)
+    dt = None if dtype is None else _dt.to_dtype(dtype).np
+    if x.ndim == 0:  # Paddle 3.3.1 takes dim 0 only (its -1 check counts from rank 0)
+        if dim != 0:
+            raise ValueError(
+                "(InvalidArgument) The input dim of CumprodOp should be larger than the "
+                f"opposite rank of input x which is 0.But received dim={dim}"
+                if dim == -1
+                else "(InvalidArgument) Attr(axis) value should be in range [-1, 0] when input "
+                "is 0D Tensor "
+            )
+        return x.astype(dt or x.dtype)
+    return jnp.cumprod(x, axis=int(dim), dtype=dt)
 
 
 @op("all", differentiable=False, aliases=_DIM)

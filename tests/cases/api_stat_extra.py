@@ -99,6 +99,44 @@ def case_nanmedian_int_and_0d():
     ]
 
 
+def case_integer_and_half_statistics_dtypes():
+    """Paddle 3.3.1's dtypes and numbers: nanmean of integers in float32; std of integers is the
+    square root of their integer variance (integer mean and quotient, toward zero) in float32;
+    median (mode 'avg') of float16/bfloat16 in float32; std of bool has no kernel."""
+    i = paddle.to_tensor(np.array([[1, 2, 3], [4, 5, 7]], "int64"))
+    h = paddle.to_tensor(np.array([0.5, -1.5, 2.25, 3.0], "float16"))
+    return [
+        paddle.nanmean(i),
+        paddle.nanmean(i, axis=1),
+        paddle.nanmean(i.astype("int32")),
+        paddle.std(i),
+        paddle.std(i, axis=0),
+        paddle.std(i, unbiased=False),
+        paddle.median(h),
+        paddle.median(h.astype("bfloat16").reshape([2, 2]), axis=1, keepdim=True),
+        expect_error(lambda: paddle.std(paddle.to_tensor([True, False]))),
+    ]
+
+
+def case_cumulative_ops_on_0d():
+    """A 0-D input with axis 0 or -1 keeps a 0-D result (cummax/cummin/cumsum; cumprod takes
+    dim 0 only); without an axis the result is flattened to [1]; another axis raises."""
+    z = paddle.to_tensor(np.float32(0.5))
+    return [
+        *paddle.cummax(z, axis=-1),
+        *paddle.cummin(z, axis=0),
+        *paddle.cummax(z),
+        paddle.cumsum(z, axis=0),
+        paddle.cumsum(z, axis=-1, dtype="float64"),
+        paddle.cumsum(z),
+        paddle.cumprod(z, dim=0),
+        paddle.cumprod(z),
+        expect_error(lambda: paddle.cummax(z, axis=1)),
+        expect_error(lambda: paddle.cumsum(z, axis=1)),
+        expect_error(lambda: paddle.cumprod(z, dim=-1)),
+    ]
+
+
 def case_bincount():
     x = paddle.to_tensor([1, 2, 5, 2])
     return [
