@@ -41,7 +41,14 @@ _BIN = dict(tensors=("x", "y"))
 
 
 # -- binary ------------------------------------------------------------------------------------
-@op("hypot", inplace="hypot_", **_BIN, aliases=NO_TORCH_KEYWORDS)
+@op(
+    "hypot",
+    inplace="hypot_",
+    promote=("x", "y"),
+    promote_0d="keep_nd",  # a 0-D operand takes the other's dtype, as Paddle's
+    **_BIN,
+    aliases=NO_TORCH_KEYWORDS,
+)
 def hypot(x: jax.Array, y: jax.Array, name: str | None = None) -> jax.Array:
     """sqrt(x**2 + y**2) elementwise."""
     return jnp.hypot(*_same_float(x, y))

@@ -467,3 +467,22 @@ def case_python_float_with_float64():
     x = paddle.to_tensor([1.0, 3.0], "float64")
     # (not x ** 0.1: Paddle rounds a Python float exponent to float32, docs/porting.md)
     return [x + 0.1, 0.1 + x, x * 0.1, x / 0.1, x - 0.1, 0.1 - x, 2.5**x]
+
+
+def case_hypot_promotion():
+    """hypot promotes as Paddle's binary ops: a 0-D operand takes the other's float dtype,
+    two float dtypes widen, integers give float32, an integer with a float raises."""
+    a64 = paddle.to_tensor(np.array([3.0, 4.0], "float64"))
+    a32 = paddle.to_tensor(np.array([4.0, 3.0], "float32"))
+    z64, z32 = paddle.to_tensor(np.float64(3.0)), paddle.to_tensor(np.float32(4.0))
+    i = paddle.to_tensor(np.array([3, 4], "int64"))
+    return [
+        paddle.hypot(a64, a32),
+        paddle.hypot(z64, a32),
+        paddle.hypot(a32, z64),
+        paddle.hypot(z32, a64),
+        paddle.hypot(z64, z32),
+        paddle.hypot(i, i),
+        paddle.hypot(paddle.to_tensor(3), a32),
+        expect_error(lambda: paddle.hypot(i, a32)),
+    ]
