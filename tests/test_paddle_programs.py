@@ -4,7 +4,7 @@ SE block, transposed conv, upsampling), a text net (embedding, bidirectional GRU
 elementwise math, reductions, compare/cast and split/stack/concat, each in the PIR ``.json`` and the 2.x
 ``.pdmodel`` format with its ``.pdiparams``; and, in PIR only, to_static functions with control
 flow on Tensors (``if``/``while``/``break``/early ``return``, a GRU cell stepped until its state
-saturates, lists appended in loops). Each runs through every entry point; outputs equal real
+saturates, lists appended in loops, a loop over an open time axis). Each runs through every entry point; outputs equal real
 Paddle Inference's. Damaged files and unknown ops give clear RuntimeErrors (as Paddle's
 loaders raise) at load time.
 """
@@ -26,7 +26,7 @@ from paddle_compat._export import paddle_program
 DATA = Path(__file__).parent / "data" / "paddle_programs"
 RECORD = json.loads((DATA / "outputs.json").read_text())
 MODELS = ("cnn", "resnet", "lstm", "transformer", "mobile", "text", "misc")
-FLOW_MODELS = ("cond", "loop", "brk", "rnn_exit", "collect")
+FLOW_MODELS = ("cond", "loop", "brk", "rnn_exit", "collect", "encoder")
 FORMATS = {"pir": ".json", "legacy": ".pdmodel"}
 CASES = [(m, f) for m in MODELS + FLOW_MODELS for f in FORMATS]
 # appends to a list in a loop whose condition is data: no one compiled program holds that
@@ -387,3 +387,29 @@ def test_empty_tensor_array_raises_as_paddle(fmt):
     layer = paddle_program.load_layer(_prefix("collect", fmt))
     with pytest.raises(ValueError, match="tensor array size should > 0"):
         layer(paddle.full([2, 4], 10.0))
+
+
+@pytest.mark.parametrize("fmt", list(FORMATS))
+def test_long_loop_known_while_compiling_becomes_one_while_loop(fmt):
+    """A loop decided while compiling (over the input's time axis) runs its first UNROLL
+    iterations as copies, then the rest as one lax.while_loop: 20 steps hold a while loop,
+    5 do not; both equal Paddle Inference (test_outputs_equal_paddle_inference)."""
+    import jax
+
+    from paddle_compat._core.tensor import Tensor
+    from paddle_compat._export.paddle_program import control_flow
+
+    program, arrays = paddle_program.load_program(*paddle_program.find(_prefix("encoder", fmt)))
+
+    def prims(steps):
+        x = np.zeros((2, steps, 4), np.float32)
+
+        def f(params, x):
+            outs = paddle_program.replay(program, [Tensor(p) for p in params], [Tensor(x)])
+            return [o._value for o in outs]
+
+        return {e.primitive.name for e in jax.make_jaxpr(f)(arrays, x).jaxpr.eqns}
+
+    assert control_flow.UNROLL < 20
+    assert "while" in prims(20)
+    assert "while" not in prims(5)

@@ -40,11 +40,12 @@ INPUTS = {
     "brk": ("x", [4], "float32", [3, 2, 1]),
     "rnn_exit": ("x", [None, 4], "float32", [2, 3, 1]),
     "collect": ("x", [4], "float32", [2, 1]),
+    "encoder": ("x", [None, 4], "float32", [2, 4]),
 }
 # control-flow models: exported last, the legacy ones after _legacy_flow_fixes
-FLOW = ("cond", "loop", "brk", "rnn_exit", "collect")
+FLOW = ("cond", "loop", "brk", "rnn_exit", "collect", "encoder")
 # the length of a dim the spec leaves open, per batch size (the loop models' time axis)
-OPEN_DIM = {1: 3, 2: 5, 3: 4}
+OPEN_DIM = {1: 3, 2: 5, 3: 4, 4: 20}
 # input scale per batch size: different sizes take different branches and loop counts
 SCALE = {1: 0.5, 2: 0.9, 3: 0.2, 4: 3.0}
 # Paddle Inference 3.3.1's oneDNN executor cannot run pd_op.nearest_interp ("ConvertPirAttribute2
@@ -297,6 +298,16 @@ def _build_flow(name: str):
                     outs.append(s)
                     i = i + 1
                 return paddle.concat(outs, 0)
+
+        return Net()
+    if name == "encoder":  # a loop over the open time axis keeping only the last state
+
+        class Net(_Fc4):
+            def forward(self, x):
+                h = paddle.zeros([x.shape[0], 4])
+                for t in range(x.shape[1]):
+                    h = paddle.tanh(self.fc(x[:, t]) + h * 0.5)
+                return h
 
         return Net()
     raise KeyError(name)

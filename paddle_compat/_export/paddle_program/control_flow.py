@@ -38,6 +38,17 @@ from . import op_table as _ot
 from .program import Block, DataDependentStep, ProgramError
 
 _depth = [0]  # traced control-flow regions being run (a tensor array's writes check it)
+_compiling = [False]  # the replay runs on traced inputs (set by layer.replay)
+
+
+@contextmanager
+def compiling(on: bool):
+    """While the program is replayed into a compiled one (its inputs are traced)."""
+    prev, _compiling[0] = _compiling[0], bool(on)
+    try:
+        yield
+    finally:
+        _compiling[0] = prev
 
 
 @contextmanager
@@ -91,24 +102,44 @@ def _while(args, a, blocks, run):
             f"{len(body.args)} and yields {len(body.yields)} values (condition first)."
         )
     cond, vs = args[0], list(args[1:])
+    unrolled, compile_rest = 0, _compiling[0]
     while not _traced(cond):  # decided on the host: plain Python, as Paddle's executor runs it
         if not _truth(cond, "pd_op.while"):
             return tuple(vs)
+        if compile_rest and unrolled >= UNROLL:
+            # a long loop while compiling (one over an open time axis): the rest as one
+            # lax.while_loop, not UNROLL more copies of the body per input length
+            try:
+                return _compiled_loop(cond, vs, body, run)
+            except trace_state.DataDependentError:  # e.g. a list it appends to: unroll on
+                compile_rest = False
         out = run(body, vs)
         cond, vs = out[0], list(out[1:])
+        unrolled += 1
     if any(isinstance(v, TensorArray) for v in vs):
         raise DataDependentStep(
             "a tensor array is carried through a while loop whose condition is computed from "
             "tensor data: its length would depend on the data, which one compiled XLA program "
             "cannot hold."
         )
-    from ...static import nn as static_nn
+    return _compiled_loop(cond, vs, body, run)
 
-    def step(c, *v):
+
+UNROLL = 16  # iterations a loop decided while compiling runs as copies before it compiles
+
+
+def _compiled_loop(cond, vs, body, run) -> tuple:
+    """The loop from here as one ``lax.while_loop`` (dy2static's ``run_while``: its carry
+    makes the condition traced even where it starts known)."""
+    if any(isinstance(v, TensorArray) for v in vs):
+        raise DataDependentStep("a tensor array is a variable of the loop")
+    from ...jit.dy2static import run_while
+
+    def step(v):
         with _traced_region():
-            return [_ot._t(x) for x in run(body, list(v))]
+            return [_ot._t(x) for x in run(body, v[1:])]
 
-    final = static_nn.while_loop(lambda c, *v: c, step, [cond, *(_ot._t(v) for v in vs)])
+    final = run_while(lambda v: v[0], step, [_ot._t(cond), *(_ot._t(v) for v in vs)])
     return tuple(final[1:])
 
 

@@ -54,7 +54,9 @@ def replay(program: Program, params: list, inputs: list) -> list:
         env[v.key] = t
     for name in program.arrays:  # a 2.x tensor array exists before its first write
         env[name] = TensorArray(None)
-    _run_ops(program.ops, env, program.format == "legacy")
+    traced = any(trace_state.is_tracer(t._value) for t in inputs if isinstance(t, Tensor))
+    with control_flow.compiling(traced):
+        _run_ops(program.ops, env, program.format == "legacy")
     out = []
     for v in program.outputs:
         if v.key not in env:
