@@ -1,9 +1,9 @@
 """Programs exported by real Paddle (tests/data/paddle_programs: CNN, ResNet, LSTM, Transformer
 encoder, MobileNet-style net, embedding + BiGRU, elementwise/reduction mix; PIR .json and 2.x
-.pdmodel; and the control-flow programs: if/while, a loop over the time axis
-appending to a list, while with break, an early-exit GRU cell, a data-dependent list, whose
-open time axis is 8 steps here): per-call latency of paddle-compat's predictor over the loaded program (the replay
-compiled by jax.jit) vs real Paddle Inference on CPU, same files, same inputs, in the same run
+.pdmodel; and the control-flow programs: if/while, a loop over the time axis appending to a
+list, while with break, an early-exit GRU cell, a data-dependent list, a loop keeping the last
+state, whose open time axis is 8 steps here): per-call latency of paddle-compat's predictor
+over the loaded program (the replay compiled by jax.jit) vs real Paddle Inference on CPU, same files, same inputs, in the same run
 (Paddle in a subprocess of the side venv, one math thread each; ``--rounds`` alternations,
 each side's best kept).
 
@@ -28,7 +28,7 @@ from _timing import best_us, paddle_side  # noqa: E402
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data")
 DATA = os.path.abspath(os.path.join(DATA, "paddle_programs"))
 MODELS = ("cnn", "resnet", "lstm", "transformer", "mobile", "text", "misc")
-FLOW_MODELS = ("cond", "loop", "brk", "rnn_exit", "collect")
+FLOW_MODELS = ("cond", "loop", "brk", "rnn_exit", "collect", "encoder")
 FORMATS = {"pir": ".json", "legacy": ".pdmodel"}
 TIME_STEPS = 8  # the length of the control-flow programs' open time axis
 
