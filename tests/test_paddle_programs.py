@@ -255,7 +255,7 @@ def test_data_dependent_list_runs_op_by_op_with_a_warning(fmt):
 
 
 @pytest.mark.parametrize("fmt", list(FORMATS))
-@pytest.mark.parametrize("model", ["cond", "brk", "rnn_exit"])
+@pytest.mark.parametrize("model", ["cond", "brk", "rnn_exit", "encoder"])
 def test_gradients_through_control_flow_match_eager(model, fmt):
     """Gradients through a loaded program's Tensor if/while: to_static (lax.cond /
     while_loop) equals the eager replay (Python control flow)."""
