@@ -435,3 +435,78 @@ def test_print_in_training_prints_the_gradient_too(capsys):
 def test_print_outside_static_mode_raises_as_paddle():
     with pytest.raises(AssertionError, match="'Print\\(\\)' is only supported in static graph"):
         S.Print(paddle.ones([2]))
+
+
+# paddle.static.py_func: numbers from real Paddle 3.3.1 (FLAGS_enable_pir_api=0: its PIR
+# Program has no current_block(), so Paddle's own py_func examples fail with PIR on)
+def test_py_func_outputs_and_dynamic_dims():
+    paddle.enable_static()
+    try:
+        main = S.Program()
+        with S.program_guard(main, S.Program()):
+            x = S.data("x", [-1, 3], "int32")
+            y = S.data("y", [-1, 3], "int32")
+            added = main.current_block().create_var(name="added", dtype="int32", shape=[-1, 3])
+            assert S.py_func(lambda a, b: np.array(a) + np.array(b), [x, y], added) is added
+            o1 = main.current_block().create_var(name="o1", dtype="int32", shape=[-1, 3])
+            o2 = main.current_block().create_var(name="o2", dtype="int64", shape=[-1, 1])
+            S.py_func(lambda a: (np.array(a) * 2, np.array(a).sum(1, keepdims=True)), x, [o1, o2])
+        exe = S.Executor(paddle.CPUPlace())
+        a = np.arange(6, dtype="int32").reshape(2, 3)
+        res = exe.run(main, feed={"x": a, "y": a * 10}, fetch_list=[added, o1, o2])
+    finally:
+        paddle.disable_static()
+    assert [r.dtype for r in res] == [np.int32, np.int32, np.int64]
+    assert [r.tolist() for r in res] == [
+        [[0, 11, 22], [33, 44, 55]],
+        [[0, 2, 4], [6, 8, 10]],
+        [[3], [12]],
+    ]
+
+
+def test_py_func_backward_trains_as_paddle():
+    """A Python tanh with its own backward (skipping its input) between fc and the loss, and
+    a side-effect-only py_func that runs every step: Paddle's losses over 3 SGD steps."""
+    seen = []
+    paddle.enable_static()
+    try:
+        paddle.seed(3)
+        main, startup = S.Program(), S.Program()
+        with S.program_guard(main, startup):
+            x = S.data("x", [2, 4], "float32")
+            hidden = S.nn.fc(x, size=3)
+            out = main.current_block().create_var(name="h0", dtype="float32", shape=hidden.shape)
+            h = S.py_func(
+                np.tanh,
+                hidden,
+                out,
+                backward_func=lambda y, dy: np.array(dy) * (1 - np.square(np.array(y))),
+                skip_vars_in_backward_input=hidden,
+            )
+            S.py_func(lambda v: seen.append(np.array(v).shape), h, None)
+            loss = paddle.mean(h * h)
+            paddle.optimizer.SGD(0.5).minimize(loss)
+        exe = S.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        feed = {"x": np.arange(8, dtype="float32").reshape(2, 4) / 10}
+        losses = [float(exe.run(main, feed=feed, fetch_list=[loss])[0]) for _ in range(3)]
+    finally:
+        paddle.disable_static()
+    np.testing.assert_allclose(losses, [0.1336277, 0.07182158, 0.03578141], rtol=1e-5)
+    assert seen == [(2, 3)] * 3
+
+
+def test_py_func_errors():
+    paddle.enable_static()
+    try:
+        with S.program_guard(S.Program(), S.Program()):
+            x = S.data("x", [2], "float32")
+            with pytest.raises(TypeError, match="must be Variable"):
+                S.py_func(np.tanh, np.ones(2), x)
+            other = S.data("other", [2], "float32")
+            with pytest.raises(ValueError, match="not found in forward inputs and outputs"):
+                S.py_func(np.tanh, x, x, skip_vars_in_backward_input=other)
+    finally:
+        paddle.disable_static()
+    with pytest.raises(AssertionError, match="only supported in static graph mode"):
+        S.py_func(np.tanh, paddle.ones([2]), None)

@@ -27,6 +27,7 @@ from ._extras import (
     create_parameter,
     device_guard,
     name_scope,
+    py_func,
     xpu_places,
 )
 from ._input_spec import InputSpec
@@ -55,6 +56,6 @@ __all__ = [
     "create_parameter", "cuda_places", "data", "default_main_program",
     "default_startup_program", "device_guard", "global_scope", "gradients", "load",
     "load_inference_model", "load_program_state", "name_scope", "nn", "normalize_program",
-    "program_guard", "save", "save_inference_model", "scope_guard", "set_program_state",
+    "program_guard", "py_func", "save", "save_inference_model", "scope_guard", "set_program_state",
     "xpu_places",
 ]  # fmt: skip

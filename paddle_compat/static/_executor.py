@@ -180,12 +180,14 @@ def cuda_places(device_ids=None) -> list:
 
 # -- replay ---------------------------------------------------------------------------------------
 def _prune(ops: list[_Op], targets: list) -> list[_Op]:
-    """The ops needed for ``targets`` plus every optimizer step, in program order."""
+    """The ops needed for ``targets`` plus every optimizer step and every op acting on the
+    host (``Print``, ``py_func``), in program order."""
     needed = {id(t) for t in targets}
     keep = []
     for op in reversed(ops):
         outs = op.output_vars()
-        if op.kind == "minimize" or any(id(v) in needed for v in outs):
+        effect = op.extra.get("effect", False)
+        if op.kind == "minimize" or effect or any(id(v) in needed for v in outs):
             keep.append(op)
             needed.update(id(t) for t in op.inputs())
     return keep[::-1]

@@ -1,5 +1,5 @@
 """Small ``paddle.static`` helpers: ``create_parameter``, ``create_global_var``,
-``accuracy``, ``Print``, ``name_scope``, ``device_guard``, ``xpu_places``."""
+``accuracy``, ``Print``, ``py_func``, ``name_scope``, ``device_guard``, ``xpu_places``."""
 
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ def Print(  # noqa: N802 - Paddle's name
     # each time the Program runs
     if not isinstance(input, Variable):
         input = record_call("assign", lambda t: t, (input,))
-    return record_call("print", printed, (input,))
+    return record_call("print", printed, (input,), effect=True)
 
 
 @op("_static_print", namespaces=(), method=None)
@@ -133,6 +133,99 @@ def _static_print(
 
     printed.defvjp(fwd, bwd)
     return printed(x)
+
+
+def _as_list(v) -> list:
+    return [] if v is None else list(v) if isinstance(v, list | tuple) else [v]
+
+
+def py_func(func, x, out, backward_func=None, skip_vars_in_backward_input=None):
+    """Static mode: ``out = func(*x)`` run by Python on numpy arrays each time the Program
+    runs (``out`` None: ``func`` runs for its side effects). ``backward_func`` gives the
+    inputs' gradients from the inputs, the outputs and the outputs' gradients, leaving out
+    ``skip_vars_in_backward_input``. A ``-1`` dim of an output takes the input's size there
+    (the batch); Paddle reads it from the Tensor ``func`` returns."""
+    if not static_mode.is_static():
+        raise AssertionError("py_func is only supported in static graph mode.")
+    xs, outs = _as_list(x), _as_list(out)
+    for v in xs + outs:
+        if not isinstance(v, Variable):
+            raise TypeError(f"The type of 'x' and 'out' in py_func must be Variable, got {type(v)}")
+    if not callable(func) or (backward_func is not None and not callable(backward_func)):
+        raise TypeError("func and backward_func of py_func must be callable.")
+    skip = {id(v) for v in _as_list(skip_vars_in_backward_input)}
+    for v in _as_list(skip_vars_in_backward_input):
+        if all(v is not u for u in xs + outs):
+            raise ValueError(f"Variable {v.name} is not found in forward inputs and outputs")
+    keep = tuple(id(v) not in skip for v in xs + outs)
+    specs = tuple((tuple(o.shape), _dt.to_dtype(o.dtype).np.str) for o in outs)
+    if not outs:  # run for its effects: a callback the program keeps
+        record_call("py_func", lambda *ts: _py_func_op(list(ts), func), tuple(xs), effect=True)
+        return out
+    results = record_call(
+        "py_func",
+        lambda *ts: _py_func_op(list(ts), func, backward_func, keep, specs),
+        tuple(xs),
+        effect=True,
+    )
+    for o, r in zip(outs, results):
+        o._set_value(r._val)
+    return out
+
+
+@op("_py_func", tensors=("xs",), namespaces=(), method=None)
+def _py_func_op(xs, func, backward_func=None, keep: tuple = (), specs: tuple = ()):
+    """``py_func``'s kernel: ``func`` as a ``pure_callback`` (no outputs: an ordered debug
+    callback), its VJP another one calling ``backward_func``; a ``-1`` output dim takes the
+    first input's size there."""
+    arrays = list(xs)
+    if not specs:
+        jax.debug.callback(lambda *a: func(*a), *arrays, ordered=True)
+        return []
+    lead = arrays[0].shape if arrays else ()
+    shapes = [
+        jax.ShapeDtypeStruct(
+            tuple(lead[i] if d < 0 and i < len(lead) else d for i, d in enumerate(shape)),
+            np.dtype(dt),
+        )
+        for shape, dt in specs
+    ]
+
+    @jax.custom_vjp
+    def f(*a):
+        return jax.pure_callback(_host(func, shapes), shapes, *a)
+
+    def fwd(*a):
+        y = f(*a)
+        return y, (a, y)
+
+    def bwd(res, cts):
+        a, y = res
+        if backward_func is None:
+            return tuple(jnp.zeros_like(v) for v in a)
+        given = [v for v, k in zip([*a, *y], keep) if k]
+        grad_shapes = [jax.ShapeDtypeStruct(v.shape, v.dtype) for v in a]
+        return tuple(
+            jax.pure_callback(_host(backward_func, grad_shapes), grad_shapes, *given, *cts)
+        )
+
+    f.defvjp(fwd, bwd)
+    return list(f(*arrays))
+
+
+def _host(fn, shapes):
+    """``fn`` on numpy arrays, its results as ``shapes`` (None: zeros, as a gradient Paddle
+    leaves out)."""
+
+    def call(*arrays):
+        res = fn(*[np.asarray(a) for a in arrays])
+        res = list(res) if isinstance(res, list | tuple) else [res]
+        return [
+            np.zeros(s.shape, s.dtype) if r is None else np.asarray(r, s.dtype).reshape(s.shape)
+            for r, s in zip(res, shapes)
+        ]
+
+    return call
 
 
 @contextlib.contextmanager

@@ -447,16 +447,17 @@ def record(od, args, kwargs):
     return op.outputs
 
 
-def record_call(name: str, fn, args: tuple, into=None):
+def record_call(name: str, fn, args: tuple, into=None, effect: bool = False):
     """Record ``fn(*args)`` (a function of Tensors that is not one registry op, e.g.
     indexing); replay calls ``fn`` on the replayed Tensors. ``into``: the Variable that
-    takes the result (an in-place write), else new Variables are returned."""
+    takes the result (an in-place write), else new Variables are returned. ``effect``: the
+    call acts on the host (prints, calls Python), so a run keeps it whatever it fetches."""
     prog = default_main_program()
     tree, infos, wrote = _infer(None, list(args), call=lambda a: fn(*a))
     closes = [v for v in _closure_vars(fn) if all(v is not a for a in args)]
     op = _Op(
         "call", outputs=None, inputs=list(args), fn=fn, name=name, closes_over=closes,
-        writes=wrote,
+        writes=wrote, effect=effect,
     )  # fmt: skip
     in_sg = all(t.stop_gradient for t in op.inputs())
     outs = [
