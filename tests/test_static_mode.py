@@ -4,6 +4,8 @@ Numbers against real Paddle: tests/cases/static_mode.py (goldens)."""
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import pytest
 
@@ -322,13 +324,22 @@ def test_detach_stops_gradients():
     np.testing.assert_allclose(gv, xs * xs)  # d/dx [stop(x^2) * x] = x^2
 
 
+@contextlib.contextmanager
+def _static_mode():
+    """paddle.enable_static() for the block."""
+    paddle.enable_static()
+    try:
+        yield
+    finally:
+        paddle.disable_static()
+
+
 def test_a_replay_suspends_recording_in_its_own_thread_only():
     """Executor.run replays a Program with recording suspended in its thread; an op another
     thread calls meanwhile still goes into the Program (the mode is process-wide, as Paddle's)."""
     import threading
 
-    paddle.enable_static()
-    try:
+    with _static_mode():
         main = S.Program()
         with S.program_guard(main, S.Program()):
             x = S.data("x", [2, 3], "float32")
@@ -350,8 +361,6 @@ def test_a_replay_suspends_recording_in_its_own_thread_only():
         assert seen["suspended_here"] is False
         assert isinstance(y, S.Variable)
         assert any("add" in str(op) for op in main.global_block().ops)
-    finally:
-        paddle.disable_static()
 
 
 # paddle.static.Print: stdout of real Paddle 3.3.1 for the same programs
@@ -391,8 +400,7 @@ PRINTS = {
 @pytest.mark.parametrize("case", list(PRINTS))
 def test_print_writes_what_paddle_writes(case, capsys):
     build, want = PRINTS[case]
-    paddle.enable_static()
-    try:
+    with _static_mode():
         main = S.Program()
         with S.program_guard(main, S.Program()):
             x = S.data("xx", [None, 6], "float32")
@@ -403,16 +411,13 @@ def test_print_writes_what_paddle_writes(case, capsys):
         for _ in range(2):  # every run prints
             res = exe.run(main, feed=feed, fetch_list=[out])
             assert capsys.readouterr().out == want
-    finally:
-        paddle.disable_static()
     assert isinstance(res[0], np.ndarray)
 
 
 def test_print_in_training_prints_the_gradient_too(capsys):
     """print_phase="both" (the default): the forward value, then its gradient in the
     backward; with Paddle's seeded weights the numbers are Paddle's."""
-    paddle.enable_static()
-    try:
+    with _static_mode():
         paddle.seed(7)
         main, startup = S.Program(), S.Program()
         with S.program_guard(main, startup):
@@ -428,8 +433,6 @@ def test_print_in_training_prints_the_gradient_too(capsys):
         want = head + "  - data: [-0.034778 1.210028 -0.034778]\n"
         want += head + "  - data: [0.250000 0.250000 0.250000]\n"
         assert capsys.readouterr().out == want
-    finally:
-        paddle.disable_static()
 
 
 def test_print_outside_static_mode_raises_as_paddle():
@@ -440,8 +443,7 @@ def test_print_outside_static_mode_raises_as_paddle():
 # paddle.static.py_func: numbers from real Paddle 3.3.1 (FLAGS_enable_pir_api=0: its PIR
 # Program has no current_block(), so Paddle's own py_func examples fail with PIR on)
 def test_py_func_outputs_and_dynamic_dims():
-    paddle.enable_static()
-    try:
+    with _static_mode():
         main = S.Program()
         with S.program_guard(main, S.Program()):
             x = S.data("x", [-1, 3], "int32")
@@ -454,8 +456,6 @@ def test_py_func_outputs_and_dynamic_dims():
         exe = S.Executor(paddle.CPUPlace())
         a = np.arange(6, dtype="int32").reshape(2, 3)
         res = exe.run(main, feed={"x": a, "y": a * 10}, fetch_list=[added, o1, o2])
-    finally:
-        paddle.disable_static()
     assert [r.dtype for r in res] == [np.int32, np.int32, np.int64]
     assert [r.tolist() for r in res] == [
         [[0, 11, 22], [33, 44, 55]],
@@ -468,8 +468,7 @@ def test_py_func_backward_trains_as_paddle():
     """A Python tanh with its own backward (skipping its input) between fc and the loss, and
     a side-effect-only py_func that runs every step: Paddle's losses over 3 SGD steps."""
     seen = []
-    paddle.enable_static()
-    try:
+    with _static_mode():
         paddle.seed(3)
         main, startup = S.Program(), S.Program()
         with S.program_guard(main, startup):
@@ -490,15 +489,12 @@ def test_py_func_backward_trains_as_paddle():
         exe.run(startup)
         feed = {"x": np.arange(8, dtype="float32").reshape(2, 4) / 10}
         losses = [float(exe.run(main, feed=feed, fetch_list=[loss])[0]) for _ in range(3)]
-    finally:
-        paddle.disable_static()
     np.testing.assert_allclose(losses, [0.1336277, 0.07182158, 0.03578141], rtol=1e-5)
     assert seen == [(2, 3)] * 3
 
 
 def test_py_func_errors():
-    paddle.enable_static()
-    try:
+    with _static_mode():
         with S.program_guard(S.Program(), S.Program()):
             x = S.data("x", [2], "float32")
             with pytest.raises(TypeError, match="must be Variable"):
@@ -506,7 +502,5 @@ def test_py_func_errors():
             other = S.data("other", [2], "float32")
             with pytest.raises(ValueError, match="not found in forward inputs and outputs"):
                 S.py_func(np.tanh, x, x, skip_vars_in_backward_input=other)
-    finally:
-        paddle.disable_static()
     with pytest.raises(AssertionError, match="only supported in static graph mode"):
         S.py_func(np.tanh, paddle.ones([2]), None)

@@ -13,6 +13,7 @@ subprocess (the flag is read at import). Weights and inputs come from fixed nump
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -317,29 +318,33 @@ def _axis(b) -> dict:
     return {"axis": -1}
 
 
+def _legacy_op(paddle, op_type, orig, names, attrs_of, out_dtype=None):
+    """``orig`` in dynamic mode; in static mode (PIR off) it appends the 2.x op ``op_type``
+    (inputs ``X``/``Y`` from the arguments named x/y, attributes ``attrs_of(arguments)``,
+    output ``Out`` of ``out_dtype`` or x's dtype)."""
+    from paddle.base.layer_helper import LayerHelper
+
+    def fn(*args, **kwargs):
+        if paddle.in_dynamic_mode():
+            return orig(*args, **kwargs)
+        bound = dict(zip(names, args), **kwargs)
+        helper = LayerHelper(op_type)
+        x = bound[names[0]]
+        out = helper.create_variable_for_type_inference(out_dtype or x.dtype)
+        inputs = {k.upper(): [bound[k]] for k in names if k in ("x", "y")}
+        helper.append_op(type=op_type, inputs=inputs, outputs={"Out": [out]}, attrs=attrs_of(bound))
+        return out
+
+    return fn
+
+
 def _legacy_static_fixes(paddle) -> None:
     """Paddle 3.3.1 with PIR off cannot trace ``paddle.matmul``, ``tanh``, ``sigmoid``,
     ``argmax``, ``F.gelu``, ... (they are bound to the PIR-only C functions) nor an ``nn.LSTM``
     built in dynamic mode (its dropout-state buffer has no place). In static mode these append
     the ops Paddle 2.x wrote instead (``matmul_v2``, ``tanh``, ``arg_max``, ``gelu``, ...); in
     dynamic mode they call the originals."""
-    from paddle.base.layer_helper import LayerHelper
-
-    def legacy(op_type, orig, names, attrs_of):
-        def fn(*args, **kwargs):
-            if paddle.in_dynamic_mode():
-                return orig(*args, **kwargs)
-            bound = dict(zip(names, args), **kwargs)
-            helper = LayerHelper(op_type)
-            x = bound[names[0]]
-            out = helper.create_variable_for_type_inference(x.dtype)
-            inputs = {k.upper() if len(k) == 1 else k: [bound[k]] for k in names if k in "xy"}
-            helper.append_op(
-                type=op_type, inputs=inputs, outputs={"Out": [out]}, attrs=attrs_of(bound)
-            )
-            return out
-
-        return fn
+    legacy = functools.partial(_legacy_op, paddle)
 
     paddle.matmul = legacy(
         "matmul_v2",
@@ -392,23 +397,7 @@ def _legacy_flow_fixes(paddle) -> None:
     models are exported, so their programs stay as recorded): the comparisons, logical ops and
     the reductions ``Variable`` methods call, as the 2.x ops ``less_than``, ``logical_not``,
     ``reduce_max``, ..."""
-    from paddle.base.layer_helper import LayerHelper
-
-    def legacy(op_type, orig, names, attrs_of, out_dtype=None):
-        def fn(*args, **kwargs):
-            if paddle.in_dynamic_mode():
-                return orig(*args, **kwargs)
-            bound = dict(zip(names, args), **kwargs)
-            helper = LayerHelper(op_type)
-            x = bound[names[0]]
-            out = helper.create_variable_for_type_inference(out_dtype or x.dtype)
-            inputs = {k.upper(): [bound[k]] for k in names if k in ("x", "y")}
-            helper.append_op(
-                type=op_type, inputs=inputs, outputs={"Out": [out]}, attrs=attrs_of(bound)
-            )
-            return out
-
-        return fn
+    legacy = functools.partial(_legacy_op, paddle)
 
     paddle.logical_not = legacy("logical_not", paddle.logical_not, ["x"], lambda b: {}, paddle.bool)
     for name in ("logical_and", "logical_or"):
