@@ -16,6 +16,7 @@ from .._core.dtype import DTypeLike
 from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor
 from .manipulation import axis_of
+from .reduction import check_0d_axis
 
 _DIM = {"dim": "axis"}  # Paddle 3.3 also takes PyTorch's dim= for axis
 
@@ -29,11 +30,7 @@ def _float_in(x):
 # -- cumulative ---------------------------------------------------------------------------------
 def _cum_extreme(x, axis, dtype, greater: bool):
     if x.ndim == 0 and axis is not None:  # axis 0 or -1 of a 0-D tensor: 0-D results (Paddle)
-        if axis not in (0, -1):
-            raise ValueError(
-                f"(InvalidArgument) The axis must be -1 or 0 in 0D Tensor, but the value given "
-                f"is {axis}."
-            )
+        check_0d_axis(axis)
         v, i = _cum_extreme(x, None, dtype, greater)
         return v.reshape(()), i.reshape(())
     if axis is None:

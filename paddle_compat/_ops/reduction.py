@@ -37,6 +37,15 @@ def norm_axis(axis, ndim):
     return tuple(axes) if axes else None
 
 
+def check_0d_axis(axis) -> None:
+    """The axis a cumulative op takes on a 0-D tensor: 0 or -1 (Paddle's ValueError else)."""
+    if axis not in (0, -1):
+        raise ValueError(
+            f"(InvalidArgument) The axis must be -1 or 0 in 0D Tensor, but the value given is "
+            f"{axis}."
+        )
+
+
 def _acc_dtype(x, dtype):
     """sum/prod of bool and int32 accumulate in int64, as Paddle does."""
     if dtype is not None:
@@ -361,17 +370,9 @@ def cumsum(
         dtype = "int64"  # Paddle accumulates int32 in int64
     dt = None if dtype is None else _dt.to_dtype(dtype).np
     if x.ndim == 0:  # axis 0 or -1 of a 0-D tensor: itself, as in Paddle
-        _check_0d_axis(axis)
+        check_0d_axis(axis)
         return x.astype(dt or x.dtype)
     return jnp.cumsum(x, axis=int(axis), dtype=dt)
-
-
-def _check_0d_axis(axis) -> None:
-    if axis not in (0, -1):
-        raise ValueError(
-            f"(InvalidArgument) The axis must be -1 or 0 in 0D Tensor, but the value given is "
-            f"{axis}."
-        )
 
 
 def _cumprod_inplace(x, dim=None, dtype=None, name=None):  # Paddle's cumprod_: dtype positional
