@@ -34,6 +34,7 @@ import numpy as np
 from ..._core import trace_state
 from ..._core.registry import call_op
 from ..._core.tensor import Tensor
+from ...jit.dy2static.lax_control import is_traced
 from . import op_table as _ot
 from .program import Block, DataDependentStep, ProgramError
 
@@ -60,13 +61,9 @@ def _traced_region():
         _depth[0] -= 1
 
 
-def _traced(v) -> bool:
-    return isinstance(v, Tensor) and trace_state.is_tracer(v._value)
-
-
 def _truth(v, what: str) -> bool:
     """A host or concrete condition as a Python bool (Paddle requires one element)."""
-    arr = np.asarray(v.numpy() if isinstance(v, Tensor) else v)
+    arr = _ot._c(v, f"{what}'s condition")
     if arr.size != 1:
         raise ProgramError(f"{what}'s condition has {arr.size} elements; it must have one.")
     return bool(arr.reshape(-1)[0])
@@ -77,7 +74,7 @@ def _if(args, a, blocks, run):
     if len(blocks) != 2:
         raise ProgramError(f"pd_op.if has {len(blocks)} blocks; it needs two.")
     pred = args[0]
-    if not _traced(pred):
+    if not is_traced(pred):
         return tuple(run(blocks[0] if _truth(pred, "pd_op.if") else blocks[1], []))
     from ...static import nn as static_nn
 
@@ -103,7 +100,7 @@ def _while(args, a, blocks, run):
         )
     cond, vs = args[0], list(args[1:])
     unrolled, compile_rest = 0, _compiling[0]
-    while not _traced(cond):  # decided on the host: plain Python, as Paddle's executor runs it
+    while not is_traced(cond):  # decided on the host: plain Python, as Paddle's executor runs it
         if not _truth(cond, "pd_op.while"):
             return tuple(vs)
         if compile_rest and unrolled >= UNROLL:
@@ -116,12 +113,6 @@ def _while(args, a, blocks, run):
         out = run(body, vs)
         cond, vs = out[0], list(out[1:])
         unrolled += 1
-    if any(isinstance(v, TensorArray) for v in vs):
-        raise DataDependentStep(
-            "a tensor array is carried through a while loop whose condition is computed from "
-            "tensor data: its length would depend on the data, which one compiled XLA program "
-            "cannot hold."
-        )
     return _compiled_loop(cond, vs, body, run)
 
 
@@ -132,7 +123,11 @@ def _compiled_loop(cond, vs, body, run) -> tuple:
     """The loop from here as one ``lax.while_loop`` (dy2static's ``run_while``: its carry
     makes the condition traced even where it starts known)."""
     if any(isinstance(v, TensorArray) for v in vs):
-        raise DataDependentStep("a tensor array is a variable of the loop")
+        raise DataDependentStep(
+            "a tensor array is carried through a while loop whose condition is computed from "
+            "tensor data: its length would depend on the data, which one compiled XLA program "
+            "cannot hold."
+        )
     from ...jit.dy2static import run_while
 
     def step(v):
@@ -152,12 +147,8 @@ class TensorArray(list):
 
 
 def _index(v, what: str) -> int:
-    if _traced(v):
-        raise DataDependentStep(
-            f"{what}'s index is computed from tensor data inside a compiled program; a tensor "
-            "array needs indices known when the program is traced."
-        )
-    return int(np.asarray(v.numpy() if isinstance(v, Tensor) else v).reshape(-1)[0])
+    """A tensor array's index: known when the program is traced (else ``DataDependentStep``)."""
+    return int(_ot._c(v, f"{what}'s index").reshape(-1)[0])
 
 
 def _array(v, what: str) -> TensorArray:
@@ -298,19 +289,11 @@ def _conditional_block(op, env, run):
     pred = _get(env, _one(op, "Cond"), op)
     outs = op.outputs.get("Out") or []
     block = _legacy_block(op, [], outs)
-    if not _traced(pred):
+    if not is_traced(pred):
         if _truth(pred, "conditional_block"):
             env.update(zip(outs, run(block, [])))
         return
     before = {n: env[n] for n in outs if n in env}
-
-    def skip():
-        fresh = run(block, []) if len(before) < len(outs) else None  # shapes only: XLA drops it
-        return [
-            _ot._t(before[n]) if n in before else call_op("zeros_like", _ot._t(fresh[k]))
-            for k, n in enumerate(outs)
-        ]
-
     from ...static import nn as static_nn
 
     def taken():
@@ -319,7 +302,11 @@ def _conditional_block(op, env, run):
 
     def not_taken():
         with _traced_region():
-            return skip()
+            fresh = run(block, []) if len(before) < len(outs) else None  # shapes only: dropped
+            return [
+                _ot._t(before[n]) if n in before else call_op("zeros_like", _ot._t(fresh[k]))
+                for k, n in enumerate(outs)
+            ]
 
     env.update(zip(outs, static_nn.cond(pred, taken, not_taken)))
 
@@ -339,8 +326,8 @@ def _select_input(op, env, run):
     not run wrote nothing)."""
     xs, mask = op.inputs.get("X") or [], _get(env, _one(op, "Mask"), op)
     out = _one(op, "Out", "outputs")
-    if not _traced(mask):
-        k = int(np.asarray(mask.numpy() if isinstance(mask, Tensor) else mask).reshape(-1)[0])
+    if not is_traced(mask):
+        k = int(_ot._c(mask, "select_input's mask").reshape(-1)[0])
         if not 0 <= k < len(xs):
             raise ProgramError(f"select_input's mask {k} is outside its {len(xs)} inputs.")
         env[out] = _get(env, xs[k], op)
@@ -362,11 +349,6 @@ def _write_to_array(op, env, run):
 def _range(args, a):
     start, end, step = (_ot._c(v, "range's bounds").reshape(-1)[0] for v in args)
     return np.arange(start, end, step).astype(np.result_type(start, end, step))
-
-
-def _reduce_legacy(name: str, np_fn):
-    fn = _reduce(name, np_fn)
-    return lambda args, a: fn([args[0]], a)
 
 
 ROWS = {
@@ -406,8 +388,8 @@ ROWS = {
     "greater_equal": _ot.Row(_ot._binary("greater_equal", np.greater_equal), ("X", "Y")),
     "less_equal": _ot.Row(_ot._binary("less_equal", np.less_equal), ("X", "Y")),
     "not_equal": _ot.Row(_ot._binary("not_equal", np.not_equal), ("X", "Y")),
-    "reduce_max": _ot.Row(_reduce_legacy("max", np.max), ("X",)),
-    "reduce_min": _ot.Row(_reduce_legacy("min", np.min), ("X",)),
+    "reduce_max": _ot.Row(_reduce("max", np.max), ("X",)),
+    "reduce_min": _ot.Row(_reduce("min", np.min), ("X",)),
     "range": _ot.Row(_range, ("Start", "End", "Step")),
     "fill_any_like": _ot.Row(
         lambda args, a: _full_like([args[0], np.asarray(a.get("value", 0.0))], a), ("X",)

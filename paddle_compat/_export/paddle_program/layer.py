@@ -18,6 +18,7 @@ from ..._core import trace_state
 from ..._core.registry import call_op
 from ..._core.tensor import Parameter, Tensor, _unique_name
 from ...jit._save_load import TranslatedLayer
+from ...jit.dy2static.lax_control import is_traced
 from ..artifact import IOSpec
 from ..checks import check_input, shape_matches
 from . import control_flow, op_table
@@ -54,8 +55,7 @@ def replay(program: Program, params: list, inputs: list) -> list:
         env[v.key] = t
     for name in program.arrays:  # a 2.x tensor array exists before its first write
         env[name] = TensorArray(None)
-    traced = any(trace_state.is_tracer(t._value) for t in inputs if isinstance(t, Tensor))
-    with control_flow.compiling(traced):
+    with control_flow.compiling(any(is_traced(t) for t in inputs)):
         _run_ops(program.ops, env, program.format == "legacy")
     out = []
     for v in program.outputs:

@@ -5,12 +5,12 @@ A row is ``Row(fn, ins, outs)``. ``fn(args, attrs)`` gets the op's inputs in ord
 attributes, and returns one value or a tuple (one per output); a control-flow row
 (``blocks=True``, in ``control_flow.py``, merged with these rows in ``layer.ROWS``) is called
 ``fn(args, attrs, blocks, run)``, where ``run(block, values)`` runs a sub-block with its
-arguments bound and returns what it yields (a 2.x one ``fn(op, env, run)``, by variable
-name). PIR inputs and outputs are positional; a legacy row names the input slots it reads (``ins``; a trailing ``*`` takes the
-whole list of the slot) and the output slots it writes (``outs``). Values are Tensors, or
-numpy arrays for what Paddle computes from constants and static shapes (``full_int_array``,
-``shape64``, ``slice`` of a shape ...): these fold on the host, so reshape targets and pooling
-sizes stay static under ``jax.jit``.
+arguments bound and returns what it yields (a 2.x one ``fn(op, env, run)``, by variable name).
+PIR inputs and outputs are positional; a legacy row names the input slots it reads (``ins``; a
+trailing ``*`` takes the whole list of the slot) and the output slots it writes (``outs``).
+Values are Tensors, or numpy arrays for what Paddle computes from constants and static shapes
+(``full_int_array``, ``shape64``, ``slice`` of a shape ...): these fold on the host, so reshape
+targets and pooling sizes stay static under ``jax.jit``.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..._core import trace_state
 from ..._core.registry import call_op
 from ..._core.tensor import Tensor, to_device
 from ..._io._tensor_binary import DTYPE_OF_VAR_TYPE
+from ...jit.dy2static.lax_control import is_traced
 from .program import DataDependentStep, ProgramError
 
 
@@ -45,7 +45,7 @@ def _t(v):
 def _c(v, what: str) -> np.ndarray:
     """A value that must be known when the program is traced (a shape, a size): a host
     constant, or a concrete Tensor's value (an eager replay reads it, as Paddle's executor)."""
-    if isinstance(v, Tensor) and not trace_state.is_tracer(v._value):
+    if isinstance(v, Tensor) and not is_traced(v):
         return np.asarray(v.numpy())
     if isinstance(v, Tensor):
         raise DataDependentStep(
@@ -347,7 +347,7 @@ def _slice(args, a):
 def _traced_index(starts, a) -> bool:
     """Starts computed from traced data (``x[:, t]`` in a compiled loop): supported where every
     sliced axis is dropped (one element each: the ends follow from the starts)."""
-    if not (isinstance(starts, Tensor) and trace_state.is_tracer(starts._value)):
+    if not is_traced(starts):
         return False
     if sorted(a.get("axes", [])) != sorted(a.get("decrease_axis", [])):
         raise DataDependentStep(
