@@ -5,7 +5,7 @@ from __future__ import annotations
 import jax
 import numpy as np
 
-from .host_memory import unshared
+from .host_memory import device_put, unshared
 
 # JAX's concrete array type (read off a transfer, which compiles nothing)
 ArrayImpl = type(jax.device_put(np.zeros((), np.float32)))
@@ -122,7 +122,7 @@ def put(host, device=None, owned: bool = False):
     if not owned:
         host = unshared(host)
     if device is None or device == jax.local_devices()[0]:
-        return jax.device_put(host)
+        return device_put(host) if isinstance(host, np.ndarray) else jax.device_put(host)
     return jax.device_put(host, device)
 
 

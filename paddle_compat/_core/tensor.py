@@ -17,7 +17,7 @@ from . import deferred, segment_store, trace_state, views
 from . import dist_attr as _dist
 from . import dtype as _dt
 from .deferred import Pending
-from .host_memory import unshared
+from .host_memory import device_put, unshared
 from .tensor_api import TensorApiMixin
 
 _uid_counter = itertools.count()
@@ -29,8 +29,10 @@ def to_device(value, owned: bool = False):
     (``jnp.asarray`` of a numpy array compiles a copy kernel for every new shape in JAX 0.10),
     never sharing the caller's memory (``host_memory.unshared``) unless ``owned`` says nobody
     else holds the array (an aligned one is then taken over without a copy)."""
-    if isinstance(value, np.ndarray | np.generic):
-        return jax.device_put(value if owned else unshared(value))
+    if isinstance(value, np.ndarray):
+        return device_put(value if owned else unshared(value))
+    if isinstance(value, np.generic):
+        return jax.device_put(value)
     return jnp.asarray(value)
 
 
@@ -38,7 +40,7 @@ def full_array(shape, fill_value, dtype):
     """``jnp.full`` without compiling: built on the host and transferred while JAX is idle
     (``jnp.full`` compiles a kernel per shape); under a trace, ``jnp.full``."""
     if trace_state.jax_idle():
-        return jax.device_put(np.full(tuple(shape), fill_value, np.dtype(dtype)))
+        return device_put(np.full(tuple(shape), fill_value, np.dtype(dtype)))
     return jnp.full(tuple(shape), fill_value, dtype)
 
 
