@@ -235,12 +235,13 @@ def _flow_input(model: str, run: int = 0) -> np.ndarray:
 @pytest.mark.parametrize("fmt", list(FORMATS))
 def test_data_dependent_list_runs_op_by_op_with_a_warning(fmt):
     """A list appended in a loop on a data condition has a data-dependent length: the
-    Predictor and to_static run the program op by op, saying so once."""
+    Predictor (in compiled segments) and to_static run its control flow on the host, saying
+    so once."""
     prefix = _prefix("collect", fmt)
     config = paddle.inference.Config(prefix + FORMATS[fmt], prefix + ".pdiparams")
     pred = paddle.inference.create_predictor(config)
     h = pred.get_input_handle(pred.get_input_names()[0])
-    with pytest.warns(UserWarning, match="tensor array .* runs op by op"):
+    with pytest.warns(UserWarning, match="tensor array .* control flow runs on the host"):
         h.copy_from_cpu(_flow_input("collect"))
         pred.run()
     for run in RECORD["models"]["collect"]["formats"][fmt]["runs"]:

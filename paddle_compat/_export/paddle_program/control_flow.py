@@ -22,7 +22,8 @@ condition computed from traced data (``to_static``, the Predictor's compiled pro
 ``paddle.static.nn.cond`` / ``while_loop``: one ``lax.cond`` / ``lax.while_loop`` inside the
 XLA program. A tensor array is a Python list; writing to one made outside a traced ``if`` or
 ``while`` cannot compile (its length would depend on data): ``DataDependentStep``, on which
-``to_static`` and the Predictor run the program op by op.
+``to_static`` runs the program op by op and the Predictor in compiled segments
+(``segments``).
 """
 
 from __future__ import annotations
@@ -189,7 +190,7 @@ def _array_read(args, a):
 
 def _array_to_tensor(args, a):
     """The array's Tensors stacked (``use_stack``) or concatenated along ``axis``, and each
-    one's size along it (int32)."""
+    one's size along it (int32; known on the host, so a host value)."""
     arr = _array(args[0], "array_to_tensor")
     if not arr:  # as Paddle's kernel (its InvalidArgumentError is a ValueError)
         raise ValueError(
@@ -202,9 +203,9 @@ def _array_to_tensor(args, a):
     xs = [_ot._t(x) for x in arr]
     if stack:
         sizes = [1] * len(xs)
-        return call_op("stack", xs, axis), Tensor(np.asarray(sizes, np.int32))
+        return call_op("stack", xs, axis), np.asarray(sizes, np.int32)
     sizes = [int(x.shape[axis]) for x in xs]
-    return call_op("concat", xs, axis), Tensor(np.asarray(sizes, np.int32))
+    return call_op("concat", xs, axis), np.asarray(sizes, np.int32)
 
 
 def _logical(name: str, np_fn):

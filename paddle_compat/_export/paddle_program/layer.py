@@ -21,7 +21,7 @@ from ...jit._save_load import TranslatedLayer
 from ...jit.dy2static.lax_control import is_traced
 from ..artifact import IOSpec
 from ..checks import check_input, shape_matches
-from . import control_flow, op_table
+from . import control_flow, op_table, segments
 from .control_flow import TensorArray
 from .program import Program, ProgramError
 
@@ -56,7 +56,7 @@ def replay(program: Program, params: list, inputs: list) -> list:
     for name in program.arrays:  # a 2.x tensor array exists before its first write
         env[name] = TensorArray(None)
     with control_flow.compiling(any(is_traced(t) for t in inputs)):
-        _run_ops(program.ops, env, program.format == "legacy")
+        _run_ops(program.ops, env, program.format == "legacy", [v.key for v in program.outputs])
     out = []
     for v in program.outputs:
         if v.key not in env:
@@ -66,51 +66,61 @@ def replay(program: Program, params: list, inputs: list) -> list:
     return out
 
 
-def _run_ops(ops: list, env, legacy: bool) -> None:
-    """Run ``ops`` in order, reading and writing values in ``env``."""
+def _run_ops(ops: list, env, legacy: bool, results=()) -> None:
+    """Run ``ops`` in order, reading and writing values in ``env`` (in compiled segments
+    while ``segments.active()``: the Predictor's op-by-op mode; ``results``: the keys read
+    after the block, its yields or the program's outputs)."""
+    if segments.active():
+        segments.run_block(ops, env, legacy, results, _run_op)
+        return
     for op in ops:
-        row = ROWS[op.type]
-        if legacy and row.blocks:  # 2.x control flow and tensor arrays: by variable name
-            row.fn(op, env, _block_runner(env, True))
-            continue
-        try:
-            if legacy:
-                args = []
-                for slot in row.ins:
-                    names = op.inputs.get(slot.rstrip("*")) or []
-                    if slot.endswith("*"):
-                        args.append([env[n] for n in names])
-                    else:
-                        args.append(env[names[0]] if names else None)
-            else:
-                args = [None if k is None else env[k] for k in op.inputs]
-            if row.blocks:
-                res = row.fn(args, op.attrs, op.blocks, _block_runner(env, False))
-            else:
-                res = row.fn(args, op.attrs)
-        except KeyError as e:
-            raise ProgramError(
-                f"(InvalidArgument) op {op.type} reads the value {e} that no earlier op "
-                "computes: the program is damaged."
-            ) from None
+        _run_op(op, env, legacy)
+
+
+def _run_op(op, env, legacy: bool) -> None:
+    """Run one op, reading its inputs from ``env`` and writing its outputs there."""
+    row = ROWS[op.type]
+    if legacy and row.blocks:  # 2.x control flow and tensor arrays: by variable name
+        row.fn(op, env, _block_runner(env, True))
+        return
+    try:
         if legacy:
-            res = res if isinstance(res, tuple) else (res,)
-            for slot, val in zip(row.outs, res):
-                names = op.outputs.get(slot) or []
-                if isinstance(val, list):
-                    env.update(zip(names, val))
-                elif names:
-                    env[names[0]] = val
+            args = []
+            for slot in row.ins:
+                names = op.inputs.get(slot.rstrip("*")) or []
+                if slot.endswith("*"):
+                    args.append([env[n] for n in names])
+                else:
+                    args.append(env[names[0]] if names else None)
         else:
-            if not isinstance(res, tuple):
-                res = (res,)
-            if row.blocks and len(res) != len(op.outputs):
-                raise ProgramError(
-                    f"(InvalidArgument) {op.type} yields {len(res)} values for its "
-                    f"{len(op.outputs)} results: the program is damaged."
-                )
-            for k, val in zip(op.outputs, res):
-                env[k] = val
+            args = [None if k is None else env[k] for k in op.inputs]
+        if row.blocks:
+            res = row.fn(args, op.attrs, op.blocks, _block_runner(env, False))
+        else:
+            res = row.fn(args, op.attrs)
+    except KeyError as e:
+        raise ProgramError(
+            f"(InvalidArgument) op {op.type} reads the value {e} that no earlier op "
+            "computes: the program is damaged."
+        ) from None
+    if legacy:
+        res = res if isinstance(res, tuple) else (res,)
+        for slot, val in zip(row.outs, res):
+            names = op.outputs.get(slot) or []
+            if isinstance(val, list):
+                env.update(zip(names, val))
+            elif names:
+                env[names[0]] = val
+    else:
+        if not isinstance(res, tuple):
+            res = (res,)
+        if row.blocks and len(res) != len(op.outputs):
+            raise ProgramError(
+                f"(InvalidArgument) {op.type} yields {len(res)} values for its "
+                f"{len(op.outputs)} results: the program is damaged."
+            )
+        for k, val in zip(op.outputs, res):
+            env[k] = val
 
 
 def _block_runner(env, legacy: bool):
@@ -121,7 +131,7 @@ def _block_runner(env, legacy: bool):
     def run(block, values):
         scope = ChainMap(dict(zip(block.args, values)), env)
         try:
-            _run_ops(block.ops, scope, legacy)
+            _run_ops(block.ops, scope, legacy, block.yields)
             return [scope[k] for k in block.yields]
         except KeyError as e:
             raise ProgramError(
@@ -141,7 +151,9 @@ class PaddleProgramLayer(TranslatedLayer):
     """A ``TranslatedLayer`` running an inference program exported by real Paddle
     (``paddle.jit.save``'s PIR ``.json`` or 2.x ``.pdmodel`` with its ``.pdiparams``).
     Parameters are ``param_0``, ... in the params file's order (their Paddle names are the
-    Parameters' names). Eval only."""
+    Parameters' names). Eval only. An eager call runs the program in compiled segments
+    (``segments``: the whole program, for one without control flow on data), each one node
+    of the autograd tape; under ``to_static`` the ops are traced into the caller's program."""
 
     def __init__(self, program: Program, arrays: list[np.ndarray], path: str = ""):
         super().__init__(None)
@@ -150,6 +162,7 @@ class PaddleProgramLayer(TranslatedLayer):
         # its specs, where TranslatedLayer (input_names, extra_repr) and
         # paddle.static.load_inference_model read a loaded layer's
         self.__dict__["_artifact"] = ProgramArtifact(program, None, path)
+        self.__dict__["_plans"] = segments.Plans(ROWS)  # its eager calls' compiled segments
         for i, (v, arr) in enumerate(zip(program.params, arrays)):
             p = Parameter(jnp.asarray(arr), name=_unique_name(v.name), trainable=True)
             self.add_parameter(f"param_{i}", p)
@@ -196,7 +209,12 @@ class PaddleProgramLayer(TranslatedLayer):
                 check_input(spec, trace_state.read(t), "PaddleProgramLayer")
                 t = call_op("cast", t, spec.dtype)
             ts.append(t)
-        outs = replay(self._program, list(self._parameters.values()), ts)
+        params = list(self._parameters.values())
+        if trace_state.current() is not None or any(is_traced(t) for t in ts):
+            outs = replay(self._program, params, ts)  # to_static traces the ops themselves
+        else:  # eager: compiled segments (differentiable, one tape node each)
+            with segments.segmented(self._plans):
+                outs = replay(self._program, params, ts)
         return outs[0] if len(outs) == 1 else outs
 
 
@@ -213,6 +231,7 @@ class ProgramArtifact:
         self.outputs = [_spec(v) for v in program.outputs]
         self._callable = {}
         self._op_by_op = False  # a step needs data-dependent values: no compiled program
+        self._plans = segments.Plans(ROWS)  # that mode's compiled segments
 
     @property
     def input_names(self) -> list[str]:
@@ -235,7 +254,9 @@ class ProgramArtifact:
     def callable(self, compiler_options: dict | None = None):
         """``jax.jit`` of the replay: ``f(params, inputs) -> list of arrays``. A program whose
         steps need values computed from tensor data while compiling (a tensor array appended
-        in a data-dependent loop) runs op by op instead, with a warning once."""
+        in a data-dependent loop) runs its control flow on the host instead, as Paddle's
+        executor does, the ops between two host steps compiled together (``segments``), with
+        a warning once."""
         key = tuple(sorted((compiler_options or {}).items()))
         fn = self._callable.get(key)
         if fn is None:
@@ -250,19 +271,24 @@ class ProgramArtifact:
 
             jitted = jax.jit(pure, compiler_options=dict(key) or None)
 
+            def op_by_op(params, inputs):
+                with segments.segmented(self._plans):
+                    return pure(params, inputs)
+
             def fn(params, inputs):
                 if self._op_by_op:
-                    return pure(params, inputs)
+                    return op_by_op(params, inputs)
                 try:
                     return jitted(params, inputs)
                 except trace_state.DataDependentError as e:
                     warnings.warn(
-                        f"{self.path} cannot run as one compiled program ({e}); it runs op by "
-                        "op, as Paddle's executor does.",
+                        f"{self.path} cannot run as one compiled program ({e}); its control "
+                        "flow runs on the host, as Paddle's executor runs it, and the ops "
+                        "between two host steps run as compiled segments.",
                         stacklevel=2,
                     )
                     self._op_by_op = True
-                    return pure(params, inputs)
+                    return op_by_op(params, inputs)
 
             self._callable[key] = fn
         return fn

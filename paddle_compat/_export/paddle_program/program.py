@@ -27,7 +27,8 @@ class ProgramError(RuntimeError):
 class DataDependentStep(ProgramError, trace_state.DataDependentError):
     """A step that needs, while the program is being compiled, a value computed from tensor
     data (a size, a tensor array's length): ``to_static`` (``full_graph=False``) and the
-    Predictor then run the program op by op, as they do for other data-dependent code."""
+    Predictor then run the program's control flow on the host (to_static op by op, the
+    Predictor in compiled segments), as they do for other data-dependent code."""
 
 
 @dataclass
