@@ -8,9 +8,12 @@ over the loaded program (the replay compiled by jax.jit) vs real Paddle Inferenc
 each side's best kept).
 
     python benchmarks/bench_paddle_programs.py [--batches 1,16] [--n 200] [--models misc,cnn]
+        [--entry predictor|eager]
 
-One call = ``copy_from_cpu`` + ``run()`` + ``copy_to_cpu`` of every output. Prints a table
-and a JSON line; ratio = paddle-compat / Paddle (> 1: paddle-compat is slower).
+One call = ``copy_from_cpu`` + ``run()`` + ``copy_to_cpu`` of every output; with ``--entry
+eager``, an eager call of the ``paddle.jit.load``-ed PIR program on a Tensor and its outputs'
+``numpy()`` (gradients on, as a script calls a loaded model). Prints a table and a JSON line;
+ratio = paddle-compat / Paddle (> 1: paddle-compat is slower).
 """
 
 from __future__ import annotations
@@ -45,10 +48,33 @@ def _input(model: str, batch: int) -> np.ndarray:
     return (rs.standard_normal([batch, *shape]) * scale).astype(dtype)
 
 
-def time_all(batches: list[int], n: int, models=MODELS) -> dict:
+def time_eager(batches: list[int], n: int, models=MODELS) -> dict:
+    """``paddle.jit.load`` each program (real or compat) and time an eager call of the loaded
+    layer on a Tensor, its output read back (``layer(paddle.to_tensor(x)).numpy()``)."""
+    import paddle
+
+    out = {}
+    for model in models:
+        layer = paddle.jit.load(os.path.join(DATA, f"{model}_pir"))
+        layer.eval()
+        for b in batches:
+            x = _input(model, b)
+
+            def call(x=x, layer=layer):
+                outs = layer(paddle.to_tensor(x))
+                for o in outs if isinstance(outs, list | tuple) else [outs]:
+                    o.numpy()
+
+            out[f"{model}/eager/b{b}"] = best_us(call, n=n, repeats=5, warmup=5)
+    return out
+
+
+def time_all(batches: list[int], n: int, models=MODELS, entry: str = "predictor") -> dict:
     """Build each predictor with ``import paddle`` (real or compat) and time it."""
     import paddle
 
+    if entry == "eager":
+        return time_eager(batches, n, models)
     out = {}
     for model in models:
         for fmt, ext in FORMATS.items():
@@ -80,20 +106,27 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=200)
     ap.add_argument("--models", default=",".join(MODELS + FLOW_MODELS))
     ap.add_argument("--rounds", type=int, default=2, help="alternate Paddle / compat runs")
+    ap.add_argument(
+        "--entry",
+        default="predictor",
+        choices=("predictor", "eager"),
+        help="predictor: paddle.inference; eager: a paddle.jit.load'ed layer called eagerly",
+    )
     ap.add_argument("--inner", action="store_true", help="(run under real Paddle)")
     args = ap.parse_args()
     batches = [int(b) for b in args.batches.split(",")]
     models = args.models.split(",")
     if args.inner:
-        print(json.dumps(time_all(batches, args.n, models)))
+        print(json.dumps(time_all(batches, args.n, models, args.entry)))
         return
     sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..")))
     ref, ours = {}, {}
     for _ in range(args.rounds):  # alternate, keep each side's best: both see the same load
         r = paddle_side(
-            __file__, "--batches", args.batches, "--n", str(args.n), "--models", args.models
-        )
-        o = time_all(batches, args.n, models)
+            __file__, "--batches", args.batches, "--n", str(args.n), "--models", args.models,
+            "--entry", args.entry,
+        )  # fmt: skip
+        o = time_all(batches, args.n, models, args.entry)
         ref = {k: min(v, ref.get(k, v)) for k, v in r.items()}
         ours = {k: min(v, ours.get(k, v)) for k, v in o.items()}
     ratios = {}

@@ -205,7 +205,8 @@ def _array_to_tensor(args, a):
         sizes = [1] * len(xs)
         return call_op("stack", xs, axis), np.asarray(sizes, np.int32)
     sizes = [int(x.shape[axis]) for x in xs]
-    return call_op("concat", xs, axis), np.asarray(sizes, np.int32)
+    out = xs[0] if len(xs) == 1 else call_op("concat", xs, axis)  # (a loop that ran once)
+    return out, np.asarray(sizes, np.int32)
 
 
 def _logical(name: str, np_fn):
