@@ -1,12 +1,14 @@
 """Inference programs exported by real Paddle 3.3.1 (``tools/record_paddle_programs.py``): a
 CNN, a small ResNet, an LSTM, a Transformer encoder, a MobileNet-style net (depthwise convs,
 SE block, transposed conv, upsampling), a text net (embedding, bidirectional GRU) and a net of
-elementwise math, reductions, compare/cast and split/stack/concat, each in the PIR ``.json`` and the 2.x
-``.pdmodel`` format with its ``.pdiparams``; and, in PIR only, to_static functions with control
-flow on Tensors (``if``/``while``/``break``/early ``return``, a GRU cell stepped until its state
-saturates, lists appended in loops, a loop over an open time axis). Each runs through every entry point; outputs equal real
-Paddle Inference's. Damaged files and unknown ops give clear RuntimeErrors (as Paddle's
-loaders raise) at load time.
+elementwise math, reductions, compare/cast and split/stack/concat, each in the PIR ``.json``
+and the 2.x ``.pdmodel`` format with its ``.pdiparams``; to_static functions with control flow
+on Tensors (``if``/``while``/``break``/early ``return``, a GRU cell stepped until its state
+saturates, lists appended in loops, a loop over an open time axis), in both formats; and, in
+PIR only, the indexing ops of PaddleClas's Swin and ViT exports (``roll``, ``index_select``,
+``where``, ``floor_divide``, ``strided_slice``, ``set_value_``, ``expand``). Each runs through
+every entry point; outputs equal real Paddle Inference's. Damaged files and unknown ops give
+clear RuntimeErrors (as Paddle's loaders raise) at load time.
 """
 
 from __future__ import annotations
@@ -28,7 +30,10 @@ RECORD = json.loads((DATA / "outputs.json").read_text())
 MODELS = ("cnn", "resnet", "lstm", "transformer", "mobile", "text", "misc")
 FLOW_MODELS = ("cond", "loop", "brk", "rnn_exit", "collect", "encoder")
 FORMATS = {"pir": ".json", "legacy": ".pdmodel"}
-CASES = [(m, f) for m in MODELS + FLOW_MODELS for f in FORMATS]
+# Swin's and ViT's indexing ops (roll, set_value_, strided_slice, ...): Paddle 3.3.1 with PIR
+# off cannot trace them, so only its PIR file exists
+PIR_ONLY = ("indexing",)
+CASES = [(m, f) for m in MODELS + FLOW_MODELS for f in FORMATS] + [(m, "pir") for m in PIR_ONLY]
 # appends to a list in a loop whose condition is data: no one compiled program holds that
 OP_BY_OP = {"collect"}
 ENTRIES = ("load_layer", "to_static", "predictor", "jit.load", "static.load_inference_model")

@@ -34,7 +34,7 @@ BACKBONES = (
     "model_zoo.shufflenet_v2:ShuffleNetV2_x1_0",
 )
 
-_RUN = r"""
+_PREAMBLE = r"""
 import importlib.util, json, os, sys, types
 import numpy as np
 import paddle
@@ -65,13 +65,25 @@ lg = types.ModuleType("ppcls.utils.logger")
 for f in ("info", "warning", "error", "debug"):
     setattr(lg, f, lambda *a, **k: None)
 sys.modules["ppcls.utils.logger"] = sys.modules["ppcls.utils"].logger = lg
+"""
+# ``_PREAMBLE`` then ``build(spec)``: a seeded backbone in eval mode (shared with
+# tools/paddleclas_exports.py)
+_BUILD = r"""
+def build(spec):
+    mod_name, fn = spec.split(":")
+    paddle.seed(0)
+    model = getattr(load("ppcls.arch.backbone." + mod_name), fn)()
+    model.eval()
+    return model
+"""
+_RUN = (
+    _PREAMBLE
+    + _BUILD
+    + r"""
 out = {}
 for spec in sys.argv[2:]:
-    mod_name, fn = spec.split(":")
     try:
-        paddle.seed(0)
-        model = getattr(load("ppcls.arch.backbone." + mod_name), fn)()
-        model.eval()
+        model = build(spec)
         x = np.random.default_rng(0).standard_normal((1, 3, 224, 224)).astype("float32")
         y = np.asarray(model(paddle.to_tensor(x))).astype("float64")
         out[spec] = [float(y.sum()), float(np.abs(y).max())]
@@ -79,6 +91,7 @@ for spec in sys.argv[2:]:
         out[spec] = f"{type(e).__name__}: {str(e)[:200]}"
 print(json.dumps(out))
 """
+)
 
 
 def _run(python: str, root: str, env: dict) -> dict:

@@ -35,6 +35,7 @@ INPUTS = {
     "mobile": ("image", [3, 8, 8], "float32", [2, 1]),
     "text": ("ids", [7], "int64", [2, 3]),
     "misc": ("x", [4, 6, 6], "float32", [2, 1]),
+    "indexing": ("x", [4], "float32", [2, 3]),
     # control flow on tensors (to_static's if/while, a list appended in a loop): PIR only
     "cond": ("x", [6], "float32", [3, 2, 4]),
     "loop": ("x", [None, 4], "float32", [2, 1]),
@@ -43,6 +44,9 @@ INPUTS = {
     "collect": ("x", [4], "float32", [2, 1]),
     "encoder": ("x", [None, 4], "float32", [2, 4]),
 }
+# exported in the PIR format only: Paddle 3.3.1 with PIR off cannot trace roll, index_select,
+# where, ... (its dy2static calls the PIR-only C functions; see _legacy_static_fixes)
+PIR_ONLY = {"indexing"}
 # control-flow models: exported last, the legacy ones after _legacy_flow_fixes
 FLOW = ("cond", "loop", "brk", "rnn_exit", "collect", "encoder")
 # the length of a dim the spec leaves open, per batch size (the loop models' time axis)
@@ -218,6 +222,24 @@ def _build_flow(name: str):
             super().__init__()
             self.fc = nn.Linear(4, 4)
 
+    if name == "indexing":  # what PaddleClas's Swin and ViT exports use beyond the others
+
+        class Net(_Fc4):
+            def forward(self, x):
+                y = paddle.roll(self.fc(x), shifts=1, axis=1)
+                z = paddle.index_select(y, paddle.to_tensor([3, 0, 2]), axis=1)
+                z = paddle.where(z > 0, z, z * 0.1)
+                w = y[:, ::2]  # strided_slice
+                mask = paddle.zeros([1, 4])
+                mask[:, 1:3] = 1.0  # set_value_ on a constant (Swin's window mask)
+                v = y * mask
+                v[:, 0] = w[:, 1]  # set_value_with_tensor_ on data
+                e = paddle.expand(w.unsqueeze(1), [-1, 3, 2])
+                q = (y * 10).astype("int64") // 3  # floor division of negative integers
+                n = paddle.shape(x)[0] // 2  # of a size
+                return paddle.concat([z, w, v, e.reshape([-1, 6])], 1), q, n.astype("int64")
+
+        return Net()
     if name == "cond":  # if/else on a mean, an early return, a while on two conditions
 
         class Net(nn.Layer):
@@ -448,6 +470,8 @@ def export(fmt: str, workdir: str) -> None:
 
     results = {}
     for name, (iname, shape, dtype, batches) in INPUTS.items():
+        if fmt == "legacy" and name in PIR_ONLY:
+            continue
         if fmt == "legacy" and name == FLOW[0]:
             _legacy_flow_fixes(paddle)
         model = build(name)

@@ -1,0 +1,129 @@
+"""Program rows for indexing and broadcasting ops that model-zoo exports use (PaddleClas 2.6's
+Swin Transformer: ``roll``, ``index_select``, ``where``, ``floor_divide``, ``strided_slice``
+and ``set_value_`` for its shifted-window mask; ViT: ``expand`` of the class token), merged
+into ``layer.ROWS``. PIR layout measured on Paddle 3.3.1's files: sizes, starts, ends and
+steps are inputs (``full_int_array`` or ``builtin.combine``), axes are attributes. Values the
+host knows (the attention mask built from constants) fold on the host, as in ``op_table``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..._core.registry import call_op
+from ..._core.tensor import Tensor
+from . import op_table as _ot
+from .program import ProgramError
+
+Row = _ot.Row
+
+
+def _int_list(v, what: str) -> list[int]:
+    """An IntArray input: one host array, or a ``builtin.combine`` list of one-element ones."""
+    if isinstance(v, list):
+        return [_ot._ints(e, what)[0] for e in v]
+    return _ot._ints(v, what)
+
+
+def _expand(args, a):
+    """``expand``: broadcast ``x`` to ``shape`` (-1 keeps a dim)."""
+    x = args[0]
+    shape = _int_list(args[1], "expand's shape") if len(args) > 1 else list(a["shape"])
+    if not isinstance(x, Tensor):
+        x = np.asarray(x)
+        lead = len(shape) - x.ndim
+        tgt = [x.shape[i - lead] if d == -1 else d for i, d in enumerate(shape)]
+        return np.broadcast_to(x, tgt).copy()
+    return call_op("expand", x, shape)
+
+
+def _roll(args, a):
+    """``roll``: shift ``x`` by ``shifts`` along ``axis`` (empty: over the flattened array)."""
+    x = args[0]
+    shifts = _int_list(args[1], "roll's shifts") if len(args) > 1 else list(a["shifts"])
+    axis = [int(d) for d in a.get("axis", [])] or None
+    if not isinstance(x, Tensor):
+        return np.roll(np.asarray(x), shifts if axis else shifts[0], axis)
+    return call_op("roll", x, shifts, axis)
+
+
+def _index_select(args, a):
+    axis = int(a.get("axis", a.get("dim", 0)))
+    x, index = args[0], args[1]
+    if _ot._all_const(x, index):
+        return np.take(np.asarray(x), np.asarray(index), axis=axis)
+    return call_op("index_select", _ot._t(x), _ot._t(index), axis)
+
+
+def _where(args, a):
+    cond, x, y = args
+    if _ot._all_const(cond, x, y):
+        return np.where(np.asarray(cond), np.asarray(x), np.asarray(y))
+    return call_op("where", _ot._t(cond), _ot._t(x), _ot._t(y))
+
+
+def _slices(ndim, axes, starts, ends, steps, drop=()) -> tuple:
+    """The index tuple (Python slice semantics; an axis in ``drop`` indexed by its start)."""
+    idx = [slice(None)] * ndim
+    for ax, s, e, st in zip(axes, starts, ends, steps):
+        if st == 0:
+            raise ProgramError("a strided slice has step 0.")
+        idx[ax % ndim] = s if ax in drop else slice(s, e, st)
+    return tuple(idx)
+
+
+def _strided_slice(args, a):
+    """``strided_slice``: ``x[s:e:step]`` along ``axes``."""
+    x = args[0]
+    axes = [int(d) for d in a["axes"]]
+    if len(args) >= 4:
+        starts, ends, steps = (_int_list(v, "strided_slice's bounds") for v in args[1:4])
+    else:
+        starts, ends, steps = list(a["starts"]), list(a["ends"]), list(a["strides"])
+    dec = [int(d) for d in a.get("decrease_axis", [])]
+    if not isinstance(x, Tensor):
+        x = np.asarray(x)
+        return x[_slices(x.ndim, axes, starts, ends, steps, dec)]
+    out = call_op("strided_slice", x, axes, starts, ends, steps)
+    return call_op("squeeze", out, dec) if dec else out
+
+
+def _set_value(args, a, value=None):
+    """``set_value_``: ``x`` with ``x[slices] = value`` (the attribute ``values`` reshaped to
+    ``shape``, or the ``values`` input); a new value here, as the replay never aliases."""
+    x = args[0]
+    starts, ends, steps = (_int_list(v, "set_value's bounds") for v in args[1:4])
+    if a.get("none_axes"):
+        raise ProgramError("set_value_ with none_axes (x[None, ...] = v) is not supported.")
+    axes = [int(d) for d in a["axes"]]
+    dec = [int(d) for d in a.get("decrease_axes", [])]
+    if value is None:
+        shape = _ot._attr_size(a.get("shape", []), "set_value's shape")
+        value = np.asarray(a.get("values", []), np.float64).reshape(shape)
+    if not isinstance(x, Tensor) and not isinstance(value, Tensor):
+        out = np.array(x, copy=True)
+        out[_slices(out.ndim, axes, starts, ends, steps, dec)] = value
+        return out
+    out = call_op("assign", _ot._t(x))
+    v = value if isinstance(value, Tensor) else np.asarray(value, out._value.dtype)
+    out[_slices(len(out.shape), axes, starts, ends, steps, dec)] = v
+    return out
+
+
+def _set_value_with_tensor(args, a):
+    """``set_value_with_tensor_``: (x, values, starts, ends, steps)."""
+    return _set_value([args[0], *args[2:5]], a, args[1])
+
+
+ROWS = {
+    "pd_op.expand": Row(_expand),
+    "pd_op.roll": Row(_roll),
+    "pd_op.index_select": Row(_index_select),
+    "pd_op.where": Row(_where),
+    "pd_op.floor_divide": Row(_ot._binary("floor_divide", np.floor_divide)),
+    "pd_op.strided_slice": Row(_strided_slice),
+    "pd_op.set_value_": Row(_set_value),
+    "pd_op.set_value": Row(_set_value),
+    "pd_op.set_value_with_tensor_": Row(_set_value_with_tensor),
+    "pd_op.set_value_with_tensor": Row(_set_value_with_tensor),
+}

@@ -1,0 +1,164 @@
+"""Model-zoo check of Paddle's program files: real Paddle 3.3.1 exports PaddleClas 2.6.0
+backbones (built unchanged from the package registry's wheel, seeded) with ``paddle.jit.save``
+(PIR ``.json``; ``--formats pir,legacy`` also tries the 2.x ``.pdmodel`` with PIR off, which
+Paddle 3.3.1 cannot trace for these models), Paddle Inference runs them,
+and paddle-compat's ``paddle.inference`` runs the same files: outputs compared, latency of
+one call at batch 1 (one thread each; ratio = paddle-compat / Paddle).
+
+    pip download --no-deps paddleclas==2.6.0 -d /tmp/pcls && cd /tmp/pcls && unzip -q -o *.whl
+    .venv/bin/python tools/paddleclas_exports.py --root /tmp/pcls/paddleclas [--out /tmp/pcls_x]
+        [--only ResNet50,PPLCNet_x1_0]
+
+The exported files (hundreds of MB for the 12 backbones) stay in ``--out``; nothing is
+written to the repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from paddleclas_backbones import _BUILD, _PREAMBLE, BACKBONES  # noqa: E402
+
+FORMATS = {"pir": ".json", "legacy": ".pdmodel"}
+BATCH = 2  # the compared outputs; latency at batch 1
+
+# under real Paddle: export each backbone (argv: root, out, fmt, specs...)
+_EXPORT = (
+    _PREAMBLE
+    + _BUILD
+    + r"""
+OUT, FMT = sys.argv[2], sys.argv[3]
+res = {}
+for spec in sys.argv[4:]:
+    name = spec.split(":")[1]
+    try:
+        model = build(spec)
+        x = paddle.static.InputSpec([None, 3, 224, 224], "float32", "x")
+        paddle.jit.save(model, os.path.join(OUT, f"{name}_{FMT}", "inference"), input_spec=[x])
+        res[spec] = "ok"
+    except Exception as e:
+        res[spec] = f"{type(e).__name__}: {str(e)[:300]}"
+print(json.dumps(res))
+"""
+)
+
+# under either framework: run the exported files with paddle.inference (argv: tag, out,
+# names...; the tag names the saved output: out_P.npy from Paddle, out_C.npy from ours)
+_INFER = r"""
+import json, os, sys, time
+import numpy as np
+import paddle
+TAG, OUT, BATCH = sys.argv[1], sys.argv[2], int(sys.argv[3])
+res = {}
+for name in sys.argv[4:]:
+    for fmt, ext in (("pir", ".json"), ("legacy", ".pdmodel")):
+        prefix = os.path.join(OUT, f"{name}_{fmt}", "inference")
+        if not os.path.exists(prefix + ext):
+            continue
+        try:
+            config = paddle.inference.Config(prefix + ext, prefix + ".pdiparams")
+            config.disable_gpu()
+            config.set_cpu_math_library_num_threads(1)
+            pred = paddle.inference.create_predictor(config)
+            h = pred.get_input_handle(pred.get_input_names()[0])
+            o = pred.get_output_handle(pred.get_output_names()[0])
+            x = np.random.default_rng(0).standard_normal((BATCH, 3, 224, 224)).astype("float32")
+            h.copy_from_cpu(x)
+            pred.run()
+            y = o.copy_to_cpu()
+            np.save(os.path.join(OUT, f"{name}_{fmt}", f"out_{TAG}.npy"), y)
+            x1 = x[:1].copy()
+            best = float("inf")
+            for i in range(8):
+                t = time.perf_counter()
+                h.copy_from_cpu(x1)
+                pred.run()
+                o.copy_to_cpu()
+                if i >= 2:
+                    best = min(best, time.perf_counter() - t)
+            res[f"{name}_{fmt}"] = best * 1e3
+        except Exception as e:
+            res[f"{name}_{fmt}"] = f"{type(e).__name__}: {str(e)[:300]}"
+print(json.dumps(res))
+"""
+
+
+def _run(python: str, code: str, args: list[str], env: dict) -> dict:
+    res = subprocess.run(
+        [python, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        cwd="/",
+        env=env,
+        timeout=3600,
+    )
+    if res.returncode != 0:
+        print(res.stderr[-3000:], file=sys.stderr)
+        return {}
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--root", required=True, help="the unpacked wheel's paddleclas/ directory")
+    ap.add_argument("--out", default="/tmp/pcls_exports")
+    ap.add_argument("--only", default="", help="comma-separated backbone names")
+    ap.add_argument("--paddle-python", default="/work/paddle-venv/bin/python")
+    ap.add_argument("--skip-export", action="store_true", help="reuse the files in --out")
+    ap.add_argument(
+        "--formats",
+        default="pir",
+        help="pir (Paddle 3.x's export), legacy (2.x, PIR off: Paddle 3.3.1's dy2static cannot "
+        "trace these backbones's nn.Sequential with PIR off), or both",
+    )
+    args = ap.parse_args()
+    specs = [s for s in BACKBONES if not args.only or s.split(":")[1] in args.only.split(",")]
+    names = [s.split(":")[1] for s in specs]
+    os.makedirs(args.out, exist_ok=True)
+    env = dict(os.environ)
+    if not args.skip_export:
+        t = time.time()
+        for fmt in args.formats.split(","):
+            flags = {"FLAGS_enable_pir_api": "0"} if fmt == "legacy" else {}
+            done = _run(
+                args.paddle_python, _EXPORT, [args.root, args.out, fmt, *specs],
+                {**env, **flags},
+            )  # fmt: skip
+            for spec, status in done.items():
+                if status != "ok":
+                    print(f"export {spec} ({fmt}) failed under Paddle: {status}")
+        print(f"exported in {time.time() - t:.0f} s")
+    theirs = _run(args.paddle_python, _INFER, ["P", args.out, str(BATCH), *names], env)
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ours = _run(
+        sys.executable, _INFER, ["C", args.out, str(BATCH), *names], {**env, "PYTHONPATH": repo}
+    )
+    print(f"{'model':36s} {'format':7s} {'max |diff| / max |y|':>22s} {'ours ms':>8s} "
+          f"{'Paddle ms':>9s} {'ratio':>6s}")  # fmt: skip
+    for name in names:
+        for fmt in args.formats.split(","):
+            key = f"{name}_{fmt}"
+            a, b = ours.get(key), theirs.get(key)
+            if not (isinstance(a, float) and isinstance(b, float)):
+                print(f"{name:36s} {fmt:7s} paddle-compat: {a}  Paddle: {b}")
+                continue
+            d = os.path.join(args.out, key)
+            y_ours, y_ref = (
+                np.load(os.path.join(d, "out_C.npy")),
+                np.load(os.path.join(d, "out_P.npy")),
+            )
+            diff = float(np.abs(y_ours - y_ref).max() / max(np.abs(y_ref).max(), 1e-30))
+            print(f"{name:36s} {fmt:7s} {diff:22.1e} {a:8.2f} {b:9.2f} {a / b:6.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
