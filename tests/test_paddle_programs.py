@@ -6,7 +6,8 @@ and the 2.x ``.pdmodel`` format with its ``.pdiparams``; to_static functions wit
 on Tensors (``if``/``while``/``break``/early ``return``, a GRU cell stepped until its state
 saturates, lists appended in loops, a loop over an open time axis), in both formats; and, in
 PIR only, the indexing ops of PaddleClas's Swin and ViT exports (``roll``, ``index_select``,
-``where``, ``floor_divide``, ``strided_slice``, ``set_value_``, ``expand``). Each runs through
+``where``, ``floor_divide``, ``strided_slice``, ``set_value_``, ``expand``) and of PaddleSeg's
+ENet and OCRNet (``prelu``, ``max_pool2d_with_index``, ``unpool``, ``bmm``). Each runs through
 every entry point; outputs equal real Paddle Inference's. Damaged files and unknown ops give
 clear RuntimeErrors (as Paddle's loaders raise) at load time.
 """
@@ -30,9 +31,10 @@ RECORD = json.loads((DATA / "outputs.json").read_text())
 MODELS = ("cnn", "resnet", "lstm", "transformer", "mobile", "text", "misc")
 FLOW_MODELS = ("cond", "loop", "brk", "rnn_exit", "collect", "encoder")
 FORMATS = {"pir": ".json", "legacy": ".pdmodel"}
-# Swin's and ViT's indexing ops (roll, set_value_, strided_slice, ...): Paddle 3.3.1 with PIR
-# off cannot trace them, so only its PIR file exists
-PIR_ONLY = ("indexing",)
+# Swin's and ViT's indexing ops (roll, set_value_, strided_slice, ...), ENet's and OCRNet's
+# (prelu, max pool with indices, unpool, bmm): Paddle 3.3.1 with PIR off cannot trace them, so
+# only their PIR files exist
+PIR_ONLY = ("indexing", "unpool")
 CASES = [(m, f) for m in MODELS + FLOW_MODELS for f in FORMATS] + [(m, "pir") for m in PIR_ONLY]
 # appends to a list in a loop whose condition is data: no one compiled program holds that
 OP_BY_OP = {"collect"}

@@ -22,7 +22,10 @@ DATA = Path(__file__).parent / "data" / "paddle_programs"
 RECORD = json.loads((DATA / "outputs.json").read_text())
 FLOW = ("cond", "loop", "brk", "rnn_exit", "collect", "encoder")
 # the straight-line programs are one segment each: two of them stand for the rest
-CASES = [(m, f) for m in (*FLOW, "lstm", "misc") for f in ("pir", "legacy")] + [("indexing", "pir")]
+CASES = [(m, f) for m in (*FLOW, "lstm", "misc") for f in ("pir", "legacy")] + [
+    ("indexing", "pir"),
+    ("unpool", "pir"),
+]
 
 
 def _replay(program, params, xs, plans=None):

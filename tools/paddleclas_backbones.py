@@ -67,7 +67,7 @@ for f in ("info", "warning", "error", "debug"):
 sys.modules["ppcls.utils.logger"] = sys.modules["ppcls.utils"].logger = lg
 """
 # ``_PREAMBLE`` then ``build(spec)``: a seeded backbone in eval mode (shared with
-# tools/paddleclas_exports.py)
+# tools/zoo_exports.py)
 _BUILD = r"""
 def build(spec):
     mod_name, fn = spec.split(":")

@@ -36,6 +36,7 @@ INPUTS = {
     "text": ("ids", [7], "int64", [2, 3]),
     "misc": ("x", [4, 6, 6], "float32", [2, 1]),
     "indexing": ("x", [4], "float32", [2, 3]),
+    "unpool": ("image", [3, 8, 8], "float32", [2, 1]),
     # control flow on tensors (to_static's if/while, a list appended in a loop): PIR only
     "cond": ("x", [6], "float32", [3, 2, 4]),
     "loop": ("x", [None, 4], "float32", [2, 1]),
@@ -45,8 +46,8 @@ INPUTS = {
     "encoder": ("x", [None, 4], "float32", [2, 4]),
 }
 # exported in the PIR format only: Paddle 3.3.1 with PIR off cannot trace roll, index_select,
-# where, ... (its dy2static calls the PIR-only C functions; see _legacy_static_fixes)
-PIR_ONLY = {"indexing"}
+# where, prelu, ... (its dy2static calls the PIR-only C functions; see _legacy_static_fixes)
+PIR_ONLY = {"indexing", "unpool"}
 # control-flow models: exported last, the legacy ones after _legacy_flow_fixes
 FLOW = ("cond", "loop", "brk", "rnn_exit", "collect", "encoder")
 # the length of a dim the spec leaves open, per batch size (the loop models' time axis)
@@ -238,6 +239,23 @@ def _build_flow(name: str):
                 q = (y * 10).astype("int64") // 3  # floor division of negative integers
                 n = paddle.shape(x)[0] // 2  # of a size
                 return paddle.concat([z, w, v, e.reshape([-1, 6])], 1), q, n.astype("int64")
+
+        return Net()
+    if name == "unpool":  # PaddleSeg's ENet and OCRNet: prelu, max pool with indices, unpool, bmm
+
+        class Net(nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv2D(3, 4, 3, padding=1)
+                self.act = nn.PReLU(4)  # one alpha per channel
+                self.act1 = nn.PReLU()  # one alpha
+
+            def forward(self, x):
+                y = self.act(self.conv(x))
+                p, idx = nn.functional.max_pool2d(y, 2, 2, return_mask=True)
+                u = nn.functional.max_unpool2d(p, idx, 2, 2, output_size=y.shape[2:])
+                f = y.flatten(2)
+                return self.act1(u), paddle.bmm(f, f.transpose([0, 2, 1]))
 
         return Net()
     if name == "cond":  # if/else on a mean, an early return, a while on two conditions

@@ -166,6 +166,39 @@ def _pool2d(args, a):
     )
 
 
+def _max_pool2d_with_index(args, a):
+    """``max_pool2d_with_index``: the max pool and each maximum's flat index in its plane."""
+    x = _t(args[0])
+    ksize = list(a["kernel_size"])
+    if a.get("adaptive", False):
+        return call_op("adaptive_max_pool2d", x, ksize, True)
+    padding, stride = list(a.get("paddings", [0, 0])), list(a.get("strides", ksize))
+    if a.get("global_pooling", False):
+        ksize, padding = list(x.shape[2:4]), [0, 0]
+    ceil = bool(a.get("ceil_mode", False))
+    return call_op("max_pool2d", x, ksize, stride, padding, True, ceil)
+
+
+def _unpool(args, a):
+    """``unpool``: scatter each value to its index from ``max_pool2d_with_index``."""
+    x, indices = _t(args[0]), _t(args[1])
+    size = _ints(args[2], "unpool's output size") if len(args) > 2 else a.get("output_size")
+    fmt = a.get("data_format", "NCHW")
+    ks, st, pad = list(a["ksize"]), list(a["strides"]), list(a["padding"])
+    return call_op("max_unpool2d", x, indices, ks, st, pad, fmt, list(size)[-2:])
+
+
+def _prelu(args, a):
+    """``prelu``: ``x`` where positive, else ``alpha * x``; ``mode`` all / channel (the
+    functional form) or element (one alpha per element of a sample)."""
+    x, alpha = _t(args[0]), _t(args[1])
+    fmt = a.get("data_format", "NCHW")
+    if a.get("mode", "all") != "element":
+        return call_op("prelu", x, call_op("reshape", alpha, [-1]), fmt)
+    alpha = call_op("reshape", alpha, [1, *x.shape[1:]])
+    return call_op("where", call_op("greater_than", x, call_op("zeros_like", x)), x, x * alpha)
+
+
 def _batch_norm(args, a):
     x, mean, var, scale, bias = args
     y = call_op(
@@ -604,6 +637,10 @@ ROWS: dict[str, Row] = {
     "pd_op.maximum": Row(_binary("maximum", np.maximum)),
     "pd_op.minimum": Row(_binary("minimum", np.minimum)),
     "pd_op.matmul": Row(_matmul),
+    "pd_op.bmm": Row(lambda args, a: call_op("bmm", _t(args[0]), _t(args[1]))),
+    "pd_op.prelu": Row(_prelu),
+    "pd_op.max_pool2d_with_index": Row(_max_pool2d_with_index),
+    "pd_op.unpool": Row(_unpool),
     "pd_op.conv2d": Row(_conv2d),
     "pd_op.depthwise_conv2d": Row(_conv2d),
     "pd_op.pool2d": Row(_pool2d),

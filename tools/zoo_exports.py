@@ -1,16 +1,18 @@
-"""Model-zoo check of Paddle's program files: real Paddle 3.3.1 exports PaddleClas 2.6.0
-backbones (built unchanged from the package registry's wheel, seeded) with ``paddle.jit.save``
-(PIR ``.json``; ``--formats pir,legacy`` also tries the 2.x ``.pdmodel`` with PIR off, which
-Paddle 3.3.1 cannot trace for these models), Paddle Inference runs them,
-and paddle-compat's ``paddle.inference`` runs the same files: outputs compared, latency of
-one call at batch 1 (one thread each; ratio = paddle-compat / Paddle).
+"""Model-zoo check of Paddle's program files: real Paddle 3.3.1 exports models of PaddleClas
+2.6.0 (12 backbones) or PaddleSeg 2.8.0 (10 segmentation models), built unchanged from the
+package registry's wheels and seeded, with ``paddle.jit.save`` (PIR ``.json``; ``--formats
+pir,legacy`` also tries the 2.x ``.pdmodel`` with PIR off, which Paddle 3.3.1 cannot trace for
+these models); Paddle Inference runs them, and paddle-compat's ``paddle.inference`` runs the
+same files: first outputs compared, latency of one call at batch 1 (one thread each; ratio =
+paddle-compat / Paddle).
 
     pip download --no-deps paddleclas==2.6.0 -d /tmp/pcls && cd /tmp/pcls && unzip -q -o *.whl
-    .venv/bin/python tools/paddleclas_exports.py --root /tmp/pcls/paddleclas [--out /tmp/pcls_x]
-        [--only ResNet50,PPLCNet_x1_0]
+    .venv/bin/python tools/zoo_exports.py --zoo paddleclas --root /tmp/pcls/paddleclas
+    # PaddleSeg imports six, pyyaml, filelock, requests, scikit-learn, opencv in Paddle's venv
+    pip download --no-deps paddleseg==2.8.0 -d /tmp/pseg && cd /tmp/pseg && unzip -q -o *.whl
+    .venv/bin/python tools/zoo_exports.py --zoo paddleseg --root /tmp/pseg [--only UNet,ENet]
 
-The exported files (hundreds of MB for the 12 backbones) stay in ``--out``; nothing is
-written to the repository.
+The exported files (hundreds of MB) stay in ``--out``; nothing is written to the repository.
 """
 
 from __future__ import annotations
@@ -30,25 +32,59 @@ from paddleclas_backbones import _BUILD, _PREAMBLE, BACKBONES  # noqa: E402
 FORMATS = {"pir": ".json", "legacy": ".pdmodel"}
 BATCH = 2  # the compared outputs; latency at batch 1
 
-# under real Paddle: export each backbone (argv: root, out, fmt, specs...)
-_EXPORT = (
-    _PREAMBLE
-    + _BUILD
-    + r"""
+# PaddleSeg 2.8.0's models, as its configs build them (4 classes), from its wheel's root
+SEG_MODELS = {
+    "PPLiteSeg": "M.PPLiteSeg(num_classes=4, backbone=B.STDC1())",
+    "UNet": "M.UNet(num_classes=4)",
+    "DeepLabV3P": "M.DeepLabV3P(num_classes=4, backbone=B.ResNet18_vd(output_stride=8), "
+    "backbone_indices=(0, 3))",
+    "BiSeNetV2": "M.BiSeNetV2(num_classes=4)",
+    "FastSCNN": "M.FastSCNN(num_classes=4)",
+    "SegFormer": "M.SegFormer(num_classes=4, backbone=B.MixVisionTransformer_B0(), "
+    "embedding_dim=256)",
+    "OCRNet": "M.OCRNet(num_classes=4, backbone=B.HRNet_W18_Small_V1(), backbone_indices=[0])",
+    "TopFormer": "M.TopFormer(num_classes=4, backbone=B.TopTransformer_Base())",
+    "ENet": "M.ENet(num_classes=4)",
+    "PSPNet": "M.PSPNet(num_classes=4, backbone=B.ResNet18_vd(output_stride=8))",
+}
+_SEG_BUILD = r"""
+import json, os, sys
+import numpy as np
+import paddle
+sys.path.insert(0, sys.argv[1])
+import paddleseg.models as M
+from paddleseg.models import backbones as B
+SEG = json.loads(os.environ["ZOO_SEG_MODELS"])
+
+def build(spec):
+    paddle.seed(0)
+    model = eval(SEG[spec.split(":")[1]])
+    model.eval()
+    return model
+"""
+# zoo -> (build code, model specs "module:name", input spec shape, feed shape)
+ZOOS = {
+    "paddleclas": (_PREAMBLE + _BUILD, BACKBONES, [None, 3, 224, 224], [3, 224, 224]),
+    "paddleseg": (_SEG_BUILD, [f"seg:{n}" for n in SEG_MODELS], [None, 3, None, None],
+                  [3, 128, 128]),
+}  # fmt: skip
+
+# under real Paddle: export each model (argv: root, out, fmt, specs...; env: the input spec)
+_EXPORT = r"""
 OUT, FMT = sys.argv[2], sys.argv[3]
+SHAPE = json.loads(os.environ["ZOO_SPEC_SHAPE"])
 res = {}
 for spec in sys.argv[4:]:
     name = spec.split(":")[1]
     try:
         model = build(spec)
-        x = paddle.static.InputSpec([None, 3, 224, 224], "float32", "x")
+        x = paddle.static.InputSpec(SHAPE, "float32", "x")
         paddle.jit.save(model, os.path.join(OUT, f"{name}_{FMT}", "inference"), input_spec=[x])
         res[spec] = "ok"
     except Exception as e:
         res[spec] = f"{type(e).__name__}: {str(e)[:300]}"
 print(json.dumps(res))
 """
-)
 
 # under either framework: run the exported files with paddle.inference (argv: tag, out,
 # names...; the tag names the saved output: out_P.npy from Paddle, out_C.npy from ours)
@@ -57,6 +93,7 @@ import json, os, sys, time
 import numpy as np
 import paddle
 TAG, OUT, BATCH = sys.argv[1], sys.argv[2], int(sys.argv[3])
+FEED = json.loads(os.environ["ZOO_FEED_SHAPE"])
 res = {}
 for name in sys.argv[4:]:
     for fmt, ext in (("pir", ".json"), ("legacy", ".pdmodel")):
@@ -67,10 +104,12 @@ for name in sys.argv[4:]:
             config = paddle.inference.Config(prefix + ext, prefix + ".pdiparams")
             config.disable_gpu()
             config.set_cpu_math_library_num_threads(1)
+            if os.environ.get("ZOO_NO_ONEDNN"):
+                config.disable_mkldnn()
             pred = paddle.inference.create_predictor(config)
             h = pred.get_input_handle(pred.get_input_names()[0])
             o = pred.get_output_handle(pred.get_output_names()[0])
-            x = np.random.default_rng(0).standard_normal((BATCH, 3, 224, 224)).astype("float32")
+            x = np.random.default_rng(0).standard_normal((BATCH, *FEED)).astype("float32")
             h.copy_from_cpu(x)
             pred.run()
             y = o.copy_to_cpu()
@@ -108,7 +147,10 @@ def _run(python: str, code: str, args: list[str], env: dict) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--root", required=True, help="the unpacked wheel's paddleclas/ directory")
+    ap.add_argument("--zoo", default="paddleclas", choices=sorted(ZOOS))
+    ap.add_argument(
+        "--root", required=True, help="paddleclas: the wheel's paddleclas/; paddleseg: its root"
+    )
     ap.add_argument("--out", default="/tmp/pcls_exports")
     ap.add_argument("--only", default="", help="comma-separated backbone names")
     ap.add_argument("--paddle-python", default="/work/paddle-venv/bin/python")
@@ -120,16 +162,24 @@ def main() -> int:
         "trace these backbones's nn.Sequential with PIR off), or both",
     )
     args = ap.parse_args()
-    specs = [s for s in BACKBONES if not args.only or s.split(":")[1] in args.only.split(",")]
+    build, all_specs, spec_shape, feed = ZOOS[args.zoo]
+    specs = [s for s in all_specs if not args.only or s.split(":")[1] in args.only.split(",")]
     names = [s.split(":")[1] for s in specs]
     os.makedirs(args.out, exist_ok=True)
-    env = dict(os.environ)
+    env = {
+        **os.environ,
+        "ZOO_SEG_MODELS": json.dumps(SEG_MODELS),
+        "ZOO_SPEC_SHAPE": json.dumps(spec_shape),
+        "ZOO_FEED_SHAPE": json.dumps(feed),
+    }
+    if args.zoo == "paddleseg":  # Paddle 3.3.1's oneDNN executor cannot run pd_op.*_interp
+        env["ZOO_NO_ONEDNN"] = "1"
     if not args.skip_export:
         t = time.time()
         for fmt in args.formats.split(","):
             flags = {"FLAGS_enable_pir_api": "0"} if fmt == "legacy" else {}
             done = _run(
-                args.paddle_python, _EXPORT, [args.root, args.out, fmt, *specs],
+                args.paddle_python, build + _EXPORT, [args.root, args.out, fmt, *specs],
                 {**env, **flags},
             )  # fmt: skip
             for spec, status in done.items():
