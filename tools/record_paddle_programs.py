@@ -223,7 +223,7 @@ def _build_flow(name: str):
             super().__init__()
             self.fc = nn.Linear(4, 4)
 
-    if name == "indexing":  # what PaddleClas's Swin and ViT exports use beyond the others
+    if name == "indexing":  # what Swin, ViT and PP-YOLOE exports use beyond the others
 
         class Net(_Fc4):
             def forward(self, x):
@@ -238,7 +238,11 @@ def _build_flow(name: str):
                 e = paddle.expand(w.unsqueeze(1), [-1, 3, 2])
                 q = (y * 10).astype("int64") // 3  # floor division of negative integers
                 n = paddle.shape(x)[0] // 2  # of a size
-                return paddle.concat([z, w, v, e.reshape([-1, 6])], 1), q, n.astype("int64")
+                gx, gy = paddle.meshgrid(y[:, 0], w[0])  # of data (PP-YOLOE: of aranges)
+                cx, cy = paddle.meshgrid(paddle.arange(2.0), paddle.arange(3.0))
+                g = gx * gy + (cx * cy).sum()
+                out = paddle.concat([z, w, v, e.reshape([-1, 6]), g], 1)
+                return out, q, n.astype("int64")
 
         return Net()
     if name == "unpool":  # PaddleSeg's ENet and OCRNet: prelu, max pool with indices, unpool, bmm

@@ -1,5 +1,6 @@
 """Model-zoo check of Paddle's program files: real Paddle 3.3.1 exports models of PaddleClas
-2.6.0 (12 backbones) or PaddleSeg 2.8.0 (10 segmentation models), built unchanged from the
+2.6.0 (12 backbones), PaddleSeg 2.8.0 (10 segmentation models) or PaddleDetection 2.6.0
+(PP-YOLOE-s without NMS), built unchanged from the
 package registry's wheels and seeded, with ``paddle.jit.save`` (PIR ``.json``; ``--formats
 pir,legacy`` also tries the 2.x ``.pdmodel`` with PIR off, which Paddle 3.3.1 cannot trace for
 these models); Paddle Inference runs them, and paddle-compat's ``paddle.inference`` runs the
@@ -11,6 +12,9 @@ paddle-compat / Paddle).
     # PaddleSeg imports six, pyyaml, filelock, requests, scikit-learn, opencv in Paddle's venv
     pip download --no-deps paddleseg==2.8.0 -d /tmp/pseg && cd /tmp/pseg && unzip -q -o *.whl
     .venv/bin/python tools/zoo_exports.py --zoo paddleseg --root /tmp/pseg [--only UNet,ENet]
+    # PaddleDetection also imports tqdm, pycocotools, matplotlib, pandas
+    pip download --no-deps paddledet==2.6.0 -d /tmp/pdet && cd /tmp/pdet && unzip -q -o *.whl
+    .venv/bin/python tools/zoo_exports.py --zoo paddledet --root /tmp/pdet
 
 The exported files (hundreds of MB) stay in ``--out``; nothing is written to the repository.
 """
@@ -62,24 +66,68 @@ def build(spec):
     model.eval()
     return model
 """
-# zoo -> (build code, model specs "module:name", input spec shape, feed shape)
+# PaddleDetection 2.6.0's PP-YOLOE-s (ppyoloe_crn_s_300e_coco's values, 4 classes) as its
+# export runs it (image, scale_factor), without NMS: ppdet 2.6's multiclass_nms appends a 2.x
+# op, which Paddle 3.3.1's PIR export refuses
+_DET_BUILD = r"""
+import json, os, sys
+import numpy as np
+import paddle
+from paddle import nn
+sys.path.insert(0, sys.argv[1])
+from ppdet.modeling.backbones.cspresnet import CSPResNet
+from ppdet.modeling.necks.custom_pan import CustomCSPPAN
+from ppdet.modeling.heads.ppyoloe_head import PPYOLOEHead
+
+class PPYOLOE(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.backbone = CSPResNet(
+            layers=[3, 6, 6, 3], channels=[64, 128, 256, 512, 1024], return_idx=[1, 2, 3],
+            use_large_stem=True, width_mult=0.5, depth_mult=0.33)
+        self.neck = CustomCSPPAN(
+            in_channels=[i.channels for i in self.backbone.out_shape],
+            out_channels=[768, 384, 192], stage_num=1, block_num=3, act="swish", spp=True,
+            width_mult=0.5, depth_mult=0.33)
+        self.head = PPYOLOEHead(
+            in_channels=[i.channels for i in self.neck.out_shape], num_classes=4,
+            fpn_strides=[32, 16, 8], grid_cell_scale=5.0, grid_cell_offset=0.5,
+            static_assigner_epoch=-1, exclude_nms=True)
+
+    def forward(self, image, scale_factor):
+        feats = self.neck(self.backbone({"image": image}))
+        boxes, scores, _ = self.head.post_process(self.head(feats), scale_factor)
+        return boxes, scores
+
+def build(spec):
+    paddle.seed(0)
+    model = {"PPYOLOE_s": PPYOLOE}[spec.split(":")[1]]()
+    model.eval()
+    return model
+"""
+# zoo -> (build code, model specs "module:name", inputs: [name, spec shape, feed shape
+# without the batch dim, "randn" or "ones"])
+_IMAGE = ["x", [None, 3, 224, 224], [3, 224, 224], "randn"]
 ZOOS = {
-    "paddleclas": (_PREAMBLE + _BUILD, BACKBONES, [None, 3, 224, 224], [3, 224, 224]),
-    "paddleseg": (_SEG_BUILD, [f"seg:{n}" for n in SEG_MODELS], [None, 3, None, None],
-                  [3, 128, 128]),
+    "paddleclas": (_PREAMBLE + _BUILD, BACKBONES, [_IMAGE]),
+    "paddleseg": (_SEG_BUILD, [f"seg:{n}" for n in SEG_MODELS],
+                  [["x", [None, 3, None, None], [3, 128, 128], "randn"]]),
+    "paddledet": (_DET_BUILD, ["det:PPYOLOE_s"],
+                  [["image", [None, 3, None, None], [3, 160, 160], "randn"],
+                   ["scale_factor", [None, 2], [2], "ones"]]),
 }  # fmt: skip
 
-# under real Paddle: export each model (argv: root, out, fmt, specs...; env: the input spec)
+# under real Paddle: export each model (argv: root, out, fmt, specs...; env: the inputs)
 _EXPORT = r"""
 OUT, FMT = sys.argv[2], sys.argv[3]
-SHAPE = json.loads(os.environ["ZOO_SPEC_SHAPE"])
+INPUTS = json.loads(os.environ["ZOO_INPUTS"])
 res = {}
 for spec in sys.argv[4:]:
     name = spec.split(":")[1]
     try:
         model = build(spec)
-        x = paddle.static.InputSpec(SHAPE, "float32", "x")
-        paddle.jit.save(model, os.path.join(OUT, f"{name}_{FMT}", "inference"), input_spec=[x])
+        xs = [paddle.static.InputSpec(shape, "float32", n) for n, shape, _, _ in INPUTS]
+        paddle.jit.save(model, os.path.join(OUT, f"{name}_{FMT}", "inference"), input_spec=xs)
         res[spec] = "ok"
     except Exception as e:
         res[spec] = f"{type(e).__name__}: {str(e)[:300]}"
@@ -93,7 +141,7 @@ import json, os, sys, time
 import numpy as np
 import paddle
 TAG, OUT, BATCH = sys.argv[1], sys.argv[2], int(sys.argv[3])
-FEED = json.loads(os.environ["ZOO_FEED_SHAPE"])
+INPUTS = json.loads(os.environ["ZOO_INPUTS"])
 res = {}
 for name in sys.argv[4:]:
     for fmt, ext in (("pir", ".json"), ("legacy", ".pdmodel")):
@@ -107,18 +155,25 @@ for name in sys.argv[4:]:
             if os.environ.get("ZOO_NO_ONEDNN"):
                 config.disable_mkldnn()
             pred = paddle.inference.create_predictor(config)
-            h = pred.get_input_handle(pred.get_input_names()[0])
+            hs = [pred.get_input_handle(n) for n, _, _, _ in INPUTS]
             o = pred.get_output_handle(pred.get_output_names()[0])
-            x = np.random.default_rng(0).standard_normal((BATCH, *FEED)).astype("float32")
-            h.copy_from_cpu(x)
+            rng = np.random.default_rng(0)
+            xs = [
+                (rng.standard_normal((BATCH, *feed)) if kind == "randn"
+                 else np.ones((BATCH, *feed))).astype("float32")
+                for _, _, feed, kind in INPUTS
+            ]
+            for h, x in zip(hs, xs):
+                h.copy_from_cpu(x)
             pred.run()
             y = o.copy_to_cpu()
             np.save(os.path.join(OUT, f"{name}_{fmt}", f"out_{TAG}.npy"), y)
-            x1 = x[:1].copy()
+            x1 = [x[:1].copy() for x in xs]
             best = float("inf")
             for i in range(8):
                 t = time.perf_counter()
-                h.copy_from_cpu(x1)
+                for h, x in zip(hs, x1):
+                    h.copy_from_cpu(x)
                 pred.run()
                 o.copy_to_cpu()
                 if i >= 2:
@@ -131,14 +186,21 @@ print(json.dumps(res))
 
 
 def _run(python: str, code: str, args: list[str], env: dict) -> dict:
+    """Run ``code`` from a file (Paddle's to_static reads a Layer's source) under ``python``;
+    the JSON dict it prints last."""
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix="_zoo.py", delete=False) as f:
+        f.write(code)
     res = subprocess.run(
-        [python, "-c", code, *args],
+        [python, f.name, *args],
         capture_output=True,
         text=True,
         cwd="/",
         env=env,
         timeout=3600,
     )
+    os.unlink(f.name)
     if res.returncode != 0:
         print(res.stderr[-3000:], file=sys.stderr)
         return {}
@@ -162,17 +224,16 @@ def main() -> int:
         "trace these backbones's nn.Sequential with PIR off), or both",
     )
     args = ap.parse_args()
-    build, all_specs, spec_shape, feed = ZOOS[args.zoo]
+    build, all_specs, inputs = ZOOS[args.zoo]
     specs = [s for s in all_specs if not args.only or s.split(":")[1] in args.only.split(",")]
     names = [s.split(":")[1] for s in specs]
     os.makedirs(args.out, exist_ok=True)
     env = {
         **os.environ,
         "ZOO_SEG_MODELS": json.dumps(SEG_MODELS),
-        "ZOO_SPEC_SHAPE": json.dumps(spec_shape),
-        "ZOO_FEED_SHAPE": json.dumps(feed),
+        "ZOO_INPUTS": json.dumps(inputs),
     }
-    if args.zoo == "paddleseg":  # Paddle 3.3.1's oneDNN executor cannot run pd_op.*_interp
+    if args.zoo != "paddleclas":  # Paddle 3.3.1's oneDNN executor cannot run pd_op.*_interp
         env["ZOO_NO_ONEDNN"] = "1"
     if not args.skip_export:
         t = time.time()

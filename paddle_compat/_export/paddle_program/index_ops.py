@@ -1,6 +1,7 @@
 """Program rows for indexing and broadcasting ops that model-zoo exports use (PaddleClas 2.6's
 Swin Transformer: ``roll``, ``index_select``, ``where``, ``floor_divide``, ``strided_slice``
-and ``set_value_`` for its shifted-window mask; ViT: ``expand`` of the class token), merged
+and ``set_value_`` for its shifted-window mask; ViT: ``expand`` of the class token;
+PaddleDetection's PP-YOLOE: ``meshgrid`` of its anchor points), merged
 into ``layer.ROWS``. PIR layout measured on Paddle 3.3.1's files: sizes, starts, ends and
 steps are inputs (``full_int_array`` or ``builtin.combine``), axes are attributes. Values the
 host knows (the attention mask built from constants) fold on the host, as in ``op_table``.
@@ -62,6 +63,14 @@ def _where(args, a):
     return call_op("where", _ot._t(cond), _ot._t(x), _ot._t(y))
 
 
+def _meshgrid(args, a):
+    """``meshgrid`` of a ``builtin.combine`` list (``ij`` indexing): one list of grids."""
+    xs = args[0]
+    if _ot._all_const(*xs):
+        return list(np.meshgrid(*(np.asarray(x) for x in xs), indexing="ij"))
+    return list(call_op("meshgrid", [_ot._t(x) for x in xs]))
+
+
 def _slices(ndim, axes, starts, ends, steps, drop=()) -> tuple:
     """The index tuple (Python slice semantics; an axis in ``drop`` indexed by its start)."""
     idx = [slice(None)] * ndim
@@ -120,6 +129,7 @@ ROWS = {
     "pd_op.roll": Row(_roll),
     "pd_op.index_select": Row(_index_select),
     "pd_op.where": Row(_where),
+    "pd_op.meshgrid": Row(_meshgrid),
     "pd_op.floor_divide": Row(_ot._binary("floor_divide", np.floor_divide)),
     "pd_op.strided_slice": Row(_strided_slice),
     "pd_op.set_value_": Row(_set_value),
