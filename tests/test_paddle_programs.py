@@ -34,7 +34,7 @@ FORMATS = {"pir": ".json", "legacy": ".pdmodel"}
 # Swin's and ViT's indexing ops (roll, set_value_, strided_slice, ...), ENet's and OCRNet's
 # (prelu, max pool with indices, unpool, bmm): Paddle 3.3.1 with PIR off cannot trace them, so
 # only their PIR files exist
-PIR_ONLY = ("indexing", "unpool")
+PIR_ONLY = ("indexing", "unpool", "nms")
 CASES = [(m, f) for m in MODELS + FLOW_MODELS for f in FORMATS] + [(m, "pir") for m in PIR_ONLY]
 # appends to a list in a loop whose condition is data: no one compiled program holds that
 OP_BY_OP = {"collect"}

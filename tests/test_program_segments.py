@@ -25,6 +25,7 @@ FLOW = ("cond", "loop", "brk", "rnn_exit", "collect", "encoder")
 CASES = [(m, f) for m in (*FLOW, "lstm", "misc") for f in ("pir", "legacy")] + [
     ("indexing", "pir"),
     ("unpool", "pir"),
+    ("nms", "pir"),  # multiclass_nms3 on the host between two segments
 ]
 
 

@@ -37,6 +37,7 @@ INPUTS = {
     "misc": ("x", [4, 6, 6], "float32", [2, 1]),
     "indexing": ("x", [4], "float32", [2, 3]),
     "unpool": ("image", [3, 8, 8], "float32", [2, 1]),
+    "nms": ("x", [30, 7], "float32", [2, 1]),
     # control flow on tensors (to_static's if/while, a list appended in a loop): PIR only
     "cond": ("x", [6], "float32", [3, 2, 4]),
     "loop": ("x", [None, 4], "float32", [2, 1]),
@@ -47,7 +48,7 @@ INPUTS = {
 }
 # exported in the PIR format only: Paddle 3.3.1 with PIR off cannot trace roll, index_select,
 # where, prelu, ... (its dy2static calls the PIR-only C functions; see _legacy_static_fixes)
-PIR_ONLY = {"indexing", "unpool"}
+PIR_ONLY = {"indexing", "unpool", "nms"}
 # control-flow models: exported last, the legacy ones after _legacy_flow_fixes
 FLOW = ("cond", "loop", "brk", "rnn_exit", "collect", "encoder")
 # the length of a dim the spec leaves open, per batch size (the loop models' time axis)
@@ -260,6 +261,20 @@ def _build_flow(name: str):
                 u = nn.functional.max_unpool2d(p, idx, 2, 2, output_size=y.shape[2:])
                 f = y.flatten(2)
                 return self.act1(u), paddle.bmm(f, f.transpose([0, 2, 1]))
+
+        return Net()
+    if name == "nms":  # PaddleDetection's exports end with multiclass_nms3 (as ppdet 2.8 calls it)
+
+        class Net(nn.Layer):
+            def forward(self, x):
+                xy = x[:, :, :2] * 10
+                boxes = paddle.concat([xy, xy + x[:, :, 2:4].abs() * 5 + 1], -1)
+                scores = nn.functional.sigmoid(x[:, :, 4:7]).transpose([0, 2, 1])
+                # score_threshold, nms_top_k, keep_top_k, nms_threshold, normalized, nms_eta,
+                # background_label: pixel boxes (+1 sizes), an adaptive threshold, class 0 skipped
+                return paddle._C_ops.multiclass_nms3(
+                    boxes, scores, None, 0.3, 20, 12, 0.7, False, 0.9, 0
+                )
 
         return Net()
     if name == "cond":  # if/else on a mean, an early return, a while on two conditions
