@@ -7,7 +7,8 @@ on Tensors (``if``/``while``/``break``/early ``return``, a GRU cell stepped unti
 saturates, lists appended in loops, a loop over an open time axis), in both formats; and, in
 PIR only, the indexing ops of PaddleClas's Swin and ViT exports (``roll``, ``index_select``,
 ``where``, ``floor_divide``, ``strided_slice``, ``set_value_``, ``expand``) and of PaddleSeg's
-ENet and OCRNet (``prelu``, ``max_pool2d_with_index``, ``unpool``, ``bmm``). Each runs through
+ENet and OCRNet (``prelu``, ``max_pool2d_with_index``, ``unpool``, ``bmm``) and of
+PaddleDetection's heads (``yolo_box``, ``multiclass_nms3``). Each runs through
 every entry point; outputs equal real Paddle Inference's. Damaged files and unknown ops give
 clear RuntimeErrors (as Paddle's loaders raise) at load time.
 """
@@ -32,9 +33,9 @@ MODELS = ("cnn", "resnet", "lstm", "transformer", "mobile", "text", "misc")
 FLOW_MODELS = ("cond", "loop", "brk", "rnn_exit", "collect", "encoder")
 FORMATS = {"pir": ".json", "legacy": ".pdmodel"}
 # Swin's and ViT's indexing ops (roll, set_value_, strided_slice, ...), ENet's and OCRNet's
-# (prelu, max pool with indices, unpool, bmm): Paddle 3.3.1 with PIR off cannot trace them, so
-# only their PIR files exist
-PIR_ONLY = ("indexing", "unpool", "nms")
+# (prelu, max pool with indices, unpool, bmm), detection heads (yolo_box, multiclass_nms3):
+# Paddle 3.3.1 with PIR off cannot trace them, so only their PIR files exist
+PIR_ONLY = ("indexing", "unpool", "nms", "yolo")
 CASES = [(m, f) for m in MODELS + FLOW_MODELS for f in FORMATS] + [(m, "pir") for m in PIR_ONLY]
 # appends to a list in a loop whose condition is data: no one compiled program holds that
 OP_BY_OP = {"collect"}
@@ -421,3 +422,27 @@ def test_long_loop_known_while_compiling_becomes_one_while_loop(fmt):
     assert control_flow.UNROLL < 20
     assert "while" in prims(20)
     assert "while" not in prims(5)
+
+
+@pytest.mark.parametrize(
+    "scores,rois_num,error",
+    [
+        (0.01, None, None),  # nothing above the threshold: empty rows, zero counts
+        (0.9, np.ones([2], np.int32), "rois_num"),  # two-stage detectors' layout
+        (0.9, None, "bboxes \\[N, M, 4\\] and scores \\[N, C, M\\]"),  # mismatched M
+    ],
+)
+def test_multiclass_nms3_edges(scores, rois_num, error):
+    from paddle_compat._export.paddle_program import detection_ops
+
+    boxes = np.tile(np.asarray([[0, 0, 4, 4]], np.float32), (2, 5, 1))
+    m = 4 if error and "bboxes" in error else 5
+    s = np.full([2, 3, m], scores, np.float32)
+    attrs = {"score_threshold": 0.05, "keep_top_k": 10, "nms_threshold": 0.5}
+    args = [paddle.to_tensor(boxes), paddle.to_tensor(s), rois_num]
+    if error:
+        with pytest.raises((RuntimeError, ValueError), match=error):
+            detection_ops._multiclass_nms3(args, attrs)
+        return
+    out, index, num = detection_ops._multiclass_nms3(args, attrs)
+    assert out.shape == [0, 6] and index.shape == [0, 1] and num.numpy().tolist() == [0, 0]

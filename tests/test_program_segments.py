@@ -26,6 +26,7 @@ CASES = [(m, f) for m in (*FLOW, "lstm", "misc") for f in ("pir", "legacy")] + [
     ("indexing", "pir"),
     ("unpool", "pir"),
     ("nms", "pir"),  # multiclass_nms3 on the host between two segments
+    ("yolo", "pir"),
 ]
 
 

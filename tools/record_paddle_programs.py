@@ -38,6 +38,7 @@ INPUTS = {
     "indexing": ("x", [4], "float32", [2, 3]),
     "unpool": ("image", [3, 8, 8], "float32", [2, 1]),
     "nms": ("x", [30, 7], "float32", [2, 1]),
+    "yolo": ("x", [21, 4, 4], "float32", [2, 1]),
     # control flow on tensors (to_static's if/while, a list appended in a loop): PIR only
     "cond": ("x", [6], "float32", [3, 2, 4]),
     "loop": ("x", [None, 4], "float32", [2, 1]),
@@ -48,7 +49,7 @@ INPUTS = {
 }
 # exported in the PIR format only: Paddle 3.3.1 with PIR off cannot trace roll, index_select,
 # where, prelu, ... (its dy2static calls the PIR-only C functions; see _legacy_static_fixes)
-PIR_ONLY = {"indexing", "unpool", "nms"}
+PIR_ONLY = {"indexing", "unpool", "nms", "yolo"}
 # control-flow models: exported last, the legacy ones after _legacy_flow_fixes
 FLOW = ("cond", "loop", "brk", "rnn_exit", "collect", "encoder")
 # the length of a dim the spec leaves open, per batch size (the loop models' time axis)
@@ -274,6 +275,19 @@ def _build_flow(name: str):
                 # background_label: pixel boxes (+1 sizes), an adaptive threshold, class 0 skipped
                 return paddle._C_ops.multiclass_nms3(
                     boxes, scores, None, 0.3, 20, 12, 0.7, False, 0.9, 0
+                )
+
+        return Net()
+    if name == "yolo":  # a YOLOv3 head's decoding (yolo_box) and pixel-box NMS, as ppdet's
+
+        class Net(nn.Layer):
+            def forward(self, x):
+                size = paddle.full([paddle.shape(x)[0], 2], 64, "int32")
+                boxes, scores = paddle.vision.ops.yolo_box(
+                    x, size, [10, 13, 16, 30, 33, 23], 2, 0.01, 16, True, scale_x_y=1.05
+                )
+                return paddle._C_ops.multiclass_nms3(
+                    boxes, scores.transpose([0, 2, 1]), None, 0.01, 100, 20, 0.45, False, 1.0, -1
                 )
 
         return Net()

@@ -14,7 +14,8 @@ paddle-compat / Paddle).
     .venv/bin/python tools/zoo_exports.py --zoo paddleseg --root /tmp/pseg [--only UNet,ENet]
     # PaddleDetection also imports tqdm, pycocotools, matplotlib, pandas
     pip download --no-deps paddledet==2.6.0 -d /tmp/pdet && cd /tmp/pdet && unzip -q -o *.whl
-    .venv/bin/python tools/zoo_exports.py --zoo paddledet --root /tmp/pdet
+    .venv/bin/python tools/zoo_exports.py --zoo paddledet --root /tmp/pdet  # PP-YOLOE-s
+    .venv/bin/python tools/zoo_exports.py --zoo paddledet_yolov3 --root /tmp/pdet
 
 The exported files (hundreds of MB) stay in ``--out``; nothing is written to the repository.
 """
@@ -109,14 +110,38 @@ class PPYOLOEWithNMS(PPYOLOE):
             boxes, scores, None, 0.005, 1000, 300, 0.7, True, 1.0, -1)
         return out, num
 
+from ppdet.modeling.backbones.mobilenet_v1 import MobileNet
+from ppdet.modeling.necks.yolo_fpn import YOLOv3FPN
+from ppdet.modeling.heads.yolo_head import YOLOv3Head
+from ppdet.modeling.layers import YOLOBox
+
+class YOLOv3(nn.Layer):
+    # yolov3_mobilenet_v1_270e_coco's values, 4 classes: yolo_box decoding, pixel-box NMS
+    def __init__(self):
+        super().__init__()
+        self.backbone = MobileNet(scale=1, feature_maps=[4, 6, 13], with_extra_blocks=False,
+                                  extra_block_filters=[])
+        self.neck = YOLOv3FPN(in_channels=[i.channels for i in self.backbone.out_shape])
+        self.head = YOLOv3Head(in_channels=[i.channels for i in self.neck.out_shape],
+                               num_classes=4)
+        self.decode = YOLOBox(num_classes=4)
+
+    def forward(self, image, im_shape, scale_factor):
+        outs = self.head(self.neck(self.backbone({"image": image})))
+        boxes, scores = self.decode(outs, self.head.mask_anchors, im_shape, scale_factor)
+        out, _, num = paddle._C_ops.multiclass_nms3(
+            boxes, scores, None, 0.005, 1000, 100, 0.45, False, 1.0, -1)
+        return out, num
+
 def build(spec):
     paddle.seed(0)
-    model = {"PPYOLOE_s": PPYOLOE, "PPYOLOE_s_nms": PPYOLOEWithNMS}[spec.split(":")[1]]()
+    name = spec.split(":")[1]
+    model = {"PPYOLOE_s": PPYOLOE, "PPYOLOE_s_nms": PPYOLOEWithNMS, "YOLOv3_MobileNetV1": YOLOv3}[name]()
     model.eval()
     return model
 """
 # zoo -> (build code, model specs "module:name", inputs: [name, spec shape, feed shape
-# without the batch dim, "randn" or "ones"])
+# without the batch dim, "randn" or a fill value])
 _IMAGE = ["x", [None, 3, 224, 224], [3, 224, 224], "randn"]
 ZOOS = {
     "paddleclas": (_PREAMBLE + _BUILD, BACKBONES, [_IMAGE]),
@@ -124,7 +149,11 @@ ZOOS = {
                   [["x", [None, 3, None, None], [3, 128, 128], "randn"]]),
     "paddledet": (_DET_BUILD, ["det:PPYOLOE_s", "det:PPYOLOE_s_nms"],
                   [["image", [None, 3, None, None], [3, 160, 160], "randn"],
-                   ["scale_factor", [None, 2], [2], "ones"]]),
+                   ["scale_factor", [None, 2], [2], 1.0]]),
+    "paddledet_yolov3": (_DET_BUILD, ["det:YOLOv3_MobileNetV1"],
+                         [["image", [None, 3, None, None], [3, 160, 160], "randn"],
+                          ["im_shape", [None, 2], [2], 160.0],
+                          ["scale_factor", [None, 2], [2], 1.0]]),
 }  # fmt: skip
 
 # under real Paddle: export each model (argv: root, out, fmt, specs...; env: the inputs)
@@ -170,7 +199,7 @@ for name in sys.argv[4:]:
             rng = np.random.default_rng(0)
             xs = [
                 (rng.standard_normal((BATCH, *feed)) if kind == "randn"
-                 else np.ones((BATCH, *feed))).astype("float32")
+                 else np.full((BATCH, *feed), kind)).astype("float32")
                 for _, _, feed, kind in INPUTS
             ]
             for h, x in zip(hs, xs):

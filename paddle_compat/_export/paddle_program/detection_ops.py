@@ -1,9 +1,9 @@
-"""Program rows for detection post-processing: ``multiclass_nms3`` (what PaddleDetection's
-exports end with). Its output size depends on the scores, so it runs on the host (numpy) with
+"""Program rows for detection post-processing: ``yolo_box`` (YOLOv3-style decoding, the
+registry's op) and ``multiclass_nms3`` (what PaddleDetection's exports end with). Its output size depends on the scores, so it runs on the host (numpy) with
 concrete inputs: a compiled program cannot hold it (``DataDependentStep``), and the Predictor
 runs such a program in compiled segments with this op between them (``segments.HOST_OPS``).
 
-Paddle's CPU kernel, per image: for each class but ``background_label``, the boxes scoring
+NMS as Paddle's CPU kernel, per image: for each class but ``background_label``, the boxes scoring
 above ``score_threshold``, the best ``nms_top_k`` of them by score, then greedy NMS at
 ``nms_threshold`` (shrunk by ``nms_eta`` after each kept box while above 0.5); over all
 classes, the best ``keep_top_k`` by score. Rows ``[label, score, x1, y1, x2, y2]`` grouped by
@@ -15,29 +15,32 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._core.registry import call_op
 from ..._core.tensor import Tensor
 from . import op_table as _ot
 from .program import DataDependentStep, ProgramError
 
 
-def _iou(a: np.ndarray, b: np.ndarray, normalized: bool) -> np.ndarray:
+def _areas(b: np.ndarray, off) -> np.ndarray:
+    bad = (b[:, 2] < b[:, 0]) | (b[:, 3] < b[:, 1])
+    return np.where(bad, np.float32(0), (b[:, 2] - b[:, 0] + off) * (b[:, 3] - b[:, 1] + off))
+
+
+def _iou(a, b, area_a, area_b, off) -> np.ndarray:
     """Jaccard overlap of each box of ``a`` with each of ``b`` ([len(a), len(b)], float32 as
     Paddle's kernel): 0 for boxes apart; unnormalized (pixel) sizes count both ends (+1)."""
-    off = np.float32(0.0 if normalized else 1.0)
-    a, b = a[:, None, :], b[None, :, :]
-
-    def area(x):
-        bad = (x[..., 2] < x[..., 0]) | (x[..., 3] < x[..., 1])
-        return np.where(bad, 0, (x[..., 2] - x[..., 0] + off) * (x[..., 3] - x[..., 1] + off))
-
-    apart = (b[..., 0] > a[..., 2]) | (b[..., 2] < a[..., 0])
-    apart |= (b[..., 1] > a[..., 3]) | (b[..., 3] < a[..., 1])
-    iw = np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]) + off
-    ih = np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]) + off
-    inter = iw * ih
+    ax1, ay1, ax2, ay2 = (a[:, k : k + 1] for k in range(4))
+    bx1, by1, bx2, by2 = b[:, 0], b[:, 1], b[:, 2], b[:, 3]
+    apart = (bx1 > ax2) | (bx2 < ax1) | (by1 > ay2) | (by2 < ay1)
+    inter = (np.minimum(ax2, bx2) - np.maximum(ax1, bx1) + off) * (
+        np.minimum(ay2, by2) - np.maximum(ay1, by1) + off
+    )
     with np.errstate(divide="ignore", invalid="ignore"):
-        iou = inter / (area(a) + area(b) - inter)
+        iou = inter / (area_a[:, None] + area_b[None, :] - inter)
     return np.where(apart, np.float32(0), iou)
+
+
+BLOCK = 64  # boxes whose overlaps with all the others are computed at once
 
 
 def _nms(boxes, scores, a) -> list[int]:
@@ -46,17 +49,25 @@ def _nms(boxes, scores, a) -> list[int]:
     idx = idx[np.argsort(-scores[idx], kind="stable")]
     if a["nms_top_k"] > -1:
         idx = idx[: a["nms_top_k"]]
-    iou = _iou(boxes[idx], boxes[idx], a["normalized"])
-    kept, thresh = [], a["nms_threshold"]
-    if a["nms_eta"] >= 1:  # a fixed threshold: each kept box suppresses its overlaps
-        out = np.zeros(len(idx), bool)
-        for j in range(len(idx)):
-            if not out[j]:
-                kept.append(j)
-                out |= iou[j] > thresh
+    off = np.float32(0.0 if a["normalized"] else 1.0)
+    b = boxes[idx]
+    area = _areas(b, off)
+    kept, thresh, n = [], a["nms_threshold"], len(idx)
+    if a["nms_eta"] >= 1:  # a fixed threshold: each kept box suppresses the later overlaps
+        alive = np.ones(n, bool)
+        for s in range(0, n, BLOCK):
+            if not alive[s : s + BLOCK].any():
+                continue
+            over = _iou(b[s : s + BLOCK], b, area[s : s + BLOCK], area, off) > thresh
+            for j in range(s, min(s + BLOCK, n)):
+                if alive[j]:
+                    kept.append(j)
+                    alive[j + 1 :] &= ~over[j - s, j + 1 :]
         return [int(idx[j]) for j in kept]
-    for j in range(len(idx)):
-        if not kept or np.all(iou[j, kept] <= thresh):
+    for j in range(n):  # the threshold shrinks: each box against the kept ones, in turn
+        if not kept or np.all(
+            _iou(b[j : j + 1], b[kept], area[j : j + 1], area[kept], off) <= thresh
+        ):
             kept.append(j)
             if thresh > 0.5:
                 thresh *= a["nms_eta"]
@@ -123,4 +134,19 @@ def _multiclass_nms3(args, a):
     )
 
 
-ROWS = {"pd_op.multiclass_nms3": _ot.Row(_multiclass_nms3)}
+def _yolo_box(args, a):
+    """``yolo_box(x, img_size)``: a YOLOv3 head's boxes and scores (``vision.ops.yolo_box``)."""
+    from ...vision.ops import _yolo  # noqa: F401 - registers the op (paddle.vision loads lazily)
+
+    return call_op(
+        "yolo_box", _ot._t(args[0]), _ot._t(args[1]), [int(v) for v in a["anchors"]],
+        int(a["class_num"]), float(a["conf_thresh"]), int(a["downsample_ratio"]),
+        bool(a.get("clip_bbox", True)), None, float(a.get("scale_x_y", 1.0)),
+        bool(a.get("iou_aware", False)), float(a.get("iou_aware_factor", 0.5)),
+    )  # fmt: skip
+
+
+ROWS = {
+    "pd_op.multiclass_nms3": _ot.Row(_multiclass_nms3),
+    "pd_op.yolo_box": _ot.Row(_yolo_box),
+}
