@@ -27,6 +27,7 @@ CASES = [(m, f) for m in (*FLOW, "lstm", "misc") for f in ("pir", "legacy")] + [
     ("unpool", "pir"),
     ("nms", "pir"),  # multiclass_nms3 on the host between two segments
     ("yolo", "pir"),
+    ("arrays", "pir"),  # a data-dependent list, popped and sliced
 ]
 
 

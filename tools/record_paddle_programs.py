@@ -39,6 +39,7 @@ INPUTS = {
     "unpool": ("image", [3, 8, 8], "float32", [2, 1]),
     "nms": ("x", [30, 7], "float32", [2, 1]),
     "yolo": ("x", [21, 4, 4], "float32", [2, 1]),
+    "arrays": ("x", [4], "float32", [2, 1]),
     # control flow on tensors (to_static's if/while, a list appended in a loop): PIR only
     "cond": ("x", [6], "float32", [3, 2, 4]),
     "loop": ("x", [None, 4], "float32", [2, 1]),
@@ -49,7 +50,7 @@ INPUTS = {
 }
 # exported in the PIR format only: Paddle 3.3.1 with PIR off cannot trace roll, index_select,
 # where, prelu, ... (its dy2static calls the PIR-only C functions; see _legacy_static_fixes)
-PIR_ONLY = {"indexing", "unpool", "nms", "yolo"}
+PIR_ONLY = {"indexing", "unpool", "nms", "yolo", "arrays"}
 # control-flow models: exported last, the legacy ones after _legacy_flow_fixes
 FLOW = ("cond", "loop", "brk", "rnn_exit", "collect", "encoder")
 # the length of a dim the spec leaves open, per batch size (the loop models' time axis)
@@ -289,6 +290,22 @@ def _build_flow(name: str):
                 return paddle._C_ops.multiclass_nms3(
                     boxes, scores.transpose([0, 2, 1]), None, 0.01, 100, 20, 0.45, False, 1.0, -1
                 )
+
+        return Net()
+    if name == "arrays":  # a data-dependent list, popped and sliced (array_pop, slice_array)
+
+        class Net(_Fc4):
+            def forward(self, x):
+                outs = []
+                s = x
+                i = paddle.zeros([1], "int64")
+                while i < 2 or (s.abs().sum() < 12.0 and i < 6):  # at least two
+                    s = self.fc(s) * 1.5 + 0.2
+                    outs.append(s)
+                    i = i + 1
+                outs.append(x)
+                last = outs.pop()
+                return paddle.concat(outs[1:], 0) + last.sum()
 
         return Net()
     if name == "cond":  # if/else on a mean, an early return, a while on two conditions

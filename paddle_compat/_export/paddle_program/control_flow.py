@@ -188,6 +188,29 @@ def _array_read(args, a):
     return arr[i]
 
 
+def _array_pop(args, a):
+    """``array_pop``: removes the entry at ``index`` (-1: the last) in place; (array, entry)."""
+    arr, i = _array(args[0], "array_pop"), int(a.get("index", -1))
+    if arr.depth < _depth[0]:
+        raise DataDependentStep(
+            "array_pop removes from a tensor array inside an if/while whose condition is "
+            "computed from tensor data: its length would depend on the data, which one "
+            "compiled XLA program cannot hold."
+        )
+    if not -len(arr) <= i < len(arr) or arr[i] is None:
+        raise ProgramError(f"array_pop at index {i} of a tensor array of length {len(arr)}.")
+    return arr, arr.pop(i)
+
+
+def _slice_array(args, a):
+    """``slice_array``: a new tensor array of the entries ``[start:end]`` (Python slicing)."""
+    arr = _array(args[0], "slice_array")
+    start, end = (int(_ot._c(v, "slice_array's bounds").reshape(-1)[0]) for v in args[1:3])
+    out = TensorArray(arr.dtype)
+    out.extend(arr[start:end])
+    return out
+
+
 def _array_to_tensor(args, a):
     """The array's Tensors stacked (``use_stack``) or concatenated along ``axis``, and each
     one's size along it (int32; known on the host, so a host value)."""
@@ -361,6 +384,8 @@ ROWS = {
     "pd_op.array_write_": _ot.Row(_array_write),
     "pd_op.array_read": _ot.Row(_array_read),
     "pd_op.array_to_tensor": _ot.Row(_array_to_tensor),
+    "pd_op.array_pop": _ot.Row(_array_pop),
+    "pd_op.slice_array": _ot.Row(_slice_array),
     "pd_op.logical_and": _ot.Row(_logical("logical_and", np.logical_and)),
     "pd_op.logical_or": _ot.Row(_logical("logical_or", np.logical_or)),
     "pd_op.logical_xor": _ot.Row(_logical("logical_xor", np.logical_xor)),

@@ -39,7 +39,8 @@ MAX_SIGNATURES = 8  # compiled forms per segment before it runs op by op for goo
 # ops that act on the host: control flow, tensor arrays (Python lists), NMS (its output size)
 HOST_OPS = frozenset((
     "pd_op.if", "pd_op.while", "pd_op.create_array", "pd_op.array_length",
-    "pd_op.array_write_", "pd_op.array_read", "pd_op.array_to_tensor",
+    "pd_op.array_write_", "pd_op.array_read", "pd_op.array_to_tensor", "pd_op.array_pop",
+    "pd_op.slice_array",
     "conditional_block", "while", "select_input", "write_to_array", "read_from_array",
     "lod_array_length", "tensor_array_to_tensor", "pd_op.multiclass_nms3",
 ))  # fmt: skip
