@@ -1,9 +1,9 @@
 """Model-zoo check of Paddle's program files: real Paddle 3.3.1 exports models of PaddleClas
 2.6.0 (12 backbones), PaddleSeg 2.8.0 (10 segmentation models) or PaddleDetection 2.6.0
-(PP-YOLOE-s, without and with NMS), built unchanged from the
-package registry's wheels and seeded, with ``paddle.jit.save`` (PIR ``.json``; ``--formats
-pir,legacy`` also tries the 2.x ``.pdmodel`` with PIR off, which Paddle 3.3.1 cannot trace for
-these models); Paddle Inference runs them, and paddle-compat's ``paddle.inference`` runs the
+(PP-YOLOE-s without and with NMS, PicoDet-S-LCNet, YOLOv3-MobileNetV1), built unchanged from
+the package registry's wheels and seeded, with ``paddle.jit.save`` (PIR ``.json``;
+``--formats pir,legacy`` also tries the 2.x ``.pdmodel`` with PIR off, which Paddle 3.3.1
+cannot trace for these models); Paddle Inference runs them, and paddle-compat's ``paddle.inference`` runs the
 same files: first outputs compared, latency of one call at batch 1 (one thread each; ratio =
 paddle-compat / Paddle).
 
@@ -133,10 +133,47 @@ class YOLOv3(nn.Layer):
             boxes, scores, None, 0.005, 1000, 100, 0.45, False, 1.0, -1)
         return out, num
 
+from ppdet.modeling.backbones.lcnet import LCNet
+from ppdet.modeling.necks.lc_pan import LCPAN
+from ppdet.modeling.heads.pico_head import PicoFeat, PicoHeadV2
+from ppdet.modeling.losses.varifocal_loss import VarifocalLoss
+from ppdet.modeling.losses.gfocal_loss import DistributionFocalLoss
+from ppdet.modeling.losses.iou_loss import GIoULoss
+from ppdet.modeling.assigners.atss_assigner import ATSSAssigner
+from ppdet.modeling.assigners.task_aligned_assigner import TaskAlignedAssigner
+
+class PicoDet(nn.Layer):
+    # picodet_s_320_coco_lcnet's values, 4 classes: LCNet, LCPAN, PicoHeadV2 and its NMS
+    def __init__(self):
+        super().__init__()
+        self.backbone = LCNet(scale=0.75, feature_maps=[3, 4, 5])
+        self.neck = LCPAN(in_channels=[i.channels for i in self.backbone.out_shape],
+                          out_channels=96, use_depthwise=True, num_features=4)
+        feat = PicoFeat(feat_in=96, feat_out=96, num_convs=2, num_fpn_stride=4,
+                        norm_type="bn", share_cls_reg=True, use_se=True)
+        self.head = PicoHeadV2(conv_feat=feat, num_classes=4, fpn_stride=[8, 16, 32, 64],
+                               feat_in_chan=96, prior_prob=0.01, reg_max=7, cell_offset=0.5,
+                               grid_cell_scale=5.0, static_assigner_epoch=100,
+                               use_align_head=True,
+                               loss_class=VarifocalLoss(use_sigmoid=True, iou_weighted=True),
+                               loss_dfl=DistributionFocalLoss(loss_weight=0.5),
+                               loss_bbox=GIoULoss(loss_weight=2.5),
+                               static_assigner=ATSSAssigner(topk=9),
+                               assigner=TaskAlignedAssigner(topk=13, alpha=1.0, beta=6.0))
+
+    def forward(self, image, scale_factor):
+        scores, boxes = self.head.forward_eval(self.neck(self.backbone({"image": image})))
+        sy, sx = paddle.split(scale_factor, 2, axis=-1)
+        boxes = boxes / paddle.concat([sx, sy, sx, sy], -1).reshape([-1, 1, 4])
+        out, _, num = paddle._C_ops.multiclass_nms3(
+            boxes, scores, None, 0.025, 1000, 100, 0.6, True, 1.0, -1)
+        return out, num
+
 def build(spec):
     paddle.seed(0)
     name = spec.split(":")[1]
-    model = {"PPYOLOE_s": PPYOLOE, "PPYOLOE_s_nms": PPYOLOEWithNMS, "YOLOv3_MobileNetV1": YOLOv3}[name]()
+    model = {"PPYOLOE_s": PPYOLOE, "PPYOLOE_s_nms": PPYOLOEWithNMS,
+             "YOLOv3_MobileNetV1": YOLOv3, "PicoDet_s_LCNet": PicoDet}[name]()
     model.eval()
     return model
 """
@@ -147,7 +184,7 @@ ZOOS = {
     "paddleclas": (_PREAMBLE + _BUILD, BACKBONES, [_IMAGE]),
     "paddleseg": (_SEG_BUILD, [f"seg:{n}" for n in SEG_MODELS],
                   [["x", [None, 3, None, None], [3, 128, 128], "randn"]]),
-    "paddledet": (_DET_BUILD, ["det:PPYOLOE_s", "det:PPYOLOE_s_nms"],
+    "paddledet": (_DET_BUILD, ["det:PPYOLOE_s", "det:PPYOLOE_s_nms", "det:PicoDet_s_LCNet"],
                   [["image", [None, 3, None, None], [3, 160, 160], "randn"],
                    ["scale_factor", [None, 2], [2], 1.0]]),
     "paddledet_yolov3": (_DET_BUILD, ["det:YOLOv3_MobileNetV1"],
