@@ -15,6 +15,7 @@ that holds a parameter sees the same data.
 from __future__ import annotations
 
 import contextlib
+import functools
 import warnings
 
 import jax
@@ -211,12 +212,18 @@ class _Runner:
 
     def _replay(self, feeds: dict):
         env = {id(v): feeds[v.name] for v in self.data}
-        return replay(self.ops, env, self.targets)
+        return replay(self.ops, env, self.targets, self.program._amp)
 
 
-def replay(ops: list[_Op], env: dict, targets: list) -> list:
+def replay(ops: list[_Op], env: dict, targets: list, amp: dict | None = None) -> list:
     """Run recorded ``ops`` on the Tensors of ``env`` (id(Variable) -> Tensor; the data
-    Variables bound); the values of ``targets``."""
+    Variables bound); the values of ``targets``. With ``amp`` (``static.amp.decorate``'s
+    ``auto_cast`` arguments) the recorded ops run under ``paddle.amp.auto_cast``."""
+    cast = contextlib.nullcontext
+    if amp is not None:
+        from ..amp import auto_cast
+
+        cast = functools.partial(auto_cast, True, **amp)
 
     def sub(x):
         if isinstance(x, Dim):
@@ -231,7 +238,8 @@ def replay(ops: list[_Op], env: dict, targets: list) -> list:
     for op in ops:
         if op.kind == "op":
             vals = jax.tree_util.tree_map(sub, op.vals, is_leaf=_is_tensor)
-            _bind_outputs(env, op.outputs, _reg.call_op(op.od, **vals))
+            with cast():
+                _bind_outputs(env, op.outputs, _reg.call_op(op.od, **vals))
         elif op.kind == "call":
             args = jax.tree_util.tree_map(sub, op.extra["inputs"], is_leaf=_is_tensor)
             bound = [v for v in op.extra.get("closes_over", ()) if id(v) in env]
@@ -247,15 +255,24 @@ def _backward(op: _Op, sub, env) -> None:
 
     loss = [sub(t) for t in op.extra["loss"]]
     wrt = [sub(t) for t in op.extra["wrt"]]
+    scaler = op.extra.get("scaler")  # static.amp.decorate: dynamic loss scaling
+    if scaler is not None:
+        loss = [scaler.scale(t) for t in loss]
     grads = autograd.grad(loss, wrt, allow_unused=True)
-    for gv, g, t in zip(op.extra["grad_vars"], grads, wrt):
-        env[id(gv)] = g if g is not None else _reg.call_op("zeros_like", t)
     if op.kind == "minimize":
         opt = op.extra["optimizer"]
         for p, g in zip(wrt, grads):
             if g is not None and not p.stop_gradient:
                 p.grad = g
-        opt.step()
+        if scaler is not None:  # unscales the gradients, skips the step on inf/nan
+            scaler.step(opt)
+            scaler.update()
+            grads = [p.grad if g is not None else None for p, g in zip(wrt, grads)]
+        else:
+            opt.step()
+    for gv, g, t in zip(op.extra["grad_vars"], grads, wrt):
+        env[id(gv)] = g if g is not None else _reg.call_op("zeros_like", t)
+    if op.kind == "minimize":
         opt.clear_grad(set_to_zero=False)
 
 

@@ -250,6 +250,7 @@ class Program:
         self._loaded: set[str] = set()  # parameters that came with a loaded program
         self._runs = 0  # how many times an Executor ran it (a startup program draws anew)
         self._version = 0
+        self._amp = None  # static.amp.decorate's auto_cast arguments for its ops
         self._uid = next(Program._ids)
         self._block = Block(self)
         self.random_seed = 0
@@ -286,6 +287,7 @@ class Program:
         p._vars, p._params, p._inits = dict(self._vars), dict(self._params), dict(self._inits)
         p._loaded = set(self._loaded)
         p.random_seed = self.random_seed
+        p._amp = self._amp
         for op in self._ops:
             if for_test and op.kind in ("backward", "minimize"):
                 continue
