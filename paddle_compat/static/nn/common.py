@@ -183,3 +183,101 @@ def layer_norm(
     b = _param(prefix, "b", bias_attr, [n], input.dtype, is_bias=True) if shift else None
     y = F.layer_norm(input, shape, w, b, epsilon)
     return _act(y, act)
+
+
+def conv2d_transpose(
+    input,
+    num_filters: int,
+    output_size=None,
+    filter_size=None,
+    padding=0,
+    stride=1,
+    dilation=1,
+    groups=None,
+    param_attr=None,
+    bias_attr=None,
+    use_cudnn: bool = True,
+    act=None,
+    name=None,
+    data_format: str = "NCHW",
+):
+    """2-D transposed convolution with a weight [C, num_filters / groups, kh, kw]
+    (XavierUniform by default; ``filter_size`` derived from ``output_size`` when absent) and a
+    bias; then ``act``."""
+    groups = groups or 1
+    nchw = data_format == "NCHW"
+    c = input.shape[1 if nchw else -1]
+    pair = lambda v: [v] * 2 if isinstance(v, int) else list(v)  # noqa: E731
+    st, dl = pair(stride), pair(dilation)
+    pad = pair(padding) if not isinstance(padding, str) else padding
+    if filter_size is None:
+        if output_size is None:
+            raise ValueError("output_size must be set when filter_size is None.")
+        out = pair(output_size)
+        hw = list(input.shape[2:4] if nchw else input.shape[1:3])
+        filter_size = [
+            (o + 2 * p - (i - 1) * s - 1) // d + 1
+            for o, p, i, s, d in zip(out, pad if isinstance(pad, list) else [0, 0], hw, st, dl)
+        ]
+    ks = pair(filter_size)
+    prefix = _prefix(name, "conv2d_transpose")
+    w = _param(prefix, "w", param_attr, [c, num_filters // groups, *ks], input.dtype)
+    b = _param(prefix, "b", bias_attr, [num_filters], input.dtype, is_bias=True)
+    size = None if output_size is None else pair(output_size)
+    y = F.conv2d_transpose(
+        input, w, b, stride=st, padding=padding, groups=groups, dilation=dl, output_size=size,
+        data_format=data_format,
+    )  # fmt: skip
+    return _act(y, act)
+
+
+def group_norm(
+    input, groups: int, epsilon: float = 1e-05, param_attr=None, bias_attr=None, act=None,
+    data_layout: str = "NCHW", name=None,
+):  # fmt: skip
+    """Group normalization over ``groups`` channel groups, with scale (ones) and bias."""
+    c = input.shape[1 if data_layout == "NCHW" else -1]
+    prefix = _prefix(name, "group_norm")
+    w = _param(prefix, "w", param_attr, [c], input.dtype, default=I.Constant(1.0))
+    b = _param(prefix, "b", bias_attr, [c], input.dtype, is_bias=True)
+    y = F.group_norm(input, groups, epsilon, w, b, data_layout)
+    return _act(y, act)
+
+
+def instance_norm(input, epsilon: float = 1e-05, param_attr=None, bias_attr=None, name=None):
+    """Instance normalization (per sample and channel), with scale (ones) and bias."""
+    c = input.shape[1]
+    prefix = _prefix(name, "instance_norm")
+    w = _param(prefix, "w", param_attr, [c], input.dtype, default=I.Constant(1.0))
+    b = _param(prefix, "b", bias_attr, [c], input.dtype, is_bias=True)
+    return F.instance_norm(input, None, None, w, b, eps=epsilon)
+
+
+def prelu(x, mode: str, param_attr=None, data_format: str = "NCHW", name=None):
+    """``x`` where positive, else ``alpha * x`` (alpha 0.25 by default): one alpha (``all``),
+    one per channel (``channel``, shape [1, C, 1, 1]) or per element of a sample
+    (``element``, shape [1, *x.shape[1:]])."""
+    if mode not in ("all", "channel", "element"):
+        raise ValueError("mode should be one of all, channel, element.")
+    shape = list(x.shape)
+    if mode == "all":
+        alpha_shape = [1]
+    elif mode == "channel":
+        c = shape[1] if data_format in ("NCHW", "NCW", "NCDHW") else shape[-1]
+        alpha_shape = [1, c] + [1] * (len(shape) - 2)
+        if data_format not in ("NCHW", "NCW", "NCDHW"):
+            alpha_shape = [1] * (len(shape) - 1) + [c]
+    else:
+        alpha_shape = [1, *shape[1:]]
+    alpha = _param(_prefix(name, "prelu"), "w", param_attr, alpha_shape, x.dtype,
+                   default=I.Constant(0.25))  # fmt: skip
+    if mode == "element":
+        return _positive_or_scaled(x, alpha)
+    return F.prelu(x, alpha.reshape([-1]), data_format)
+
+
+def _positive_or_scaled(x, alpha):
+    """``x > 0 ? x : alpha * x`` with ``alpha`` broadcast over the batch."""
+    from ... import where
+
+    return where(x > 0, x, x * alpha)
