@@ -46,7 +46,8 @@ def _names(no_grad_set) -> set:
 def _record(kind, loss: list, wrt: list, **extra) -> list:
     prog = _program_of(loss[0])
     grad_vars = [_grad_var(prog, t) for t in wrt]
-    op = _Op(kind, inputs=loss + wrt, loss=loss, wrt=wrt, grad_vars=grad_vars, **extra)
+    seeds = [g for g in extra.get("target_grads", ()) if g is not None]
+    op = _Op(kind, inputs=loss + wrt + seeds, loss=loss, wrt=wrt, grad_vars=grad_vars, **extra)
     for gv in grad_vars:
         gv.__dict__["_op"] = op
     prog._add(op)
@@ -79,12 +80,27 @@ def append_backward(
 
 
 def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
-    """Gradient Variables of the sum of ``targets`` with respect to each of ``inputs``."""
-    if target_gradients is not None:
-        raise NotImplementedError("paddle.static.gradients: target_gradients is not supported")
+    """Gradient Variables of the sum of ``targets`` (each weighted by its entry of
+    ``target_gradients``, ones where None) with respect to each of ``inputs``."""
     targets = list(targets) if isinstance(targets, list | tuple) else [targets]
     inputs = list(inputs) if isinstance(inputs, list | tuple) else [inputs]
-    return _record("backward", targets, inputs)
+    if target_gradients is None:
+        return _record("backward", targets, inputs)
+    tg = (
+        list(target_gradients) if isinstance(target_gradients, list | tuple) else [target_gradients]
+    )
+    if len(tg) != len(targets):
+        raise ValueError(
+            "Should have the same number of target_gradients as targets, but received "
+            f"{len(tg)} target_gradients and {len(targets)} targets."
+        )
+    for t, g in zip(targets, tg):
+        if g is not None and list(g.shape) != list(t.shape):
+            raise ValueError(
+                f"The shapes of target {t.name} {list(t.shape)} and its target_gradient "
+                f"{list(g.shape)} differ."
+            )
+    return _record("backward", targets, inputs, target_grads=tg)
 
 
 def minimize(optimizer, loss, startup_program=None, parameters=None, no_grad_set=None):

@@ -258,7 +258,10 @@ def _backward(op: _Op, sub, env) -> None:
     scaler = op.extra.get("scaler")  # static.amp.decorate: dynamic loss scaling
     if scaler is not None:
         loss = [scaler.scale(t) for t in loss]
-    grads = autograd.grad(loss, wrt, allow_unused=True)
+    seeds = op.extra.get("target_grads")
+    if seeds is not None:  # gradients(target_gradients=): ones where None
+        seeds = [None if g is None else sub(g) for g in seeds]
+    grads = autograd.grad(loss, wrt, grad_outputs=seeds, allow_unused=True)
     if op.kind == "minimize":
         opt = op.extra["optimizer"]
         for p, g in zip(wrt, grads):

@@ -139,6 +139,19 @@ def case_gradients_wrt_data():
         return exe.run(main, feed={"x": randn(3, 2, seed=5)}, fetch_list=[y, g])
 
 
+def case_gradients_with_target_gradients():
+    with _static() as (main, startup):
+        x = S.data("x", [3, 2], "float32")
+        x.stop_gradient = False
+        y = x * x * 3.0
+        z = paddle.tanh(x)
+        dy = S.data("dy", [3, 2], "float32")
+        (g,) = S.gradients([y, z], [x], target_gradients=[dy, None])
+        exe = S.Executor()
+        feed = {"x": randn(3, 2, seed=5), "dy": randn(3, 2, seed=6)}
+        return exe.run(main, feed=feed, fetch_list=[g])
+
+
 def case_batch_norm_train():
     with _static() as (main, startup):
         x = S.data("x", [None, 2, 3, 3], "float32")
