@@ -181,8 +181,9 @@ def cuda_places(device_ids=None) -> list:
 
 # -- replay ---------------------------------------------------------------------------------------
 def _prune(ops: list[_Op], targets: list) -> list[_Op]:
-    """The ops needed for ``targets`` plus every optimizer step and every op acting on the
-    host (``Print``, ``py_func``), in program order."""
+    """The ops needed for ``targets`` plus every optimizer step, every op acting on the host
+    (``Print``, ``py_func``) and every op writing state in place (a global variable, a
+    running statistic), in program order."""
     needed = {id(t) for t in targets}
     keep = []
     for op in reversed(ops):

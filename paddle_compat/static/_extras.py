@@ -31,24 +31,31 @@ def create_parameter(
 def create_global_var(
     shape, value, dtype, persistable: bool = False, force_cpu: bool = False, name=None
 ):
-    """A Tensor filled with ``value`` (persistable: kept with the parameters)."""
+    """A Tensor filled with ``value`` (persistable: kept with the parameters). Ops on it in
+    static mode are recorded into the Program (a step counter ``increment``-ed each run)."""
     t = Tensor(
         jnp.full([int(d) for d in shape], value, _dt.to_dtype(dtype).np),
         name=name or unique_name("global_var"),
     )
     t.persistable = persistable
+    t.__dict__["_static_global"] = static_mode.is_static()
     return t
 
 
 def accuracy(input, label, k: int = 1, correct=None, total=None):
     """Top-k accuracy: the fraction of rows of ``input`` [N, C] whose ``label`` [N, 1] is
-    among the k highest scores (a float32 scalar)."""
+    among the k highest scores (a float32 scalar). ``correct`` / ``total`` (Tensors, e.g.
+    from ``create_global_var``) receive this batch's hits and rows as int32 scalars, as
+    Paddle's accuracy op writes them (not accumulated)."""
     from .._core.registry import call_op
 
-    if correct is not None or total is not None:
-        raise NotImplementedError("paddle.static.accuracy: correct / total are not supported")
     _, idx = call_op("topk", input, k)
     hit = call_op("any", call_op("equal", idx, call_op("cast", label, idx.dtype)), axis=1)
+    if correct is not None:
+        call_op("assign", call_op("cast", call_op("sum", hit), "int32"), output=correct)
+    if total is not None:
+        rows = call_op("cast", call_op("numel", hit), "int32")
+        call_op("assign", rows, output=total)
     return call_op("mean", call_op("cast", hit, "float32"))
 
 

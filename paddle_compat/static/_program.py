@@ -405,10 +405,11 @@ def _vars_in(tree) -> list:
 
 
 def _recorded_inputs(tree) -> bool:
-    """Whether a call reads a Variable, or a trainable parameter the main Program reads."""
+    """Whether a call reads a Variable, a trainable parameter the main Program reads, or a
+    global variable made in static mode (``create_global_var``)."""
     params = _main_stack[-1]._params
     for x in jax.tree_util.tree_leaves(tree, is_leaf=_is_tensor):
-        if isinstance(x, Variable | Dim):
+        if isinstance(x, Variable | Dim) or getattr(x, "_static_global", False) is True:
             return True
         if isinstance(x, Parameter) and not x.stop_gradient and params.get(x.name) is x:
             return True
@@ -429,8 +430,8 @@ def record(od, args, kwargs):
             isinstance(x, Tensor) and not isinstance(x, Variable) and x.persistable
         ):
             prog._note_param(x)
-    tree, infos, wrote = _infer(od, vals)
-    op = _Op("op", od, vals, writes=wrote)
+    tree, infos, wrote, state = _infer(od, vals)
+    op = _Op("op", od, vals, writes=wrote, effect=state)
     in_sg = all(t.stop_gradient for t in op.inputs()) or not od.differentiable
     outs = []
     for info in infos:
@@ -455,11 +456,11 @@ def record_call(name: str, fn, args: tuple, into=None, effect: bool = False):
     takes the result (an in-place write), else new Variables are returned. ``effect``: the
     call acts on the host (prints, calls Python), so a run keeps it whatever it fetches."""
     prog = default_main_program()
-    tree, infos, wrote = _infer(None, list(args), call=lambda a: fn(*a))
+    tree, infos, wrote, state = _infer(None, list(args), call=lambda a: fn(*a))
     closes = [v for v in _closure_vars(fn) if all(v is not a for a in args)]
     op = _Op(
         "call", outputs=None, inputs=list(args), fn=fn, name=name, closes_over=closes,
-        writes=wrote, effect=effect,
+        writes=wrote, effect=effect or state,
     )  # fmt: skip
     in_sg = all(t.stop_gradient for t in op.inputs())
     outs = [
@@ -578,7 +579,10 @@ def _infer(od, vals, call=None):
         others = [None if isinstance(x, Tensor) else x for x in res_leaves]
         # Variables the op wrote in place (assign(x, output=y)): the op also defines them
         wrote = [leaves[i] for i, a in zip(idx, arrays) if ls[i]._val is not a]
-        run.meta = (res_tree, others, wrote)
+        # state it wrote in place (a global variable, a running statistic): the Executor
+        # keeps the op whatever is fetched, as Paddle's runs every op of the Program
+        state = any(x._val is not v for x, (v, _) in zip(concrete[:-1], saved))
+        run.meta = (res_tree, others, wrote, state)
         return arrs
 
     from .._core.random import default_generator
@@ -599,8 +603,8 @@ def _infer(od, vals, call=None):
                 None if s is None else [a if a == b else -1 for a, b in zip(s.shape, t.shape)]
                 for s, t in zip(specs, other)
             ]
-    res_tree, others, wrote = run.meta
+    res_tree, others, wrote, state = run.meta
     infos = []
     for s, shape, o in zip(specs, shapes, others):
         infos.append((o,) if s is None else _Abstract(shape, s.dtype))
-    return res_tree, infos, wrote
+    return res_tree, infos, wrote, state

@@ -1,5 +1,6 @@
-"""``paddle.static.nn`` layers Paddle 3.3.1 builds only with PIR off (its PIR static mode
-refuses them): conv2d_transpose, group_norm, instance_norm, prelu. Recorded with
+"""Static-mode APIs Paddle 3.3.1 runs only with PIR off (its PIR static mode refuses them):
+the ``paddle.static.nn`` layers conv2d_transpose, group_norm, instance_norm, prelu, and
+``static.accuracy`` writing ``correct`` / ``total``. Recorded with
 ``FLAGS_enable_pir_api=0`` in the environment:
 
     FLAGS_enable_pir_api=0 /work/paddle-venv/bin/python tools/record_goldens.py static_nn_legacy
@@ -88,3 +89,35 @@ def case_prelu_element():
 
 def case_prelu_default_alpha():
     return _run(lambda x: S.nn.prelu(x, "channel"))
+
+
+def case_accuracy_correct_total():
+    with _static() as (main, startup):
+        x = S.data("x", [None, 5], "float32")
+        label = S.data("label", [None, 1], "int64")
+        correct = S.create_global_var([1], 0, "int32", persistable=True, name="correct")
+        total = S.create_global_var([1], 0, "int32", persistable=True, name="total")
+        acc = S.accuracy(x, label, k=2, correct=correct, total=total)
+        exe = S.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        xs = randn(6, 5, seed=4)
+        labels = (np.arange(6) * 7 % 5).reshape(6, 1).astype("int64")
+        runs = []
+        for n in (6, 4):  # each run writes its own counts
+            feed = {"x": xs[:n], "label": labels[:n]}
+            runs.append(exe.run(main, feed=feed, fetch_list=[acc, correct, total]))
+        return runs
+
+
+def case_global_step_counter():
+    """A counter a Program increments in place: every run advances it, whatever is fetched."""
+    with _static() as (main, startup):
+        x = S.data("x", [None, 2], "float32")
+        step = S.create_global_var([1], 0, "int64", persistable=True, name="step")
+        paddle.increment(step)
+        y = x * 2.0
+        exe = S.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        for _ in range(3):
+            exe.run(main, feed={"x": X[0, 0, :2, :2]}, fetch_list=[y])
+        return exe.run(main, feed={"x": X[0, 0, :2, :2]}, fetch_list=[step, y])
