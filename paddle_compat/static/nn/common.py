@@ -53,6 +53,10 @@ def _init_desc(init, shape):
     return None
 
 
+def _pair(v) -> list:
+    return [v] * 2 if isinstance(v, int) else list(v)
+
+
 def _act(y, activation):
     return y if activation is None else getattr(F, activation)(y)
 
@@ -207,23 +211,21 @@ def conv2d_transpose(
     groups = groups or 1
     nchw = data_format == "NCHW"
     c = input.shape[1 if nchw else -1]
-    pair = lambda v: [v] * 2 if isinstance(v, int) else list(v)  # noqa: E731
-    st, dl = pair(stride), pair(dilation)
-    pad = pair(padding) if not isinstance(padding, str) else padding
-    if filter_size is None:
+    st, dl = _pair(stride), _pair(dilation)
+    if filter_size is None:  # the size that gives output_size: out = (in-1)*s - 2p + d(k-1) + 1
         if output_size is None:
             raise ValueError("output_size must be set when filter_size is None.")
-        out = pair(output_size)
+        pad = [0, 0] if isinstance(padding, str) else _pair(padding)[:2]
         hw = list(input.shape[2:4] if nchw else input.shape[1:3])
         filter_size = [
             (o + 2 * p - (i - 1) * s - 1) // d + 1
-            for o, p, i, s, d in zip(out, pad if isinstance(pad, list) else [0, 0], hw, st, dl)
+            for o, p, i, s, d in zip(_pair(output_size), pad, hw, st, dl)
         ]
-    ks = pair(filter_size)
+    ks = _pair(filter_size)
     prefix = _prefix(name, "conv2d_transpose")
     w = _param(prefix, "w", param_attr, [c, num_filters // groups, *ks], input.dtype)
     b = _param(prefix, "b", bias_attr, [num_filters], input.dtype, is_bias=True)
-    size = None if output_size is None else pair(output_size)
+    size = None if output_size is None else _pair(output_size)
     y = F.conv2d_transpose(
         input, w, b, stride=st, padding=padding, groups=groups, dilation=dl, output_size=size,
         data_format=data_format,
