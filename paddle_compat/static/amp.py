@@ -44,7 +44,7 @@ class AutoMixedPrecisionLists:
         custom_black_varnames=None,
         dtype: str = "float16",
     ):
-        from ..amp.amp_lists import black_list, white_list
+        from ..amp.amp_lists import _names, black_list, white_list
 
         white, black = set(custom_white_list or ()), set(custom_black_list or ())
         both = white & black
@@ -58,7 +58,8 @@ class AutoMixedPrecisionLists:
         self.black_varnames = set(custom_black_varnames or ())
         self.white_list = (white_list()[dtype]["O1"] - black) | white
         self.black_list = (black_list()[dtype]["O1"] - white) | black
-        self.gray_list = set()
+        # the other registered ops follow their inputs' precision (Paddle's gray list)
+        self.gray_list = set(_names("promote")) - self.white_list - self.black_list
         self.unsupported_list = set()
         self.all_list = self.white_list | self.black_list
 
