@@ -47,7 +47,8 @@ def _record(kind, loss: list, wrt: list, **extra) -> list:
     prog = _program_of(loss[0])
     grad_vars = [_grad_var(prog, t) for t in wrt]
     seeds = [g for g in extra.get("target_grads", ()) if g is not None]
-    op = _Op(kind, inputs=loss + wrt + seeds, loss=loss, wrt=wrt, grad_vars=grad_vars, **extra)
+    reads = loss + wrt + seeds + list(extra.get("no_grad", ()))
+    op = _Op(kind, inputs=reads, loss=loss, wrt=wrt, grad_vars=grad_vars, **extra)
     for gv in grad_vars:
         gv.__dict__["_op"] = op
     prog._add(op)
@@ -81,11 +82,16 @@ def append_backward(
 
 def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
     """Gradient Variables of the sum of ``targets`` (each weighted by its entry of
-    ``target_gradients``, ones where None) with respect to each of ``inputs``."""
+    ``target_gradients``, ones where None) with respect to each of ``inputs``, none flowing
+    through the Variables of ``no_grad_set``."""
     targets = list(targets) if isinstance(targets, list | tuple) else [targets]
     inputs = list(inputs) if isinstance(inputs, list | tuple) else [inputs]
+    extra = {}
+    if no_grad_set:  # Variables (or names) the gradients do not flow through
+        prog = _program_of(targets[0])
+        extra["no_grad"] = [prog._lookup(v) if isinstance(v, str) else v for v in no_grad_set]
     if target_gradients is None:
-        return _record("backward", targets, inputs)
+        return _record("backward", targets, inputs, **extra)
     tg = (
         list(target_gradients) if isinstance(target_gradients, list | tuple) else [target_gradients]
     )
@@ -100,7 +106,7 @@ def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
                 f"The shapes of target {t.name} {list(t.shape)} and its target_gradient "
                 f"{list(g.shape)} differ."
             )
-    return _record("backward", targets, inputs, target_grads=tg)
+    return _record("backward", targets, inputs, target_grads=tg, **extra)
 
 
 def minimize(optimizer, loss, startup_program=None, parameters=None, no_grad_set=None):

@@ -262,7 +262,8 @@ def _backward(op: _Op, sub, env) -> None:
     seeds = op.extra.get("target_grads")
     if seeds is not None:  # gradients(target_gradients=): ones where None
         seeds = [None if g is None else sub(g) for g in seeds]
-    grads = autograd.grad(loss, wrt, grad_outputs=seeds, allow_unused=True)
+    blocked = [sub(v) for v in op.extra.get("no_grad", ())] or None
+    grads = autograd.grad(loss, wrt, grad_outputs=seeds, allow_unused=True, no_grad_vars=blocked)
     if op.kind == "minimize":
         opt = op.extra["optimizer"]
         for p, g in zip(wrt, grads):

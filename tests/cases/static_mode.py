@@ -152,6 +152,17 @@ def case_gradients_with_target_gradients():
         return exe.run(main, feed=feed, fetch_list=[g])
 
 
+def case_gradients_with_no_grad_set():
+    with _static() as (main, startup):
+        x = S.data("x", [3, 2], "float32")
+        x.stop_gradient = False
+        h = paddle.tanh(x) * 2.0
+        y = paddle.sum(h * x)
+        (g,) = S.gradients([y], [x], no_grad_set={h})  # h is a constant for the gradient
+        exe = S.Executor()
+        return exe.run(main, feed={"x": randn(3, 2, seed=5)}, fetch_list=[g])
+
+
 def case_batch_norm_train():
     with _static() as (main, startup):
         x = S.data("x", [None, 2, 3, 3], "float32")
