@@ -32,12 +32,18 @@ from ._extras import (
 )
 from ._input_spec import InputSpec
 from ._io import (
+    deserialize_persistables,
+    deserialize_program,
     load,
+    load_from_file,
     load_inference_model,
     load_program_state,
     normalize_program,
     save,
     save_inference_model,
+    save_to_file,
+    serialize_persistables,
+    serialize_program,
     set_program_state,
 )
 from ._program import (
@@ -54,8 +60,9 @@ __all__ = [
     "ParamAttr", "Parameter", "Print", "Program", "Scope", "Variable", "WeightNormParamAttr",
     "accuracy", "amp", "append_backward", "cpu_places", "create_global_var",
     "create_parameter", "cuda_places", "data", "default_main_program",
-    "default_startup_program", "device_guard", "global_scope", "gradients", "load",
+    "default_startup_program", "deserialize_persistables", "deserialize_program",
+    "device_guard", "global_scope", "gradients", "load", "load_from_file",
     "load_inference_model", "load_program_state", "name_scope", "nn", "normalize_program",
-    "program_guard", "py_func", "save", "save_inference_model", "scope_guard", "set_program_state",
-    "xpu_places",
+    "program_guard", "py_func", "save", "save_inference_model", "save_to_file", "scope_guard",
+    "serialize_persistables", "serialize_program", "set_program_state", "xpu_places",
 ]  # fmt: skip

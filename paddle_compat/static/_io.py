@@ -10,7 +10,12 @@ dims of the fed Variables stay dynamic. ``load_inference_model`` loads it with
 
 from __future__ import annotations
 
+import io
 import os
+import shutil
+import tempfile
+import weakref
+import zipfile
 
 import numpy as np
 
@@ -193,3 +198,97 @@ def load_inference_model(path_prefix: str, executor, **kwargs) -> list:
         prog._loaded.add(p.name)
         global_scope()._vars[p.name] = p
     return [prog, [v.name for v in feeds], outs]
+
+
+# -- serialized programs and parameters (bytes) ---------------------------------------------------
+_ZIP_MAGIC = b"PK\x03\x04"
+
+
+def _saved(feed_vars, fetch_vars, executor, kwargs) -> dict:
+    """The files ``save_inference_model`` writes for these Variables: {suffix: bytes}."""
+    with tempfile.TemporaryDirectory() as d:
+        prefix = os.path.join(d, "model")
+        save_inference_model(prefix, feed_vars, fetch_vars, executor, **kwargs)
+        return {
+            ext: open(prefix + ext, "rb").read() for ext in (".json", ".stablehlo", ".pdiparams")
+        }
+
+
+def serialize_program(feed_vars, fetch_vars, **kwargs) -> bytes:
+    """The inference program computing ``fetch_vars`` from ``feed_vars`` as bytes: the program
+    part of ``save_inference_model``'s files (its manifest and StableHLO, zipped; Paddle
+    writes its ProgramDesc protobuf)."""
+    files = _saved(feed_vars, fetch_vars, None, kwargs)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for ext in (".json", ".stablehlo"):
+            z.writestr("model" + ext, files[ext])
+    return buf.getvalue()
+
+
+def serialize_persistables(feed_vars, fetch_vars, executor, **kwargs) -> bytes:
+    """The parameters that program reads, as Paddle's combined ``.pdiparams`` bytes."""
+    return _saved(feed_vars, fetch_vars, executor, kwargs)[".pdiparams"]
+
+
+def deserialize_program(data: bytes) -> Program:
+    """A Program from ``serialize_program``'s bytes, or from the bytes of a program file real
+    Paddle wrote (a 2.x ``.pdmodel`` or a PIR ``.json``); it runs once
+    ``deserialize_persistables`` gave it its parameters."""
+    if not isinstance(data, bytes | bytearray):
+        raise TypeError(f"deserialize_program takes bytes, but received {type(data).__name__}.")
+    prog = Program()
+    prog.__dict__["_serialized"] = bytes(data)
+    return prog
+
+
+def deserialize_persistables(program: Program, data: bytes, executor) -> None:
+    """Give a ``deserialize_program`` Program its parameters (``.pdiparams`` bytes); the
+    Program then holds the loaded model (feed and fetch Variables by their names:
+    ``program.global_block().var(name)``)."""
+    blob = program.__dict__.get("_serialized") if isinstance(program, Program) else None
+    if blob is None:
+        raise ValueError(
+            "deserialize_persistables takes a Program made by deserialize_program."
+        )  # fmt: skip
+    if not isinstance(data, bytes | bytearray):
+        raise TypeError(
+            f"deserialize_persistables takes bytes, but received {type(data).__name__}."
+        )
+    d = tempfile.mkdtemp(prefix="paddle_compat_program_")  # read lazily: kept with the Program
+    prefix = os.path.join(d, "model")
+    if blob[:4] == _ZIP_MAGIC:
+        with zipfile.ZipFile(io.BytesIO(blob)) as z:
+            for ext in (".json", ".stablehlo"):
+                _write(prefix + ext, z.read("model" + ext))
+    elif blob.lstrip()[:1] == b"{":
+        _write(prefix + ".json", blob)
+    else:
+        _write(prefix + ".pdmodel", blob)
+    _write(prefix + ".pdiparams", bytes(data))
+    loaded, feeds, fetches = load_inference_model(prefix, executor)
+    keep = {"_serialized": blob, "_uid": program._uid}
+    program.__dict__.update(loaded.__dict__)
+    program.__dict__.update(keep)
+    program._feed_names, program._fetch_targets = feeds, fetches
+    weakref.finalize(program, shutil.rmtree, d, True)
+
+
+def _write(path: str, content: bytes) -> None:
+    with open(path, "wb") as f:
+        f.write(content)
+
+
+def save_to_file(path: str, content: bytes) -> None:
+    """Write ``content`` (bytes, e.g. ``serialize_program``'s) to ``path``."""
+    if not isinstance(content, bytes):
+        raise ValueError("'content' type should be bytes.")
+    _write(path, content)
+
+
+def load_from_file(path: str) -> bytes:
+    """The bytes of the file at ``path``."""
+    if not os.path.isfile(path):
+        raise ValueError(f"{path} is not a file.")
+    with open(path, "rb") as f:
+        return f.read()
