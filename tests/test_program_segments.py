@@ -1,8 +1,8 @@
 """The Predictor's op-by-op mode in compiled segments (``paddle_program/segments.py``): every
 program exported by Paddle 3.3.1 (``tests/data/paddle_programs``) gives, run in segments, what
 its plain op-by-op replay gives; a loop body is one segment with its list append moved after
-it; an op that needs a value computed from tensor data runs on the host; a segment whose
-shapes keep changing runs op by op."""
+it; an op that needs a value computed from tensor data runs on the host; new input shapes
+compile once each, and a loop body whose shapes change at every iteration runs op by op."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from paddle_compat._core import autograd as _ag
 from paddle_compat._core.tensor import Tensor
 from paddle_compat._export import paddle_program
 from paddle_compat._export.paddle_program import layer, segments
-from paddle_compat._export.paddle_program.program import Op, Program, Var
+from paddle_compat._export.paddle_program.program import Block, Op, Program, Var
 
 DATA = Path(__file__).parent / "data" / "paddle_programs"
 RECORD = json.loads((DATA / "outputs.json").read_text())
@@ -146,14 +146,43 @@ def test_an_op_needing_a_data_value_runs_on_the_host():
     assert kinds == ["Segment", "pd_op.arange", "Segment"]
 
 
-def test_a_segment_whose_shapes_keep_changing_runs_op_by_op():
+def test_new_input_shapes_each_compile_once():
+    """Across calls (new input lengths) a segment keeps compiling, one form per shape."""
     ops = [Op("pd_op.abs", ["x"], ["out"], {})]
     prog, plans = _program(ops), segments.Plans(layer.ROWS)
-    for n in range(1, segments.MAX_SIGNATURES + 3):
+    for n in [*range(1, segments.MAX_SIGNATURES + 3), 1, 2]:
         x = Tensor(-np.arange(n, dtype=np.float32))
         np.testing.assert_array_equal(_replay(prog, [], [x], plans)[0], np.arange(n))
     (seg,) = _segments(plans)
-    assert seg.eager and len(seg._compiled) == segments.MAX_SIGNATURES
+    assert not seg.eager and len(seg._compiled) == segments.MAX_SIGNATURES + 2
+
+
+def test_a_loop_whose_shapes_grow_runs_its_body_op_by_op():
+    """A while body that doubles its tensor at each of 12 iterations meets a new shape every
+    time: after MAX_SIGNATURES of them in one call it runs op by op; the result is the plain
+    replay's."""
+    body = [
+        Op("pd_op.full", [], ["one"], {"shape": [1], "value": 1, "dtype": "int64"}),
+        Op("pd_op.add", ["bi", "one"], ["ni"], {}),
+        Op("builtin.combine", ["bx", "bx"], ["pair"], {}),
+        Op("pd_op.concat", ["pair"], ["nx"], {"axis": 0}),
+        Op("pd_op.less_than", ["ni", "limit"], ["nc"], {}),
+    ]
+    ops = [
+        Op("pd_op.full", [], ["i0"], {"shape": [1], "value": 0, "dtype": "int64"}),
+        Op("pd_op.full", [], ["limit"], {"shape": [1], "value": 12, "dtype": "int64"}),
+        Op("pd_op.less_than", ["i0", "limit"], ["c0"], {}),
+        Op("pd_op.while", ["c0", "i0", "x"], ["i_end", "out"], {},
+           [Block(["bi", "bx"], body, ["nc", "ni", "nx"])]),
+    ]  # fmt: skip
+    prog, plans = _program(ops), segments.Plans(layer.ROWS)
+    x = Tensor(np.asarray([1.0, -2.0], np.float32))
+    want = _replay(prog, [], [x])
+    got = _replay(prog, [], [x], plans)
+    np.testing.assert_array_equal(got[0], want[0])
+    assert got[0].shape == (2 * 2**12,)
+    body_seg = next(s for s in _segments(plans) if s.ops[0] is body[0])
+    assert body_seg.eager and len(body_seg._compiled) == segments.MAX_SIGNATURES
 
 
 @pytest.mark.parametrize(

@@ -19,8 +19,9 @@ needs one's value while tracing (a reshape target), the segment folds its host v
 constants and is keyed by them too. An op that still fails while its segment is traced (it
 needs a value computed from tensor data) becomes a host op: the segment runs op by op this
 time and the block is cut again next time, so a result is always the op-by-op result. A
-segment traced for more than ``MAX_SIGNATURES`` signatures (its shapes change from call to
-call or from iteration to iteration) runs op by op from then on.
+segment that meets more than ``MAX_SIGNATURES`` new signatures within one call (its shapes
+change from iteration to iteration: a sequence grown in a loop) runs op by op from then on;
+across calls (new input shapes) it keeps the ``MAX_FORMS`` most recent compiled forms.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ from ..._core import autograd as _ag
 from ..._core.tensor import Tensor
 from ...jit.dy2static.lax_control import is_traced
 
-MAX_SIGNATURES = 8  # compiled forms per segment before it runs op by op for good
+MAX_SIGNATURES = 8  # new signatures of a segment in one call before it runs op by op for good
+MAX_FORMS = 64  # compiled forms a segment keeps (the oldest dropped first)
 # ops that act on the host: control flow, tensor arrays (Python lists), NMS (its output size)
 HOST_OPS = frozenset((
     "pd_op.if", "pd_op.while", "pd_op.create_array", "pd_op.array_length",
@@ -58,6 +60,7 @@ def active() -> bool:
 def segmented(plans: Plans):
     """Run the program's blocks in compiled segments, with ``plans`` as their cache."""
     prev, _state.plans = getattr(_state, "plans", None), plans
+    plans.calls += 1
     try:
         yield
     finally:
@@ -81,6 +84,7 @@ class Plans:
 
     def __init__(self, rows: dict):
         self.rows = rows
+        self.calls = 0  # top-level runs so far (a segment counts its new signatures per run)
         self.host_ops: set[int] = set()
         self._by_block: dict[int, tuple[list, list]] = {}
 
@@ -196,6 +200,7 @@ class Segment:
                     written.add(k)
                     self.outs.append(k)
         self._compiled: dict = {}
+        self._call, self._new_in_call = -1, 0  # the run that last compiled, how many it did
         self.bake = False  # host inputs folded in as constants (else passed as arrays)
 
     def keep(self, live) -> None:
@@ -239,10 +244,15 @@ class Segment:
         if entry is not None:
             jitted, any_traced, specs, uid = entry
             outs = jitted(arrays) if any_traced else ()
-        elif len(self._compiled) >= MAX_SIGNATURES:
+        elif self._new_in_call >= MAX_SIGNATURES and self._call == plans.calls:
             self.eager = True
             return self._op_by_op(env, run_op)
         else:
+            if self._call != plans.calls:
+                self._call, self._new_in_call = plans.calls, 0
+            self._new_in_call += 1
+            if len(self._compiled) >= MAX_FORMS:
+                self._compiled.pop(next(iter(self._compiled)))
             failed, outs, entry = self._compile(tensors, host, arrays, run_op)
             if failed is not None:
                 if fold and failed >= 0:  # it may need a host input's value
