@@ -8,10 +8,10 @@ saturates, lists appended in loops, a loop over an open time axis), in both form
 PIR only, the indexing ops of PaddleClas's Swin and ViT exports (``roll``, ``index_select``,
 ``where``, ``floor_divide``, ``strided_slice``, ``set_value_``, ``expand``) and of PaddleSeg's
 ENet and OCRNet (``prelu``, ``max_pool2d_with_index``, ``unpool``, ``bmm``) and of
-PaddleDetection's heads (``yolo_box``, ``multiclass_nms3``), and a data-dependent list popped
-and sliced (``array_pop``, ``slice_array``). Each runs through
-every entry point; outputs equal real Paddle Inference's. Damaged files and unknown ops give
-clear RuntimeErrors (as Paddle's loaders raise) at load time.
+PaddleDetection's heads (``yolo_box``, ``multiclass_nms3``, ``matrix_nms``), and a
+data-dependent list popped and sliced (``array_pop``, ``slice_array``). Each runs through every
+entry point; outputs equal real Paddle Inference's. Damaged files and unknown ops give clear
+RuntimeErrors (as Paddle's loaders raise) at load time.
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ MODELS = ("cnn", "resnet", "lstm", "transformer", "mobile", "text", "misc")
 FLOW_MODELS = ("cond", "loop", "brk", "rnn_exit", "collect", "encoder")
 FORMATS = {"pir": ".json", "legacy": ".pdmodel"}
 # Swin's and ViT's indexing ops (roll, set_value_, strided_slice, ...), ENet's and OCRNet's
-# (prelu, max pool with indices, unpool, bmm), detection heads (yolo_box, multiclass_nms3), a
+# (prelu, max pool with indices, unpool, bmm), detection heads (yolo_box, the two NMS), a
 # list's pop and slice: Paddle 3.3.1 with PIR off cannot trace them, so only their PIR files exist
-PIR_ONLY = ("indexing", "unpool", "nms", "yolo", "arrays")
+PIR_ONLY = ("indexing", "unpool", "nms", "yolo", "arrays", "matrix_nms")
 CASES = [(m, f) for m in MODELS + FLOW_MODELS for f in FORMATS] + [(m, "pir") for m in PIR_ONLY]
 # appends to a list in a loop whose condition is data: no one compiled program holds that
 OP_BY_OP = {"collect", "arrays"}

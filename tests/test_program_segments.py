@@ -28,6 +28,7 @@ CASES = [(m, f) for m in (*FLOW, "lstm", "misc") for f in ("pir", "legacy")] + [
     ("nms", "pir"),  # multiclass_nms3 on the host between two segments
     ("yolo", "pir"),
     ("arrays", "pir"),  # a data-dependent list, popped and sliced
+    ("matrix_nms", "pir"),
 ]
 
 

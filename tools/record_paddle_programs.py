@@ -40,6 +40,7 @@ INPUTS = {
     "nms": ("x", [30, 7], "float32", [2, 1]),
     "yolo": ("x", [21, 4, 4], "float32", [2, 1]),
     "arrays": ("x", [4], "float32", [2, 1]),
+    "matrix_nms": ("x", [30, 7], "float32", [2, 1]),
     # control flow on tensors (to_static's if/while, a list appended in a loop): PIR only
     "cond": ("x", [6], "float32", [3, 2, 4]),
     "loop": ("x", [None, 4], "float32", [2, 1]),
@@ -50,7 +51,7 @@ INPUTS = {
 }
 # exported in the PIR format only: Paddle 3.3.1 with PIR off cannot trace roll, index_select,
 # where, prelu, ... (its dy2static calls the PIR-only C functions; see _legacy_static_fixes)
-PIR_ONLY = {"indexing", "unpool", "nms", "yolo", "arrays"}
+PIR_ONLY = {"indexing", "unpool", "nms", "yolo", "arrays", "matrix_nms"}
 # control-flow models: exported last, the legacy ones after _legacy_flow_fixes
 FLOW = ("cond", "loop", "brk", "rnn_exit", "collect", "encoder")
 # the length of a dim the spec leaves open, per batch size (the loop models' time axis)
@@ -306,6 +307,23 @@ def _build_flow(name: str):
                 outs.append(x)
                 last = outs.pop()
                 return paddle.concat(outs[1:], 0) + last.sum()
+
+        return Net()
+    if name == "matrix_nms":  # PP-YOLOv2's and SOLOv2's NMS: gaussian on pixel boxes, linear
+
+        class Net(nn.Layer):
+            def forward(self, x):
+                xy = x[:, :, :2] * 10
+                boxes = paddle.concat([xy, xy + x[:, :, 2:4].abs() * 5 + 1], -1)
+                scores = nn.functional.sigmoid(x[:, :, 4:7]).transpose([0, 2, 1])
+                ops = paddle.vision.ops
+                # score_threshold, post_threshold, nms_top_k, keep_top_k, use_gaussian,
+                # gaussian_sigma, background_label, normalized, return_index, return_rois_num
+                g = ops.matrix_nms(
+                    boxes, scores, 0.3, 0.35, 20, 12, True, 2.0, 0, False, True, True
+                )
+                lin = ops.matrix_nms(boxes / 20, scores, 0.2, 0.25, 15, 10, False, 2.0, -1, True)
+                return (*g, lin[0])
 
         return Net()
     if name == "cond":  # if/else on a mean, an early return, a while on two conditions

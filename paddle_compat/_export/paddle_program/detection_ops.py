@@ -1,5 +1,6 @@
 """Program rows for detection post-processing: ``yolo_box`` (YOLOv3-style decoding, the
-registry's op) and ``multiclass_nms3`` (what PaddleDetection's exports end with). Its output size depends on the scores, so it runs on the host (numpy) with
+registry's op), ``multiclass_nms3`` (what PaddleDetection's exports end with) and
+``matrix_nms`` (PP-YOLOv2's, SOLOv2's: scores decayed by overlaps instead of boxes dropped). Their output size depends on the scores, so they run on the host (numpy) with
 concrete inputs: a compiled program cannot hold it (``DataDependentStep``), and the Predictor
 runs such a program in compiled segments with this op between them (``segments.HOST_OPS``).
 
@@ -134,6 +135,77 @@ def _multiclass_nms3(args, a):
     )
 
 
+def _matrix_nms_class(boxes, scores, a) -> list[tuple]:
+    """Matrix NMS of one class of one image: (decayed score, box index) of the kept boxes.
+    Each candidate's score decays by its worst overlap with a better box, relative to that
+    box's own worst overlap (linear: (1 - iou) / (1 - iou_max); gaussian: exp((iou_max^2 -
+    iou^2) * sigma)); a decayed score above ``post_threshold`` is kept."""
+    idx = np.flatnonzero(scores > a["score_threshold"])
+    idx = idx[np.argsort(-scores[idx], kind="stable")]
+    if a["nms_top_k"] > -1:
+        idx = idx[: a["nms_top_k"]]
+    if not len(idx):
+        return []
+    off = np.float32(0.0 if a["normalized"] else 1.0)
+    b = boxes[idx]
+    area = _areas(b, off)
+    iou = np.tril(_iou(b, b, area, area, off), -1)  # [i, j]: box i against a better box j
+    iou_max = iou.max(axis=1)  # each box's worst overlap with a better one
+    if a["use_gaussian"]:  # the exponent in float32, the exponential in float64
+        arg = (iou_max[None, :] * iou_max[None, :] - iou * iou) * np.float32(a["gaussian_sigma"])
+        decay = np.exp(arg.astype(np.float64))
+    else:  # in float64: both as Paddle's kernel computes them, bit for bit on the tests' boxes
+        iou, iou_max = iou.astype(np.float64), iou_max.astype(np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            decay = (1 - iou) / (1 - iou_max[None, :])
+    decay = np.where(np.tri(len(idx), k=-1, dtype=bool), decay, np.float32(1))
+    decayed = scores[idx] * decay.min(axis=1).astype(np.float32)
+    return [(s, int(i)) for s, i in zip(decayed, idx) if s > a["post_threshold"]]
+
+
+def _matrix_nms(args, a):
+    """``matrix_nms(bboxes [N, M, 4], scores [N, C, M])`` -> (out [K, 6], index [K, 1] int32,
+    roisnum [N] int32): per image the kept boxes of every class but ``background_label``,
+    best decayed score first, at most ``keep_top_k``."""
+    boxes = _host(args[0], "matrix_nms").astype(np.float32)
+    scores = _host(args[1], "matrix_nms").astype(np.float32)
+    if boxes.ndim != 3 or scores.ndim != 3 or boxes.shape[1] != scores.shape[2]:
+        raise ValueError(
+            f"(InvalidArgument) matrix_nms takes bboxes [N, M, 4] and scores [N, C, M], got "
+            f"{list(boxes.shape)} and {list(scores.shape)}."
+        )
+    at = {
+        "score_threshold": float(a.get("score_threshold", 0.05)),
+        "post_threshold": float(a.get("post_threshold", 0.0)),
+        "nms_top_k": int(a.get("nms_top_k", -1)),
+        "keep_top_k": int(a.get("keep_top_k", -1)),
+        "use_gaussian": bool(a.get("use_gaussian", False)),
+        "gaussian_sigma": float(a.get("gaussian_sigma", 2.0)),
+        "background_label": int(a.get("background_label", 0)),
+        "normalized": bool(a.get("normalized", True)),
+    }
+    rows, index, counts, m = [], [], [], boxes.shape[1]
+    for n in range(boxes.shape[0]):
+        picked = [
+            (s, c, i)
+            for c in range(scores.shape[1])
+            if c != at["background_label"]
+            for s, i in _matrix_nms_class(boxes[n], scores[n, c], at)
+        ]
+        picked.sort(key=lambda p: -p[0])  # stable: by class, then by rank, among ties
+        if at["keep_top_k"] > -1:
+            picked = picked[: at["keep_top_k"]]
+        for s, c, i in picked:
+            rows.append([c, s, *boxes[n, i]])
+            index.append([n * m + i])
+        counts.append(len(picked))
+    return (
+        Tensor(np.asarray(rows, np.float32).reshape(-1, 6)),
+        Tensor(np.asarray(index, np.int32).reshape(-1, 1)),
+        Tensor(np.asarray(counts, np.int32)),
+    )
+
+
 def _yolo_box(args, a):
     """``yolo_box(x, img_size)``: a YOLOv3 head's boxes and scores (``vision.ops.yolo_box``)."""
     from ...vision.ops import _yolo  # noqa: F401 - registers the op (paddle.vision loads lazily)
@@ -148,5 +220,6 @@ def _yolo_box(args, a):
 
 ROWS = {
     "pd_op.multiclass_nms3": _ot.Row(_multiclass_nms3),
+    "pd_op.matrix_nms": _ot.Row(_matrix_nms),
     "pd_op.yolo_box": _ot.Row(_yolo_box),
 }

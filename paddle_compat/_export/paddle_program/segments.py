@@ -44,7 +44,7 @@ HOST_OPS = frozenset((
     "pd_op.array_write_", "pd_op.array_read", "pd_op.array_to_tensor", "pd_op.array_pop",
     "pd_op.slice_array",
     "conditional_block", "while", "select_input", "write_to_array", "read_from_array",
-    "lod_array_length", "tensor_array_to_tensor", "pd_op.multiclass_nms3",
+    "lod_array_length", "tensor_array_to_tensor", "pd_op.multiclass_nms3", "pd_op.matrix_nms",
 ))  # fmt: skip
 
 _state = threading.local()
