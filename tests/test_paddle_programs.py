@@ -8,7 +8,8 @@ saturates, lists appended in loops, a loop over an open time axis), in both form
 PIR only, the indexing ops of PaddleClas's Swin and ViT exports (``roll``, ``index_select``,
 ``where``, ``floor_divide``, ``strided_slice``, ``set_value_``, ``expand``) and of PaddleSeg's
 ENet and OCRNet (``prelu``, ``max_pool2d_with_index``, ``unpool``, ``bmm``) and of
-PaddleDetection's heads (``yolo_box``, ``multiclass_nms3``, ``matrix_nms``), and a
+PaddleDetection's heads (``yolo_box``, ``prior_box``, ``box_coder``, ``roi_align``, ``tile``,
+``multiclass_nms3``, ``matrix_nms``), and a
 data-dependent list popped and sliced (``array_pop``, ``slice_array``). Each runs through every
 entry point; outputs equal real Paddle Inference's. Damaged files and unknown ops give clear
 RuntimeErrors (as Paddle's loaders raise) at load time.
@@ -36,7 +37,7 @@ FORMATS = {"pir": ".json", "legacy": ".pdmodel"}
 # Swin's and ViT's indexing ops (roll, set_value_, strided_slice, ...), ENet's and OCRNet's
 # (prelu, max pool with indices, unpool, bmm), detection heads (yolo_box, the two NMS), a
 # list's pop and slice: Paddle 3.3.1 with PIR off cannot trace them, so only their PIR files exist
-PIR_ONLY = ("indexing", "unpool", "nms", "yolo", "arrays", "matrix_nms")
+PIR_ONLY = ("indexing", "unpool", "nms", "yolo", "arrays", "matrix_nms", "ssd")
 CASES = [(m, f) for m in MODELS + FLOW_MODELS for f in FORMATS] + [(m, "pir") for m in PIR_ONLY]
 # appends to a list in a loop whose condition is data: no one compiled program holds that
 OP_BY_OP = {"collect", "arrays"}

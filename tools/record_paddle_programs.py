@@ -41,6 +41,7 @@ INPUTS = {
     "yolo": ("x", [21, 4, 4], "float32", [2, 1]),
     "arrays": ("x", [4], "float32", [2, 1]),
     "matrix_nms": ("x", [30, 7], "float32", [2, 1]),
+    "ssd": ("image", [3, 8, 8], "float32", [2, 1]),
     # control flow on tensors (to_static's if/while, a list appended in a loop): PIR only
     "cond": ("x", [6], "float32", [3, 2, 4]),
     "loop": ("x", [None, 4], "float32", [2, 1]),
@@ -51,7 +52,7 @@ INPUTS = {
 }
 # exported in the PIR format only: Paddle 3.3.1 with PIR off cannot trace roll, index_select,
 # where, prelu, ... (its dy2static calls the PIR-only C functions; see _legacy_static_fixes)
-PIR_ONLY = {"indexing", "unpool", "nms", "yolo", "arrays", "matrix_nms"}
+PIR_ONLY = {"indexing", "unpool", "nms", "yolo", "arrays", "matrix_nms", "ssd"}
 # control-flow models: exported last, the legacy ones after _legacy_flow_fixes
 FLOW = ("cond", "loop", "brk", "rnn_exit", "collect", "encoder")
 # the length of a dim the spec leaves open, per batch size (the loop models' time axis)
@@ -324,6 +325,30 @@ def _build_flow(name: str):
                 )
                 lin = ops.matrix_nms(boxes / 20, scores, 0.2, 0.25, 15, 10, False, 2.0, -1, True)
                 return (*g, lin[0])
+
+        return Net()
+    if name == "ssd":  # SSD's anchors and box decoding, and a two-stage detector's roi_align
+
+        class Net(nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv2D(3, 8, 3, padding=1)
+
+            def forward(self, x):
+                ops = paddle.vision.ops
+                f = self.conv(x)
+                box, var = ops.prior_box(
+                    f, x, min_sizes=[4.0], max_sizes=[8.0], aspect_ratios=[2.0], flip=True,
+                    clip=True, variance=[0.1, 0.1, 0.2, 0.2],
+                )  # fmt: skip
+                prior, pvar = box.reshape([-1, 4]), var.reshape([-1, 4])
+                deltas = paddle.tile(f[:, :4].flatten(2).transpose([0, 2, 1]), [1, 4, 1])
+                dec = ops.box_coder(prior, pvar, deltas, "decode_center_size", True, 0)
+                rois = dec[0, :6].abs() * 6
+                pooled = ops.roi_align(
+                    f[:1], rois, paddle.full([1], 6, "int32"), 2, 1.0, 2, True
+                )  # fmt: skip
+                return dec, pooled
 
         return Net()
     if name == "cond":  # if/else on a mean, an early return, a while on two conditions

@@ -752,6 +752,10 @@ def run_kernel(key, make_f, inputs, differentiable=True):
                 out = segment_store.call(jitted, arrays)
             else:
                 out = jitted(*arrays)
+            if not differentiable and any(isinstance(a, jax.core.Tracer) for a in arrays):
+                # no gradient either where JAX differentiates the whole trace (a compiled
+                # segment's backward), as the tape records none
+                out = jax.tree_util.tree_map(jax.lax.stop_gradient, out)
     except TypeError as e:
         shape_problem = "shape" in str(e) or "broadcast" in str(e)
         raise _paddle_error(key, inputs, e, ValueError if shape_problem else None) from None

@@ -1,8 +1,11 @@
-"""Program rows for detection post-processing: ``yolo_box`` (YOLOv3-style decoding, the
-registry's op), ``multiclass_nms3`` (what PaddleDetection's exports end with) and
-``matrix_nms`` (PP-YOLOv2's, SOLOv2's: scores decayed by overlaps instead of boxes dropped). Their output size depends on the scores, so they run on the host (numpy) with
-concrete inputs: a compiled program cannot hold it (``DataDependentStep``), and the Predictor
-runs such a program in compiled segments with this op between them (``segments.HOST_OPS``).
+"""Program rows for detection heads: ``yolo_box`` (YOLOv3-style decoding), ``prior_box`` and
+``box_coder`` (SSD), ``roi_align`` (two-stage detectors' box features), each
+``paddle.vision.ops``' function; and ``multiclass_nms3`` (what PaddleDetection's exports end
+with) and ``matrix_nms`` (PP-YOLOv2's, SOLOv2's: scores decayed by overlaps instead of boxes
+dropped). The NMS outputs' size depends on the scores, so they run on the host (numpy) with
+concrete inputs: a compiled program cannot hold them (``DataDependentStep``), and the
+Predictor runs such a program in compiled segments with these ops between them
+(``segments.HOST_OPS``).
 
 NMS as Paddle's CPU kernel, per image: for each class but ``background_label``, the boxes scoring
 above ``score_threshold``, the best ``nms_top_k`` of them by score, then greedy NMS at
@@ -16,7 +19,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._core.registry import call_op
 from ..._core.tensor import Tensor
 from . import op_table as _ot
 from .program import DataDependentStep, ProgramError
@@ -207,19 +209,61 @@ def _matrix_nms(args, a):
 
 
 def _yolo_box(args, a):
-    """``yolo_box(x, img_size)``: a YOLOv3 head's boxes and scores (``vision.ops.yolo_box``)."""
-    from ...vision.ops import _yolo  # noqa: F401 - registers the op (paddle.vision loads lazily)
-
-    return call_op(
-        "yolo_box", _ot._t(args[0]), _ot._t(args[1]), [int(v) for v in a["anchors"]],
+    """``yolo_box(x, img_size)``: a YOLOv3 head's boxes and scores."""
+    return _vision("yolo_box")(
+        _ot._t(args[0]), _ot._t(args[1]), [int(v) for v in a["anchors"]],
         int(a["class_num"]), float(a["conf_thresh"]), int(a["downsample_ratio"]),
         bool(a.get("clip_bbox", True)), None, float(a.get("scale_x_y", 1.0)),
         bool(a.get("iou_aware", False)), float(a.get("iou_aware_factor", 0.5)),
     )  # fmt: skip
 
 
+def _vision(fn_name: str):
+    """The ``paddle.vision.ops`` function (imported on first use: paddle.vision loads lazily)."""
+    from ...vision import ops
+
+    return getattr(ops, fn_name)
+
+
+def _prior_box(args, a):
+    """``prior_box(input, image)``: SSD anchor boxes per feature-map cell, and their
+    variances."""
+    fl = lambda k: [float(v) for v in a.get(k, [])]  # noqa: E731
+    return tuple(_vision("prior_box")(
+        _ot._t(args[0]), _ot._t(args[1]), fl("min_sizes"), fl("max_sizes") or None,
+        fl("aspect_ratios") or [1.0], fl("variances") or [0.1, 0.1, 0.2, 0.2],
+        bool(a.get("flip", False)), bool(a.get("clip", False)),
+        [float(a.get("step_w", 0.0)), float(a.get("step_h", 0.0))], float(a.get("offset", 0.5)),
+        bool(a.get("min_max_aspect_ratios_order", False)),
+    ))  # fmt: skip
+
+
+def _box_coder(args, a):
+    """``box_coder(prior_box, prior_box_var, target_box)``: SSD box encoding / decoding (the
+    variance an input, or the attribute's list when the input is absent)."""
+    var = args[1] if args[1] is not None else [float(v) for v in a.get("variance", [])]
+    return _vision("box_coder")(
+        _ot._t(args[0]), _ot._t(var) if not isinstance(var, list) else var, _ot._t(args[2]),
+        a.get("code_type", "encode_center_size"), bool(a.get("box_normalized", True)),
+        int(a.get("axis", 0)),
+    )  # fmt: skip
+
+
+def _roi_align(args, a):
+    """``roi_align(x, boxes, boxes_num)``: each box's features pooled to a fixed size."""
+    size = [int(a.get("pooled_height", 1)), int(a.get("pooled_width", 1))]
+    return _vision("roi_align")(
+        _ot._t(args[0]), _ot._t(args[1]), _ot._t(args[2]), size,
+        float(a.get("spatial_scale", 1.0)), int(a.get("sampling_ratio", -1)),
+        bool(a.get("aligned", True)),
+    )  # fmt: skip
+
+
 ROWS = {
     "pd_op.multiclass_nms3": _ot.Row(_multiclass_nms3),
+    "pd_op.prior_box": _ot.Row(_prior_box),
+    "pd_op.box_coder": _ot.Row(_box_coder),
+    "pd_op.roi_align": _ot.Row(_roi_align),
     "pd_op.matrix_nms": _ot.Row(_matrix_nms),
     "pd_op.yolo_box": _ot.Row(_yolo_box),
 }

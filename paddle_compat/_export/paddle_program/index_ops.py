@@ -38,6 +38,15 @@ def _expand(args, a):
     return call_op("expand", x, shape)
 
 
+def _tile(args, a):
+    """``tile``: ``x`` repeated ``repeat_times`` along each dim."""
+    x = args[0]
+    reps = _int_list(args[1], "tile's repeat_times") if len(args) > 1 else list(a["repeat_times"])
+    if not isinstance(x, Tensor):
+        return np.tile(np.asarray(x), reps)
+    return call_op("tile", x, reps)
+
+
 def _roll(args, a):
     """``roll``: shift ``x`` by ``shifts`` along ``axis`` (empty: over the flattened array)."""
     x = args[0]
@@ -127,6 +136,7 @@ def _set_value_with_tensor(args, a):
 ROWS = {
     "pd_op.expand": Row(_expand),
     "pd_op.roll": Row(_roll),
+    "pd_op.tile": Row(_tile),
     "pd_op.index_select": Row(_index_select),
     "pd_op.where": Row(_where),
     "pd_op.meshgrid": Row(_meshgrid),

@@ -3,6 +3,7 @@ for the ops whose output shapes depend on values, and Paddle's wording for its e
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import jax
@@ -37,7 +38,18 @@ def vision_op(
 
     def deco(fn):
         private = op(f"_vision_{name}", tensors=tensors, differentiable=differentiable, **_PRIVATE)
-        kernel = private(fn)
+        if no_grad:  # also under a JAX trace (to_static, compiled segments): no gradient there
+
+            @functools.wraps(fn)
+            def fn_stopped(**kw):
+                for n in no_grad:
+                    if kw.get(n) is not None:
+                        kw[n] = jax.lax.stop_gradient(kw[n])
+                return fn(**kw)
+
+            kernel = private(fn_stopped)
+        else:
+            kernel = private(fn)
 
         def public(**kw):
             if check is not None:
