@@ -30,6 +30,7 @@ CASES = [(m, f) for m in (*FLOW, "lstm", "misc") for f in ("pir", "legacy")] + [
     ("arrays", "pir"),  # a data-dependent list, popped and sliced
     ("matrix_nms", "pir"),
     ("ssd", "pir"),
+    ("rcnn", "pir"),
 ]
 
 

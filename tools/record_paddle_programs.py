@@ -42,6 +42,7 @@ INPUTS = {
     "arrays": ("x", [4], "float32", [2, 1]),
     "matrix_nms": ("x", [30, 7], "float32", [2, 1]),
     "ssd": ("image", [3, 8, 8], "float32", [2, 1]),
+    "rcnn": ("x", [20, 4, 4], "float32", [2, 1]),
     # control flow on tensors (to_static's if/while, a list appended in a loop): PIR only
     "cond": ("x", [6], "float32", [3, 2, 4]),
     "loop": ("x", [None, 4], "float32", [2, 1]),
@@ -52,7 +53,7 @@ INPUTS = {
 }
 # exported in the PIR format only: Paddle 3.3.1 with PIR off cannot trace roll, index_select,
 # where, prelu, ... (its dy2static calls the PIR-only C functions; see _legacy_static_fixes)
-PIR_ONLY = {"indexing", "unpool", "nms", "yolo", "arrays", "matrix_nms", "ssd"}
+PIR_ONLY = {"indexing", "unpool", "nms", "yolo", "arrays", "matrix_nms", "ssd", "rcnn"}
 # control-flow models: exported last, the legacy ones after _legacy_flow_fixes
 FLOW = ("cond", "loop", "brk", "rnn_exit", "collect", "encoder")
 # the length of a dim the spec leaves open, per batch size (the loop models' time axis)
@@ -349,6 +350,26 @@ def _build_flow(name: str):
                     f[:1], rois, paddle.full([1], 6, "int32"), 2, 1.0, 2, True
                 )  # fmt: skip
                 return dec, pooled
+
+        return Net()
+    if name == "rcnn":  # a two-stage detector's proposals split by FPN level
+
+        class Net(nn.Layer):
+            def forward(self, x):  # 4 anchors per cell: a score and 4 deltas each
+                ops = paddle.vision.ops
+                scores = nn.functional.sigmoid(x[:, :4])
+                deltas = x[:, 4:20] * 0.1
+                ys, xs = paddle.meshgrid(paddle.arange(4.0), paddle.arange(4.0))
+                ctr = (paddle.stack([xs, ys], -1) * 8 + 4).unsqueeze(2)
+                sizes = paddle.to_tensor([[8.0, 8.0], [16.0, 16.0], [8.0, 16.0], [16.0, 8.0]])
+                anchors = paddle.concat([ctr - sizes / 2, ctr + sizes / 2], -1)
+                im = paddle.full([x.shape[0], 2], 32.0)
+                rois, probs, num = ops.generate_proposals(
+                    scores, deltas, im, anchors, paddle.ones_like(anchors), 30, 10, 0.7, 1.0,
+                    1.0, False, True,
+                )  # fmt: skip
+                multi, restore, _ = ops.distribute_fpn_proposals(rois, 2, 4, 3, 16, False, num)
+                return rois, probs, num, *multi, restore
 
         return Net()
     if name == "cond":  # if/else on a mean, an early return, a while on two conditions

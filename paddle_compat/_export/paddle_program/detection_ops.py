@@ -1,5 +1,6 @@
 """Program rows for detection heads: ``yolo_box`` (YOLOv3-style decoding), ``prior_box`` and
-``box_coder`` (SSD), ``roi_align`` (two-stage detectors' box features), each
+``box_coder`` (SSD), ``generate_proposals``, ``distribute_fpn_proposals`` and ``roi_align``
+(two-stage detectors' proposals and box features), each
 ``paddle.vision.ops``' function; and ``multiclass_nms3`` (what PaddleDetection's exports end
 with) and ``matrix_nms`` (PP-YOLOv2's, SOLOv2's: scores decayed by overlaps instead of boxes
 dropped). The NMS outputs' size depends on the scores, so they run on the host (numpy) with
@@ -259,8 +260,33 @@ def _roi_align(args, a):
     )  # fmt: skip
 
 
+def _generate_proposals(args, a):
+    """``generate_proposals(scores, bbox_deltas, im_shape, anchors, variances)``: a two-stage
+    detector's region proposals (rois [K, 4], their scores [K, 1], per-image counts)."""
+    rois, probs, num = _vision("generate_proposals")(
+        *(_ot._t(v) for v in args[:5]), int(a.get("pre_nms_top_n", 6000)),
+        int(a.get("post_nms_top_n", 1000)), float(a.get("nms_thresh", 0.5)),
+        float(a.get("min_size", 0.1)), float(a.get("eta", 1.0)),
+        bool(a.get("pixel_offset", True)), True,
+    )  # fmt: skip
+    return rois, probs, num
+
+
+def _distribute_fpn_proposals(args, a):
+    """``distribute_fpn_proposals(fpn_rois, rois_num)``: the proposals split by FPN level
+    (a list of rois, a list of per-image counts per level, the index restoring their order)."""
+    multi, restore, nums = _vision("distribute_fpn_proposals")(
+        _ot._t(args[0]), int(a["min_level"]), int(a["max_level"]), int(a["refer_level"]),
+        int(a["refer_scale"]), bool(a.get("pixel_offset", False)),
+        _ot._t(args[1]) if len(args) > 1 and args[1] is not None else None,
+    )  # fmt: skip
+    return list(multi), list(nums or []), restore
+
+
 ROWS = {
     "pd_op.multiclass_nms3": _ot.Row(_multiclass_nms3),
+    "pd_op.generate_proposals": _ot.Row(_generate_proposals),
+    "pd_op.distribute_fpn_proposals": _ot.Row(_distribute_fpn_proposals),
     "pd_op.prior_box": _ot.Row(_prior_box),
     "pd_op.box_coder": _ot.Row(_box_coder),
     "pd_op.roi_align": _ot.Row(_roi_align),

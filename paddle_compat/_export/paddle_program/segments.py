@@ -29,6 +29,7 @@ from __future__ import annotations
 import itertools
 import threading
 from contextlib import contextmanager
+from typing import NamedTuple
 
 import numpy as np
 
@@ -45,6 +46,7 @@ HOST_OPS = frozenset((
     "pd_op.slice_array",
     "conditional_block", "while", "select_input", "write_to_array", "read_from_array",
     "lod_array_length", "tensor_array_to_tensor", "pd_op.multiclass_nms3", "pd_op.matrix_nms",
+    "pd_op.generate_proposals", "pd_op.distribute_fpn_proposals",
 ))  # fmt: skip
 
 _state = threading.local()
@@ -175,6 +177,19 @@ def _rebuild(spec, outs):
     return spec[1]
 
 
+class _Elem(NamedTuple):
+    """An element of a list input of a segment: the list's key, its index, size and type."""
+
+    key: object
+    index: int
+    size: int
+    kind: type
+
+
+def _concrete(t) -> bool:
+    return isinstance(t, Tensor) and not is_traced(t)
+
+
 def _host_key(v):
     """A hashable stand-in for a host value folded into a compiled segment (None: cannot)."""
     if isinstance(v, np.ndarray | np.generic):
@@ -220,6 +235,13 @@ class Segment:
             if k not in env:  # the op reading it raises the damaged-program error
                 return self._op_by_op(env, run_op)
             v = obj = env[k]
+            if type(v) in (list, tuple) and v and all(_concrete(t) for t in v):
+                for j, t in enumerate(v):  # a list of Tensors (a vector op's result): each one
+                    tensors.append(_Elem(k, j, len(v), type(v)))
+                    arrays.append(t._value)
+                    objs.append(t)
+                    sig.append((t._value.shape, t._value.dtype, "list"))
+                continue
             if isinstance(v, Tensor):
                 if is_traced(v):
                     return self._op_by_op(env, run_op)
@@ -290,7 +312,14 @@ class Segment:
 
         def program(xs):
             local = dict(host)
-            local.update({k: Tensor(a) for k, a in zip(tensors, xs)})
+            for k, a in zip(tensors, xs):
+                if isinstance(k, _Elem):  # rebuilt as the list it was
+                    items = local.setdefault(k.key, [None] * k.size)
+                    items[k.index] = Tensor(a)
+                else:
+                    local[k] = Tensor(a)
+            for k in {e.key: e for e in tensors if isinstance(e, _Elem)}.values():
+                local[k.key] = k.kind(local[k.key])
             for i, op in enumerate(self.ops):
                 failed[0] = i
                 run_op(op, local, self.legacy)
