@@ -1,12 +1,12 @@
-"""Program rows for detection heads: ``yolo_box`` (YOLOv3-style decoding), ``prior_box`` and
-``box_coder`` (SSD), ``generate_proposals``, ``distribute_fpn_proposals`` and ``roi_align``
-(two-stage detectors' proposals and box features), each
-``paddle.vision.ops``' function; and ``multiclass_nms3`` (what PaddleDetection's exports end
-with) and ``matrix_nms`` (PP-YOLOv2's, SOLOv2's: scores decayed by overlaps instead of boxes
-dropped). The NMS outputs' size depends on the scores, so they run on the host (numpy) with
-concrete inputs: a compiled program cannot hold them (``DataDependentStep``), and the
-Predictor runs such a program in compiled segments with these ops between them
-(``segments.HOST_OPS``).
+"""Program rows for detection heads, each ``paddle.vision.ops``' function: ``yolo_box``
+(YOLOv3-style decoding), ``prior_box`` and ``box_coder`` (SSD), ``generate_proposals``,
+``distribute_fpn_proposals`` and ``roi_align`` (two-stage detectors' proposals and box
+features), ``matrix_nms`` (PP-YOLOv2's, SOLOv2's); and ``multiclass_nms3`` (what
+PaddleDetection's exports end with), which ``paddle.vision`` lacks, here with
+``vision.ops.matrix_nms``'s overlaps. The NMS outputs' size depends on the scores, so they run
+on the host (numpy) with concrete inputs: a compiled program cannot hold them
+(``DataDependentStep``), and the Predictor runs such a program in compiled segments with these
+ops between them (``segments.HOST_OPS``).
 
 NMS as Paddle's CPU kernel, per image: for each class but ``background_label``, the boxes scoring
 above ``score_threshold``, the best ``nms_top_k`` of them by score, then greedy NMS at
@@ -24,54 +24,33 @@ from ..._core.tensor import Tensor
 from . import op_table as _ot
 from .program import DataDependentStep, ProgramError
 
-
-def _areas(b: np.ndarray, off) -> np.ndarray:
-    bad = (b[:, 2] < b[:, 0]) | (b[:, 3] < b[:, 1])
-    return np.where(bad, np.float32(0), (b[:, 2] - b[:, 0] + off) * (b[:, 3] - b[:, 1] + off))
-
-
-def _iou(a, b, area_a, area_b, off) -> np.ndarray:
-    """Jaccard overlap of each box of ``a`` with each of ``b`` ([len(a), len(b)], float32 as
-    Paddle's kernel): 0 for boxes apart; unnormalized (pixel) sizes count both ends (+1)."""
-    ax1, ay1, ax2, ay2 = (a[:, k : k + 1] for k in range(4))
-    bx1, by1, bx2, by2 = b[:, 0], b[:, 1], b[:, 2], b[:, 3]
-    apart = (bx1 > ax2) | (bx2 < ax1) | (by1 > ay2) | (by2 < ay1)
-    inter = (np.minimum(ax2, bx2) - np.maximum(ax1, bx1) + off) * (
-        np.minimum(ay2, by2) - np.maximum(ay1, by1) + off
-    )
-    with np.errstate(divide="ignore", invalid="ignore"):
-        iou = inter / (area_a[:, None] + area_b[None, :] - inter)
-    return np.where(apart, np.float32(0), iou)
-
-
 BLOCK = 64  # boxes whose overlaps with all the others are computed at once
 
 
 def _nms(boxes, scores, a) -> list[int]:
-    """One class of one image: the kept box indices, best first."""
+    """One class of one image: the kept box indices, best first (overlaps as
+    ``vision.ops.matrix_nms`` computes them: float32, 0 for boxes apart, +1 on pixel sizes)."""
+    from ...vision.ops._proposals import _desc, _jaccard
+
     idx = np.flatnonzero(scores > a["score_threshold"])
-    idx = idx[np.argsort(-scores[idx], kind="stable")]
+    idx = idx[_desc(scores[idx])]
     if a["nms_top_k"] > -1:
         idx = idx[: a["nms_top_k"]]
-    off = np.float32(0.0 if a["normalized"] else 1.0)
-    b = boxes[idx]
-    area = _areas(b, off)
+    b, norm = boxes[idx], a["normalized"]
     kept, thresh, n = [], a["nms_threshold"], len(idx)
     if a["nms_eta"] >= 1:  # a fixed threshold: each kept box suppresses the later overlaps
         alive = np.ones(n, bool)
         for s in range(0, n, BLOCK):
             if not alive[s : s + BLOCK].any():
                 continue
-            over = _iou(b[s : s + BLOCK], b, area[s : s + BLOCK], area, off) > thresh
+            over = _jaccard(b[s : s + BLOCK], b, norm) > thresh
             for j in range(s, min(s + BLOCK, n)):
                 if alive[j]:
                     kept.append(j)
                     alive[j + 1 :] &= ~over[j - s, j + 1 :]
         return [int(idx[j]) for j in kept]
     for j in range(n):  # the threshold shrinks: each box against the kept ones, in turn
-        if not kept or np.all(
-            _iou(b[j : j + 1], b[kept], area[j : j + 1], area[kept], off) <= thresh
-        ):
+        if not kept or np.all(_jaccard(b[j : j + 1], b[kept], norm) <= thresh):
             kept.append(j)
             if thresh > 0.5:
                 thresh *= a["nms_eta"]
@@ -138,75 +117,17 @@ def _multiclass_nms3(args, a):
     )
 
 
-def _matrix_nms_class(boxes, scores, a) -> list[tuple]:
-    """Matrix NMS of one class of one image: (decayed score, box index) of the kept boxes.
-    Each candidate's score decays by its worst overlap with a better box, relative to that
-    box's own worst overlap (linear: (1 - iou) / (1 - iou_max); gaussian: exp((iou_max^2 -
-    iou^2) * sigma)); a decayed score above ``post_threshold`` is kept."""
-    idx = np.flatnonzero(scores > a["score_threshold"])
-    idx = idx[np.argsort(-scores[idx], kind="stable")]
-    if a["nms_top_k"] > -1:
-        idx = idx[: a["nms_top_k"]]
-    if not len(idx):
-        return []
-    off = np.float32(0.0 if a["normalized"] else 1.0)
-    b = boxes[idx]
-    area = _areas(b, off)
-    iou = np.tril(_iou(b, b, area, area, off), -1)  # [i, j]: box i against a better box j
-    iou_max = iou.max(axis=1)  # each box's worst overlap with a better one
-    if a["use_gaussian"]:  # the exponent in float32, the exponential in float64
-        arg = (iou_max[None, :] * iou_max[None, :] - iou * iou) * np.float32(a["gaussian_sigma"])
-        decay = np.exp(arg.astype(np.float64))
-    else:  # in float64: both as Paddle's kernel computes them, bit for bit on the tests' boxes
-        iou, iou_max = iou.astype(np.float64), iou_max.astype(np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            decay = (1 - iou) / (1 - iou_max[None, :])
-    decay = np.where(np.tri(len(idx), k=-1, dtype=bool), decay, np.float32(1))
-    decayed = scores[idx] * decay.min(axis=1).astype(np.float32)
-    return [(s, int(i)) for s, i in zip(decayed, idx) if s > a["post_threshold"]]
-
-
 def _matrix_nms(args, a):
-    """``matrix_nms(bboxes [N, M, 4], scores [N, C, M])`` -> (out [K, 6], index [K, 1] int32,
-    roisnum [N] int32): per image the kept boxes of every class but ``background_label``,
-    best decayed score first, at most ``keep_top_k``."""
-    boxes = _host(args[0], "matrix_nms").astype(np.float32)
-    scores = _host(args[1], "matrix_nms").astype(np.float32)
-    if boxes.ndim != 3 or scores.ndim != 3 or boxes.shape[1] != scores.shape[2]:
-        raise ValueError(
-            f"(InvalidArgument) matrix_nms takes bboxes [N, M, 4] and scores [N, C, M], got "
-            f"{list(boxes.shape)} and {list(scores.shape)}."
-        )
-    at = {
-        "score_threshold": float(a.get("score_threshold", 0.05)),
-        "post_threshold": float(a.get("post_threshold", 0.0)),
-        "nms_top_k": int(a.get("nms_top_k", -1)),
-        "keep_top_k": int(a.get("keep_top_k", -1)),
-        "use_gaussian": bool(a.get("use_gaussian", False)),
-        "gaussian_sigma": float(a.get("gaussian_sigma", 2.0)),
-        "background_label": int(a.get("background_label", 0)),
-        "normalized": bool(a.get("normalized", True)),
-    }
-    rows, index, counts, m = [], [], [], boxes.shape[1]
-    for n in range(boxes.shape[0]):
-        picked = [
-            (s, c, i)
-            for c in range(scores.shape[1])
-            if c != at["background_label"]
-            for s, i in _matrix_nms_class(boxes[n], scores[n, c], at)
-        ]
-        picked.sort(key=lambda p: -p[0])  # stable: by class, then by rank, among ties
-        if at["keep_top_k"] > -1:
-            picked = picked[: at["keep_top_k"]]
-        for s, c, i in picked:
-            rows.append([c, s, *boxes[n, i]])
-            index.append([n * m + i])
-        counts.append(len(picked))
-    return (
-        Tensor(np.asarray(rows, np.float32).reshape(-1, 6)),
-        Tensor(np.asarray(index, np.int32).reshape(-1, 1)),
-        Tensor(np.asarray(counts, np.int32)),
-    )
+    """``matrix_nms(bboxes, scores)`` -> (out [K, 6], index [K, 1] int32, roisnum [N] int32):
+    ``paddle.vision.ops.matrix_nms`` (which returns the counts before the index)."""
+    out, num, index = _vision("matrix_nms")(
+        _ot._t(args[0]), _ot._t(args[1]), float(a.get("score_threshold", 0.05)),
+        float(a.get("post_threshold", 0.0)), int(a.get("nms_top_k", -1)),
+        int(a.get("keep_top_k", -1)), bool(a.get("use_gaussian", False)),
+        float(a.get("gaussian_sigma", 2.0)), int(a.get("background_label", 0)),
+        bool(a.get("normalized", True)), True, True,
+    )  # fmt: skip
+    return out, index, num
 
 
 def _yolo_box(args, a):

@@ -132,8 +132,9 @@ def _matrix_nms_class(b, s, score_thr, post_thr, sigma, top_k, normalized, gauss
     iou = np.tril(_jaccard(b[perm], b[perm], normalized), -1)  # iou[i, j] for j < i
     iou_max = iou.max(axis=1) if k > 1 else np.zeros(k, s.dtype)
     lower = np.tril(np.ones((k, k), bool), -1)
-    if gaussian:
-        decay = np.exp((iou_max[None] * iou_max[None] - iou * iou) * dt(np.float32(sigma)))
+    if gaussian:  # the exponent in the boxes' dtype, the exponential in float64, as Paddle's
+        arg = (iou_max[None] * iou_max[None] - iou * iou) * dt(np.float32(sigma))
+        decay = np.exp(arg.astype(np.float64)).astype(s.dtype)
     else:
         with np.errstate(divide="ignore", invalid="ignore"):
             decay = (1.0 - iou.astype(np.float64)) / (1.0 - iou_max[None].astype(np.float64))
