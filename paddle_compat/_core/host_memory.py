@@ -5,7 +5,10 @@
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
+
+from .trace_state import jax_idle
 
 ALIGN = 64
 
@@ -42,7 +45,7 @@ def device_put(host: np.ndarray):
     put = _FAST_PUT[0]
     if put is _UNSET:  # bound at the first transfer: JAX's backend is up by then
         put = _FAST_PUT[0] = _fast_put()
-    if put is not None and host.dtype in _KEPT_DTYPES and _jax_idle():
+    if put is not None and host.dtype in _KEPT_DTYPES and jax_idle():
         try:
             return put(host)
         except Exception:  # pragma: no cover - a JAX whose internals changed: never again
@@ -74,9 +77,6 @@ def _fast_put():
             aval = core.ShapedArray(host.shape, host.dtype)
             return pxla.batched_device_put(aval, s, [host], devices, committed=False)
 
-        import ml_dtypes
-
-        _KEPT_DTYPES.add(np.dtype(ml_dtypes.bfloat16))
         probe = np.arange(3, dtype=np.float32)
         out = put(probe)
         if not (isinstance(out, jax.Array) and np.array_equal(np.asarray(out), probe)):
@@ -86,18 +86,10 @@ def _fast_put():
         return None
 
 
-try:  # a no-op check that JAX is not tracing
-    from jax._src.core import trace_state_clean as _jax_idle
-except ImportError:  # pragma: no cover
-
-    def _jax_idle() -> bool:
-        return False
-
-
-_KEPT_DTYPES = set(
+_KEPT_DTYPES = frozenset(
     np.dtype(t) for t in (
         "float64", "float32", "float16", "int64", "int32", "int16", "int8", "uint8", "uint16",
-        "uint32", "uint64", "bool", "complex64", "complex128",
+        "uint32", "uint64", "bool", "complex64", "complex128", ml_dtypes.bfloat16,
     )
 )  # fmt: skip
 _UNSET = object()
