@@ -1,16 +1,16 @@
 """Paddle's legacy static-graph mode: Programs built with ``paddle.static`` and run by an
 Executor (feed / fetch, training with ``minimize``, gradients, test clones, saving).
 
-Each case builds its own Programs and Scope inside ``_static()``, which turns static mode on
+Each case builds its own Programs and Scope inside ``static_programs()``, which turns static mode on
 and always off again. Parameters get fixed values (``Assign`` initializers), so the numbers
 do not depend on either framework's random initialization.
 """
 
-import contextlib
 import os
 import tempfile
 
 import numpy as np
+from _static_util import fixed_attr, static_programs
 from _util import expect_error, randn
 
 import paddle
@@ -19,32 +19,12 @@ S = paddle.static
 F = paddle.nn.functional
 
 
-@contextlib.contextmanager
-def _static():
-    paddle.enable_static()
-    try:
-        main, startup = S.Program(), S.Program()
-        with (
-            paddle.base.unique_name.guard(),
-            S.scope_guard(S.Scope()),
-            S.program_guard(main, startup),
-        ):
-            yield main, startup
-    finally:
-        paddle.disable_static()
-
-
-def _attr(*shape, seed, name=None):
-    init = paddle.nn.initializer.Assign(randn(*shape, seed=seed))
-    return paddle.ParamAttr(name=name, initializer=init)
-
-
 def _mlp(x, n_in, n_hidden, n_out):
     """Two fc layers; parameters named h_w, h_b, o_w, o_b."""
-    h = S.nn.fc(x, n_hidden, weight_attr=_attr(n_in, n_hidden, seed=1, name="h_w"),
-                bias_attr=_attr(n_hidden, seed=2, name="h_b"), activation="tanh")  # fmt: skip
-    return S.nn.fc(h, n_out, weight_attr=_attr(n_hidden, n_out, seed=3, name="o_w"),
-                   bias_attr=_attr(n_out, seed=4, name="o_b"))  # fmt: skip
+    h = S.nn.fc(x, n_hidden, weight_attr=fixed_attr(n_in, n_hidden, seed=1, name="h_w"),
+                bias_attr=fixed_attr(n_hidden, seed=2, name="h_b"), activation="tanh")  # fmt: skip
+    return S.nn.fc(h, n_out, weight_attr=fixed_attr(n_hidden, n_out, seed=3, name="o_w"),
+                   bias_attr=fixed_attr(n_out, seed=4, name="o_b"))  # fmt: skip
 
 
 X = randn(6, 4, seed=7)
@@ -52,7 +32,7 @@ Y = (np.arange(6) % 3).reshape(6, 1).astype("int64")
 
 
 def case_feed_fetch_elementwise():
-    with _static() as (main, startup):
+    with static_programs() as (main, startup):
         x = S.data("x", [None, 3], "float32")
         y = S.data("y", [None, 3], "float32")
         z = paddle.add(x, y) * 2.0
@@ -65,7 +45,7 @@ def case_feed_fetch_elementwise():
 
 
 def case_variable_meta():
-    with _static():
+    with static_programs():
         x = S.data("x", [None, 3, 2], "float32")
         b = S.data("b", [4], "bool")
         y = paddle.reshape(x, [-1, 6])
@@ -80,7 +60,7 @@ def case_variable_meta():
 
 
 def case_fc_forward_batches():
-    with _static() as (main, startup):
+    with static_programs() as (main, startup):
         x = S.data("x", [None, 4], "float32")
         out = _mlp(x, 4, 5, 3)
         exe = S.Executor()
@@ -91,7 +71,7 @@ def case_fc_forward_batches():
 
 
 def _train(opt_fn, steps=4):
-    with _static() as (main, startup):
+    with static_programs() as (main, startup):
         x = S.data("x", [None, 4], "float32")
         y = S.data("y", [None, 1], "int64")
         loss = paddle.mean(F.cross_entropy(_mlp(x, 4, 5, 3), y))
@@ -118,7 +98,7 @@ def case_train_momentum_weight_decay():
 
 
 def case_append_backward_grads():
-    with _static() as (main, startup):
+    with static_programs() as (main, startup):
         x = S.data("x", [None, 4], "float32")
         loss = paddle.mean(_mlp(x, 4, 5, 3) ** 2)
         pg = S.append_backward(loss)
@@ -130,7 +110,7 @@ def case_append_backward_grads():
 
 
 def case_gradients_wrt_data():
-    with _static() as (main, startup):
+    with static_programs() as (main, startup):
         x = S.data("x", [3, 2], "float32")
         x.stop_gradient = False
         y = paddle.sum(x * x * 3.0)
@@ -140,7 +120,7 @@ def case_gradients_wrt_data():
 
 
 def case_gradients_with_target_gradients():
-    with _static() as (main, startup):
+    with static_programs() as (main, startup):
         x = S.data("x", [3, 2], "float32")
         x.stop_gradient = False
         y = x * x * 3.0
@@ -153,7 +133,7 @@ def case_gradients_with_target_gradients():
 
 
 def case_gradients_with_no_grad_set():
-    with _static() as (main, startup):
+    with static_programs() as (main, startup):
         x = S.data("x", [3, 2], "float32")
         x.stop_gradient = False
         h = paddle.tanh(x) * 2.0
@@ -164,10 +144,10 @@ def case_gradients_with_no_grad_set():
 
 
 def case_batch_norm_train():
-    with _static() as (main, startup):
+    with static_programs() as (main, startup):
         x = S.data("x", [None, 2, 3, 3], "float32")
-        conv = paddle.nn.Conv2D(2, 3, 2, weight_attr=_attr(3, 2, 2, 2, seed=1),
-                                bias_attr=_attr(3, seed=2))  # fmt: skip
+        conv = paddle.nn.Conv2D(2, 3, 2, weight_attr=fixed_attr(3, 2, 2, 2, seed=1),
+                                bias_attr=fixed_attr(3, seed=2))  # fmt: skip
         norm = paddle.nn.BatchNorm2D(3)
         bn = F.relu(norm(conv(x)))
         loss = paddle.mean(bn)
@@ -181,9 +161,9 @@ def case_batch_norm_train():
 
 
 def case_embedding_lookup():
-    with _static() as (main, startup):
+    with static_programs() as (main, startup):
         ids = S.data("ids", [None, 3], "int64")
-        emb = paddle.nn.Embedding(10, 4, weight_attr=_attr(10, 4, seed=9))(ids)
+        emb = paddle.nn.Embedding(10, 4, weight_attr=fixed_attr(10, 4, seed=9))(ids)
         out = paddle.sum(emb, axis=1)
         exe = S.Executor()
         exe.run(startup)
@@ -191,7 +171,7 @@ def case_embedding_lookup():
 
 
 def case_accuracy_topk():
-    with _static() as (main, startup):
+    with static_programs() as (main, startup):
         p = S.data("p", [None, 4], "float32")
         lab = S.data("lab", [None, 1], "int64")
         acc1 = S.accuracy(p, lab, k=1)
@@ -212,7 +192,7 @@ def case_scope_var_set_get():
 
 
 def case_save_load_program_state():
-    with _static() as (main, startup), tempfile.TemporaryDirectory() as d:
+    with static_programs() as (main, startup), tempfile.TemporaryDirectory() as d:
         x = S.data("x", [None, 4], "float32")
         out = _mlp(x, 4, 5, 3)
         exe = S.Executor()
@@ -228,7 +208,7 @@ def case_save_load_program_state():
 
 
 def case_inference_model_roundtrip():
-    with _static() as (main, startup), tempfile.TemporaryDirectory() as d:
+    with static_programs() as (main, startup), tempfile.TemporaryDirectory() as d:
         x = S.data("x", [None, 4], "float32")
         y = S.data("y", [None, 1], "int64")
         out = F.softmax(_mlp(x, 4, 5, 3))
@@ -244,7 +224,7 @@ def case_inference_model_roundtrip():
 
 
 def case_print_program():
-    with _static() as (main, startup):
+    with static_programs() as (main, startup):
         x = S.data("x", [None, 3], "float32")
         y = S.data("y", [None, 3], "float32")
         paddle.add(x, y)
@@ -252,14 +232,14 @@ def case_print_program():
 
 
 def case_error_missing_feed():
-    with _static() as (main, startup):
+    with static_programs() as (main, startup):
         x = S.data("x", [None, 3], "float32")
         y = paddle.exp(x)
         return expect_error(lambda: S.Executor().run(main, feed={}, fetch_list=[y]))
 
 
 def case_error_feed_shape():
-    with _static() as (main, startup):
+    with static_programs() as (main, startup):
         x = S.data("x", [None, 3], "float32")
         y = paddle.exp(x)
         bad = randn(2, 4, seed=1)
@@ -267,7 +247,7 @@ def case_error_feed_shape():
 
 
 def case_error_feed_dtype():
-    with _static() as (main, startup):
+    with static_programs() as (main, startup):
         x = S.data("x", [None, 3], "float32")
         y = paddle.exp(x)
         bad = np.ones((2, 3), "float64")
@@ -283,7 +263,7 @@ def case_mode_switch():
 
 
 def case_cond_and_while_loop():
-    with _static() as (main, startup):
+    with static_programs() as (main, startup):
         x = S.data("x", [3], "float32")
         y = S.nn.cond(paddle.sum(x) > 0, lambda: x * 2.0, lambda: x - 1.0)
         i = paddle.full([1], 0, "int64")
@@ -296,7 +276,7 @@ def case_cond_and_while_loop():
 
 
 def case_unknown_batch_size_in_ops():
-    with _static() as (main, startup):
+    with static_programs() as (main, startup):
         x = S.data("x", [None, 3], "float32")
         z = paddle.reshape(x, [0, 3, 1]) * paddle.sum(x, axis=1, keepdim=True).unsqueeze(-1)
         r = paddle.reshape(x, [-1])
@@ -307,7 +287,7 @@ def case_unknown_batch_size_in_ops():
 
 def case_seeded_default_initializers():
     paddle.seed(5)
-    with _static() as (main, startup):
+    with static_programs() as (main, startup):
         x = S.data("x", [None, 4], "float32")
         y = S.nn.fc(x, 3)
         z = paddle.nn.Linear(3, 2)(y)

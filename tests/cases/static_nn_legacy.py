@@ -9,9 +9,8 @@ Each case builds one layer on a fed [2, 4, 5, 5] input with parameters from ``As
 initializers and returns the output and the parameters' names and shapes.
 """
 
-import contextlib
-
 import numpy as np
+from _static_util import fixed_attr, static_programs
 from _util import randn
 
 import paddle
@@ -20,27 +19,8 @@ S = paddle.static
 X = randn(2, 4, 5, 5, seed=3)
 
 
-@contextlib.contextmanager
-def _static():
-    paddle.enable_static()
-    try:
-        main, startup = S.Program(), S.Program()
-        with (
-            paddle.base.unique_name.guard(),
-            S.scope_guard(S.Scope()),
-            S.program_guard(main, startup),
-        ):
-            yield main, startup
-    finally:
-        paddle.disable_static()
-
-
-def _attr(*shape, seed):
-    return paddle.ParamAttr(initializer=paddle.nn.initializer.Assign(randn(*shape, seed=seed)))
-
-
 def _run(build):
-    with _static() as (main, startup):
+    with static_programs() as (main, startup):
         x = S.data("x", [None, 4, 5, 5], "float32")
         y = build(x)
         exe = S.Executor(paddle.CPUPlace())
@@ -52,39 +32,39 @@ def _run(build):
 
 def case_conv2d_transpose():
     return _run(lambda x: S.nn.conv2d_transpose(
-        x, 3, filter_size=3, stride=2, padding=1, param_attr=_attr(4, 3, 3, 3, seed=1),
-        bias_attr=_attr(3, seed=2),
+        x, 3, filter_size=3, stride=2, padding=1, param_attr=fixed_attr(4, 3, 3, 3, seed=1),
+        bias_attr=fixed_attr(3, seed=2),
     ))  # fmt: skip
 
 
 def case_conv2d_transpose_from_output_size():
     return _run(lambda x: S.nn.conv2d_transpose(
-        x, 2, output_size=[10, 10], stride=2, param_attr=_attr(4, 2, 2, 2, seed=1), act="relu",
+        x, 2, output_size=[10, 10], stride=2, param_attr=fixed_attr(4, 2, 2, 2, seed=1), act="relu",
     ))  # fmt: skip
 
 
 def case_group_norm():
     return _run(lambda x: S.nn.group_norm(
-        x, groups=2, param_attr=_attr(4, seed=1), bias_attr=_attr(4, seed=2), act="tanh",
+        x, groups=2, param_attr=fixed_attr(4, seed=1), bias_attr=fixed_attr(4, seed=2), act="tanh",
     ))  # fmt: skip
 
 
 def case_instance_norm():
     return _run(lambda x: S.nn.instance_norm(
-        x, param_attr=_attr(4, seed=1), bias_attr=_attr(4, seed=2),
+        x, param_attr=fixed_attr(4, seed=1), bias_attr=fixed_attr(4, seed=2),
     ))  # fmt: skip
 
 
 def case_prelu_all():
-    return _run(lambda x: S.nn.prelu(x, "all", param_attr=_attr(1, seed=1)))
+    return _run(lambda x: S.nn.prelu(x, "all", param_attr=fixed_attr(1, seed=1)))
 
 
 def case_prelu_channel():
-    return _run(lambda x: S.nn.prelu(x, "channel", param_attr=_attr(1, 4, 1, 1, seed=1)))
+    return _run(lambda x: S.nn.prelu(x, "channel", param_attr=fixed_attr(1, 4, 1, 1, seed=1)))
 
 
 def case_prelu_element():
-    return _run(lambda x: S.nn.prelu(x, "element", param_attr=_attr(1, 4, 5, 5, seed=1)))
+    return _run(lambda x: S.nn.prelu(x, "element", param_attr=fixed_attr(1, 4, 5, 5, seed=1)))
 
 
 def case_prelu_default_alpha():
@@ -92,7 +72,7 @@ def case_prelu_default_alpha():
 
 
 def case_accuracy_correct_total():
-    with _static() as (main, startup):
+    with static_programs() as (main, startup):
         x = S.data("x", [None, 5], "float32")
         label = S.data("label", [None, 1], "int64")
         correct = S.create_global_var([1], 0, "int32", persistable=True, name="correct")
@@ -111,7 +91,7 @@ def case_accuracy_correct_total():
 
 def case_global_step_counter():
     """A counter a Program increments in place: every run advances it, whatever is fetched."""
-    with _static() as (main, startup):
+    with static_programs() as (main, startup):
         x = S.data("x", [None, 2], "float32")
         step = S.create_global_var([1], 0, "int64", persistable=True, name="step")
         paddle.increment(step)
