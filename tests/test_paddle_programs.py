@@ -31,13 +31,16 @@ from paddle_compat._export import paddle_program
 
 DATA = Path(__file__).parent / "data" / "paddle_programs"
 RECORD = json.loads((DATA / "outputs.json").read_text())
-MODELS = ("cnn", "resnet", "lstm", "transformer", "mobile", "text", "misc")
+MODELS = ("cnn", "resnet", "lstm", "transformer", "mobile", "text", "misc", "select")
 FLOW_MODELS = ("cond", "loop", "brk", "rnn_exit", "collect", "encoder")
 FORMATS = {"pir": ".json", "legacy": ".pdmodel"}
 # Swin's and ViT's indexing ops (roll, set_value_, strided_slice, ...), ENet's and OCRNet's
-# (prelu, max pool with indices, unpool, bmm), detection heads (yolo_box, the two NMS), a
-# list's pop and slice: Paddle 3.3.1 with PIR off cannot trace them, so only their PIR files exist
-PIR_ONLY = ("indexing", "unpool", "nms", "yolo", "arrays", "matrix_nms", "ssd", "rcnn")
+# (prelu, max pool with indices, unpool, bmm), detection heads (yolo_box, the two NMS, a
+# two-stage detector's NMS with rois_num), a list's pop and slice: Paddle 3.3.1 with PIR off
+# cannot trace them, so only their PIR files exist
+PIR_ONLY = (
+    "indexing", "unpool", "nms", "yolo", "arrays", "matrix_nms", "ssd", "rcnn", "two_stage"
+)  # fmt: skip
 CASES = [(m, f) for m in MODELS + FLOW_MODELS for f in FORMATS] + [(m, "pir") for m in PIR_ONLY]
 # appends to a list in a loop whose condition is data: no one compiled program holds that
 OP_BY_OP = {"collect", "arrays"}
@@ -427,24 +430,31 @@ def test_long_loop_known_while_compiling_becomes_one_while_loop(fmt):
 
 
 @pytest.mark.parametrize(
-    "scores,rois_num,error",
+    "boxes,scores,rois_num,want",
     [
-        (0.01, None, None),  # nothing above the threshold: empty rows, zero counts
-        (0.9, np.ones([2], np.int32), "rois_num"),  # two-stage detectors' layout
-        (0.9, None, "bboxes \\[N, M, 4\\] and scores \\[N, C, M\\]"),  # mismatched M
+        # nothing above the threshold: empty rows, zero counts
+        ([2, 5, 4], ([2, 3, 5], 0.01), None, [0, 0]),
+        ([2, 5, 4], ([2, 3, 4], 0.9), None, "bboxes \\[N, M, 4\\] and scores \\[N, C, M\\]"),
+        # two-stage layout: a box per class, scores [R, C], RoIs per image
+        ([5, 3, 4], ([5, 3], 0.9), [2, 0, 3], [2, 0, 2]),  # an image without RoIs
+        ([5, 3, 4], ([5, 3], 0.9), [2, 2], [2, 2]),  # RoIs past the counts are left out
+        ([5, 3, 4], ([5, 3, 1], 0.9), [2, 3], "bboxes \\[R, C, 4\\] and scores \\[R, C\\]"),
+        ([5, 3, 4], ([5, 3], 0.9), [4, 3], "asks for more boxes than bboxes holds \\(5\\)"),
     ],
 )
-def test_multiclass_nms3_edges(scores, rois_num, error):
+def test_multiclass_nms3_edges(boxes, scores, rois_num, want):
+    """Same boxes everywhere: NMS keeps one per class and image (class 0 is the background)."""
     from paddle_compat._export.paddle_program import detection_ops
 
-    boxes = np.tile(np.asarray([[0, 0, 4, 4]], np.float32), (2, 5, 1))
-    m = 4 if error and "bboxes" in error else 5
-    s = np.full([2, 3, m], scores, np.float32)
+    b = np.broadcast_to(np.asarray([0, 0, 4, 4], np.float32), boxes).copy()
+    s = np.full(scores[0], scores[1], np.float32)
     attrs = {"score_threshold": 0.05, "keep_top_k": 10, "nms_threshold": 0.5}
-    args = [paddle.to_tensor(boxes), paddle.to_tensor(s), rois_num]
-    if error:
-        with pytest.raises((RuntimeError, ValueError), match=error):
+    num = None if rois_num is None else paddle.to_tensor(np.asarray(rois_num, np.int32))
+    args = [paddle.to_tensor(b), paddle.to_tensor(s), num]
+    if isinstance(want, str):
+        with pytest.raises(ValueError, match=want):
             detection_ops._multiclass_nms3(args, attrs)
         return
-    out, index, num = detection_ops._multiclass_nms3(args, attrs)
-    assert out.shape == [0, 6] and index.shape == [0, 1] and num.numpy().tolist() == [0, 0]
+    out, index, count = detection_ops._multiclass_nms3(args, attrs)
+    assert count.numpy().tolist() == want
+    assert out.shape == [sum(count.numpy().tolist()), 6] and index.shape == [out.shape[0], 1]

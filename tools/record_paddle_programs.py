@@ -43,6 +43,8 @@ INPUTS = {
     "matrix_nms": ("x", [30, 7], "float32", [2, 1]),
     "ssd": ("image", [3, 8, 8], "float32", [2, 1]),
     "rcnn": ("x", [20, 4, 4], "float32", [2, 1]),
+    "select": ("x", [12, 3], "float32", [2, 3]),
+    "two_stage": ("x", [8, 7], "float32", [2, 1]),
     # control flow on tensors (to_static's if/while, a list appended in a loop): PIR only
     "cond": ("x", [6], "float32", [3, 2, 4]),
     "loop": ("x", [None, 4], "float32", [2, 1]),
@@ -53,7 +55,7 @@ INPUTS = {
 }
 # exported in the PIR format only: Paddle 3.3.1 with PIR off cannot trace roll, index_select,
 # where, prelu, ... (its dy2static calls the PIR-only C functions; see _legacy_static_fixes)
-PIR_ONLY = {"indexing", "unpool", "nms", "yolo", "arrays", "matrix_nms", "ssd", "rcnn"}
+PIR_ONLY = {"indexing", "unpool", "nms", "yolo", "arrays", "matrix_nms", "ssd", "rcnn", "two_stage"}
 # control-flow models: exported last, the legacy ones after _legacy_flow_fixes
 FLOW = ("cond", "loop", "brk", "rnn_exit", "collect", "encoder")
 # the length of a dim the spec leaves open, per batch size (the loop models' time axis)
@@ -370,6 +372,45 @@ def _build_flow(name: str):
                 )  # fmt: skip
                 multi, restore, _ = ops.distribute_fpn_proposals(rois, 2, 4, 3, 16, False, num)
                 return rois, probs, num, *multi, restore
+
+        return Net()
+    if name == "select":  # the best k (k computed from data) and the rows they pick
+
+        class Net(nn.Layer):
+            def __init__(self):
+                super().__init__()  # a parameter: a 2.x program without one cannot be loaded
+                self.scale = self.create_parameter([3])
+
+            def forward(self, x):
+                x = x * self.scale
+                score = x[:, :, 0]
+                pos = paddle.sum((x[0, :, 1] > 0).astype("int64"))
+                k = paddle.maximum(pos, paddle.ones([], "int64"))
+                top, idx = paddle.topk(score, k)
+                low, _ = paddle.topk(score, 3, axis=1, largest=False)
+                rows = paddle.gather(x[0], idx[0])
+                cols = paddle.gather(x, idx[-1], axis=1)
+                return top, idx, low, rows, cols
+
+        return Net()
+    if name == "two_stage":  # a two-stage detector's final NMS: a box per class, rois_num
+
+        class Net(nn.Layer):
+            def forward(self, x):  # 8 RoIs per image: a box and 3 class logits each
+                flat = x.reshape([-1, 7])
+                xy = flat[:, :2] * 10
+                base = paddle.concat([xy, xy + flat[:, 2:4].abs() * 5 + 1], -1)
+                boxes = paddle.stack([base, base + 1.0, base * 1.1], 1)
+                scores = nn.functional.softmax(flat[:, 4:7] * 2, -1)
+                num = paddle.full([x.shape[0]], 8, "int32")
+                # score_threshold, nms_top_k, keep_top_k, nms_threshold, normalized, nms_eta,
+                # background_label: as ppdet's Faster R-CNN (no background column), then
+                # normalized boxes with an adaptive threshold and class 0 skipped
+                a = paddle._C_ops.multiclass_nms3(boxes, scores, num, 0.2, 5, 6, 0.5, False, 1.0, 3)
+                b = paddle._C_ops.multiclass_nms3(
+                    boxes / 30, scores, num, 0.1, -1, 4, 0.3, True, 0.8, 0
+                )
+                return (*a, *b)
 
         return Net()
     if name == "cond":  # if/else on a mean, an early return, a while on two conditions

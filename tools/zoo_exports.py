@@ -1,6 +1,7 @@
 """Model-zoo check of Paddle's program files: real Paddle 3.3.1 exports models of PaddleClas
 2.6.0 (12 backbones), PaddleSeg 2.8.0 (10 segmentation models) or PaddleDetection 2.6.0
-(PP-YOLOE-s without and with NMS, PicoDet-S-LCNet, YOLOv3-MobileNetV1), built unchanged from
+(PP-YOLOE-s without and with NMS, PicoDet-S-LCNet, YOLOv3-MobileNetV1, a Faster R-CNN with
+FPN), built unchanged from
 the package registry's wheels and seeded, with ``paddle.jit.save`` (PIR ``.json``;
 ``--formats pir,legacy`` also tries the 2.x ``.pdmodel`` with PIR off, which Paddle 3.3.1
 cannot trace for these models); Paddle Inference runs them, and paddle-compat's ``paddle.inference`` runs the
@@ -16,6 +17,7 @@ paddle-compat / Paddle).
     pip download --no-deps paddledet==2.6.0 -d /tmp/pdet && cd /tmp/pdet && unzip -q -o *.whl
     .venv/bin/python tools/zoo_exports.py --zoo paddledet --root /tmp/pdet  # PP-YOLOE-s
     .venv/bin/python tools/zoo_exports.py --zoo paddledet_yolov3 --root /tmp/pdet
+    .venv/bin/python tools/zoo_exports.py --zoo paddledet_rcnn --root /tmp/pdet
 
 The exported files (hundreds of MB) stay in ``--out``; nothing is written to the repository.
 """
@@ -169,11 +171,54 @@ class PicoDet(nn.Layer):
             boxes, scores, None, 0.025, 1000, 100, 0.6, True, 1.0, -1)
         return out, num
 
+from ppdet.modeling.backbones.resnet import ResNet
+from ppdet.modeling.necks.fpn import FPN
+from ppdet.modeling.proposal_generator.rpn_head import RPNHead
+from ppdet.modeling.heads.bbox_head import BBoxHead, TwoFCHead
+from ppdet.modeling.layers import RCNNBox
+
+class FasterRCNN(nn.Layer):
+    # faster_rcnn_r50_fpn_1x_coco's structure on a ResNet-18 with a 64-channel FPN, 4 classes,
+    # one image per call (the RPN's export path, as ppdet exports it for ONNX: its batch loop
+    # reads a Tensor as a Python int, which fails in Paddle 3.3.1 with numpy 2); the final NMS
+    # with rois_num as PaddleDetection 2.8 calls it
+    def __init__(self):
+        super().__init__()
+        self.backbone = ResNet(depth=18, variant="b", norm_type="bn", freeze_at=0,
+                               return_idx=[0, 1, 2, 3], num_stages=4)
+        self.neck = FPN(in_channels=[c.channels for c in self.backbone.out_shape],
+                        out_channel=64)
+        self.rpn_head = RPNHead(
+            anchor_generator=dict(aspect_ratios=[0.5, 1.0, 2.0],
+                                  anchor_sizes=[[32], [64], [128], [256], [512]],
+                                  strides=[4, 8, 16, 32, 64]),
+            test_proposal=dict(min_size=0.0, nms_thresh=0.7, pre_nms_top_n=200,
+                               post_nms_top_n=100),
+            in_channel=64, export_onnx=True)
+        self.bbox_head = BBoxHead(
+            head=TwoFCHead(in_channel=64, out_channel=128, resolution=7), in_channel=128,
+            roi_extractor=dict(resolution=7, sampling_ratio=0, aligned=True,
+                               spatial_scale=[0.25, 0.125, 0.0625, 0.03125]),
+            num_classes=4)
+        self.decode = RCNNBox(num_classes=4)
+
+    def forward(self, image, im_shape):
+        inputs = {"image": image, "im_shape": im_shape}
+        feats = self.neck(self.backbone(inputs))
+        rois, rois_num, _ = self.rpn_head(feats, inputs)
+        rois_num = rois_num.reshape([1]).astype("int32")  # the export path gives a 0-D count
+        preds, _ = self.bbox_head(feats, rois, rois_num, None)
+        (boxes, num), scores = self.decode(preds, (rois, rois_num), im_shape, None)
+        out, _, num = paddle._C_ops.multiclass_nms3(
+            boxes, scores, num, 0.05, -1, 100, 0.5, True, 1.0, 4)
+        return out, num
+
 def build(spec):
     paddle.seed(0)
     name = spec.split(":")[1]
     model = {"PPYOLOE_s": PPYOLOE, "PPYOLOE_s_nms": PPYOLOEWithNMS,
-             "YOLOv3_MobileNetV1": YOLOv3, "PicoDet_s_LCNet": PicoDet}[name]()
+             "YOLOv3_MobileNetV1": YOLOv3, "PicoDet_s_LCNet": PicoDet,
+             "FasterRCNN_R18_FPN": FasterRCNN}[name]()
     model.eval()
     return model
 """
@@ -191,7 +236,12 @@ ZOOS = {
                          [["image", [None, 3, None, None], [3, 160, 160], "randn"],
                           ["im_shape", [None, 2], [2], 160.0],
                           ["scale_factor", [None, 2], [2], 1.0]]),
+    "paddledet_rcnn": (_DET_BUILD, ["det:FasterRCNN_R18_FPN"],
+                       [["image", [None, 3, None, None], [3, 160, 160], "randn"],
+                        ["im_shape", [None, 2], [2], 160.0]]),
 }  # fmt: skip
+# the compared outputs' batch where it is not BATCH (Faster R-CNN's export path: one image)
+ZOO_BATCH = {"paddledet_rcnn": 1}
 
 # under real Paddle: export each model (argv: root, out, fmt, specs...; env: the inputs)
 _EXPORT = r"""
@@ -323,11 +373,10 @@ def main() -> int:
                 if status != "ok":
                     print(f"export {spec} ({fmt}) failed under Paddle: {status}")
         print(f"exported in {time.time() - t:.0f} s")
-    theirs = _run(args.paddle_python, _INFER, ["P", args.out, str(BATCH), *names], env)
+    batch = str(ZOO_BATCH.get(args.zoo, BATCH))
+    theirs = _run(args.paddle_python, _INFER, ["P", args.out, batch, *names], env)
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    ours = _run(
-        sys.executable, _INFER, ["C", args.out, str(BATCH), *names], {**env, "PYTHONPATH": repo}
-    )
+    ours = _run(sys.executable, _INFER, ["C", args.out, batch, *names], {**env, "PYTHONPATH": repo})
     print(f"{'model':36s} {'format':7s} {'max |diff| / max |y|':>22s} {'ours ms':>8s} "
           f"{'Paddle ms':>9s} {'ratio':>6s}")  # fmt: skip
     for name in names:

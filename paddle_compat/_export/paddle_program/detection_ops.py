@@ -12,8 +12,9 @@ NMS as Paddle's CPU kernel, per image: for each class but ``background_label``, 
 above ``score_threshold``, the best ``nms_top_k`` of them by score, then greedy NMS at
 ``nms_threshold`` (shrunk by ``nms_eta`` after each kept box while above 0.5); over all
 classes, the best ``keep_top_k`` by score. Rows ``[label, score, x1, y1, x2, y2]`` grouped by
-label (ascending), best score first within one; ``index``: each row's box in the batch's
-flattened boxes; ``nms_rois_num``: rows per image.
+label (ascending), best score first within one (in RoI order for a two-stage detector's
+``rois_num`` form); ``index``: each row's box in the batch's flattened boxes;
+``nms_rois_num``: rows per image.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import numpy as np
 
 from ..._core.tensor import Tensor
 from . import op_table as _ot
-from .program import DataDependentStep, ProgramError
+from .program import DataDependentStep
 
 BLOCK = 64  # boxes whose overlaps with all the others are computed at once
 
@@ -79,35 +80,30 @@ def _host(v, what: str) -> np.ndarray:
 
 
 def _multiclass_nms3(args, a):
-    """``multiclass_nms3(bboxes [N, M, 4], scores [N, C, M], rois_num)`` -> (out [K, 6],
-    index [K, 1] int32, nms_rois_num [N] int32)."""
-    if len(args) > 2 and args[2] is not None:
-        raise ProgramError(
-            "multiclass_nms3 with rois_num (boxes per class from a two-stage detector) is not "
-            "supported."
-        )
+    """``multiclass_nms3(bboxes, scores, rois_num)`` -> (out [K, 6], index [K, 1] int32,
+    nms_rois_num [N] int32). One-stage: bboxes [N, M, 4] shared by the classes, scores
+    [N, C, M]; rows best first within a label, index ``n * M + box``. Two-stage (``rois_num``
+    given): bboxes [R, C, 4] (a box per class) and scores [R, C] hold every image's RoIs,
+    ``rois_num`` [N] how many each image has; rows in RoI order within a label, index
+    ``roi * C + class``."""
     boxes = _host(args[0], "multiclass_nms3").astype(np.float32)
     scores = _host(args[1], "multiclass_nms3").astype(np.float32)
-    if boxes.ndim != 3 or scores.ndim != 3 or boxes.shape[1] != scores.shape[2]:
-        raise ValueError(
-            f"(InvalidArgument) multiclass_nms3 takes bboxes [N, M, 4] and scores [N, C, M], "
-            f"got {list(boxes.shape)} and {list(scores.shape)}."
-        )
+    counts_in = None if len(args) < 3 or args[2] is None else _host(args[2], "multiclass_nms3")
     at = _attrs(a)
     rows, index, counts = [], [], []
-    m = boxes.shape[1]
-    for n in range(boxes.shape[0]):
+    for cls, to_index, in_box_order in _images(boxes, scores, counts_in):
         picked = []  # (score, label, box index)
-        for c in range(scores.shape[1]):
+        for c, (b, sc) in enumerate(cls):
             if c != at["background_label"]:
-                picked += [(scores[n, c, i], c, i) for i in _nms(boxes[n], scores[n, c], at)]
+                kept = _nms(b, sc, at)
+                picked += [(sc[i], c, i) for i in (sorted(kept) if in_box_order else kept)]
         if -1 < at["keep_top_k"] < len(picked):
             order = sorted(range(len(picked)), key=lambda k: -picked[k][0])
-            picked = [picked[k] for k in order[: at["keep_top_k"]]]
-        picked.sort(key=lambda p: p[1])  # by label; stable: best first within one
-        for s, c, i in picked:
-            rows.append([c, s, *boxes[n, i]])
-            index.append([n * m + i])
+            picked = [picked[k] for k in sorted(order[: at["keep_top_k"]])]
+        picked.sort(key=lambda p: p[1])  # by label; stable: the order above within one
+        for sc, c, i in picked:
+            rows.append([c, sc, *cls[c][0][i]])
+            index.append([to_index(c, i)])
         counts.append(len(picked))
     out = np.asarray(rows, np.float32).reshape(-1, 6)
     return (
@@ -115,6 +111,39 @@ def _multiclass_nms3(args, a):
         Tensor(np.asarray(index, np.int32).reshape(-1, 1)),
         Tensor(np.asarray(counts, np.int32)),
     )
+
+
+def _images(boxes, scores, rois_num):
+    """Per image: ([(boxes [m, 4], scores [m]) per class], (class, box) -> index, whether rows
+    keep the boxes' order within a label)."""
+    if rois_num is None:
+        if boxes.ndim != 3 or scores.ndim != 3 or boxes.shape[1] != scores.shape[2]:
+            raise ValueError(
+                f"(InvalidArgument) multiclass_nms3 takes bboxes [N, M, 4] and scores "
+                f"[N, C, M], got {list(boxes.shape)} and {list(scores.shape)}."
+            )
+        m = boxes.shape[1]
+        for n in range(boxes.shape[0]):
+            cls = [(boxes[n], scores[n, c]) for c in range(scores.shape[1])]
+            yield cls, (lambda c, i, n=n: n * m + i), False
+        return
+    rois_num = np.asarray(rois_num).reshape(-1).astype(np.int64)
+    if boxes.ndim != 3 or scores.ndim != 2 or boxes.shape[1] != scores.shape[1]:
+        raise ValueError(
+            f"(InvalidArgument) multiclass_nms3 with rois_num takes bboxes [R, C, 4] and "
+            f"scores [R, C], got {list(boxes.shape)} and {list(scores.shape)}."
+        )
+    if (rois_num < 0).any() or rois_num.sum() > len(scores):
+        raise ValueError(
+            f"(InvalidArgument) multiclass_nms3's rois_num {rois_num.tolist()} asks for more "
+            f"boxes than bboxes holds ({len(scores)})."
+        )
+    nc, start = scores.shape[1], 0
+    for m in rois_num.tolist():
+        sl = slice(start, start + m)
+        cls = [(boxes[sl, c], scores[sl, c]) for c in range(nc)]
+        yield cls, (lambda c, i, s=start: (s + i) * nc + c), True
+        start += m
 
 
 def _matrix_nms(args, a):

@@ -72,6 +72,30 @@ def _where(args, a):
     return call_op("where", _ot._t(cond), _ot._t(x), _ot._t(y))
 
 
+def _topk(args, a):
+    """``topk`` (legacy ``top_k_v2``): the ``k`` largest (or smallest) values along ``axis`` and
+    their int64 indices. PIR passes ``k`` as an input, which a program may compute from data
+    (PaddleDetection's RPN: ``minimum(post_nms_top_n, number of proposals)``)."""
+    x = args[0]
+    if len(args) > 1 and args[1] is not None:
+        k = _ot._ints(args[1], "topk's k")[0]
+    else:
+        k = int(a["k"])
+    axis, largest = int(a.get("axis", -1)), bool(a.get("largest", True))
+    return tuple(call_op("topk", _ot._t(x), k, axis, largest, bool(a.get("sorted", True))))
+
+
+def _gather(args, a):
+    """``gather``: rows of ``x`` (along ``axis``: an input in PIR, an attribute or the ``Axis``
+    input in 2.x programs) picked by a 1-D ``index``."""
+    x, index = args[0], args[1]
+    axis = args[2] if len(args) > 2 and args[2] is not None else a.get("axis", 0)
+    axis = _ot._ints(axis, "gather's axis")[0]
+    if _ot._all_const(x, index):
+        return np.take(np.asarray(x), np.asarray(index).reshape(-1), axis=axis)
+    return call_op("gather", _ot._t(x), _ot._t(index), axis)
+
+
 def _meshgrid(args, a):
     """``meshgrid`` of a ``builtin.combine`` list (``ij`` indexing): one list of grids."""
     xs = args[0]
@@ -140,6 +164,10 @@ ROWS = {
     "pd_op.index_select": Row(_index_select),
     "pd_op.where": Row(_where),
     "pd_op.meshgrid": Row(_meshgrid),
+    "pd_op.topk": Row(_topk),
+    "top_k_v2": Row(_topk, ("X", "K"), ("Out", "Indices")),
+    "pd_op.gather": Row(_gather),
+    "gather": Row(_gather, ("X", "Index", "Axis")),
     "pd_op.floor_divide": Row(_ot._binary("floor_divide", np.floor_divide)),
     "pd_op.strided_slice": Row(_strided_slice),
     "pd_op.set_value_": Row(_set_value),
