@@ -34,6 +34,9 @@ CASES = [(m, f) for m in (*FLOW, "lstm", "misc") for f in ("pir", "legacy")] + [
     ("select", "pir"),  # topk with a k computed from data: found to be a host step
     ("select", "legacy"),
     ("two_stage", "pir"),
+    ("gather_scatter", "pir"),  # nonzero on the host between two segments
+    ("gather_scatter", "legacy"),
+    ("detect_more", "pir"),
 ]
 # models with an op found, while tracing, to need a value computed from data
 FOUND_HOST_OPS = {"select"}

@@ -45,6 +45,8 @@ INPUTS = {
     "rcnn": ("x", [20, 4, 4], "float32", [2, 1]),
     "select": ("x", [12, 3], "float32", [2, 3]),
     "two_stage": ("x", [8, 7], "float32", [2, 1]),
+    "gather_scatter": ("x", [6, 4], "float32", [2, 3]),
+    "detect_more": ("image", [4, 8, 8], "float32", [2, 1]),
     # control flow on tensors (to_static's if/while, a list appended in a loop): PIR only
     "cond": ("x", [6], "float32", [3, 2, 4]),
     "loop": ("x", [None, 4], "float32", [2, 1]),
@@ -55,7 +57,10 @@ INPUTS = {
 }
 # exported in the PIR format only: Paddle 3.3.1 with PIR off cannot trace roll, index_select,
 # where, prelu, ... (its dy2static calls the PIR-only C functions; see _legacy_static_fixes)
-PIR_ONLY = {"indexing", "unpool", "nms", "yolo", "arrays", "matrix_nms", "ssd", "rcnn", "two_stage"}
+PIR_ONLY = {
+    "indexing", "unpool", "nms", "yolo", "arrays", "matrix_nms", "ssd", "rcnn", "two_stage",
+    "detect_more",
+}  # fmt: skip
 # control-flow models: exported last, the legacy ones after _legacy_flow_fixes
 FLOW = ("cond", "loop", "brk", "rnn_exit", "collect", "encoder")
 # the length of a dim the spec leaves open, per batch size (the loop models' time axis)
@@ -411,6 +416,53 @@ def _build_flow(name: str):
                     boxes / 30, scores, num, 0.1, -1, 4, 0.3, True, 0.8, 0
                 )
                 return (*a, *b)
+
+        return Net()
+    if name == "gather_scatter":  # argsort, gather_nd, nonzero (K from data) and scatter
+
+        class Net(nn.Layer):
+            def __init__(self):
+                super().__init__()  # a parameter: a 2.x program without one cannot be loaded
+                self.scale = self.create_parameter([4])
+
+            def forward(self, x):
+                x = x * self.scale
+                order = paddle.argsort(x[:, :, 0], axis=1, descending=True)
+                idx = paddle.stack([paddle.zeros_like(order[0]), order[0]], -1)
+                picked = paddle.gather_nd(x, idx)
+                nz = paddle.nonzero(x[0] > 0)
+                # each scatter into a tensor of its own: Paddle Inference's PIR executor runs
+                # scatter in place, and two scatters into x[0] overwrote each other's output
+                upd = paddle.scatter(x[0] * 2.0, order[0][:3], picked[:3] * 2)
+                ids = paddle.to_tensor([1, 1, 2])
+                acc = paddle.scatter(x[0] + 1.0, ids, picked[:3], overwrite=False)
+                return order, picked, nz, upd, acc
+
+        return Net()
+    if name == "detect_more":  # deformable convolutions (v1, v2), RoI pools, NMS
+
+        class Net(nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv2D(4, 8, 3, padding=1)
+                self.off = nn.Conv2D(4, 18, 3, padding=1)
+                self.mask = nn.Conv2D(4, 9, 3, padding=1)
+                self.dcn = paddle.vision.ops.DeformConv2D(4, 8, 3, padding=1)
+
+            def forward(self, x):
+                ops = paddle.vision.ops
+                f = self.conv(x)
+                off = self.off(x) * 0.5
+                d1 = self.dcn(x, off)
+                d2 = self.dcn(x, off, nn.functional.sigmoid(self.mask(x)))
+                b = f[0, 0, :6, :4].abs() * 2
+                boxes = paddle.concat([b[:, :2], b[:, :2] + b[:, 2:4] + 1], -1)
+                num = paddle.full([1], 6, "int32")
+                rp = ops.roi_pool(f[:1], boxes, num, 2, 1.0)
+                ps = ops.psroi_pool(f[:1], boxes, num, 2, 1.0)
+                cats = paddle.to_tensor([0, 1, 0, 1, 0, 1])
+                keep = ops.nms(boxes, 0.3, f[0, 1, :6, 0], cats, [0, 1], 4)
+                return d1, d2, rp, ps, keep, ops.nms(boxes, 0.2)
 
         return Net()
     if name == "cond":  # if/else on a mean, an early return, a while on two conditions

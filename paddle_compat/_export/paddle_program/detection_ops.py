@@ -233,7 +233,49 @@ def _distribute_fpn_proposals(args, a):
     return list(multi), list(nums or []), restore
 
 
+def _roi_pool(args, a):
+    """``roi_pool(x, boxes, boxes_num)`` -> (each box's max pool, argmax). The argmax output
+    (read only by Paddle's backward kernel) is not produced: an op reading it fails."""
+    size = [int(a.get("pooled_height", 1)), int(a.get("pooled_width", 1))]
+    out = _vision("roi_pool")(
+        _ot._t(args[0]), _ot._t(args[1]), _ot._t(args[2]), size,
+        float(a.get("spatial_scale", 1.0)),
+    )  # fmt: skip
+    return out, None
+
+
+def _psroi_pool(args, a):
+    """``psroi_pool(x, boxes, boxes_num)``: position-sensitive average pooling (R-FCN)."""
+    size = [int(a.get("pooled_height", 1)), int(a.get("pooled_width", 1))]
+    return _vision("psroi_pool")(
+        _ot._t(args[0]), _ot._t(args[1]), _ot._t(args[2]), size,
+        float(a.get("spatial_scale", 1.0)),
+    )  # fmt: skip
+
+
+def _deformable_conv(args, a):
+    """``deformable_conv(x, offset, filter, mask)``: deformable convolution, v1 without the mask
+    and v2 with it (the bias is a separate ``add``)."""
+    x, offset, weight, mask = (args + [None] * 4)[:4]
+    ints = lambda k, d: [int(v) for v in a.get(k, d)]  # noqa: E731
+    return _vision("deform_conv2d")(
+        _ot._t(x), _ot._t(offset), _ot._t(weight), None, ints("strides", [1, 1]),
+        ints("paddings", [0, 0]), ints("dilations", [1, 1]),
+        int(a.get("deformable_groups", 1)), int(a.get("groups", 1)), _ot._t(mask),
+    )  # fmt: skip
+
+
+def _nms_op(args, a):
+    """``nms(boxes)``: greedy NMS of boxes already in score order -> the kept indices (int64);
+    ``paddle.vision.ops.nms`` builds its per-category, top-k form from it."""
+    return _vision("nms")(_ot._t(args[0]), float(a.get("threshold", 1.0)))
+
+
 ROWS = {
+    "pd_op.roi_pool": _ot.Row(_roi_pool),
+    "pd_op.psroi_pool": _ot.Row(_psroi_pool),
+    "pd_op.deformable_conv": _ot.Row(_deformable_conv),
+    "pd_op.nms": _ot.Row(_nms_op),
     "pd_op.multiclass_nms3": _ot.Row(_multiclass_nms3),
     "pd_op.generate_proposals": _ot.Row(_generate_proposals),
     "pd_op.distribute_fpn_proposals": _ot.Row(_distribute_fpn_proposals),

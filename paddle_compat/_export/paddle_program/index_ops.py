@@ -96,6 +96,32 @@ def _gather(args, a):
     return call_op("gather", _ot._t(x), _ot._t(index), axis)
 
 
+def _argsort(args, a):
+    """``argsort``: (sorted values, their int64 indices) along ``axis``."""
+    x, axis = _ot._t(args[0]), int(a.get("axis", -1))
+    idx = call_op(
+        "argsort", x, axis, bool(a.get("descending", False)), bool(a.get("stable", False))
+    )
+    return call_op("take_along_axis", x, idx, axis), idx
+
+
+def _gather_nd(args, a):
+    return call_op("gather_nd", _ot._t(args[0]), _ot._t(args[1]))
+
+
+def _nonzero(args, a):
+    """``nonzero`` (legacy ``where_index``): the [K, ndim] int64 indices of the nonzero
+    entries (K is data: a host step between compiled segments)."""
+    return call_op("nonzero", _ot._t(args[0]))
+
+
+def _scatter(args, a):
+    """``scatter(x, index, updates)``: rows of ``x`` at ``index`` replaced (``overwrite``) or
+    summed into."""
+    x, index, updates = (_ot._t(v) for v in args[:3])
+    return call_op("scatter", x, index, updates, bool(a.get("overwrite", True)))
+
+
 def _meshgrid(args, a):
     """``meshgrid`` of a ``builtin.combine`` list (``ij`` indexing): one list of grids."""
     xs = args[0]
@@ -167,6 +193,14 @@ ROWS = {
     "pd_op.topk": Row(_topk),
     "top_k_v2": Row(_topk, ("X", "K"), ("Out", "Indices")),
     "pd_op.gather": Row(_gather),
+    "pd_op.argsort": Row(_argsort),
+    "argsort": Row(_argsort, ("X",), ("Out", "Indices")),
+    "pd_op.gather_nd": Row(_gather_nd),
+    "gather_nd": Row(_gather_nd, ("X", "Index")),
+    "pd_op.nonzero": Row(_nonzero),
+    "where_index": Row(_nonzero, ("Condition",)),
+    "pd_op.scatter": Row(_scatter),
+    "scatter": Row(_scatter, ("X", "Ids", "Updates")),
     "gather": Row(_gather, ("X", "Index", "Axis")),
     "pd_op.floor_divide": Row(_ot._binary("floor_divide", np.floor_divide)),
     "pd_op.strided_slice": Row(_strided_slice),

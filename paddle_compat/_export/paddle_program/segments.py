@@ -39,14 +39,16 @@ from ...jit.dy2static.lax_control import is_traced
 
 MAX_SIGNATURES = 8  # new signatures of a segment in one call before it runs op by op for good
 MAX_FORMS = 64  # compiled forms a segment keeps (the oldest dropped first)
-# ops that act on the host: control flow, tensor arrays (Python lists), NMS (its output size)
+# ops that act on the host: control flow, tensor arrays (Python lists), NMS and nonzero (their
+# output sizes)
 HOST_OPS = frozenset((
     "pd_op.if", "pd_op.while", "pd_op.create_array", "pd_op.array_length",
     "pd_op.array_write_", "pd_op.array_read", "pd_op.array_to_tensor", "pd_op.array_pop",
     "pd_op.slice_array",
     "conditional_block", "while", "select_input", "write_to_array", "read_from_array",
     "lod_array_length", "tensor_array_to_tensor", "pd_op.multiclass_nms3", "pd_op.matrix_nms",
-    "pd_op.generate_proposals", "pd_op.distribute_fpn_proposals",
+    "pd_op.generate_proposals", "pd_op.distribute_fpn_proposals", "pd_op.nms", "pd_op.nonzero",
+    "where_index",
 ))  # fmt: skip
 
 _state = threading.local()
