@@ -38,12 +38,12 @@ FLOW_MODELS = ("cond", "loop", "brk", "rnn_exit", "collect", "encoder")
 FORMATS = {"pir": ".json", "legacy": ".pdmodel"}
 # Swin's and ViT's indexing ops (roll, set_value_, strided_slice, ...), ENet's and OCRNet's
 # (prelu, max pool with indices, unpool, bmm), detection heads (yolo_box, the two NMS, a
-# two-stage detector's NMS with rois_num; deformable convolutions, RoI pools, NMS), a list's pop
-# and slice: Paddle 3.3.1 with PIR off
+# two-stage detector's NMS with rois_num; deformable convolutions, RoI pools, NMS), elementwise
+# math, scans, norms and sampling, a list's pop and slice: Paddle 3.3.1 with PIR off
 # cannot trace them, so only their PIR files exist
 PIR_ONLY = (
     "indexing", "unpool", "nms", "yolo", "arrays", "matrix_nms", "ssd", "rcnn", "two_stage",
-    "detect_more",
+    "detect_more", "math",
 )  # fmt: skip
 CASES = [(m, f) for m in MODELS + FLOW_MODELS for f in FORMATS] + [(m, "pir") for m in PIR_ONLY]
 # appends to a list in a loop whose condition is data: no one compiled program holds that

@@ -37,6 +37,7 @@ CASES = [(m, f) for m in (*FLOW, "lstm", "misc") for f in ("pir", "legacy")] + [
     ("gather_scatter", "pir"),  # nonzero on the host between two segments
     ("gather_scatter", "legacy"),
     ("detect_more", "pir"),
+    ("math", "pir"),
 ]
 # models with an op found, while tracing, to need a value computed from data
 FOUND_HOST_OPS = {"select"}

@@ -47,6 +47,7 @@ INPUTS = {
     "two_stage": ("x", [8, 7], "float32", [2, 1]),
     "gather_scatter": ("x", [6, 4], "float32", [2, 3]),
     "detect_more": ("image", [4, 8, 8], "float32", [2, 1]),
+    "math": ("x", [4, 4, 4], "float32", [2, 1]),
     # control flow on tensors (to_static's if/while, a list appended in a loop): PIR only
     "cond": ("x", [6], "float32", [3, 2, 4]),
     "loop": ("x", [None, 4], "float32", [2, 1]),
@@ -59,7 +60,7 @@ INPUTS = {
 # where, prelu, ... (its dy2static calls the PIR-only C functions; see _legacy_static_fixes)
 PIR_ONLY = {
     "indexing", "unpool", "nms", "yolo", "arrays", "matrix_nms", "ssd", "rcnn", "two_stage",
-    "detect_more",
+    "detect_more", "math",
 }  # fmt: skip
 # control-flow models: exported last, the legacy ones after _legacy_flow_fixes
 FLOW = ("cond", "loop", "brk", "rnn_exit", "collect", "encoder")
@@ -67,9 +68,11 @@ FLOW = ("cond", "loop", "brk", "rnn_exit", "collect", "encoder")
 OPEN_DIM = {1: 3, 2: 5, 3: 4, 4: 20}
 # input scale per batch size: different sizes take different branches and loop counts
 SCALE = {1: 0.5, 2: 0.9, 3: 0.2, 4: 3.0}
-# Paddle Inference 3.3.1's oneDNN executor cannot run pd_op.nearest_interp ("ConvertPirAttribute2
-# RuntimeAttribute not support ArrayAttribute<DoubleAttribute>"): these run on its plain CPU kernels
-NO_ONEDNN = {"mobile", "misc"}
+# run on Paddle Inference 3.3.1's plain CPU kernels: its oneDNN executor cannot run
+# pd_op.nearest_interp ("ConvertPirAttribute2RuntimeAttribute not support
+# ArrayAttribute<DoubleAttribute>"; mobile, misc), and it gives wrong results on gather_scatter
+# and math (it runs scatter, abs and scale in place on values that later ops still read)
+NO_ONEDNN = {"mobile", "misc", "gather_scatter", "math"}
 
 
 def build(name: str):
@@ -431,11 +434,9 @@ def _build_flow(name: str):
                 idx = paddle.stack([paddle.zeros_like(order[0]), order[0]], -1)
                 picked = paddle.gather_nd(x, idx)
                 nz = paddle.nonzero(x[0] > 0)
-                # each scatter into a tensor of its own: Paddle Inference's PIR executor runs
-                # scatter in place, and two scatters into x[0] overwrote each other's output
-                upd = paddle.scatter(x[0] * 2.0, order[0][:3], picked[:3] * 2)
+                upd = paddle.scatter(x[0], order[0][:3], picked[:3] * 2)
                 ids = paddle.to_tensor([1, 1, 2])
-                acc = paddle.scatter(x[0] + 1.0, ids, picked[:3], overwrite=False)
+                acc = paddle.scatter(x[0], ids, picked[:3], overwrite=False)
                 return order, picked, nz, upd, acc
 
         return Net()
@@ -465,6 +466,8 @@ def _build_flow(name: str):
                 return d1, d2, rp, ps, keep, ops.nms(boxes, 0.2)
 
         return Net()
+    if name == "math":  # elementwise math, scans, reductions, normalizations, sampling, pads
+        return _math_net(paddle, nn)
     if name == "cond":  # if/else on a mean, an early return, a while on two conditions
 
         class Net(nn.Layer):
@@ -583,6 +586,57 @@ def _legacy_op(paddle, op_type, orig, names, attrs_of, out_dtype=None):
         return out
 
     return fn
+
+
+def _math_net(paddle, nn):
+    """The ``math`` fixture: one of each op ``math_ops`` adds, on small maps."""
+    import paddle.nn.functional as F
+
+    class Net(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.gn = nn.GroupNorm(2, 4)
+            self.inorm = nn.InstanceNorm2D(4)
+            self.theta = self.create_parameter([2, 3])
+
+        def forward(self, x):  # x [B, 4, 4, 4]
+            u = x * 0.4
+            b = paddle.shape(x)[0]
+            grid = F.affine_grid(self.theta.unsqueeze(0).tile([b, 1, 1]), [b, 4, 5, 5], False)
+            unary = [
+                paddle.sin, paddle.cos, paddle.tan, paddle.atan, paddle.sinh, paddle.cosh,
+                paddle.erf, paddle.expm1, F.softsign, F.mish, F.selu, F.tanhshrink,
+            ]  # fmt: skip
+            return [
+                *(f(u) for f in unary),
+                paddle.asin(u.clip(-0.9, 0.9)), paddle.acos(u.clip(-0.9, 0.9)),
+                paddle.floor(x), paddle.ceil(x), paddle.sign(x), paddle.trunc(x * 3),
+                paddle.round(x * 3), paddle.reciprocal(x.abs() + 1), paddle.square(x),
+                paddle.log1p(x.abs()), paddle.log2(x.abs() + 1), paddle.log10(x.abs() + 1),
+                F.softplus(x, 2.0, 10.0), F.elu(x, 0.5), F.celu(x, 0.7),
+                F.thresholded_relu(x, 0.3), F.hardtanh(x, -0.5, 0.5),
+                paddle.pow(x.abs(), 1.5), paddle.pow(x.abs() + 0.5, u),
+                paddle.remainder(x * 5, paddle.full([1], 1.5)), paddle.atan2(x, u + 0.1),
+                paddle.fmax(x, u), paddle.fmin(x, u), paddle.heaviside(x, u), paddle.lerp(x, u, 0.3),
+                paddle.bitwise_and((x * 4).astype("int32"), paddle.to_tensor(3, "int32")),
+                paddle.cumsum(x, axis=2), paddle._C_ops.cumsum(x, -1, False, True, True),
+                paddle.cumprod(u, dim=3), paddle.flip(x, [1, 3]), paddle.tril(x, -1),
+                paddle.triu(x, 1), F.pixel_shuffle(x, 2), F.pixel_unshuffle(x, 2),
+                F.channel_shuffle(x, 2), paddle.logsumexp(x, axis=[2, 3]),
+                paddle.linalg.norm(x, p=3, axis=-1), paddle.prod(u, axis=1),
+                paddle.any(x > 1, axis=2), paddle.all(x > -1, axis=[1, 2]),
+                paddle.isnan(x / x.abs()).astype("int32"), paddle.isinf(1 / (x * 0)).astype("int32"),
+                self.gn(x), self.inorm(x), F.grid_sample(x, grid, align_corners=False),
+                F.grid_sample(x, u[:, :2].transpose([0, 2, 3, 1]), "nearest", "border", True),
+                F.pad(x, [1, 2, 0, 1], mode="reflect"), F.pad(x, [1, 1, 2, 0], value=0.5),
+                F.pad(x, [1, 0, 1, 2], mode="replicate"), paddle.einsum("bchw,bcwk->bchk", x, u),
+                paddle.linspace(0.0, 1.0, 7),
+                F.one_hot((x[:, 0, 0].abs() * 2).astype("int64").clip(0, 4), 5),
+                paddle.sort(x, axis=2, descending=True), paddle.kthvalue(x, 2, axis=-1)[0],
+                paddle.median(x, axis=1), paddle.std(x, axis=2), paddle.var(x, axis=[1, 3]),
+            ]  # fmt: skip
+
+    return Net()
 
 
 def _legacy_static_fixes(paddle) -> None:

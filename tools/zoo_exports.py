@@ -1,7 +1,7 @@
 """Model-zoo check of Paddle's program files: real Paddle 3.3.1 exports models of PaddleClas
 2.6.0 (12 backbones), PaddleSeg 2.8.0 (10 segmentation models) or PaddleDetection 2.6.0
 (PP-YOLOE-s without and with NMS, PicoDet-S-LCNet, YOLOv3-MobileNetV1, a Faster R-CNN with
-FPN), built unchanged from
+FPN, a DETR), built unchanged from
 the package registry's wheels and seeded, with ``paddle.jit.save`` (PIR ``.json``;
 ``--formats pir,legacy`` also tries the 2.x ``.pdmodel`` with PIR off, which Paddle 3.3.1
 cannot trace for these models); Paddle Inference runs them, and paddle-compat's ``paddle.inference`` runs the
@@ -18,6 +18,7 @@ paddle-compat / Paddle).
     .venv/bin/python tools/zoo_exports.py --zoo paddledet --root /tmp/pdet  # PP-YOLOE-s
     .venv/bin/python tools/zoo_exports.py --zoo paddledet_yolov3 --root /tmp/pdet
     .venv/bin/python tools/zoo_exports.py --zoo paddledet_rcnn --root /tmp/pdet
+    .venv/bin/python tools/zoo_exports.py --zoo paddledet_detr --root /tmp/pdet
 
 The exported files (hundreds of MB) stay in ``--out``; nothing is written to the repository.
 """
@@ -213,12 +214,35 @@ class FasterRCNN(nn.Layer):
             boxes, scores, num, 0.05, -1, 100, 0.5, True, 1.0, 4)
         return out, num
 
+from ppdet.modeling.transformers import DETRTransformer
+from ppdet.modeling.heads import DETRHead
+from ppdet.modeling.post_process import DETRBBoxPostProcess
+
+class DETR(nn.Layer):
+    # DETR's structure on a ResNet-18, narrowed (64 wide, 4 heads, 1 encoder and 2 decoder
+    # layers, 20 queries, 4 classes) with its box post-process
+    def __init__(self):
+        super().__init__()
+        self.backbone = ResNet(depth=18, variant="b", norm_type="bn", freeze_at=0,
+                               return_idx=[3], num_stages=4)
+        self.transformer = DETRTransformer(
+            num_queries=20, backbone_num_channels=512, hidden_dim=64, nhead=4,
+            num_encoder_layers=1, num_decoder_layers=2, dim_feedforward=128)
+        self.head = DETRHead(num_classes=4, hidden_dim=64, nhead=4, loss=None)
+        self.post = DETRBBoxPostProcess(num_classes=4, num_top_queries=20)
+
+    def forward(self, image, im_shape, scale_factor):
+        inputs = {"image": image, "im_shape": im_shape, "scale_factor": scale_factor}
+        feats = self.backbone(inputs)
+        preds = self.head(self.transformer(feats, None, inputs), feats)
+        return self.post(preds, im_shape, scale_factor)
+
 def build(spec):
     paddle.seed(0)
     name = spec.split(":")[1]
     model = {"PPYOLOE_s": PPYOLOE, "PPYOLOE_s_nms": PPYOLOEWithNMS,
              "YOLOv3_MobileNetV1": YOLOv3, "PicoDet_s_LCNet": PicoDet,
-             "FasterRCNN_R18_FPN": FasterRCNN}[name]()
+             "FasterRCNN_R18_FPN": FasterRCNN, "DETR_R18": DETR}[name]()
     model.eval()
     return model
 """
@@ -240,6 +264,7 @@ ZOOS = {
                        [["image", [None, 3, None, None], [3, 160, 160], "randn"],
                         ["im_shape", [None, 2], [2], 160.0]]),
 }  # fmt: skip
+ZOOS["paddledet_detr"] = (_DET_BUILD, ["det:DETR_R18"], ZOOS["paddledet_yolov3"][2])
 # the compared outputs' batch where it is not BATCH (Faster R-CNN's export path: one image)
 ZOO_BATCH = {"paddledet_rcnn": 1}
 

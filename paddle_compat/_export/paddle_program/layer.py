@@ -21,13 +21,16 @@ from ...jit._save_load import TranslatedLayer
 from ...jit.dy2static.lax_control import is_traced
 from ..artifact import IOSpec
 from ..checks import check_input, shape_matches
-from . import control_flow, detection_ops, index_ops, op_table, segments
+from . import control_flow, detection_ops, index_ops, math_ops, op_table, segments
 from .control_flow import TensorArray
 from .program import Program, ProgramError
 
-# every Paddle op the replay runs: op_table's rows, index_ops', detection_ops' and
+# every Paddle op the replay runs: op_table's rows, index_ops', math_ops', detection_ops' and
 # control_flow's
-ROWS = {**op_table.ROWS, **index_ops.ROWS, **detection_ops.ROWS, **control_flow.ROWS}
+ROWS = {
+    **op_table.ROWS, **index_ops.ROWS, **math_ops.ROWS, **detection_ops.ROWS,
+    **control_flow.ROWS,
+}  # fmt: skip
 
 
 def check_ops(program: Program, path: str) -> None:

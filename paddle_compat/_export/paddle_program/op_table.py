@@ -543,7 +543,10 @@ def _clip(args, a):
     hi = args[2] if len(args) > 2 and args[2] is not None else a.get("max")
     lo = float(_c(lo, "clip's min").reshape(-1)[0]) if lo is not None else None
     hi = float(_c(hi, "clip's max").reshape(-1)[0]) if hi is not None else None
-    return call_op("clip", _t(args[0]), lo, hi)
+    x = _t(args[0])
+    if not x.is_floating_point():  # the op keeps x's
+        lo, hi = (None if v is None else int(v) for v in (lo, hi))  # dtype (paddle.clip casts)
+    return call_op("clip", x, lo, hi)
 
 
 def _squeeze(name: str):
