@@ -1,7 +1,7 @@
 """Model-zoo check of Paddle's program files: real Paddle 3.3.1 exports models of PaddleClas
 2.6.0 (12 backbones), PaddleSeg 2.8.0 (10 segmentation models) or PaddleDetection 2.6.0
 (PP-YOLOE-s without and with NMS, PicoDet-S-LCNet, YOLOv3-MobileNetV1, a Faster R-CNN with
-FPN, a DETR), built unchanged from
+FPN, a DETR, a RetinaNet), built unchanged from
 the package registry's wheels and seeded, with ``paddle.jit.save`` (PIR ``.json``;
 ``--formats pir,legacy`` also tries the 2.x ``.pdmodel`` with PIR off, which Paddle 3.3.1
 cannot trace for these models); Paddle Inference runs them, and paddle-compat's ``paddle.inference`` runs the
@@ -18,7 +18,7 @@ paddle-compat / Paddle).
     .venv/bin/python tools/zoo_exports.py --zoo paddledet --root /tmp/pdet  # PP-YOLOE-s
     .venv/bin/python tools/zoo_exports.py --zoo paddledet_yolov3 --root /tmp/pdet
     .venv/bin/python tools/zoo_exports.py --zoo paddledet_rcnn --root /tmp/pdet
-    .venv/bin/python tools/zoo_exports.py --zoo paddledet_detr --root /tmp/pdet
+    .venv/bin/python tools/zoo_exports.py --zoo paddledet_more --root /tmp/pdet
 
 The exported files (hundreds of MB) stay in ``--out``; nothing is written to the repository.
 """
@@ -237,12 +237,54 @@ class DETR(nn.Layer):
         preds = self.head(self.transformer(feats, None, inputs), feats)
         return self.post(preds, im_shape, scale_factor)
 
+from ppdet.modeling import ops as _ppdet_ops
+from ppdet.modeling.architectures import RetinaNet as _RetinaNet
+from ppdet.modeling.heads import RetinaHead
+from ppdet.modeling.heads.retina_head import RetinaFeat
+from ppdet.modeling.layers import MultiClassNMS
+from ppdet.modeling.proposal_generator.anchor_generator import RetinaAnchorGenerator
+
+def _multiclass_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_threshold=0.3,
+                    normalized=True, nms_eta=1.0, background_label=-1, return_index=False,
+                    return_rois_num=True, rois_num=None, name=None):
+    # ppdet 2.6's NMS wrapper appends a 2.x op, which Paddle 3.3.1 cannot trace with PIR: the
+    # op as PaddleDetection 2.8 calls it, results in the wrapper's dynamic-mode order
+    out, index, num = paddle._C_ops.multiclass_nms3(
+        bboxes, scores, rois_num, score_threshold, nms_top_k, keep_top_k, nms_threshold,
+        normalized, nms_eta, background_label)
+    return out, num, index
+
+_ppdet_ops.multiclass_nms = _multiclass_nms
+
+class RetinaNet(nn.Layer):
+    # RetinaNet on a ResNet-18 with a 64-channel FPN (P3-P7), 4 classes, ppdet's own head,
+    # anchors and MultiClassNMS (score threshold 0.005: an untrained head scores ~0.01)
+    def __init__(self):
+        super().__init__()
+        bb = ResNet(depth=18, variant="b", norm_type="bn", freeze_at=0, return_idx=[1, 2, 3],
+                    num_stages=4)
+        neck = FPN(in_channels=[c.channels for c in bb.out_shape], out_channel=64,
+                   spatial_scales=[1.0 / c.stride for c in bb.out_shape], has_extra_convs=True,
+                   extra_stage=2, use_c5=False)
+        nms = MultiClassNMS(score_threshold=0.005, nms_top_k=100, keep_top_k=50,
+                            nms_threshold=0.5)
+        head = RetinaHead(num_classes=4, conv_feat=RetinaFeat(feat_in=64, feat_out=64,
+                                                               num_convs=2),
+                          anchor_generator=RetinaAnchorGenerator(), bbox_assigner=None,
+                          loss_class=None, loss_bbox=None, nms=nms, nms_pre=200)
+        self.arch = _RetinaNet(bb, neck, head)
+
+    def forward(self, image, im_shape, scale_factor):
+        out = self.arch({"image": image, "im_shape": im_shape, "scale_factor": scale_factor})
+        return out["bbox"], out["bbox_num"]
+
 def build(spec):
     paddle.seed(0)
     name = spec.split(":")[1]
     model = {"PPYOLOE_s": PPYOLOE, "PPYOLOE_s_nms": PPYOLOEWithNMS,
              "YOLOv3_MobileNetV1": YOLOv3, "PicoDet_s_LCNet": PicoDet,
-             "FasterRCNN_R18_FPN": FasterRCNN, "DETR_R18": DETR}[name]()
+             "FasterRCNN_R18_FPN": FasterRCNN, "DETR_R18": DETR,
+             "RetinaNet_R18_FPN": RetinaNet}[name]()
     model.eval()
     return model
 """
@@ -264,7 +306,11 @@ ZOOS = {
                        [["image", [None, 3, None, None], [3, 160, 160], "randn"],
                         ["im_shape", [None, 2], [2], 160.0]]),
 }  # fmt: skip
-ZOOS["paddledet_detr"] = (_DET_BUILD, ["det:DETR_R18"], ZOOS["paddledet_yolov3"][2])
+ZOOS["paddledet_more"] = (
+    _DET_BUILD,
+    ["det:DETR_R18", "det:RetinaNet_R18_FPN"],
+    ZOOS["paddledet_yolov3"][2],
+)
 # the compared outputs' batch where it is not BATCH (Faster R-CNN's export path: one image)
 ZOO_BATCH = {"paddledet_rcnn": 1}
 
