@@ -27,6 +27,9 @@ from ._core import lowering as _lowering  # noqa: E402
 
 _compile_cache.configure()  # JAX's persistent compilation cache (PADDLE_COMPAT_CACHE_DIR)
 _lowering.install()  # one MLIR context per thread for every lowering
+from ._core import mt19937 as _mt19937  # noqa: E402
+
+_mt19937.prepare()  # a new version's first process builds the compiled random generator
 
 __version__ = "3.3.1"  # the Paddle API version this package follows (scripts check it)
 __compat_version__ = "0.1.0"  # this package's own version

@@ -231,6 +231,46 @@ def build_generator() -> None:
     _xla_generate = (fn, cpu)
 
 
+def prepare() -> None:
+    """At import: where the store lacks the compiled generator (the first process of this
+    version on this machine), build and store it on a background thread now, while the
+    import's own Python keeps one core busy, rather than amid the first model build. Where it
+    is stored, nothing happens until a process draws enough to read it (a few ms)."""
+    global _xla_builder
+    from . import segment_store  # imported here, not on the thread (import locks)
+
+    if _xla_builder is not None or not _x64() or segment_store.directory() is None:
+        return
+    builder = threading.Thread(target=_build_if_missing, name="paddle_compat-mt19937", daemon=True)
+    _xla_builder = builder
+    try:
+        builder.start()
+    except RuntimeError:
+        _xla_builder = None
+
+
+def wait_prepared() -> None:
+    """Wait until a generator build on a background thread is done (code that counts the
+    compiles of a block of its own)."""
+    b = _xla_builder
+    if isinstance(b, threading.Thread) and b is not threading.current_thread() and b.is_alive():
+        b.join()
+
+
+def _build_if_missing() -> None:
+    global _xla_builder
+    from . import segment_store
+
+    try:
+        key = _generator_key(_generator_inputs()[1])
+    except Exception:  # noqa: BLE001 - no device yet: the first large draw decides
+        key = None
+    if key is None or segment_store.stored(key):
+        _xla_builder = None  # the first large draw reads it
+        return
+    build_generator()
+
+
 def _count_words(n: int) -> None:
     """Count a draw's words; the one that takes the process past ``_XLA_AFTER_WORDS`` loads
     the stored generator, or starts a thread that builds it (numpy twists meanwhile)."""

@@ -348,6 +348,12 @@ def named_text(name: str, inputs) -> str | None:
     return _program_text(name, _arrays_text(inputs))
 
 
+def stored(text: str) -> bool:
+    """Whether a program is stored under ``text`` (its file exists; reading it may still
+    miss)."""
+    return directory() is not None and _path("programs", text).exists()
+
+
 def program(text: str, jitted, inputs, device=None, in_order: bool = True):
     """The program stored under ``text``, else ``jitted`` compiled for ``inputs`` and
     stored there. ``device``: where it runs (default: the default device). ``in_order``:
