@@ -239,6 +239,11 @@ def _build_flow(name: str):
             super().__init__()
             self.fc = nn.Linear(4, 4)
 
+    class _Scaled(nn.Layer):  # one parameter: a 2.x program without one cannot be loaded
+        def __init__(self, n: int):
+            super().__init__()
+            self.scale = self.create_parameter([n])
+
     if name == "indexing":  # what Swin, ViT and PP-YOLOE exports use beyond the others
 
         class Net(_Fc4):
@@ -384,11 +389,7 @@ def _build_flow(name: str):
         return Net()
     if name == "select":  # the best k (k computed from data) and the rows they pick
 
-        class Net(nn.Layer):
-            def __init__(self):
-                super().__init__()  # a parameter: a 2.x program without one cannot be loaded
-                self.scale = self.create_parameter([3])
-
+        class Net(_Scaled):
             def forward(self, x):
                 x = x * self.scale
                 score = x[:, :, 0]
@@ -400,7 +401,7 @@ def _build_flow(name: str):
                 cols = paddle.gather(x, idx[-1], axis=1)
                 return top, idx, low, rows, cols
 
-        return Net()
+        return Net(3)
     if name == "two_stage":  # a two-stage detector's final NMS: a box per class, rois_num
 
         class Net(nn.Layer):
@@ -423,11 +424,7 @@ def _build_flow(name: str):
         return Net()
     if name == "gather_scatter":  # argsort, gather_nd, nonzero (K from data) and scatter
 
-        class Net(nn.Layer):
-            def __init__(self):
-                super().__init__()  # a parameter: a 2.x program without one cannot be loaded
-                self.scale = self.create_parameter([4])
-
+        class Net(_Scaled):
             def forward(self, x):
                 x = x * self.scale
                 order = paddle.argsort(x[:, :, 0], axis=1, descending=True)
@@ -439,7 +436,7 @@ def _build_flow(name: str):
                 acc = paddle.scatter(x[0], ids, picked[:3], overwrite=False)
                 return order, picked, nz, upd, acc
 
-        return Net()
+        return Net(4)
     if name == "detect_more":  # deformable convolutions (v1, v2), RoI pools, NMS
 
         class Net(nn.Layer):

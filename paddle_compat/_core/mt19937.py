@@ -185,9 +185,11 @@ def _generator_inputs():
 
 
 def _generator_key(x) -> str | None:
+    """The generator's store key: it always runs on the CPU device, so the user's default
+    device (``paddle.set_device``) is not part of it."""
     from . import segment_store
 
-    return segment_store.named_text(f"mt19937_64.generate/{_XLA_BLOCKS}", [x])
+    return segment_store.pinned_text(f"mt19937_64.generate/{_XLA_BLOCKS}", [x], x.device)
 
 
 def load_generator() -> bool:

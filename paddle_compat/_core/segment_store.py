@@ -348,6 +348,17 @@ def named_text(name: str, inputs) -> str | None:
     return _program_text(name, _arrays_text(inputs))
 
 
+def pinned_text(name: str, inputs, device) -> str | None:
+    """The store key of a package program that takes only integer and float math and always
+    runs on ``device`` (the random engine's generator): the fingerprint, JAX's 64-bit mode and
+    ``device`` in place of the whole tracing config and the default device, which a script
+    changes (``paddle.set_device``) after import has looked the program up."""
+    if directory() is None:
+        return None
+    x64 = f"x64={bool(jax.config.jax_enable_x64)}"
+    return "|".join((_state["fp"], x64, repr(device), name, _arrays_text(inputs)))
+
+
 def stored(text: str) -> bool:
     """Whether a program is stored under ``text`` (its file exists; reading it may still
     miss)."""
