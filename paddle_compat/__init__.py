@@ -30,6 +30,9 @@ _lowering.install()  # one MLIR context per thread for every lowering
 from ._core import mt19937 as _mt19937  # noqa: E402
 
 _mt19937.prepare()  # a new version's first process builds the compiled random generator
+from ._core import segment_store as _segment_store  # noqa: E402
+
+_segment_store.note_start()  # read ahead what this script's last run took first
 
 __version__ = "3.3.1"  # the Paddle API version this package follows (scripts check it)
 __compat_version__ = "0.1.0"  # this package's own version

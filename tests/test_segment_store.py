@@ -112,6 +112,40 @@ def test_a_second_process_runs_stored_programs_without_tracing_or_compiling(tmp_
     assert third["digest"] == first["digest"] and third["stats"] == second["stats"]
 
 
+_SCRIPT = r"""
+import json
+import numpy as np
+import paddle
+from paddle_compat._core import program_prefetch
+x = paddle.to_tensor(np.ones([2, 3], "float32"))
+y = paddle.nn.Linear(3, 2)(x).numpy()
+print(json.dumps(program_prefetch.stats))
+"""
+
+
+def test_a_script_reads_ahead_what_its_last_run_took_first(tmp_path):
+    """A script's start is a node of the remembered order: its second run (other arguments
+    too) queues the programs the first took first (a forward) at import; another script, or
+    a ``-c`` string, starts with nothing queued."""
+    script, other = tmp_path / "train.py", tmp_path / "predict.py"
+    script.write_text(_SCRIPT)
+    other.write_text(_SCRIPT)
+
+    def run(*argv):
+        env = {**os.environ, "PADDLE_COMPAT_CACHE_DIR": str(tmp_path / "cache")}
+        out = subprocess.run(
+            [sys.executable, *argv], capture_output=True, text=True, timeout=300, env=env
+        )
+        assert out.returncode == 0, out.stderr[-3000:]
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    assert run(str(script))["read_ahead"] == 0
+    second = run(str(script), "--epochs", "3")
+    assert second["read_ahead"] >= 1 and second["hits"] >= 1
+    assert run(str(other))["read_ahead"] == 0
+    assert run("-c", _SCRIPT)["read_ahead"] == 0
+
+
 def test_switched_off_the_store_writes_nothing(tmp_path):
     out = _child(tmp_path, PADDLE_COMPAT_SEGMENT_CACHE="0")
     assert out["stats"]["saved"] == out["stats"]["avals_saved"] == 0

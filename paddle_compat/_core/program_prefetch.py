@@ -10,7 +10,9 @@ taken (a small file per program, rewritten only when that changes). When a progr
 those that followed it last time are queued for reader threads (XLA releases the GIL while
 it deserializes) by when each must start to be read in time, earliest first, and the op that
 needs one takes it from there: it waits for a read already running and reads a still-queued
-one itself. So the update is read while the forward and backward run.
+one itself. So the update is read while the forward and backward run. A script's start is
+such a node too (``segment_store.note_start``, at import, keyed by its path): the
+programs its last run took first, a model's forward, are read while it builds the model.
 
 Reads ahead only load what the store holds (the same files the main thread would read); a
 program the process never asks for is read and dropped. Reads ahead compete for the CPU with

@@ -430,6 +430,23 @@ def _note_taken(digest: str, ms: float, device) -> None:
         )
 
 
+def note_start() -> None:
+    """At import: the script's start is taken like a program, so the programs that the last
+    run of the same script (whatever its arguments) took first, a model's forward, are read
+    ahead while this one imports and builds its model. A ``-c`` string and an interactive
+    session have no name to go by, and a ``multiprocessing`` child runs other code than its
+    parent under the parent's command line: nothing is read ahead for them."""
+    import multiprocessing
+
+    argv = list(sys.argv) if sys.argv else [""]
+    if argv[0] in ("", "-c") or multiprocessing.parent_process() is not None:
+        return
+    if not program_prefetch._on or directory() is None:
+        return
+    script = os.path.abspath(argv[0])
+    _note_taken(_digest(f"start|{_state['fp']}|{script}"), 0.0, place.current_device())
+
+
 def _read_next(digest: str) -> list | None:
     """``[(digest, ms, delay ms), ...]`` stored for ``digest`` (``_write_next``), or None."""
     data = _read("next", digest)
