@@ -243,7 +243,8 @@ def prepare() -> None:
 
     if _xla_builder is not None or not _x64() or segment_store.directory() is None:
         return
-    builder = threading.Thread(target=_build_if_missing, name="paddle_compat-mt19937", daemon=True)
+    # not a daemon: exit waits for it (a daemon thread stopped inside XLA aborts the process)
+    builder = threading.Thread(target=_build_if_missing, name="paddle_compat-mt19937")
     _xla_builder = builder
     try:
         builder.start()
