@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+
 import jax
 import numpy as np
 
@@ -155,3 +158,21 @@ def to_jax_device(place):
     if isinstance(place, str):
         return device_from_spec(place.lower())
     return place.jax_device
+
+
+def wait_for_device_work() -> None:
+    """At exit: wait for the computations still running (JAX dispatches asynchronously, and a
+    script's last optimizer update may still be running when it ends). XLA:CPU tearing down
+    while one runs crashed the process (seen in YNNPACK building a fusion's runtime). A
+    forked child has no XLA of its own to wait for."""
+    if os.getpid() != _PID:
+        return
+    try:
+        for a in jax.live_arrays():
+            a.block_until_ready()
+    except Exception:  # noqa: BLE001 - at exit: a deleted or failed array has nothing to wait for
+        pass
+
+
+_PID = os.getpid()
+atexit.register(wait_for_device_work)  # runs before JAX's own exit hook (registered earlier)

@@ -53,6 +53,7 @@ _seq = itertools.count()
 _threads: list = []
 _idle = threading.Condition()
 _running = [0]
+_closing = [False]  # set by drain: no read starts after it
 # read_ahead: reads queued; hits: programs taken that were queued; used: of those, the ones
 # read on a reader thread; unforeseen: programs read from the store that were not queued
 stats = {"read_ahead": 0, "hits": 0, "used": 0, "unforeseen": 0}
@@ -157,11 +158,14 @@ def _worker() -> None:
         _, _, fut, load, digest = _work.get()
         if fut is None:  # (tests stop a reader this way)
             return
-        if not fut.set_running_or_notify_cancel():
-            continue
-        with _idle:
+        with _idle:  # counted before it starts, so drain never misses a read about to start
+            if _closing[0]:
+                fut.cancel()
+                continue
             _running[0] += 1
         try:
+            if not fut.set_running_or_notify_cancel():
+                continue
             t = time.perf_counter()
             prog = load(digest)
             fut.set_result((prog, 1e3 * (time.perf_counter() - t)))
@@ -173,10 +177,13 @@ def _worker() -> None:
                 _idle.notify_all()
 
 
-def drain(timeout: float = 5.0) -> None:
-    """At exit: store the successors of the last programs taken (fewer than ``NEXT``), cancel
-    queued reads and wait (at most ``timeout`` s) for the running ones, so no read is inside
-    XLA while the interpreter goes down."""
+def drain(timeout: float = 5.0, final: bool = False) -> None:
+    """At exit (``final``): store the successors of the last programs taken (fewer than
+    ``NEXT``), cancel queued reads and wait (at most ``timeout`` s) for the running ones, so
+    no read is inside XLA while the interpreter goes down (a read counts as running from the
+    moment its reader takes it off the queue, and with ``final`` none starts after this)."""
+    with _idle:
+        _closing[0] = _closing[0] or final
     if _writer[0] is not None:
         for i in range(max(0, len(_trace) - FAR), len(_trace) - 1):
             try:
@@ -198,8 +205,9 @@ def _forget_in_child() -> None:
     _work = queue.PriorityQueue()
     _idle = threading.Condition()
     _running[0] = 0
+    _closing[0] = False
 
 
-atexit.register(drain)
+atexit.register(drain, final=True)
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_in_child)
