@@ -153,3 +153,18 @@ SPEC_CASES = [  # (device, set_device's spec with no GPU)
 def test_device_specs_without_gpu(device, want):
     assert D._spec(device) == want
     assert D.device_to_place(device) == paddle.CPUPlace()
+
+
+def test_exit_waits_for_the_device_work_still_running(monkeypatch):
+    """``place.wait_for_device_work`` (an exit hook): blocks until every live array is
+    computed (JAX dispatches asynchronously); a forked child returns at once."""
+    import jax.numpy as jnp
+
+    from paddle_compat._core import place
+
+    a = jnp.ones([256, 256])
+    y = (a @ a) @ a  # dispatched, maybe still running
+    place.wait_for_device_work()
+    assert y.is_ready()
+    monkeypatch.setattr(place, "_PID", -1)  # as in a forked child: nothing of its own to wait for
+    place.wait_for_device_work()
