@@ -75,21 +75,22 @@ print(json.dumps({"forward": forward, "all": events, "stats": stats,
 """
 
 
-def _child(cache_dir, deferred="1", **env):
+def _python(cache_dir, argv, **env):
+    """The JSON line a fresh Python prints last, run with ``argv`` on the store at
+    ``cache_dir``."""
     out = subprocess.run(
-        [sys.executable, "-c", _CHILD],
+        [sys.executable, *argv],
         capture_output=True,
         text=True,
         timeout=300,
-        env={
-            **os.environ,
-            "PADDLE_COMPAT_CACHE_DIR": str(cache_dir),
-            "PADDLE_COMPAT_DEFERRED": deferred,
-            **env,
-        },
+        env={**os.environ, "PADDLE_COMPAT_CACHE_DIR": str(cache_dir), **env},
     )
     assert out.returncode == 0, out.stderr[-3000:]
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _child(cache_dir, deferred="1", **env):
+    return _python(cache_dir, ["-c", _CHILD], PADDLE_COMPAT_DEFERRED=deferred, **env)
 
 
 @pytest.mark.parametrize("mode", ["1", "0"], ids=["deferred", "op_by_op"])
@@ -132,12 +133,7 @@ def test_a_script_reads_ahead_what_its_last_run_took_first(tmp_path):
     other.write_text(_SCRIPT)
 
     def run(*argv):
-        env = {**os.environ, "PADDLE_COMPAT_CACHE_DIR": str(tmp_path / "cache")}
-        out = subprocess.run(
-            [sys.executable, *argv], capture_output=True, text=True, timeout=300, env=env
-        )
-        assert out.returncode == 0, out.stderr[-3000:]
-        return json.loads(out.stdout.strip().splitlines()[-1])
+        return _python(tmp_path / "cache", argv)
 
     assert run(str(script))["read_ahead"] == 0
     second = run(str(script), "--epochs", "3")

@@ -438,12 +438,12 @@ def note_start() -> None:
     parent under the parent's command line: nothing is read ahead for them."""
     import multiprocessing
 
-    argv = list(sys.argv) if sys.argv else [""]
-    if argv[0] in ("", "-c") or multiprocessing.parent_process() is not None:
+    arg = sys.argv[0] if sys.argv else ""
+    if arg in ("", "-c") or multiprocessing.parent_process() is not None:
         return
     if not program_prefetch._on or directory() is None:
         return
-    script = os.path.abspath(argv[0])
+    script = os.path.abspath(arg)
     _note_taken(_digest(f"start|{_state['fp']}|{script}"), 0.0, place.current_device())
 
 

@@ -17,16 +17,7 @@ from .index_ops import _int_list
 from .program import ProgramError
 
 Row = _ot.Row
-_t, _ints = _ot._t, _ot._ints
-
-
-def _unary(name: str, *attrs: tuple[str, object]):
-    """A row calling op ``name`` on ``x`` and the given attributes, in order (with defaults)."""
-
-    def fn(args, a):
-        return call_op(name, _t(args[0]), *(a.get(k, d) for k, d in attrs))
-
-    return fn
+_t, _ints, _unary = _ot._t, _ot._ints, _ot._unary
 
 
 def _axes(a, key: str = "axis") -> list[int] | None:
@@ -106,15 +97,8 @@ def _median(args, a):
 
 
 def _kthvalue(args, a):
-    return tuple(
-        call_op(
-            "kthvalue",
-            _t(args[0]),
-            int(a["k"]),
-            int(a.get("axis", -1)),
-            bool(a.get("keepdim", False)),
-        )  # fmt: skip
-    )
+    k, axis, keep = int(a["k"]), int(a.get("axis", -1)), bool(a.get("keepdim", False))
+    return tuple(call_op("kthvalue", _t(args[0]), k, axis, keep))
 
 
 def _group_norm(args, a):

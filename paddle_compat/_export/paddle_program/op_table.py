@@ -106,8 +106,9 @@ def _binary(name: str, np_fn):
     return fn
 
 
-def _unary(name: str):
-    return lambda args, a: call_op(name, _t(args[0]))
+def _unary(name: str, *attrs: tuple[str, object]):
+    """A row calling op ``name`` on ``x`` and the given attributes, in order (with defaults)."""
+    return lambda args, a: call_op(name, _t(args[0]), *(a.get(k, d) for k, d in attrs))
 
 
 def _matmul(args, a):
@@ -544,8 +545,8 @@ def _clip(args, a):
     lo = float(_c(lo, "clip's min").reshape(-1)[0]) if lo is not None else None
     hi = float(_c(hi, "clip's max").reshape(-1)[0]) if hi is not None else None
     x = _t(args[0])
-    if not x.is_floating_point():  # the op keeps x's
-        lo, hi = (None if v is None else int(v) for v in (lo, hi))  # dtype (paddle.clip casts)
+    if not x.is_floating_point():  # the kernel keeps x's dtype (paddle.clip's float bounds
+        lo, hi = (None if v is None else int(v) for v in (lo, hi))  # would give float32)
     return call_op("clip", x, lo, hi)
 
 
