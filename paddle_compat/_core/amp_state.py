@@ -29,6 +29,7 @@ FLUID_NAMES: dict[str, tuple[str, ...]] = {
     "add": ("elementwise_add",),
     "subtract": ("elementwise_sub",),
     "multiply": ("elementwise_mul",),
+    "_mul_scalar": ("scale",),  # a float Tensor times a Python number
     "divide": ("elementwise_div",),
     "maximum": ("elementwise_max",),
     "minimum": ("elementwise_min",),

@@ -440,19 +440,16 @@ def _store_grad(t: Tensor, g, create_graph, sg=False):
     if g.dtype != t._val.dtype:
         g = deferred.apply(_cast_fn(t._val.dtype), g)
     if t._grad is None:
-        if g.__class__ is deferred.Pending:
-            # deferred: g + (-0.0), bit for bit g, so a first backward records the same
-            # program as later ones (which add into the zeroed grad) and compiles once
-            g = deferred.apply(_sum, constant_array(g.shape, -0.0, g.dtype), g)
         t._grad = Tensor(g, stop_gradient=sg)
-    else:
-        prev = t._grad._val if trace_state._ctx is None else trace_state.read(t._grad)
-        total = deferred.apply(_sum, prev, g)
-        if is_shared_zeros(prev):  # cleared: Paddle gives the next gradient a new Tensor
-            t._grad = Tensor(total, stop_gradient=t._grad.stop_gradient)
-        else:  # accumulated in place, as Paddle does: a Tensor taken from .grad sees it
-            trace_state.note_grad_accumulated()
-            t._grad._set_value(total)
+        return
+    prev = t._grad._val if trace_state._ctx is None else trace_state.read(t._grad)
+    if is_shared_zeros(prev):
+        # cleared by clear_grad(): Paddle stores the next gradient as a new Tensor, not
+        # added to the zeros (so a -0.0 stays -0.0, and no kernel runs)
+        t._grad = Tensor(g, stop_gradient=t._grad.stop_gradient)
+    else:  # accumulated in place, as Paddle does: a Tensor taken from .grad sees it
+        trace_state.note_grad_accumulated()
+        t._grad._set_value(deferred.apply(_sum, prev, g))
 
 
 def run_backward(roots, retain_graph=False, create_graph=False, capture=None, blocked=None):

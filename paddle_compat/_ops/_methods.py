@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import inspect
 
+import jax.numpy as jnp
+
 from .._core import amp_state, autograd
 from .._core.autograd import rebind_inplace
 from .._core.registry import REGISTRY, OpDef, call_op
@@ -45,7 +47,19 @@ _OPERATORS = {
 _UNARY = {"__neg__": "neg", "__abs__": "abs", "__invert__": "bitwise_not", "__pos__": "assign"}
 
 
+def _is_real_float(dtype) -> bool:
+    return dtype.kind == "f" or dtype == jnp.bfloat16
+
+
 def _binary(opname: str, reverse: bool):
+    if opname == "multiply":  # a float Tensor times a Python number: Paddle's scale
+
+        def method(self, other):
+            if type(other) in (int, float) and _is_real_float(self._val.dtype):
+                return call_op("_mul_scalar", self, other)
+            return call_op(opname, *((other, self) if reverse else (self, other)))
+
+        return method
     if reverse:
 
         def method(self, other):

@@ -12,6 +12,7 @@ from .._core import dtype as _dt
 from .._core import runtime_checks
 from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor, constant_array
+from .math_scale import negative
 
 
 def _float_in(x):
@@ -310,7 +311,7 @@ _UNARY = {
         False,
         _O,
     ),
-    "neg": (jnp.negative, False, _P),
+    "neg": (negative, False, _P),
     "square": (jnp.square, False, {**_BLACK, **_P}),
     "sign": (jnp.sign, False, {"inplace": None, **_O}),
     "frac": (lambda x: x - jnp.trunc(x), True, _O),
@@ -385,21 +386,6 @@ def logit(x: jax.Array, eps: float | None = None, name: str | None = None) -> ja
     if eps is not None:
         x = jnp.clip(x, eps, 1 - eps)
     return jnp.log(x / (1 - x))
-
-
-@op("scale", inplace="scale_", aliases=NO_TORCH_KEYWORDS)
-def scale(
-    x: jax.Array,
-    scale: float = 1.0,
-    bias: float = 0.0,
-    bias_after_scale: bool = True,
-    act: str | None = None,
-    name: str | None = None,
-) -> jax.Array:
-    """``scale * x + bias`` (or ``scale * (x + bias)``), keeping x's dtype."""
-    s = jnp.asarray(scale, x.dtype)
-    b = jnp.asarray(bias, x.dtype)
-    return x * s + b if bias_after_scale else (x + b) * s
 
 
 @op("_clip", tensors=("x", "min", "max"), namespaces=(), method=None)

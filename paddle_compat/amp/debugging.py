@@ -149,6 +149,7 @@ _KERNEL_NAMES = {
     "ones": "full",
     "zeros_like": "full_like",
     "ones_like": "full_like",
+    "_mul_scalar": "scale",
 }
 
 
