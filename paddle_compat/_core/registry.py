@@ -27,6 +27,7 @@ call, with ``Tensor`` for ``jax.Array`` (``OpDef.__signature__``, computed on fi
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -462,7 +463,12 @@ def hashable(v):
         return tuple(sorted((k, hashable(x)) for k, x in v.items()))
     if isinstance(v, slice):
         return ("__slice__", hashable(v.start), hashable(v.stop), hashable(v.step))
+    if v.__class__ is float and v == 0.0 and math.copysign(1.0, v) < 0:
+        return _NEGATIVE_ZERO  # -0.0 == 0.0 as a key: another kernel (paddle.full(s, -0.0))
     return v
+
+
+_NEGATIVE_ZERO = ("__-0.0__",)
 
 
 def _scalar_dtype(s) -> _dt.DType:
@@ -699,6 +705,8 @@ def _typesig(v):
 
 
 def _unhash(v):
+    if v.__class__ is tuple and v == _NEGATIVE_ZERO:
+        return -0.0
     if isinstance(v, tuple) and len(v) == 4 and v[0] == "__slice__":
         return slice(_unhash(v[1]), _unhash(v[2]), _unhash(v[3]))
     if isinstance(v, tuple):

@@ -47,15 +47,15 @@ _OPERATORS = {
 _UNARY = {"__neg__": "neg", "__abs__": "abs", "__invert__": "bitwise_not", "__pos__": "assign"}
 
 
-def _is_real_float(dtype) -> bool:
-    return dtype.kind == "f" or dtype == jnp.bfloat16
+def _is_inexact(dtype) -> bool:
+    return dtype.kind in "fc" or dtype == jnp.bfloat16
 
 
 def _binary(opname: str, reverse: bool):
-    if opname == "multiply":  # a float Tensor times a Python number: Paddle's scale
+    if opname == "multiply":  # a float or complex Tensor times a Python number: Paddle's scale
 
         def method(self, other):
-            if type(other) in (int, float) and _is_real_float(self._val.dtype):
+            if type(other) in (int, float) and _is_inexact(self._val.dtype):
                 return call_op("_mul_scalar", self, other)
             return call_op(opname, *((other, self) if reverse else (self, other)))
 

@@ -1,5 +1,5 @@
 """Paddle's ``scale`` kernel and the operations Paddle runs through it: ``paddle.scale``,
-``neg`` (scale by -1) and a float Tensor times a Python number (``x * 2``, ``2 * x``,
+``neg`` (scale by -1) and a float or complex Tensor times a Python number (``x * 2``, ``2 * x``,
 ``x *= 2``). It computes ``x * s + bias`` with IEEE addition, so a +0.0 bias turns -0.0 into
 +0.0 (``-paddle.zeros([2])`` prints ``[0., 0.]``), and its gradient is ``scale`` again. XLA
 folds ``y + 0.0`` to ``y``; ``plus_zero`` keeps the addition."""
@@ -18,15 +18,17 @@ from .._core.registry import NO_TORCH_KEYWORDS, op
 _AS_MULTIPLY = dict(tensors=("x", "y"), promote=("x", "y"), promote_0d="keep_nd")
 
 
-def _real_float(dtype) -> bool:
-    return jnp.issubdtype(dtype, jnp.floating)
+def _inexact(dtype) -> bool:
+    return jnp.issubdtype(dtype, jnp.inexact)
 
 
 def plus_zero(y: jax.Array) -> jax.Array:
-    """``y + 0.0`` as IEEE computes it (-0.0 becomes +0.0, all else is unchanged), for real
-    floating ``y``. Done on the bits: XLA folds ``y + 0.0`` to ``y``, and XLA:CPU's code
-    generator may drop a sign test on floats."""
-    if not _real_float(y.dtype):
+    """``y + 0.0`` as IEEE computes it (-0.0 becomes +0.0, all else is unchanged; for a
+    complex ``y`` in both parts). Done on the bits: XLA folds ``y + 0.0`` to ``y``, and
+    XLA:CPU's code generator may drop a sign test on floats."""
+    if jnp.issubdtype(y.dtype, jnp.complexfloating):
+        return jax.lax.complex(_plus_zero(jnp.real(y)), _plus_zero(jnp.imag(y)))
+    if not _inexact(y.dtype):
         return y
     return _plus_zero(y)
 
@@ -67,9 +69,9 @@ scale_by.defvjp(_scale_by_fwd, _scale_by_bwd)
 
 
 def negative(x: jax.Array) -> jax.Array:
-    """Paddle's ``neg``: ``scale(x, -1.0)`` for real floats (so ``-0.0`` and ``0.0`` both
-    give ``0.0``)."""
-    if not _real_float(x.dtype):
+    """Paddle's ``neg``: ``scale(x, -1.0)`` for floats and complex numbers (so ``-0.0`` and
+    ``0.0`` both give ``0.0``)."""
+    if not _inexact(x.dtype):
         return jnp.negative(x)
     return scale_by(x, jnp.asarray(-1, x.dtype), True)
 
@@ -86,7 +88,7 @@ def scale(
     """``scale * x + bias`` (or ``scale * (x + bias)``), keeping x's dtype."""
     s = jnp.asarray(scale, x.dtype)
     b = jnp.asarray(bias, x.dtype)
-    if not _real_float(x.dtype):
+    if not _inexact(x.dtype):
         return x * s + b if bias_after_scale else (x + b) * s
     plus_zero_bias = bias == 0 and math.copysign(1.0, bias) > 0
     if bias_after_scale:
@@ -97,6 +99,6 @@ def scale(
 @op("_mul_scalar", namespaces=(), method=None, **_AS_MULTIPLY)
 def mul_scalar(x: jax.Array, y: jax.Array) -> jax.Array:
     """A float Tensor times a Python number, which Paddle runs as ``scale(x, y)``."""
-    if not _real_float(x.dtype) or x.dtype != y.dtype:
+    if not _inexact(x.dtype) or x.dtype != y.dtype:
         return jnp.multiply(x, y)
     return scale_by(x, y, True)

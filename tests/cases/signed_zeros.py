@@ -49,6 +49,15 @@ def case_scale_dtypes():
     return _signs(*[_zeros(d) * 2 for d in DTYPES], *[-_zeros(d) for d in DTYPES])
 
 
+def case_complex_scale():
+    c = paddle.to_tensor([-0.0 + 0j, 0.0 - 0.0j, -0.0 - 0.0j, 1 - 2j])
+    out = []
+    for t in (-c, c * 2.0, c * -1, paddle.scale(c, -1.0), c * (1 + 0j)):
+        v = t.numpy()
+        out += [t, np.signbit(v.real), np.signbit(v.imag)]
+    return out
+
+
 def case_ieee_forms():
     z = _zeros()
     return _signs(
@@ -112,3 +121,17 @@ def case_double_backward_through_scale():
     (g,) = paddle.grad(((w * 3.0) ** 2).sum(), w, create_graph=True)
     (g2,) = paddle.grad(g.sum(), w)
     return _signs(g, g2)
+
+
+def case_negative_zero_arguments():
+    # -0.0 == 0.0 in Python: an op's kernel for one must not serve the other
+    x = paddle.to_tensor([0.0, 1.0])
+    neg = paddle.to_tensor([-1.0])
+    return _signs(
+        paddle.scale(x, -1.0, bias=0.0),
+        paddle.scale(x, -1.0, bias=-0.0),
+        paddle.full([2], 0.0),
+        paddle.full([2], -0.0),
+        paddle.clip(neg, min=0.0),
+        paddle.clip(neg, min=-0.0),
+    )
