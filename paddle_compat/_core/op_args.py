@@ -1,13 +1,16 @@
 """How a Paddle-style call's arguments bind to an op's parameters: by position or keyword,
 argument aliases (``input`` for ``x``), Paddle's ``name`` (dropped) and ``out=`` (written by
 ``write_out``), varargs, and calls in another op's form (``Overload``, returned by an op's
-``prebind``)."""
+``prebind``); static arguments as the hashable key parts of a kernel (``hashable``)."""
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
-from . import autograd
+import numpy as np
+
+from . import autograd, trace_state
 from .tensor import Tensor
 
 
@@ -73,3 +76,41 @@ def write_out(od, result, out):
         autograd.rebind_inplace(t, r)
         t.stop_gradient = r.stop_gradient
     return result
+
+
+# -- static arguments as cache-key parts ------------------------------------------------------
+
+
+def hashable(v):
+    """Static argument -> hashable cache-key form (lists -> tuples, Tensors -> values)."""
+    if isinstance(v, Tensor):
+        trace_state.check_concrete(v, "Using a Tensor as a static argument (shape/axis/...)")
+        a = np.asarray(v._value)
+        return a.item() if a.ndim == 0 else hashable(a.tolist())
+    if isinstance(v, list | tuple):
+        return tuple(hashable(x) for x in v)
+    if isinstance(v, np.ndarray):
+        return hashable(v.tolist())
+    if isinstance(v, np.generic):
+        return v.item()
+    if isinstance(v, dict):
+        return tuple(sorted((k, hashable(x)) for k, x in v.items()))
+    if isinstance(v, slice):
+        return ("__slice__", hashable(v.start), hashable(v.stop), hashable(v.step))
+    if v.__class__ is float and v == 0.0 and math.copysign(1.0, v) < 0:
+        return _NEGATIVE_ZERO  # -0.0 == 0.0 as a key: another kernel (paddle.full(s, -0.0))
+    return v
+
+
+_NEGATIVE_ZERO = ("__-0.0__",)
+
+
+def unhash(v):
+    """A key part from ``hashable`` -> the value the op function takes."""
+    if v.__class__ is tuple and v == _NEGATIVE_ZERO:
+        return -0.0
+    if isinstance(v, tuple) and len(v) == 4 and v[0] == "__slice__":
+        return slice(unhash(v[1]), unhash(v[2]), unhash(v[3]))
+    if isinstance(v, tuple):
+        return tuple(unhash(x) for x in v)
+    return v

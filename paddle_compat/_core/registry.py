@@ -27,7 +27,6 @@ call, with ``Tensor`` for ``jax.Array`` (``OpDef.__signature__``, computed on fi
 from __future__ import annotations
 
 import inspect
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -46,7 +45,7 @@ from . import (
     views,
 )
 from . import dtype as _dt
-from .op_args import Overload
+from .op_args import Overload, hashable, unhash
 from .op_args import bind_args as _bind
 from .op_args import write_out as _write_out
 from .op_errors import RankError as _RankError
@@ -447,30 +446,6 @@ def _is_tensor(x) -> bool:
     return isinstance(x, Tensor)
 
 
-def hashable(v):
-    """Static argument -> hashable cache-key form (lists -> tuples, Tensors -> values)."""
-    if isinstance(v, Tensor):
-        trace_state.check_concrete(v, "Using a Tensor as a static argument (shape/axis/...)")
-        a = np.asarray(v._value)
-        return a.item() if a.ndim == 0 else hashable(a.tolist())
-    if isinstance(v, list | tuple):
-        return tuple(hashable(x) for x in v)
-    if isinstance(v, np.ndarray):
-        return hashable(v.tolist())
-    if isinstance(v, np.generic):
-        return v.item()
-    if isinstance(v, dict):
-        return tuple(sorted((k, hashable(x)) for k, x in v.items()))
-    if isinstance(v, slice):
-        return ("__slice__", hashable(v.start), hashable(v.stop), hashable(v.step))
-    if v.__class__ is float and v == 0.0 and math.copysign(1.0, v) < 0:
-        return _NEGATIVE_ZERO  # -0.0 == 0.0 as a key: another kernel (paddle.full(s, -0.0))
-    return v
-
-
-_NEGATIVE_ZERO = ("__-0.0__",)
-
-
 def _scalar_dtype(s) -> _dt.DType:
     if isinstance(s, bool):
         return _dt.bool_
@@ -677,7 +652,7 @@ def _casts(od, leaves, leaf_param) -> tuple:
 
 
 def _make_op_fn(od, statics, treedef, casts):
-    static_kw = {k: _unhash(v) for k, v in statics}
+    static_kw = {k: unhash(v) for k, v in statics}
     names = od.tensors
 
     def f(*leaves):
@@ -702,16 +677,6 @@ def _typesig(v):
     if isinstance(v, list | tuple):
         return tuple(type(x) for x in v)
     return type(v)
-
-
-def _unhash(v):
-    if v.__class__ is tuple and v == _NEGATIVE_ZERO:
-        return -0.0
-    if isinstance(v, tuple) and len(v) == 4 and v[0] == "__slice__":
-        return slice(_unhash(v[1]), _unhash(v[2]), _unhash(v[3]))
-    if isinstance(v, tuple):
-        return tuple(_unhash(x) for x in v)
-    return v
 
 
 def get_kernel(key, make_f):
