@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import inspect
 
-import jax.numpy as jnp
-
 from .._core import amp_state, autograd
 from .._core.autograd import rebind_inplace
+from .._core.dtype import is_inexact_np
 from .._core.registry import REGISTRY, OpDef, call_op
 from .._core.tensor import Tensor
 from .indexing import getitem, setitem
@@ -47,15 +46,11 @@ _OPERATORS = {
 _UNARY = {"__neg__": "neg", "__abs__": "abs", "__invert__": "bitwise_not", "__pos__": "assign"}
 
 
-def _is_inexact(dtype) -> bool:
-    return dtype.kind in "fc" or dtype == jnp.bfloat16
-
-
 def _binary(opname: str, reverse: bool):
     if opname == "multiply":  # a float or complex Tensor times a Python number: Paddle's scale
 
         def method(self, other):
-            if type(other) in (int, float) and _is_inexact(self._val.dtype):
+            if type(other) in (int, float) and is_inexact_np(self._val.dtype):
                 return call_op("_mul_scalar", self, other)
             return call_op(opname, *((other, self) if reverse else (self, other)))
 

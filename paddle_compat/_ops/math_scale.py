@@ -12,14 +12,11 @@ import math
 import jax
 import jax.numpy as jnp
 
+from .._core.dtype import is_inexact_np
 from .._core.registry import NO_TORCH_KEYWORDS, op
 
 # multiply's promotion, as math.py declares it (imported from here by math.py: no cycle)
 _AS_MULTIPLY = dict(tensors=("x", "y"), promote=("x", "y"), promote_0d="keep_nd")
-
-
-def _inexact(dtype) -> bool:
-    return jnp.issubdtype(dtype, jnp.inexact)
 
 
 def plus_zero(y: jax.Array) -> jax.Array:
@@ -28,7 +25,7 @@ def plus_zero(y: jax.Array) -> jax.Array:
     XLA:CPU's code generator may drop a sign test on floats."""
     if jnp.issubdtype(y.dtype, jnp.complexfloating):
         return jax.lax.complex(_plus_zero(jnp.real(y)), _plus_zero(jnp.imag(y)))
-    if not _inexact(y.dtype):
+    if not is_inexact_np(y.dtype):
         return y
     return _plus_zero(y)
 
@@ -71,7 +68,7 @@ scale_by.defvjp(_scale_by_fwd, _scale_by_bwd)
 def negative(x: jax.Array) -> jax.Array:
     """Paddle's ``neg``: ``scale(x, -1.0)`` for floats and complex numbers (so ``-0.0`` and
     ``0.0`` both give ``0.0``)."""
-    if not _inexact(x.dtype):
+    if not is_inexact_np(x.dtype):
         return jnp.negative(x)
     return scale_by(x, jnp.asarray(-1, x.dtype), True)
 
@@ -88,7 +85,7 @@ def scale(
     """``scale * x + bias`` (or ``scale * (x + bias)``), keeping x's dtype."""
     s = jnp.asarray(scale, x.dtype)
     b = jnp.asarray(bias, x.dtype)
-    if not _inexact(x.dtype):
+    if not is_inexact_np(x.dtype):
         return x * s + b if bias_after_scale else (x + b) * s
     plus_zero_bias = bias == 0 and math.copysign(1.0, bias) > 0
     if bias_after_scale:
@@ -98,7 +95,7 @@ def scale(
 
 @op("_mul_scalar", namespaces=(), method=None, **_AS_MULTIPLY)
 def mul_scalar(x: jax.Array, y: jax.Array) -> jax.Array:
-    """A float Tensor times a Python number, which Paddle runs as ``scale(x, y)``."""
-    if not _inexact(x.dtype) or x.dtype != y.dtype:
+    """A float or complex Tensor times a Python number, which Paddle runs as ``scale(x, y)``."""
+    if not is_inexact_np(x.dtype) or x.dtype != y.dtype:
         return jnp.multiply(x, y)
     return scale_by(x, y, True)
