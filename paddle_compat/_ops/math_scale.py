@@ -93,7 +93,7 @@ def scale(
     return scale_by(plus_zero(x) if plus_zero_bias else x + b, s, False)
 
 
-@op("_mul_scalar", namespaces=(), method=None, **_AS_MULTIPLY)
+@op("_mul_scalar", kernel="scale", namespaces=(), method=None, **_AS_MULTIPLY)
 def mul_scalar(x: jax.Array, y: jax.Array) -> jax.Array:
     """A float or complex Tensor times a Python number, which Paddle runs as ``scale(x, y)``."""
     if not is_inexact_np(x.dtype) or x.dtype != y.dtype:

@@ -189,7 +189,7 @@ class _Op:
     @property
     def op_name(self) -> str:
         if self.od is not None:
-            return f"pd_op.{self.od.name}"
+            return f"pd_op.{self.od.kernel}"
         return f"pd_op.{self.extra.get('name') if self.kind == 'call' else self.kind}"
 
     def inputs(self) -> list:
