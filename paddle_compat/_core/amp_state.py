@@ -30,6 +30,7 @@ FLUID_NAMES: dict[str, tuple[str, ...]] = {
     "subtract": ("elementwise_sub",),
     "multiply": ("elementwise_mul",),
     "_mul_scalar": ("scale",),  # a float Tensor times a Python number
+    "neg": ("scale",),  # Paddle runs scale(x, -1)
     "divide": ("elementwise_div",),
     "maximum": ("elementwise_max",),
     "minimum": ("elementwise_min",),

@@ -311,7 +311,7 @@ _UNARY = {
         False,
         _O,
     ),
-    "neg": (negative, False, _P),
+    "neg": (negative, False, {"kernel": "scale", **_P}),  # Paddle runs scale(x, -1)
     "square": (jnp.square, False, {**_BLACK, **_P}),
     "sign": (jnp.sign, False, {"inplace": None, **_O}),
     "frac": (lambda x: x - jnp.trunc(x), True, _O),

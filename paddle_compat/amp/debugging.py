@@ -150,6 +150,7 @@ _KERNEL_NAMES = {
     "zeros_like": "full_like",
     "ones_like": "full_like",
     "_mul_scalar": "scale",
+    "neg": "scale",
 }
 
 

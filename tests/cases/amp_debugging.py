@@ -145,6 +145,28 @@ def case_d_operator_stats():
     return [_printed(run), _printed(D.disable_operator_stats_collection)]
 
 
+def case_f_scale_names():
+    # Paddle runs -x, paddle.neg and x * 2.0 as its scale kernel, and names them so
+    x = _x([1.0, -2.0])
+
+    def run():
+        with D.collect_operator_stats():
+            return [-x, paddle.neg(x), x * 2.0, 3 * x, paddle.scale(x, 3.0), x * x]
+
+    def checked():
+        _set_mode(D.DebugMode.CHECK_ALL)
+        D.enable_tensor_checker(
+            D.TensorCheckerConfig(enable=True, debug_mode=D.DebugMode.CHECK_ALL)
+        )
+        try:
+            return [-x, x * 2.0]
+        finally:
+            D.disable_tensor_checker()
+
+    lines, values = _printed(checked)  # (the config's seed lines depend on earlier cases)
+    return [_printed(run), [ln for ln in lines if ln.startswith("[PRECISION]")], values]
+
+
 def case_e_check_layer_numerics():
     class Net(paddle.nn.Layer):
         """One chain of ops, so the order of the backward kernels is fixed."""
