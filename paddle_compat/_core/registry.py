@@ -39,6 +39,7 @@ from . import (
     autograd,
     deferred,
     op_observers,
+    place,
     segment_store,
     static_mode,
     trace_state,
@@ -745,7 +746,7 @@ def run_kernel(key, make_f, inputs, differentiable=True):
         raise out_of_memory(e) or e from None
     if recorded is not None:
         out_leaves, out_tree = recorded
-    elif isinstance(out, jax.Array):
+    elif out.__class__ is place.ArrayImpl or isinstance(out, jax.Array):
         out_leaves, out_tree = (out,), None
     else:
         out_leaves, out_tree = jax.tree_util.tree_flatten(out)

@@ -13,7 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import deferred, segment_store, trace_state, views
+from . import deferred, place, segment_store, trace_state, views
 from . import dist_attr as _dist
 from . import dtype as _dt
 from .deferred import Pending
@@ -22,6 +22,7 @@ from .tensor_api import TensorApiMixin
 
 _uid_counter = itertools.count()
 _ARRAY_TYPES = (jax.Array, jax.core.Tracer, Pending)
+_ArrayImpl = place.ArrayImpl  # the concrete array class: a faster test than jax.Array's
 
 
 def to_device(value, owned: bool = False):
@@ -108,7 +109,7 @@ class Tensor(TensorApiMixin):
             self.__dict__["_uninitialized"] = True  # Paddle's empty Tensor()
             if name is None:
                 name = f"generated_tensor_{next(_tensor_names)}"
-        elif not isinstance(value, _ARRAY_TYPES):
+        elif value.__class__ is not _ArrayImpl and not isinstance(value, _ARRAY_TYPES):
             if isinstance(stop_gradient, list | tuple) and not isinstance(value, list | tuple):
                 # Paddle's Tensor(dtype, dims, name, type, persistable[, mesh, placements]):
                 # a Tensor not initialized yet (zeros here), e.g. for _share_buffer_to
@@ -133,7 +134,8 @@ class Tensor(TensorApiMixin):
         self._retain_grad = False
         self._uid = next(_uid_counter)
         self._alias = None  # the Tensors sharing this one's buffer (views.share)
-        trace_state.note_created(self)
+        if trace_state._ctx is not None:
+            trace_state.note_created(self)
 
     @property
     def name(self) -> str:

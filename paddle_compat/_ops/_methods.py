@@ -52,7 +52,7 @@ def _binary(opname: str, reverse: bool):
         def method(self, other):
             if type(other) in (int, float) and is_inexact_np(self._val.dtype):
                 return call_op("_mul_scalar", self, other)
-            return call_op(opname, *((other, self) if reverse else (self, other)))
+            return call_op(opname, other, self) if reverse else call_op(opname, self, other)
 
         return method
     if reverse:
