@@ -86,13 +86,13 @@ def hashable(v):
     if isinstance(v, Tensor):
         trace_state.check_concrete(v, "Using a Tensor as a static argument (shape/axis/...)")
         a = np.asarray(v._value)
-        return a.item() if a.ndim == 0 else hashable(a.tolist())
+        return hashable(a.item() if a.ndim == 0 else a.tolist())
     if isinstance(v, list | tuple):
         return tuple(hashable(x) for x in v)
     if isinstance(v, np.ndarray):
         return hashable(v.tolist())
     if isinstance(v, np.generic):
-        return v.item()
+        return hashable(v.item())
     if isinstance(v, dict):
         return tuple(sorted((k, hashable(x)) for k, x in v.items()))
     if isinstance(v, slice):

@@ -132,6 +132,8 @@ def case_negative_zero_arguments():
         paddle.scale(x, -1.0, bias=-0.0),
         paddle.full([2], 0.0),
         paddle.full([2], -0.0),
+        paddle.full([2], np.float32(0.0)),
+        paddle.full([2], np.float32(-0.0)),
         paddle.clip(neg, min=0.0),
         paddle.clip(neg, min=-0.0),
     )
