@@ -23,7 +23,9 @@ class _AliasLoader(importlib.abc.Loader):
         # as paddle.X.Y later must not rebind the package attribute Y (paddle.tensor.einsum is
         # the op, the module is paddle.tensor.einsum in sys.modules only)
         prefix = self.target_name + "."
-        for name, mod in list(sys.modules.items()):
+        # (a copy: another thread may import meanwhile, and list(sys.modules.items()) makes a
+        # tuple per entry, which can start a garbage collection that lets that thread run)
+        for name, mod in sys.modules.copy().items():
             if name.startswith(prefix):
                 sys.modules.setdefault(ALIAS + name[len(TARGET) :], mod)
         return module
@@ -62,11 +64,11 @@ def install() -> None:
         sys.meta_path.insert(0, _finder)
     import paddle_compat
 
-    for name in [n for n in sys.modules if n.startswith(ALIAS + ".") or n == ALIAS]:
+    for name in [n for n in list(sys.modules) if n.startswith(ALIAS + ".") or n == ALIAS]:
         mod = sys.modules[name]
         if not getattr(mod, "__name__", "").startswith(TARGET):
             del sys.modules[name]
     sys.modules[ALIAS] = paddle_compat
-    for name, mod in list(sys.modules.items()):
+    for name, mod in sys.modules.copy().items():
         if name.startswith(TARGET + "."):
             sys.modules[ALIAS + name[len(TARGET) :]] = mod

@@ -41,7 +41,7 @@ def _import_roots() -> list[str]:
     current directory) plus the root each loaded module was imported from, so that a module
     imported before an ``os.chdir`` (or loaded from a file path) imports by name there too."""
     roots = [os.getcwd() if p == "" else p for p in sys.path]
-    for name, mod in list(sys.modules.items()):
+    for name, mod in sys.modules.copy().items():
         f = getattr(mod, "__file__", None)
         if not f or name.startswith(("_", "paddle_compat", "jax", "numpy")):
             continue

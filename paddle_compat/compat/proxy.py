@@ -159,7 +159,7 @@ def _scope(scope) -> set[str] | None:
 
 
 def _drop_proxies() -> None:
-    for name, mod in list(sys.modules.items()):
+    for name, mod in sys.modules.copy().items():
         if _within(name, "torch") and isinstance(mod, ProxyModule):
             del sys.modules[name]
 
@@ -172,7 +172,7 @@ def enable_torch_proxy(*, scope=None, blocked_modules=None, backend="torch", sil
         extend_torch_proxy_blocked_modules(_scope(blocked_modules))
     scope = _scope(scope)
     _FINDER.overrides = _overrides()
-    for name, mod in list(sys.modules.items()):  # set real torch aside
+    for name, mod in sys.modules.copy().items():  # set real torch aside
         if _within(name, "torch"):
             if not isinstance(mod, ProxyModule):
                 _REAL_TORCH[name] = mod
