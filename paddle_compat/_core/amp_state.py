@@ -29,7 +29,7 @@ FLUID_NAMES: dict[str, tuple[str, ...]] = {
     "add": ("elementwise_add",),
     "subtract": ("elementwise_sub",),
     "multiply": ("elementwise_mul",),
-    "_mul_scalar": ("scale",),  # a float Tensor times a Python number
+    "_mul_scalar": ("scale",),  # a float or complex Tensor times a Python number
     "neg": ("scale",),  # Paddle runs scale(x, -1)
     "divide": ("elementwise_div",),
     "maximum": ("elementwise_max",),

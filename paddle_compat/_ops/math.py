@@ -12,7 +12,7 @@ from .._core import dtype as _dt
 from .._core import runtime_checks
 from .._core.registry import NO_TORCH_KEYWORDS, op
 from .._core.tensor import Tensor, constant_array
-from .math_scale import negative
+from .math_scale import negative, scale_by
 
 
 def _float_in(x):
@@ -92,6 +92,15 @@ def multiply(
     if x.dtype == jnp.bool_:
         return jnp.logical_and(x, y)
     return jnp.multiply(x, y)
+
+
+@op("_mul_scalar", kernel="scale", namespaces=(), method=None, **_ARITH)
+def mul_scalar(x: jax.Array, y: jax.Array) -> jax.Array:
+    """A float or complex Tensor times a Python number (``x * 2``), which Paddle runs as
+    ``scale(x, y)`` (math_scale.py)."""
+    if not _dt.is_inexact_np(x.dtype) or x.dtype != y.dtype:
+        return jnp.multiply(x, y)
+    return scale_by(x, y, True)
 
 
 def _check_divide(v):

@@ -1,8 +1,9 @@
 """Paddle's ``scale`` kernel and the operations Paddle runs through it: ``paddle.scale``,
 ``neg`` (scale by -1) and a float or complex Tensor times a Python number (``x * 2``, ``2 * x``,
-``x *= 2``). It computes ``x * s + bias`` with IEEE addition, so a +0.0 bias turns -0.0 into
-+0.0 (``-paddle.zeros([2])`` prints ``[0., 0.]``), and its gradient is ``scale`` again. XLA
-folds ``y + 0.0`` to ``y``; ``plus_zero`` keeps the addition."""
+``x *= 2``; the op ``_mul_scalar``, beside ``multiply`` in math.py). It computes ``x * s +
+bias`` with IEEE addition, so a +0.0 bias turns -0.0 into +0.0 (``-paddle.zeros([2])`` prints
+``[0., 0.]``), and its gradient is ``scale`` again. XLA folds ``y + 0.0`` to ``y``;
+``plus_zero`` keeps the addition."""
 
 from __future__ import annotations
 
@@ -14,9 +15,6 @@ import jax.numpy as jnp
 
 from .._core.dtype import is_inexact_np
 from .._core.registry import NO_TORCH_KEYWORDS, op
-
-# multiply's promotion, as math.py declares it (imported from here by math.py: no cycle)
-_AS_MULTIPLY = dict(tensors=("x", "y"), promote=("x", "y"), promote_0d="keep_nd")
 
 
 def plus_zero(y: jax.Array) -> jax.Array:
@@ -91,11 +89,3 @@ def scale(
     if bias_after_scale:
         return scale_by(x, s, True) if plus_zero_bias else scale_by(x, s, False) + b
     return scale_by(plus_zero(x) if plus_zero_bias else x + b, s, False)
-
-
-@op("_mul_scalar", kernel="scale", namespaces=(), method=None, **_AS_MULTIPLY)
-def mul_scalar(x: jax.Array, y: jax.Array) -> jax.Array:
-    """A float or complex Tensor times a Python number, which Paddle runs as ``scale(x, y)``."""
-    if not is_inexact_np(x.dtype) or x.dtype != y.dtype:
-        return jnp.multiply(x, y)
-    return scale_by(x, y, True)
