@@ -1,7 +1,7 @@
 """The timing helpers the benchmarks share: the best mean time of a call, in microseconds; a
 step's first and steady time; a hand-written JAX SGD step's times; a run under real Paddle; the
 memory of a compiled step (XLA's buffer sizes and the process's peak RSS); the table of a
-train-step benchmark."""
+train-step benchmark; this checkout's bytecode, compiled as ``pip install`` leaves it."""
 
 from __future__ import annotations
 
@@ -23,6 +23,33 @@ def best_us(fn, n: int = 20, repeats: int = 5, warmup: int = 3) -> float:
             fn()
         best = min(best, (time.perf_counter() - t0) / n * 1e6)
     return best
+
+
+def compile_bytecode() -> int:
+    """Compile this checkout's packages to ``__pycache__`` bytecode, as ``pip install`` does for
+    an installed package (real Paddle's side venv has a ``.pyc`` for every module), and return
+    how many modules were compiled. Children that time ``import paddle`` or a whole process run
+    from the checkout: without bytecode (``PYTHONDONTWRITEBYTECODE=1``, as on the benchmark
+    machines) each import compiles ~220 modules from source, ~0.3 s that no installed copy pays.
+    A source file edited later is compiled again (its bytecode records its mtime and size)."""
+    import compileall
+    import os
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    before = _pyc_count(root)
+    for pkg in ("paddle_compat", "paddle"):
+        compileall.compile_dir(os.path.join(root, pkg), quiet=2)
+    return _pyc_count(root) - before
+
+
+def _pyc_count(root: str) -> int:
+    import os
+
+    return sum(
+        sum(f.endswith(".pyc") for f in files)
+        for d, _, files in os.walk(root)
+        if d.startswith(os.path.join(root, "paddle"))
+    )
 
 
 def paddle_side(script: str, *args: str, timeout: int = 1800) -> dict:
