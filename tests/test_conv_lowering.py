@@ -389,3 +389,48 @@ def test_jit_save_with_a_symbolic_batch_through_the_new_routes(tmp_path):
         x, v = paddle.randn([n, 32, 2, 2]), paddle.randn([n, 2, 5, 5, 5])
         for got, want in zip(loaded(x, v), net(x, v)):
             np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "mode,xs,grad,calls",
+    [
+        ("eager", (1, 3, 7, 9), True, 1),
+        ("to_static", (1, 3, 9, 7), True, 0),
+        ("to_static", (1, 3, 9, 8), False, 1),
+        ("deferred", (1, 3, 8, 9), True, 0),
+        ("deferred", (1, 3, 8, 7), False, 1),
+    ],
+)
+def test_broadcast_products_form_stays_out_of_train_programs(monkeypatch, mode, xs, grad, calls):
+    """conv2d is a ``train_form`` op: an RGB 3x3 convolution takes the broadcast-products form
+    in its eager kernel and in forward-only programs, and XLA's convolution inside a larger
+    program that differentiates it (a to_static train step, a deferred segment with
+    gradients), where XLA would copy the products into the gradient's loops. All give XLA's
+    numbers. (The segment store is off, so every program is traced here rather than read
+    back; shapes differ per case, as a kernel traced before would not trace again.)"""
+    from paddle_compat._core import deferred, segment_store
+    from paddle_compat.nn.functional import _conv_cpu
+
+    monkeypatch.setitem(segment_store._state, "dir", None)
+    traced = []
+    real = _conv_cpu._few_channels
+    monkeypatch.setattr(_conv_cpu, "_few_channels", lambda *a: traced.append(1) or real(*a))
+    r = np.random.default_rng(3)
+    x_np = r.standard_normal(xs).astype("float32")
+    w_np = r.standard_normal((5, 3, 3, 3)).astype("float32")
+    x, w = paddle.to_tensor(x_np), paddle.to_tensor(w_np, stop_gradient=not grad)
+    if mode == "to_static":
+        fn = paddle.jit.to_static(lambda a: F.relu(F.conv2d(a, w, padding=1)))
+        fn(x)  # the first call runs eagerly (op by op), to find the function's state
+        if grad:  # the train program traces conv2d's other kernel (forward-only: the same one)
+            traced.clear()
+        y = fn(x)  # traced and compiled
+    elif mode == "deferred":
+        with deferred.mode(True):
+            y = F.relu(F.conv2d(x, w, padding=1))
+            y.numpy()
+    else:
+        y = F.relu(F.conv2d(x, w, padding=1))
+    want = jax.nn.relu(_reference(jnp.asarray(x_np), jnp.asarray(w_np), padding=1))
+    np.testing.assert_allclose(y.numpy(), want, rtol=1e-5, atol=1e-5)
+    assert len(traced) == calls

@@ -97,6 +97,7 @@ class OpDef:
     promote_0d: str | None = None  # a 0-D Tensor operand in promotion: "keep_nd" / "kind"
     prebind: Callable | None = None  # (args, kwargs) -> (args, kwargs), before binding
     view: bool | Callable = False  # the result is a view of the first input (views.share)
+    train_form: bool = False  # another form in differentiated programs (in_train_program)
 
     __signature__ = _PublicSignature()
 
@@ -179,6 +180,7 @@ def op(
     promote_0d: str | None = None,
     prebind: Callable[[tuple, dict], tuple[tuple, dict]] | None = None,
     view: bool | Callable[[dict, Tensor], tuple[Callable, Callable]] = False,
+    train_form: bool = False,
 ):
     """Register ``fn`` as the Paddle op ``name``: the one place that declares its names.
 
@@ -217,6 +219,9 @@ def op(
         shows in the other (``_core/views.py``); True for a reshape-like op, else a function of
         the bound arguments and that input giving a ``views.View`` (a list of them for a list
         result, ``views.STRICT`` for ``view(shape)``, None for a copy).
+    train_form: the function takes another form inside a larger program that differentiates
+        it (a to_static train step, a deferred segment recording gradients) than in its eager
+        kernel, by ``trace_state.in_train_program()``; the two get separate kernels.
     promote_0d: Paddle's arithmetic and comparison ops let a 0-D Tensor operand mix kinds
         (``int32[2] + float64[]`` is float64, ``dtype.promote_with_0d``); "keep_nd": within a
         kind the N-D operand's dtype wins, "kind": within a kind the usual promotion.
@@ -293,6 +298,7 @@ def op(
             promote_0d=promote_0d,
             prebind=prebind,
             view=view,
+            train_form=train_form,
         )
         if name in REGISTRY:
             raise ValueError(f"op {name!r} registered twice")
@@ -683,12 +689,27 @@ def _typesig(v):
     return type(v)
 
 
-def get_kernel(key, make_f):
+def get_kernel(key, make_f, train: bool = False):
+    """``(f, jitted f)`` for ``key``; ``train``: a ``train_form`` op's kernel for a larger
+    program that differentiates it (keyed apart, traced as ``trace_state.train_program``)."""
+    if train:
+        key = (*key, _IN_TRAIN)
     k = _KERNELS.get(key)
     if k is None:
-        f = make_f()
+        f = trace_state.train_program(make_f()) if train else make_f()
         k = _KERNELS[key] = (f, segment_store.note(jax.jit(f, inline=True), key))
     return k
+
+
+_IN_TRAIN = "in_train_program"
+
+
+def _train_form(key, differentiable, inputs) -> bool:
+    """Whether a ``train_form`` op runs differentiated (its kernel for train programs)."""
+    od = key[0]
+    if od.__class__ is not OpDef or not od.train_form:
+        return False
+    return differentiable and autograd._grad_enabled and _any_needs_grad(inputs)
 
 
 def run_kernel(key, make_f, inputs, differentiable=True):
@@ -703,8 +724,14 @@ def run_kernel(key, make_f, inputs, differentiable=True):
                 trace_state.read(x) if isinstance(x, Tensor) else deferred.resolve(x)
                 for x in inputs
             ]
+            if _train_form(key, differentiable, inputs) and any(
+                isinstance(a, jax.core.Tracer) for a in arrays
+            ):
+                key, (f, jitted) = (*key, _IN_TRAIN), get_kernel(key, make_f, True)
         elif deferred._enabled:  # recorded into the pending segment (None: must run now)
             arrays = [x._val if isinstance(x, Tensor) else x for x in inputs]
+            if _train_form(key, differentiable, inputs):
+                key, (f, jitted) = (*key, _IN_TRAIN), get_kernel(key, make_f, True)
             recorded = deferred.record(jitted, arrays)
             if recorded is None:
                 arrays = [deferred.resolve(a) for a in arrays]

@@ -4,6 +4,8 @@ reads (they become inputs of the compiled function), and which Tensors it create
 
 from __future__ import annotations
 
+import functools
+import threading
 import weakref
 
 import jax
@@ -17,6 +19,30 @@ except ImportError:  # pragma: no cover - a JAX without it: trust our own trace 
 
 
 _ctx: TraceContext | None = None
+_train = threading.local()
+
+
+def in_train_program() -> bool:
+    """Whether the op being traced is part of a larger program that also differentiates it (a
+    to_static train step, a deferred segment recording gradients). Ops registered with
+    ``train_form=True`` read it to take another form there than in their eager kernels and
+    forward-only programs."""
+    return getattr(_train, "on", False)
+
+
+def train_program(f):
+    """``f`` traced for a larger program that differentiates it (``in_train_program()``)."""
+
+    @functools.wraps(f)
+    def in_train(*args, **kwargs):
+        before = getattr(_train, "on", False)
+        _train.on = True
+        try:
+            return f(*args, **kwargs)
+        finally:
+            _train.on = before
+
+    return in_train
 
 
 class DataDependentError(RuntimeError):

@@ -216,7 +216,7 @@ _CONV_P = dict(
 )
 
 
-@op("conv1d", amp="white", **_CONV_P)
+@op("conv1d", amp="white", train_form=True, **_CONV_P)
 def conv1d(
     x: jax.Array,
     weight: jax.Array,
@@ -232,7 +232,7 @@ def conv1d(
     return _conv(x, weight, bias, stride, padding, dilation, groups, data_format, 1, "conv1d")
 
 
-@op("conv2d", amp="white", **_CONV_P)
+@op("conv2d", amp="white", train_form=True, **_CONV_P)
 def conv2d(
     x: jax.Array,
     weight: jax.Array,

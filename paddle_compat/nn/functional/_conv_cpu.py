@@ -13,7 +13,13 @@ strided 3-D ones (50x). Six lowerings take those cases; everything else stays
 - a convolution with few input channels (groups 1): a custom VJP whose forward is a sum of
   broadcast products, one per (tap, input channel), when there are at most 27 of them (an RGB
   3x3 or a one-channel 5x5 layer), and whose input gradient is a sum over taps of one small
-  product over output channels each; its weight gradient is XLA's;
+  product over output channels each; its weight gradient is XLA's. Not inside a larger
+  program that also differentiates it (a to_static train step, a deferred segment recording
+  gradients; ``conv1d``/``conv2d`` are ``train_form`` ops): there it stays XLA's convolution,
+  as XLA copies the products into the loops of the gradient and of a following pool's strided
+  windows (a CIFAR CNN's compiled train step, 3->8 and 8->16 3x3 convs with 2x2 pools at batch
+  64: 12.9-14.3 ms with them, 7.6-9.7 ms with XLA's; a VGG-style block 62 -> 57 ms). Eager
+  kernels and forward-only programs (Paddle's exported CNNs: 2-4x faster) keep them;
 - a convolution (groups 1) whose input or output is smaller than the kernel along some axis, or
   whose output has few positions over a wide contraction: the kernel's windows stacked on a
   tap axis and contracted with the weight in one matrix product ("im2col"); its gradients are
@@ -34,6 +40,8 @@ import math
 
 import jax
 import jax.numpy as jnp
+
+from ..._core import trace_state
 
 # The broadcast forward, measured on the 2-core CPU (batch 16 unless named; terms = input
 # channels x taps): 3->8 3x3 16x16 362 -> 66 us, 3->64 3x3 32x32 1148 -> 591 us, 3->16 3x3 s2
@@ -74,6 +82,8 @@ def lower(x, weight, stride, pads, dilation, groups: int, cl: bool):
     if how == "depthwise":
         return _depthwise_taps(x, weight, stride, pads, dilation, cl)
     if how == "few_channels":
+        if trace_state.in_train_program():
+            return None  # in a differentiated program: XLA's (see the module docstring)
         return _few_channels(x, weight, stride, pads, dilation, cl)
     if how == "windows":
         return _windows_product(x, weight, stride, pads, dilation, cl)
