@@ -33,6 +33,36 @@ CASES = [
         {"stride": 2, "data_format": "NHWC"},
     ),
     ("depthwise, multiplier 2", (2, 3, 8, 8), (6, 1, 3, 3), {"groups": 3, "padding": 1}),
+    (
+        "depthwise 5x5 stride 2",
+        (2, 6, 11, 12),
+        (6, 1, 5, 5),
+        {"groups": 6, "stride": 2, "padding": 2},
+    ),
+    (
+        "depthwise dilation 2",
+        (2, 6, 11, 11),
+        (6, 1, 3, 3),
+        {"groups": 6, "dilation": 2, "padding": 2},
+    ),
+    (
+        "depthwise NHWC stride 2",
+        (2, 11, 11, 6),
+        (6, 1, 3, 3),
+        {"groups": 6, "stride": 2, "padding": 1, "data_format": "NHWC"},
+    ),
+    (
+        "depthwise, padding wider than the kernel",
+        (2, 6, 7, 7),
+        (6, 1, 3, 3),
+        {"groups": 6, "stride": 3, "padding": 4},
+    ),
+    (
+        "3-D depthwise stride 2",
+        (1, 4, 5, 6, 7),
+        (4, 1, 3, 3, 3),
+        {"groups": 4, "stride": 2, "padding": 1},
+    ),
     ("pointwise, stride 2", (2, 6, 8, 8), (4, 6, 1, 1), {"stride": 2}),
     ("RGB 3x3 (broadcast forward)", (2, 3, 10, 10), (8, 3, 3, 3), {"padding": 1}),
     ("RGB 3x3 NHWC, stride 2", (2, 10, 10, 3), (5, 3, 3, 3), {"stride": 2, "data_format": "NHWC"}),
@@ -435,3 +465,37 @@ def test_broadcast_products_form_stays_out_of_train_programs(monkeypatch, mode, 
     want = jax.nn.relu(_reference(jnp.asarray(x_np), jnp.asarray(w_np), padding=1))
     np.testing.assert_allclose(y.numpy(), want, rtol=1e-5, atol=1e-5)
     assert len(traced) == calls
+
+
+def test_depthwise_double_backward_and_bfloat16():
+    """The depthwise lowering's own gradients (one variadic reduce for the weight, a flipped
+    tap sum for the input) differentiate again (a gradient penalty), and in bfloat16 sum their
+    products in float32."""
+    r = np.random.default_rng(4)
+    x_np = r.standard_normal((1, 4, 6, 6)).astype("float32")
+    w_np = r.standard_normal((4, 1, 3, 3)).astype("float32")
+    x = paddle.to_tensor(x_np, stop_gradient=False)
+    w = paddle.to_tensor(w_np, stop_gradient=False)
+    y = F.conv2d(x, w, padding=1, groups=4)
+    (gx,) = paddle.grad((y * y).sum(), [x], create_graph=True)
+    (ggw,) = paddle.grad(gx.sum(), [w])
+
+    def penalty(b):
+        return jax.grad(lambda a: jnp.sum(_reference(a, b, padding=1, groups=4) ** 2))(
+            jnp.asarray(x_np)
+        ).sum()
+
+    want = jax.grad(penalty)(jnp.asarray(w_np))
+    np.testing.assert_allclose(ggw.numpy(), want, rtol=1e-5, atol=1e-5 * np.abs(want).max())
+
+    xb = paddle.to_tensor(x_np).astype("bfloat16")
+    wb = paddle.to_tensor(w_np).astype("bfloat16")
+    xb.stop_gradient = wb.stop_gradient = False
+    F.conv2d(xb, wb, padding=1, groups=4).astype("float32").sum().backward()
+    want_w = jax.grad(
+        lambda b: _reference(
+            jnp.asarray(xb.numpy().astype("float32")), b, padding=1, groups=4
+        ).sum()
+    )(jnp.asarray(wb.numpy().astype("float32")))
+    assert wb.grad.dtype == paddle.bfloat16
+    np.testing.assert_allclose(wb.grad.astype("float32").numpy(), want_w, rtol=2e-2, atol=2e-2)

@@ -9,7 +9,8 @@ strided 3-D ones (50x). Six lowerings take those cases; everything else stays
 
 - a 1x1 convolution without padding: a matrix product over channels;
 - a depthwise convolution (groups == in_channels): a sum over the kernel's taps of a strided
-  window of x times a per-channel weight;
+  window of x times a per-channel weight, with its own gradients (``_depthwise_bwd``: one
+  variadic reduce for the weight, a flipped tap sum for the input);
 - a convolution with few input channels (groups 1): a custom VJP whose forward is a sum of
   broadcast products, one per (tap, input channel), when there are at most 27 of them (an RGB
   3x3 or a one-channel 5x5 layer), and whose input gradient is a sum over taps of one small
