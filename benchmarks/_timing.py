@@ -28,23 +28,16 @@ def best_us(fn, n: int = 20, repeats: int = 5, warmup: int = 3) -> float:
 def compile_bytecode() -> int:
     """Compile this checkout's packages to ``__pycache__`` bytecode, as ``pip install`` does for
     an installed package (real Paddle's side venv has a ``.pyc`` for every module), and return
-    how many modules were compiled. Children that time ``import paddle`` or a whole process run
-    from the checkout: without bytecode (``PYTHONDONTWRITEBYTECODE=1``, as on the benchmark
-    machines) each import compiles ~220 modules from source, ~0.3 s that no installed copy pays.
-    A source file edited later is compiled again (its bytecode records its mtime and size)."""
+    how many ``.pyc`` files they have. Children that time ``import paddle`` or a whole process
+    run from the checkout: without bytecode (``PYTHONDONTWRITEBYTECODE=1``, as on the benchmark
+    machines) each import compiles ~220 modules from source, ~0.3 s that no installed copy
+    pays. A source file edited since is compiled again (its bytecode records mtime and size)."""
     import compileall
     import os
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    before = _pyc_count(root)
     for pkg in ("paddle_compat", "paddle"):
         compileall.compile_dir(os.path.join(root, pkg), quiet=2)
-    return _pyc_count(root) - before
-
-
-def _pyc_count(root: str) -> int:
-    import os
-
     return sum(
         sum(f.endswith(".pyc") for f in files)
         for d, _, files in os.walk(root)

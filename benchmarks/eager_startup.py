@@ -388,7 +388,9 @@ def main():
     CACHE_ENV_MODE = a.cache_env
     from _timing import compile_bytecode
 
-    print(f"bytecode compiled for {compile_bytecode()} modules of this checkout", file=sys.stderr)
+    print(
+        f"this checkout's bytecode is compiled ({compile_bytecode()} .pyc files)", file=sys.stderr
+    )
     t = time.perf_counter()
     runs = [run_all(a) for _ in range(max(a.repeat, 1))]
     results = median_results(runs) if len(runs) > 1 else runs[0]
