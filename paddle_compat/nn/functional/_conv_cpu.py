@@ -221,13 +221,12 @@ def _tap_sum(x, weight, stride, pads, dilation, cl):
     return y
 
 
-@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3, 4, 5))
-def _depthwise(x, weight, stride, pads, dilation, cl):
-    return _tap_sum(x, weight, stride, pads, dilation, cl)
-
-
-def _depthwise_fwd(x, weight, stride, pads, dilation, cl):
-    return _tap_sum(x, weight, stride, pads, dilation, cl), (x, weight)
+def _conv_vjp(forward, backward):
+    """``forward(x, weight, stride, pads, dilation, cl)`` as a custom VJP whose
+    ``backward(stride, pads, dilation, cl, (x, weight), g)`` gives both gradients."""
+    fn = jax.custom_vjp(forward, nondiff_argnums=(2, 3, 4, 5))
+    fn.defvjp(lambda x, weight, *geometry: (forward(x, weight, *geometry), (x, weight)), backward)
+    return fn
 
 
 def _depthwise_bwd(stride, pads, dilation, cl, res, g):
@@ -264,7 +263,7 @@ def _add_each(a, b):
     return [u + v for u, v in zip(a, b)]
 
 
-_depthwise.defvjp(_depthwise_fwd, _depthwise_bwd)
+_depthwise = _conv_vjp(_tap_sum, _depthwise_bwd)
 
 
 def _windows_product(x, weight, stride, pads, dilation, cl, groups: int = 1):
@@ -456,16 +455,6 @@ def _few_channels_forward(x, weight, stride, pads, dilation, cl):
     return _lax_conv(x, weight, stride, pads, dilation, cl)
 
 
-@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3, 4, 5))
-def _few_channels(x, weight, stride, pads, dilation, cl):
-    """A convolution (groups 1) of few input channels; see the module docstring."""
-    return _few_channels_forward(x, weight, stride, pads, dilation, cl)
-
-
-def _few_channels_fwd(x, weight, stride, pads, dilation, cl):
-    return _few_channels_forward(x, weight, stride, pads, dilation, cl), (x, weight)
-
-
 def _few_channels_bwd(stride, pads, dilation, cl, res, g):
     x, weight = res
     _, weight_vjp = jax.vjp(lambda w: _lax_conv(x, w, stride, pads, dilation, cl), weight)
@@ -483,4 +472,5 @@ def _few_channels_bwd(stride, pads, dilation, cl, res, g):
     return dx[tuple(crop)], weight_vjp(g)[0]
 
 
-_few_channels.defvjp(_few_channels_fwd, _few_channels_bwd)
+# a convolution (groups 1) of few input channels; see the module docstring
+_few_channels = _conv_vjp(_few_channels_forward, _few_channels_bwd)
