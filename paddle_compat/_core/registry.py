@@ -689,27 +689,23 @@ def _typesig(v):
     return type(v)
 
 
-def get_kernel(key, make_f, train: bool = False):
-    """``(f, jitted f)`` for ``key``; ``train``: a ``train_form`` op's kernel for a larger
-    program that differentiates it (keyed apart, traced as ``trace_state.train_program``)."""
-    if train:
-        key = (*key, _IN_TRAIN)
+def get_kernel(key, make_f):
     k = _KERNELS.get(key)
     if k is None:
-        f = trace_state.train_program(make_f()) if train else make_f()
+        f = make_f()
         k = _KERNELS[key] = (f, segment_store.note(jax.jit(f, inline=True), key))
     return k
 
 
-_IN_TRAIN = "in_train_program"
+def _train_kernel(key, make_f):
+    """``(key, (f, jitted f))`` of a ``train_form`` op's kernel for a larger program that
+    differentiates it: keyed apart, traced as ``trace_state.train_program``."""
+    key = (*key, "in_train_program")
+    return key, get_kernel(key, lambda: trace_state.train_program(make_f()))
 
 
-def _train_form(key, differentiable, inputs) -> bool:
-    """Whether a ``train_form`` op runs differentiated (its kernel for train programs)."""
-    od = key[0]
-    if od.__class__ is not OpDef or not od.train_form:
-        return False
-    return differentiable and autograd._grad_enabled and _any_needs_grad(inputs)
+def _train_form(key) -> bool:
+    return key[0].__class__ is OpDef and key[0].train_form
 
 
 def run_kernel(key, make_f, inputs, differentiable=True):
@@ -718,27 +714,30 @@ def run_kernel(key, make_f, inputs, differentiable=True):
     k = _KERNELS.get(key)
     f, jitted = k if k is not None else get_kernel(key, make_f)
     recorded = None
+    wants_grad = differentiable and autograd._grad_enabled and _any_needs_grad(inputs)
     try:
         if trace_state._ctx is not None:
             arrays = [
                 trace_state.read(x) if isinstance(x, Tensor) else deferred.resolve(x)
                 for x in inputs
             ]
-            if _train_form(key, differentiable, inputs) and any(
-                isinstance(a, jax.core.Tracer) for a in arrays
+            if (
+                wants_grad
+                and _train_form(key)
+                and any(isinstance(a, jax.core.Tracer) for a in arrays)
             ):
-                key, (f, jitted) = (*key, _IN_TRAIN), get_kernel(key, make_f, True)
+                key, (f, jitted) = _train_kernel(key, make_f)
         elif deferred._enabled:  # recorded into the pending segment (None: must run now)
             arrays = [x._val if isinstance(x, Tensor) else x for x in inputs]
-            if _train_form(key, differentiable, inputs):
-                key, (f, jitted) = (*key, _IN_TRAIN), get_kernel(key, make_f, True)
+            if wants_grad and _train_form(key):
+                key, (f, jitted) = _train_kernel(key, make_f)
             recorded = deferred.record(jitted, arrays)
             if recorded is None:
                 arrays = [deferred.resolve(a) for a in arrays]
         else:  # eager: no trace to tell about the inputs read
             arrays = [x._value if isinstance(x, Tensor) else deferred.resolve(x) for x in inputs]
         mask = None  # which inputs the node differentiates, when the op records one
-        if differentiable and autograd._grad_enabled and _any_needs_grad(inputs):
+        if wants_grad:
             mask = autograd.diff_mask(inputs, arrays)
             mask = mask if any(mask) else None
         pullback = None

@@ -43,6 +43,7 @@ import jax
 import jax.numpy as jnp
 
 from ..._core import trace_state
+from ..._core.dtype import HALF
 
 # The broadcast forward, measured on the 2-core CPU (batch 16 unless named; terms = input
 # channels x taps): 3->8 3x3 16x16 362 -> 66 us, 3->64 3x3 32x32 1148 -> 591 us, 3->16 3x3 s2
@@ -240,7 +241,7 @@ def _depthwise_bwd(stride, pads, dilation, cl, res, g):
     x, weight = res
     kernel = weight.shape[2:]
     sp = spatial_axes(x, cl)
-    acc = jnp.float32 if x.dtype in (jnp.float16, jnp.bfloat16) else x.dtype
+    acc = jnp.float32 if x.dtype in HALF else x.dtype
     prods = [
         (window * g).astype(acc) for _, window in tap_windows(x, kernel, stride, pads, dilation, cl)
     ]
